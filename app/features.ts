@@ -1,0 +1,87 @@
+// The one feature table (spec §2, §6): route, menu entry, icon, permission and feature key of
+// every screen. It drives app/routes.ts, the navigation and the server-side guards.
+// `module` is set only for screens that exist; the others are neither routed nor linked.
+
+export const PERMISSIONS = [
+  "ViewStructure",
+  "ViewCockpit",
+  "ViewDashboards",
+  "ManageDashboards",
+  "ViewAnalytics",
+  "UseExport",
+  "ViewDevices",
+  "UseFilebrowser",
+  "ManageUsers",
+  "ManageRoles",
+  "UseRulesNotifications",
+  "UseMetaData",
+  "UseJupyterLab",
+  "UseMonitor",
+  "ViewLogs",
+  "ManageProject",
+  "ManageGlobalSettings",
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+export type NavGroup = "dashboard" | "main" | "tools" | "advanced" | "user" | "help";
+
+export type IconName =
+  | "dashboard" | "grid" | "chart" | "download" | "devices" | "bell" | "folder" | "map"
+  | "table" | "sliders" | "tree" | "list" | "screen" | "log" | "tag" | "pulse" | "trace"
+  | "notebook" | "bus" | "user" | "settings" | "shield" | "users" | "info" | "history"
+  | "help" | "logout" | "rules";
+
+export interface Feature {
+  /** Feature key: the key in ConstantsLocal.json's urls map and in the no-login Features list. */
+  key: string;
+  path: string;
+  /** Route module relative to app/, present only once the screen is built. */
+  module?: string;
+  permission: Permission | null;
+  group: NavGroup | null;
+  icon: IconName;
+  /** i18n key of the menu label. */
+  label: string;
+  /** Always available (About, User Settings): never gated by the URL map or Features list. */
+  always?: boolean;
+  /** Shown only on a service, never on a controller (spec §6). */
+  serviceOnly?: boolean;
+  /** The entry links outside the console (Help). */
+  external?: boolean;
+}
+
+export const FEATURES: readonly Feature[] = [
+  { key: "dashboard", path: "/dashboard", module: "routes/dashboard.tsx", permission: "ViewDashboards", group: "dashboard", icon: "dashboard", label: "nav.dashboard" },
+  { key: "dashboardManager", path: "/dashboardManager", permission: "ManageDashboards", group: "dashboard", icon: "grid", label: "nav.dashboardManager" },
+  { key: "analytics", path: "/analytics", permission: "ViewAnalytics", group: "main", icon: "chart", label: "nav.analytics" },
+  { key: "export", path: "/export", permission: "UseExport", group: "main", icon: "download", label: "nav.export" },
+  { key: "devices", path: "/devices", permission: "ViewDevices", group: "main", icon: "devices", label: "nav.devices" },
+  { key: "alarming", path: "/alarming", permission: "UseRulesNotifications", group: "tools", icon: "bell", label: "nav.alarming" },
+  { key: "fileBrowser", path: "/fileBrowser", permission: "UseFilebrowser", group: "tools", icon: "folder", label: "nav.fileBrowser" },
+  { key: "cockpit", path: "/cockpit", permission: "ViewCockpit", group: "tools", icon: "map", label: "nav.cockpit" },
+  { key: "measurementUI", path: "/measurementUI", permission: "UseMetaData", group: "tools", icon: "table", label: "nav.measurementUI" },
+  { key: "config", path: "/config", permission: "ManageProject", group: "tools", icon: "sliders", label: "nav.config" },
+  { key: "structView", path: "/structView", permission: "ViewStructure", group: "tools", icon: "tree", label: "nav.structView" },
+  { key: "variableOverview", path: "/variableOverview", permission: "UseMetaData", group: "tools", icon: "list", label: "nav.variableOverview" },
+  { key: "vncview", path: "/vncview", permission: null, group: "tools", icon: "screen", label: "nav.vncview" },
+  { key: "log", path: "/log", permission: "ViewLogs", group: "advanced", icon: "log", label: "nav.log" },
+  { key: "metadata", path: "/metadata", permission: "UseMetaData", group: "advanced", icon: "tag", label: "nav.metadata" },
+  { key: "monitor", path: "/monitor", permission: "UseMonitor", group: "advanced", icon: "pulse", label: "nav.monitor" },
+  { key: "traceLog", path: "/traceLog", permission: null, group: "advanced", icon: "trace", label: "nav.traceLog" },
+  { key: "jupyterlab", path: "/jupyterlab", permission: "UseJupyterLab", group: "advanced", icon: "notebook", label: "nav.jupyterlab" },
+  { key: "canscanner", path: "/canscanner", permission: null, group: "advanced", icon: "bus", label: "nav.canscanner" },
+  { key: "rulesNotifications", path: "/rulesNotifications", permission: "UseRulesNotifications", group: null, icon: "rules", label: "nav.rulesNotifications" },
+  { key: "settings", path: "/settings", module: "routes/settings.tsx", permission: null, group: "user", icon: "settings", label: "nav.settings", always: true },
+  { key: "globalSettings", path: "/globalSettings", permission: "ManageGlobalSettings", group: "user", icon: "shield", label: "nav.globalSettings" },
+  { key: "roleManagement", path: "/roleManagement", permission: "ManageRoles", group: "user", icon: "shield", label: "nav.roleManagement" },
+  { key: "userManagement", path: "/userManagement", permission: "ManageUsers", group: "user", icon: "users", label: "nav.userManagement" },
+  { key: "versionInfo", path: "/versionInfo", module: "routes/versionInfo.tsx", permission: null, group: "help", icon: "info", label: "nav.versionInfo", always: true },
+  { key: "changelogUI", path: "/changelogUI", permission: null, group: "help", icon: "history", label: "nav.changelogUI" },
+  { key: "help", path: "/help", module: "routes/help.tsx", permission: null, group: "help", icon: "help", label: "nav.help", serviceOnly: true, external: true },
+];
+
+export function featureByKey(key: string): Feature {
+  const feature = FEATURES.find((f) => f.key === key);
+  if (!feature) throw new Error(`Unknown feature ${key}`);
+  return feature;
+}

@@ -1,0 +1,141 @@
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import {
+  data,
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useMatches,
+  useRouteError,
+} from "react-router";
+import type { Route } from "./+types/root";
+import "./app.css";
+import { LOCALE_IDS, type Language } from "./locales";
+import { getAuth } from "./services/auth-state.server";
+import { activeMaintenance, bannerVisible } from "./services/banner";
+import { loadConstants } from "./services/constants.server";
+import { sessionMiddleware, stateOf } from "./services/context.server";
+import { visibleFeatures } from "./services/gating";
+import { getLocale, i18nextMiddleware } from "./services/i18n.server";
+import { dashboardListAnswer, messagesAnswer, userAnswer } from "./services/logger/schemas";
+import { readMaintenanceInfo } from "./services/maintenance.server";
+import { readPrefs } from "./services/prefs.server";
+import { loadTheme } from "./services/theme.server";
+import { effectiveZone } from "./services/timezone";
+import { AppShell } from "./ui/AppShell";
+import { ErrorPage } from "./ui/ErrorPage";
+import { useRootData } from "./ui/rootData";
+
+export const middleware = [sessionMiddleware, i18nextMiddleware];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { logger, session } = stateOf(context);
+  const locale = getLocale(context) as Language;
+  const [auth, theme, prefs] = await Promise.all([getAuth(context), loadTheme(logger), readPrefs(request)]);
+  const toast = session.get("toast") ?? null;
+  const mayRead = auth.signedIn || !auth.loginRequired;
+
+  const [user, dashboards, messages] = mayRead
+    ? await Promise.all([
+        auth.userId !== null ? logger.rpc("GI.system/UserManagementAPI.GetUser", { ID: auth.userId }, userAnswer).then((a) => a.User) : null,
+        logger.rpc("WebUIAPI.List", {}, dashboardListAnswer).then((a) => a.List),
+        logger
+          .rpc(
+            "GI.system/MessagingAPI.GetMessages",
+            { Filter: { Sender: "Maintainer", Topic: "", Type: "" }, From: "", To: "", Limit: 5000, Offset: 0 },
+            messagesAnswer,
+          )
+          .then((a) => a.Messages),
+      ])
+    : [null, [], []];
+
+  const banner = activeMaintenance(messages);
+  const maintenance = await readMaintenanceInfo(request);
+  const constants = loadConstants();
+  const nav = mayRead
+    ? visibleFeatures({
+        urls: constants.urls,
+        loginRequired: auth.loginRequired,
+        permissions: auth.permissions,
+        features: auth.settings?.Features ?? [],
+        controller: auth.controller,
+      }).map((f) => f.key)
+    : [];
+
+  return data({
+    locale,
+    localeId: LOCALE_IDS[locale] ?? "en-US",
+    loginRequired: auth.loginRequired,
+    signedIn: auth.signedIn,
+    mustChangePassword: auth.mustChangePassword,
+    authUser: user ? { name: user.Username, email: user.EMail, roleID: user.Role } : null,
+    nav,
+    helpUrl: constants.urls.help ?? null,
+    dashboards,
+    theme: { mainColor: theme.mainColor, hoverColor: theme.hoverColor, lightColor: theme.lightColor, logo: theme.logo ? `/theme/logo?f=${encodeURIComponent(theme.logo)}` : null },
+    themeMode: (user?.Theme as "light" | "dark" | "semi-dark" | undefined) || prefs.theme,
+    layout: prefs.layout,
+    timeZone: effectiveZone(user, prefs.browserZone, auth.settings?.DefaultTimezone || "UTC"),
+    banner: banner && bannerVisible(banner, maintenance, Date.now()) ? banner : null,
+    toast,
+  });
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const root = useRootData();
+  const { i18n } = useTranslation();
+  const theme = root?.theme;
+  const style = theme
+    ? ({ "--loggia-main": theme.mainColor, "--loggia-hover": theme.hoverColor, "--loggia-light": theme.lightColor } as React.CSSProperties)
+    : undefined;
+  return (
+    <html lang={root?.locale ?? i18n.language ?? "en"} data-theme={root?.themeMode ?? "light"} style={style}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <Meta />
+        <Links />
+        {/* Reports the browser's time zone for users who chose "browser zone" (spec §4). */}
+        <script
+          dangerouslySetInnerHTML={{
+            __html: `try{document.cookie="loggia_tz="+encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone)+";path=/;max-age=31536000;samesite=lax"}catch(e){}`,
+          }}
+        />
+      </head>
+      <body className="min-h-screen bg-slate-50 text-slate-900 dark:bg-slate-900 dark:text-slate-100">
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+  const { i18n } = useTranslation();
+  useEffect(() => {
+    if (i18n.language !== loaderData.locale) void i18n.changeLanguage(loaderData.locale);
+  }, [loaderData.locale, i18n]);
+  const matches = useMatches();
+  const bare = matches.some((m) => (m.handle as { bare?: boolean } | undefined)?.bare);
+  return <AppShell data={loaderData} bare={bare || (!loaderData.signedIn && loaderData.loginRequired)}><Outlet /></AppShell>;
+}
+
+export function meta() {
+  return [{ title: "Loggia" }];
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const root = useRootData();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const reason = isRouteErrorResponse(error) ? (error.data as { reason?: string } | undefined)?.reason : undefined;
+  if (!isRouteErrorResponse(error)) console.error(error);
+  const page = <ErrorPage status={status} reason={reason} />;
+  // Without root data (logger down, root loader failed) there is no shell to draw.
+  return root ? <AppShell data={root} bare={!root.signedIn && root.loginRequired}>{page}</AppShell> : page;
+}

@@ -1,0 +1,18 @@
+import { index, route, type RouteConfig } from "@react-router/dev/routes";
+import { FEATURES } from "./features";
+
+// Screens come from the feature table; only built ones (with a module) are routed.
+const screens = FEATURES.filter((f) => f.module).map((f) => route(f.path.slice(1), f.module!));
+
+export default [
+  index("routes/home.tsx"),
+  route("signin", "routes/signin.tsx"),
+  route("logout", "routes/logout.tsx"),
+  route("changePassword", "routes/changePassword.tsx"),
+  route("defaultDashboard", "routes/defaultDashboard.tsx"),
+  route("banner/dismiss", "routes/bannerDismiss.tsx"),
+  route("theme/logo", "routes/themeLogo.tsx"),
+  ...screens,
+  // Also the bare-UUID redirect (spec §2); keeps i18n available for the 404 page.
+  route("*", "routes/notFound.tsx"),
+] satisfies RouteConfig;

@@ -1,0 +1,107 @@
+import { useTranslation } from "react-i18next";
+import { data, Form, redirect, useNavigation, useSearchParams } from "react-router";
+import { useRootData } from "~/ui/rootData";
+import { getAuth } from "~/services/auth-state.server";
+import { signIn } from "~/services/auth.server";
+import { stateOf } from "~/services/context.server";
+import { flashToast } from "~/services/guards.server";
+import { getInstance } from "~/services/i18n.server";
+import { InvalidCredentials } from "~/services/logger/client.server";
+import { safePath, startPagePath } from "~/services/redirects";
+import { Toast } from "~/ui/Toasts";
+import type { Route } from "./+types/signin";
+
+export const handle = { bare: true };
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const auth = await getAuth(context);
+  if (!auth.loginRequired || auth.signedIn) {
+    if (auth.mustChangePassword) throw redirect("/changePassword");
+    // Spec §2: signed in already → the remembered path, else the DefaultStartPage.
+    const remembered = safePath(stateOf(context).session.get("redirectTo"));
+    throw redirect(remembered ?? startPagePath(auth.settings?.DefaultStartPage, auth));
+  }
+  return null;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { t } = getInstance(context);
+  const form = await request.clone().formData();
+  const username = String(form.get("username") ?? "").trim();
+  const password = String(form.get("password") ?? "");
+  const redirectUri = safePath(String(form.get("redirect_uri") ?? ""));
+  const nonce = crypto.randomUUID();
+  if (!password) {
+    return data({ username, fieldErrors: { password: t("signin.passwordRequired") }, error: null, nonce }, { status: 400 });
+  }
+  try {
+    const { mustChangePassword } = await signIn(request, context);
+    flashToast(context, { type: "success", text: t("signin.success") });
+    if (mustChangePassword) return redirect(`/changePassword${redirectUri ? `?redirect_uri=${encodeURIComponent(redirectUri)}` : ""}`);
+    return redirect(redirectUri ?? safePath(stateOf(context).session.get("redirectTo")) ?? "/");
+  } catch (error) {
+    if (error instanceof InvalidCredentials) {
+      return data({ username, fieldErrors: {}, error: t("signin.invalid"), nonce }, { status: 401 });
+    }
+    throw error;
+  }
+}
+
+export default function SignIn({ actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const root = useRootData();
+  const [params] = useSearchParams();
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const fieldErrors: { password?: string } = actionData?.fieldErrors ?? {};
+  const logo = root?.theme.logo;
+  return (
+    <div className="flex min-h-screen items-center justify-center bg-gradient-to-br from-brand-light to-white px-4 dark:from-slate-800 dark:to-slate-900">
+      <div className="w-full max-w-sm rounded-xl bg-white p-8 shadow-xl dark:bg-slate-800">
+        <div className="mb-6 flex justify-center">
+          {logo ? <img src={logo} alt="Loggia" className="max-h-[69px] max-w-[215px]" /> : <img src="/logo.svg" alt="Loggia" width={151} height={41} />}
+        </div>
+        <h1 className="mb-1 text-center text-xl font-semibold">{t("signin.title")}</h1>
+        <p className="mb-6 text-center text-sm text-slate-500 dark:text-slate-400">{t("signin.subtitle")}</p>
+        {/* Spec §5: no client-side validation on the login form. */}
+        <Form method="post" noValidate className="flex flex-col gap-4">
+          <input type="hidden" name="redirect_uri" value={params.get("redirect_uri") ?? ""} />
+          <label className="flex flex-col gap-1 text-sm font-medium">
+            {t("signin.username")}
+            <input
+              name="username"
+              autoComplete="username"
+              autoFocus
+              defaultValue={actionData?.username ?? ""}
+              className="rounded-md border border-slate-300 px-3 py-2 text-base font-normal focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/30 dark:border-slate-600 dark:bg-slate-900"
+            />
+          </label>
+          <label className="flex flex-col gap-1 text-sm font-medium">
+            {t("signin.password")}
+            <input
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              aria-invalid={fieldErrors.password ? true : undefined}
+              aria-describedby={fieldErrors.password ? "password-error" : undefined}
+              className="rounded-md border border-slate-300 px-3 py-2 text-base font-normal focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/30 dark:border-slate-600 dark:bg-slate-900"
+            />
+            {fieldErrors.password && (
+              <span id="password-error" className="text-sm font-normal text-red-600">
+                {fieldErrors.password}
+              </span>
+            )}
+          </label>
+          <button type="submit" disabled={busy} className="rounded-md bg-brand px-4 py-2 font-semibold text-white hover:bg-brand-hover disabled:opacity-60">
+            {busy ? t("signin.signingIn") : t("signin.submit")}
+          </button>
+        </Form>
+      </div>
+      {actionData?.error && <Toast key={actionData.nonce} toast={{ type: "error", text: actionData.error }} />}
+    </div>
+  );
+}
+
+export function meta() {
+  return [{ title: "Loggia · Sign in" }];
+}

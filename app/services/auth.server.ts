@@ -1,0 +1,46 @@
+import type { RouterContextProvider } from "react-router";
+import { Authenticator } from "remix-auth";
+import { FormStrategy } from "remix-auth-form";
+import { forgetAuth } from "./auth-state.server";
+import { stateOf } from "./context.server";
+import type { LoggerClient } from "./logger/client.server";
+import { userAnswer, type TokenPair } from "./logger/schemas";
+
+/** remix-auth with a form strategy whose user is the logger's token pair (password grant). */
+function authenticatorFor(logger: LoggerClient) {
+  const authenticator = new Authenticator<TokenPair>();
+  authenticator.use(
+    new FormStrategy(async ({ form }) => logger.passwordGrant(String(form.get("username") ?? "").trim(), String(form.get("password") ?? ""))),
+    "form",
+  );
+  return authenticator;
+}
+
+/**
+ * Signs the posted credentials in and stores the tokens in the session.
+ * Throws InvalidCredentials when the logger refuses them.
+ */
+export async function signIn(request: Request, context: Readonly<RouterContextProvider>) {
+  const { logger, session } = stateOf(context);
+  const tokens = await authenticatorFor(logger).authenticate("form", request);
+  session.set("accessToken", tokens.access_token);
+  session.set("refreshToken", tokens.refresh_token);
+  forgetAuth(context);
+  const verified = await logger.verify();
+  if (!verified) throw new Error("The logger refused a token it just issued");
+  session.set("userId", verified.user_id);
+  session.set("mustChangePassword", verified.must_change_password);
+  const { User } = await logger.rpc("GI.system/UserManagementAPI.GetUser", { ID: verified.user_id }, userAnswer);
+  session.set("username", User.Username);
+  if (User.Language === "en" || User.Language === "it") session.set("lng", User.Language);
+  return { mustChangePassword: verified.must_change_password };
+}
+
+/** Clears the tokens; the remembered redirect target goes with them (spec §2, §4). */
+export function signOut(context: Readonly<RouterContextProvider>) {
+  const { session } = stateOf(context);
+  for (const key of ["accessToken", "refreshToken", "userId", "username", "mustChangePassword", "redirectTo", "lng"] as const) {
+    session.unset(key);
+  }
+  forgetAuth(context);
+}

@@ -1,0 +1,30 @@
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+
+const constantsSchema = z.object({ urls: z.record(z.string(), z.string()) });
+export type Constants = z.infer<typeof constantsSchema>;
+
+// The same file the browser may GET at /resources/ConstantsLocal.json; deployments edit it in
+// place, so it is re-read when it changes.
+const candidates = [
+  join(process.cwd(), "public", "resources", "ConstantsLocal.json"),
+  join(process.cwd(), "build", "client", "resources", "ConstantsLocal.json"),
+];
+let cache: { path: string; mtime: number; value: Constants } | null = null;
+
+export function loadConstants(): Constants {
+  for (const path of candidates) {
+    let mtime: number;
+    try {
+      mtime = statSync(path).mtimeMs;
+    } catch {
+      continue;
+    }
+    if (cache && cache.path === path && cache.mtime === mtime) return cache.value;
+    const value = constantsSchema.parse(JSON.parse(readFileSync(path, "utf8")));
+    cache = { path, mtime, value };
+    return value;
+  }
+  throw new Error("public/resources/ConstantsLocal.json is missing");
+}

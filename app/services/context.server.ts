@@ -1,0 +1,56 @@
+import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
+import { env } from "./env.server";
+import { LoggerClient } from "./logger/client.server";
+import { sessionStorageFor, type AppSession } from "./session.server";
+
+export interface RequestState {
+  session: AppSession;
+  logger: LoggerClient;
+  /** Memoised per request so parallel loaders share one verify round trip. */
+  auth?: Promise<import("./auth-state.server").AuthState>;
+}
+
+export const requestState = createContext<RequestState>();
+
+export function stateOf(context: Readonly<RouterContextProvider>): RequestState {
+  return context.get(requestState);
+}
+
+/**
+ * Opens the cookie session and a logger client bound to its tokens, and after the handler ran
+ * writes the cookie back if anything in the session changed (refreshed tokens, flash toasts,
+ * sign-in) — so no loader or action has to commit the session itself.
+ */
+export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const storage = sessionStorageFor(request);
+  const session = await storage.getSession(request.headers.get("Cookie"));
+  const before = JSON.stringify(session.data);
+  const logger = new LoggerClient(
+    { baseUrl: env.loggerUrl, clientId: env.clientId, clientSecret: env.clientSecret, timeoutMs: env.loggerTimeoutMs },
+    {
+      get: () => ({ accessToken: session.get("accessToken"), refreshToken: session.get("refreshToken") }),
+      set: (pair) => {
+        if (pair) {
+          session.set("accessToken", pair.access_token);
+          session.set("refreshToken", pair.refresh_token);
+        } else {
+          session.unset("accessToken");
+          session.unset("refreshToken");
+        }
+      },
+    },
+  );
+  context.set(requestState, { session, logger });
+  const response = await next();
+  if (JSON.stringify(session.data) !== before) {
+    const cookie = await storage.commitSession(session);
+    try {
+      response.headers.append("Set-Cookie", cookie);
+    } catch {
+      const copy = new Response(response.body, response);
+      copy.headers.append("Set-Cookie", cookie);
+      return copy;
+    }
+  }
+  return response;
+};

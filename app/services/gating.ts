@@ -1,0 +1,31 @@
+import { FEATURES, type Feature } from "~/features";
+
+export interface GateInput {
+  /** The urls map of ConstantsLocal.json. */
+  urls: Record<string, string>;
+  loginRequired: boolean;
+  permissions: readonly string[];
+  /** Global settings Features list, used when no login is required. */
+  features: readonly string[];
+  controller: boolean;
+}
+
+/** "absent": the route does not exist for this system (404); "forbidden": 403. */
+export type Gate = "ok" | "absent" | "forbidden";
+
+/** Spec §6: the URL map must list the feature; then permission (login) or Features list (no login). */
+export function gateFeature(feature: Feature, input: GateInput): Gate {
+  if (feature.serviceOnly && input.controller) return "absent";
+  if (!feature.always && !(feature.key in input.urls)) return "absent";
+  if (!feature.permission) return "ok";
+  if (input.loginRequired) return input.permissions.includes(feature.permission) ? "ok" : "forbidden";
+  return input.features.includes(feature.key) ? "ok" : "absent";
+}
+
+/** Menu entries the caller may use: built screens that pass the gate, in table order. */
+export function visibleFeatures(input: GateInput): Feature[] {
+  return FEATURES.filter((f) => f.module && f.group && gateFeature(f, input) === "ok").filter(
+    // Spec §6: the user section shows only when login is required.
+    (f) => input.loginRequired || f.group !== "user",
+  );
+}

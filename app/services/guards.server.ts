@@ -1,0 +1,54 @@
+import { data, redirect, type RouterContextProvider } from "react-router";
+import { featureByKey } from "~/features";
+import { getAuth, type AuthState } from "./auth-state.server";
+import { loadConstants } from "./constants.server";
+import { stateOf } from "./context.server";
+import { gateFeature } from "./gating";
+import { isRememberable } from "./redirects";
+
+interface GuardArgs {
+  url: URL;
+  context: Readonly<RouterContextProvider>;
+}
+
+/**
+ * Signed in (or no login required), with no pending forced password change. Otherwise the
+ * path is remembered (spec §2) and the caller goes to the sign-in page.
+ */
+export async function requireSession({ url, context }: GuardArgs, opts: { allowPasswordChange?: boolean } = {}): Promise<AuthState> {
+  const auth = await getAuth(context);
+  if (auth.loginRequired && !auth.signedIn) {
+    const { session } = stateOf(context);
+    if (isRememberable(url.pathname)) session.set("redirectTo", url.pathname + url.search);
+    throw redirect("/signin");
+  }
+  if (auth.mustChangePassword && !opts.allowPasswordChange) throw redirect("/changePassword");
+  return auth;
+}
+
+/** requireSession plus the feature gate of spec §6: 404 when the feature is off, 403 when not permitted. */
+export async function requireFeature(args: GuardArgs, key: string): Promise<AuthState> {
+  const auth = await requireSession(args);
+  const gate = gateFeature(featureByKey(key), {
+    urls: loadConstants().urls,
+    loginRequired: auth.loginRequired,
+    permissions: auth.permissions,
+    features: auth.settings?.Features ?? [],
+    controller: auth.controller,
+  });
+  if (gate === "absent") throw data({ reason: "not-found" }, { status: 404 });
+  if (gate === "forbidden") throw data({ reason: "forbidden" }, { status: 403 });
+  return auth;
+}
+
+export type Toast = { type: "success" | "error"; text: string };
+
+/** A one-time toast read by the root loader, so it also shows without JavaScript. */
+export function flashToast(context: Readonly<RouterContextProvider>, toast: Toast) {
+  stateOf(context).session.flash("toast", { ...toast, id: crypto.randomUUID() });
+}
+
+export function redirectWithToast(context: Readonly<RouterContextProvider>, to: string, toast: Toast) {
+  flashToast(context, toast);
+  return redirect(to);
+}

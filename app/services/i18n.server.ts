@@ -1,0 +1,19 @@
+import { initReactI18next } from "react-i18next";
+import { createI18nextMiddleware } from "remix-i18next";
+import { LANGUAGES, resources } from "~/locales";
+import { localeCookie, sessionStorageFor } from "./session.server";
+
+// Locale: the signed-in user's setting (kept in the session) → the language cookie →
+// Accept-Language → en.
+export const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddleware({
+  detection: {
+    supportedLanguages: [...LANGUAGES],
+    fallbackLanguage: "en",
+    sessionStorage: sessionStorageFor(new Request("http://localhost/")),
+    sessionKey: "lng",
+    cookie: localeCookie,
+    order: ["session", "cookie", "header"],
+  },
+  i18next: { resources, interpolation: { escapeValue: false } },
+  plugins: [initReactI18next],
+});

@@ -1,0 +1,141 @@
+import { data } from "react-router";
+import type { z } from "zod";
+import { LoggerError, errorText } from "./errors";
+import { oauthError, tokenPair, verifyAnswer, type TokenPair, type VerifyAnswer } from "./schemas";
+
+export interface LoggerConfig {
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  timeoutMs: number;
+}
+
+/** Where a client keeps the caller's token pair (the cookie session, in the app). */
+export interface TokenStore {
+  get(): { accessToken?: string; refreshToken?: string };
+  set(pair: TokenPair | null): void;
+}
+
+export class InvalidCredentials extends Error {}
+
+/**
+ * The only way the console talks to the logger. Attaches the bearer token, refreshes once on
+ * 401/403 and retries once (spec §4, §7), validates every answer with zod, and turns an
+ * unreachable logger into a 503 the error boundary explains.
+ */
+export class LoggerClient {
+  private refreshing: Promise<boolean> | null = null;
+  readonly config: LoggerConfig;
+  private readonly tokens: TokenStore;
+
+  constructor(config: LoggerConfig, tokens: TokenStore) {
+    this.config = config;
+    this.tokens = tokens;
+  }
+
+  async rpc<S extends z.ZodType>(method: string, params: object, schema: S): Promise<z.infer<S>> {
+    const body = await this.authorized(`/rpc/${method}`, JSON.stringify(params), "application/json");
+    return this.parse(method, schema, body);
+  }
+
+  /** POST /verify; null when there is no valid session (after one refresh attempt). */
+  async verify(): Promise<VerifyAnswer | null> {
+    if (!this.tokens.get().accessToken) return null;
+    try {
+      const body = await this.authorized("/verify", "{}", "application/json");
+      return this.parse("verify", verifyAnswer, body);
+    } catch (error) {
+      if (error instanceof LoggerError && (error.status === 401 || error.status === 403)) return null;
+      throw error;
+    }
+  }
+
+  async passwordGrant(username: string, password: string): Promise<TokenPair> {
+    const pair = await this.tokenRequest({ grant_type: "password", username, password });
+    if (!pair) throw new InvalidCredentials();
+    return pair;
+  }
+
+  private async authorized(path: string, body: string, contentType: string): Promise<unknown> {
+    const sentWith = this.tokens.get().accessToken;
+    let res = await this.send(path, body, contentType, sentWith);
+    if ((res.status === 401 || res.status === 403) && this.tokens.get().refreshToken) {
+      // Another call of this request may have refreshed already: retry with its token.
+      const current = this.tokens.get().accessToken;
+      const refreshed = current !== sentWith || (await this.refreshOnce());
+      if (refreshed) res = await this.send(path, body, contentType, this.tokens.get().accessToken);
+    }
+    const json = await readJson(res);
+    if (!res.ok) throw new LoggerError(res.status, errorText(res.status, res.statusText, json), valueOf(json));
+    const value = valueOf(json);
+    if (value !== undefined && value < 0) throw new LoggerError(res.status, errorText(res.status, res.statusText, json), value);
+    return json;
+  }
+
+  private refreshOnce(): Promise<boolean> {
+    this.refreshing ??= (async () => {
+      const refreshToken = this.tokens.get().refreshToken;
+      if (!refreshToken) return false;
+      const pair = await this.tokenRequest({ grant_type: "refresh_token", refresh_token: refreshToken });
+      this.tokens.set(pair);
+      return pair !== null;
+    })();
+    return this.refreshing;
+  }
+
+  /** null when the grant was refused (RFC 6749 invalid_grant); throws for anything else. */
+  private async tokenRequest(form: Record<string, string>): Promise<TokenPair | null> {
+    const basic = Buffer.from(`${encodeURIComponent(this.config.clientId)}:${encodeURIComponent(this.config.clientSecret)}`).toString("base64");
+    const res = await this.fetch("/token", {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Authorization: `Basic ${basic}` },
+      body: new URLSearchParams(form).toString(),
+    });
+    const json = await readJson(res);
+    if (res.ok) return this.parse("token", tokenPair, json);
+    const err = oauthError.safeParse(json);
+    if (err.success && (err.data.error === "invalid_grant" || err.data.error === "invalid_request")) return null;
+    throw new LoggerError(res.status, errorText(res.status, res.statusText, json));
+  }
+
+  private send(path: string, body: string, contentType: string, accessToken: string | undefined) {
+    return this.fetch(path, {
+      method: "POST",
+      headers: { "Content-Type": contentType, Authorization: `Bearer ${accessToken ?? "None"}` },
+      body,
+    });
+  }
+
+  private async fetch(path: string, init: RequestInit): Promise<Response> {
+    try {
+      return await fetch(`${this.config.baseUrl}${path}`, { ...init, signal: AbortSignal.timeout(this.config.timeoutMs) });
+    } catch (cause) {
+      console.error(`logger unreachable at ${this.config.baseUrl}${path}:`, (cause as Error).message);
+      throw data({ reason: "logger-unavailable" }, { status: 503 });
+    }
+  }
+
+  private parse<S extends z.ZodType>(what: string, schema: S, body: unknown): z.infer<S> {
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) {
+      console.error(`unexpected logger answer to ${what}:`, parsed.error.issues.slice(0, 3));
+      throw data({ reason: "logger-bad-answer" }, { status: 502 });
+    }
+    return parsed.data;
+  }
+}
+
+async function readJson(res: Response): Promise<unknown> {
+  const text = await res.text();
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+function valueOf(json: unknown): number | undefined {
+  const v = (json as { ReturnState?: { Value?: unknown } } | null)?.ReturnState?.Value;
+  return typeof v === "number" ? v : undefined;
+}

@@ -1,0 +1,23 @@
+/** A logger answer that is not a success; `text` is what spec §8 says to show. */
+export class LoggerError extends Error {
+  readonly status: number;
+  readonly value: number | undefined;
+  constructor(status: number, text: string, value?: number) {
+    super(text);
+    this.name = "LoggerError";
+    this.status = status;
+    this.value = value;
+  }
+}
+
+/** Spec §8: ReturnState.Description, else faultString, else the HTTP status. */
+export function errorText(status: number, statusText: string, body: unknown): string {
+  if (body && typeof body === "object") {
+    const b = body as { ReturnState?: { Description?: unknown }; faultString?: unknown; error_description?: unknown };
+    const description = b.ReturnState?.Description;
+    if (typeof description === "string" && description) return description;
+    if (typeof b.faultString === "string" && b.faultString) return b.faultString;
+    if (typeof b.error_description === "string" && b.error_description) return b.error_description;
+  }
+  return statusText ? `${status} ${statusText}` : String(status);
+}

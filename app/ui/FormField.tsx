@@ -1,0 +1,33 @@
+import { useTranslation } from "react-i18next";
+
+export const inputClass =
+  "rounded-md border border-slate-300 bg-white px-3 py-2 text-base font-normal focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/30 aria-[invalid]:border-red-500 dark:border-slate-600 dark:bg-slate-900";
+
+/** A labelled control with its translated errors (error strings are i18n keys or logger texts). */
+export function FormField({ label, errors, errorId, children, hint }: { label: string; errors?: string[]; errorId?: string; hint?: string; children: React.ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <label className="flex flex-col gap-1 text-sm font-medium">
+      {label}
+      {children}
+      {hint && <span className="text-xs font-normal text-slate-500">{hint}</span>}
+      {errors?.length ? (
+        <span id={errorId} className="text-sm font-normal text-red-600" role="alert">
+          {errors.map((e) => t(e)).join(" ")}
+        </span>
+      ) : null}
+    </label>
+  );
+}
+
+export function FormErrors({ errors, id }: { errors?: string[]; id?: string }) {
+  const { t } = useTranslation();
+  if (!errors?.length) return null;
+  return (
+    <div id={id} role="alert" className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800" data-testid="form-error">
+      {errors.map((e) => t(e)).join(" ")}
+    </div>
+  );
+}
+
+export const buttonClass = "rounded-md bg-brand px-4 py-2 font-semibold text-white hover:bg-brand-hover disabled:opacity-60";

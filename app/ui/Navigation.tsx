@@ -1,0 +1,178 @@
+import { useTranslation } from "react-i18next";
+import { Form, Link, NavLink as RouterNavLink, useLocation } from "react-router";
+import { Icon } from "./Icon";
+import { groupActive, type NavEntry, type NavGroup, type NavLink } from "./navTree";
+
+function ItemLink({ link, className }: { link: NavLink; className: string }) {
+  const { t } = useTranslation();
+  const text = link.text ?? t(link.label ?? "");
+  const body = (
+    <>
+      {link.icon && <Icon name={link.icon} className="h-4 w-4 shrink-0" />}
+      <span className={link.bold ? "font-bold" : undefined}>{text}</span>
+    </>
+  );
+  if (link.logout) {
+    return (
+      <Form method="post" action="/logout" className="contents">
+        <button type="submit" className={`${className} w-full text-left`} data-testid="nav-logout">
+          {body}
+        </button>
+      </Form>
+    );
+  }
+  if (link.external) {
+    return (
+      <a href={link.to} className={className} target="_blank" rel="noreferrer">
+        {body}
+      </a>
+    );
+  }
+  return (
+    <RouterNavLink
+      to={link.to}
+      end
+      className={({ isActive }) => `${className} ${isActive ? "bg-brand-light text-brand font-semibold dark:bg-slate-700 dark:text-white" : ""}`}
+    >
+      {body}
+    </RouterNavLink>
+  );
+}
+
+const itemClass = "flex items-center gap-2 rounded px-3 py-2 text-sm hover:bg-brand-light hover:text-brand dark:hover:bg-slate-700 dark:hover:text-white";
+
+function GroupItems({ group }: { group: NavGroup }) {
+  const { t } = useTranslation();
+  return (
+    <ul className="flex flex-col gap-0.5">
+      {group.items.map((l) => (
+        <li key={l.key}>
+          <ItemLink link={l} className={itemClass} />
+        </li>
+      ))}
+      {group.section && (
+        <li className="mt-1 border-t border-slate-200 pt-1 dark:border-slate-700">
+          <div className="px-3 py-1 text-xs font-semibold uppercase tracking-wide text-slate-500">{t(group.section.label)}</div>
+          {group.section.items.length === 0 ? (
+            <div className="px-3 py-1 text-sm text-slate-500">{t("nav.noDashboards")}</div>
+          ) : (
+            <ul data-testid="dashboard-selection">
+              {group.section.items.map((l) => (
+                <li key={l.key}>
+                  <ItemLink link={l} className={itemClass} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </li>
+      )}
+      {group.sub?.map((sub) => (
+        <li key={sub.id}>
+          <SubGroup group={sub} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function SubGroup({ group }: { group: NavGroup }) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const active = groupActive(group, pathname);
+  return (
+    <details open={active || undefined} className="group/sub">
+      <summary className={`${itemClass} ${active ? "text-brand font-semibold" : ""}`}>
+        <Icon name={group.icon} className="h-4 w-4" />
+        {t(group.label)}
+      </summary>
+      <div className="pl-4">
+        <GroupItems group={group} />
+      </div>
+    </details>
+  );
+}
+
+/** Horizontal header menu (md and up): top-level links and dropdown groups. */
+export function HeaderMenu({ entries }: { entries: NavEntry[] }) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  return (
+    <nav aria-label={t("nav.main")} className="hidden md:block">
+      <ul className="flex items-center gap-1">
+        {entries.map((e) =>
+          e.kind === "link" ? (
+            <li key={e.link.key}>
+              <ItemLink link={e.link} className={itemClass} />
+            </li>
+          ) : (
+            <li key={e.group.id} className="relative">
+              <details data-menu className="relative">
+                <summary
+                  data-active={groupActive(e.group, pathname) || undefined}
+                  className={`${itemClass} data-[active]:text-brand data-[active]:font-semibold`}
+                >
+                  <Icon name={e.group.icon} className="h-4 w-4" />
+                  {t(e.group.label)}
+                  <span aria-hidden="true">▾</span>
+                </summary>
+                <div
+                  className={`absolute left-0 z-30 mt-1 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-800 ${e.group.id === "dashboard" ? "min-w-[300px]" : "min-w-56"}`}
+                >
+                  <GroupItems group={e.group} />
+                </div>
+              </details>
+            </li>
+          ),
+        )}
+      </ul>
+    </nav>
+  );
+}
+
+/** Vertical menu: the sidebar (md and up, vertical layout) and the drawer below md. */
+export function SideMenu({ entries, label }: { entries: NavEntry[]; label: string }) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  return (
+    <nav aria-label={label}>
+      <ul className="flex flex-col gap-0.5">
+        {entries.map((e) =>
+          e.kind === "link" ? (
+            <li key={e.link.key}>
+              <ItemLink link={e.link} className={itemClass} />
+            </li>
+          ) : (
+            <li key={e.group.id}>
+              <details open={groupActive(e.group, pathname) || undefined}>
+                <summary
+                  data-active={groupActive(e.group, pathname) || undefined}
+                  className={`${itemClass} data-[active]:text-brand data-[active]:font-semibold`}
+                >
+                  <Icon name={e.group.icon} className="h-4 w-4" />
+                  {t(e.group.label)}
+                </summary>
+                <div className={`pl-4 ${e.group.id === "dashboard" ? "min-w-[300px]" : ""}`}>
+                  <GroupItems group={e.group} />
+                </div>
+              </details>
+            </li>
+          ),
+        )}
+      </ul>
+    </nav>
+  );
+}
+
+export function Logo({ src, className = "" }: { src: string | null; className?: string }) {
+  const { t } = useTranslation();
+  // Spec §9: default logo 151x41, custom logo up to 215x69.
+  return (
+    <Link to="/" className={`flex items-center ${className}`} aria-label={t("nav.home")}>
+      {src ? (
+        <img src={src} alt="Loggia" className="max-h-[69px] max-w-[215px] object-contain" />
+      ) : (
+        <img src="/logo.svg" alt="Loggia" width={151} height={41} />
+      )}
+    </Link>
+  );
+}

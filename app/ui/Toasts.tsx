@@ -1,0 +1,27 @@
+import { useEffect, useState } from "react";
+
+export const TOAST_MS = 3000;
+
+/** Spec §8: red (error) or green (success), top-right, gone after 3 s — by CSS even without JS. */
+export function Toast({ toast }: { toast: { type: "success" | "error"; text: string } | null }) {
+  const [shown, setShown] = useState(toast);
+  useEffect(() => {
+    setShown(toast);
+    if (!toast) return;
+    const timer = setTimeout(() => setShown(null), TOAST_MS);
+    return () => clearTimeout(timer);
+  }, [toast]);
+  if (!shown) return null;
+  const colour = shown.type === "error" ? "bg-red-600" : "bg-green-600";
+  return (
+    <div className="pointer-events-none fixed right-4 top-4 z-50 flex flex-col gap-2">
+      <div
+        role={shown.type === "error" ? "alert" : "status"}
+        data-testid={`toast-${shown.type}`}
+        className={`toast-auto-hide pointer-events-auto rounded-md px-4 py-3 text-sm font-medium text-white shadow-lg ${colour}`}
+      >
+        {shown.text}
+      </div>
+    </div>
+  );
+}
