@@ -55,7 +55,7 @@ export const FEATURES: readonly Feature[] = [
   { key: "dashboardManager", path: "/dashboardManager", permission: "ManageDashboards", group: "dashboard", icon: "grid", label: "nav.dashboardManager" },
   { key: "analytics", path: "/analytics", permission: "ViewAnalytics", group: "main", icon: "chart", label: "nav.analytics" },
   { key: "export", path: "/export", permission: "UseExport", group: "main", icon: "download", label: "nav.export" },
-  { key: "devices", path: "/devices", permission: "ViewDevices", group: "main", icon: "devices", label: "nav.devices" },
+  { key: "devices", path: "/devices", module: "routes/devices.tsx", permission: "ViewDevices", group: "main", icon: "devices", label: "nav.devices" },
   { key: "alarming", path: "/alarming", permission: "UseRulesNotifications", group: "tools", icon: "bell", label: "nav.alarming" },
   { key: "fileBrowser", path: "/fileBrowser", permission: "UseFilebrowser", group: "tools", icon: "folder", label: "nav.fileBrowser" },
   { key: "cockpit", path: "/cockpit", permission: "ViewCockpit", group: "tools", icon: "map", label: "nav.cockpit" },

@@ -18,6 +18,9 @@ export interface TokenStore {
 
 export class InvalidCredentials extends Error {}
 
+const REFRESH_SHARE_MS = 30_000;
+const inflightRefreshes = new Map<string, { at: number; promise: Promise<TokenPair | null> }>();
+
 /**
  * The only way the console talks to the logger. Attaches the bearer token, refreshes once on
  * 401/403 and retries once (spec §4, §7), validates every answer with zod, and turns an
@@ -76,11 +79,26 @@ export class LoggerClient {
     this.refreshing ??= (async () => {
       const refreshToken = this.tokens.get().refreshToken;
       if (!refreshToken) return false;
-      const pair = await this.tokenRequest({ grant_type: "refresh_token", refresh_token: refreshToken });
+      const pair = await this.sharedRefresh(refreshToken);
       this.tokens.set(pair);
       return pair !== null;
     })();
     return this.refreshing;
+  }
+
+  /**
+   * Refresh tokens rotate and a reused one revokes the whole sign-in, so concurrent requests of
+   * one browser (same cookie) must not each present it: they share the first one's answer.
+   */
+  private sharedRefresh(refreshToken: string): Promise<TokenPair | null> {
+    const now = Date.now();
+    for (const [key, entry] of inflightRefreshes) if (now - entry.at > REFRESH_SHARE_MS) inflightRefreshes.delete(key);
+    const hit = inflightRefreshes.get(refreshToken);
+    if (hit) return hit.promise;
+    const promise = this.tokenRequest({ grant_type: "refresh_token", refresh_token: refreshToken });
+    inflightRefreshes.set(refreshToken, { at: now, promise });
+    promise.catch(() => inflightRefreshes.delete(refreshToken));
+    return promise;
   }
 
   /** null when the grant was refused (RFC 6749 invalid_grant); throws for anything else. */

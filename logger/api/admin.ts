@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { checkCredentials } from "../auth/login.ts";
+import { issuePair, rotateRefreshToken } from "../auth/tokens.ts";
+import { passwordError, unauthorized } from "../http/errors.ts";
+import { loginRequired } from "../store/global-settings.ts";
+import { getGlobal, setGlobal, setGlobalParams } from "./global-settings.ts";
+import { method } from "./registry.ts";
+import type { CallContext, Registry } from "./registry.ts";
+
+function knownClient(ctx: CallContext, clientId: string): void {
+  if (!ctx.clients.has(clientId)) throw unauthorized(`Unknown client ${clientId}`);
+}
+
+const REFRESH_FAILURES = {
+  invalid: "Refresh token invalid; sign in again",
+  expired: "Token expired; sign in again",
+  reused: "Refresh token was already used; every session of that sign-in was ended, sign in again",
+} as const;
+
+export const adminMethods: Registry = {
+  "AdminAPI.LoginRequired": method({
+    params: z.object({}),
+    permission: "public",
+    handler: (_p, ctx) => ({ LoginRequired: loginRequired(ctx.db) }),
+  }),
+
+  // Script-compatible twin of POST /token grant_type=password.
+  "AdminAPI.Login": method({
+    params: z.object({ ClientID: z.string(), Username: z.string(), Password: z.string() }),
+    permission: "public",
+    handler: async (p, ctx) => {
+      knownClient(ctx, p.ClientID);
+      const user = await checkCredentials(ctx.db, p.Username, p.Password);
+      if (!user) throw passwordError("Wrong username or password", 401);
+      const pair = issuePair(ctx.db, user.ID, p.ClientID, ctx.ttl);
+      return { AccessToken: pair.access_token, RefreshToken: pair.refresh_token, ExpiresIn: pair.expires_in };
+    },
+  }),
+
+  "AdminAPI.RefreshToken": method({
+    params: z.object({ ClientID: z.string(), RefreshToken: z.string() }),
+    permission: "public",
+    handler: (p, ctx) => {
+      knownClient(ctx, p.ClientID);
+      const result = rotateRefreshToken(ctx.db, p.RefreshToken, p.ClientID, ctx.ttl);
+      if (!result.ok) throw unauthorized(REFRESH_FAILURES[result.reason]);
+      const pair = result.pair;
+      return { AccessToken: pair.access_token, RefreshToken: pair.refresh_token, ExpiresIn: pair.expires_in };
+    },
+  }),
+
+  "AdminAPI.GetGlobalSettings": method({
+    params: z.object({}),
+    permission: null,
+    handler: (_p, ctx) => getGlobal(ctx),
+  }),
+
+  "AdminAPI.SetGlobalSettings": method({
+    params: setGlobalParams,
+    permission: "ManageGlobalSettings",
+    handler: (p, ctx) => setGlobal(p.Config, ctx),
+  }),
+};

@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { readConfig, writeConfig } from "../store/global-settings.ts";
+import type { GlobalConfig } from "../store/global-settings.ts";
+import { tx } from "../store/db.ts";
+import { ianaZone } from "./schemas.ts";
+import type { CallContext } from "./registry.ts";
+
+// Shared by ConfigAPI and AdminAPI, which expose the same settings under two names.
+
+// Partial: a Config with only the changed keys merges into the stored one. Unknown keys are kept
+// because the real logger family stores more settings than this logger knows about.
+export const configPatch = z.looseObject({
+  DefaultStartPage: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_/-]+$/, { message: "Use letters, digits, _ / and - only" })
+    .optional(),
+  LoginRequired: z.boolean().optional(),
+  Features: z.array(z.string().max(64)).max(200).optional(),
+  DefaultLanguage: z.enum(["en", "it"]).optional(),
+  DefaultTimezone: ianaZone.optional(),
+});
+
+export const setGlobalParams = z.object({ Config: configPatch });
+
+export const getGlobal = (ctx: CallContext) => ({ Config: readConfig(ctx.db) });
+
+export function setGlobal(patch: z.output<typeof configPatch>, ctx: CallContext): object {
+  const clean = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+  tx(ctx.db, () => {
+    const before = readConfig(ctx.db);
+    const next: GlobalConfig = { ...before, ...clean };
+    const changed = Object.keys(clean).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(next[k]));
+    writeConfig(ctx.db, next);
+    if (changed.length) ctx.audit(`Changed global settings: ${changed.join(", ")}`);
+  });
+  return {};
+}

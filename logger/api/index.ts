@@ -1,0 +1,20 @@
+import { adminMethods } from "./admin.ts";
+import { configMethods } from "./config.ts";
+import { messagingMethods } from "./messaging.ts";
+import type { Registry } from "./registry.ts";
+import { roleMethods } from "./roles.ts";
+import { settingsMethods } from "./settings.ts";
+import { systemMethods } from "./system.ts";
+import { userMethods } from "./users.ts";
+import { webuiMethods } from "./webui.ts";
+
+export const registry: Registry = {
+  ...systemMethods,
+  ...adminMethods,
+  ...configMethods,
+  ...settingsMethods,
+  ...userMethods,
+  ...roleMethods,
+  ...messagingMethods,
+  ...webuiMethods,
+};

@@ -1,0 +1,43 @@
+import type { z } from "zod";
+import type { OAuthClients } from "../auth/clients.ts";
+import type { PermissionName } from "../auth/permissions.ts";
+import type { TokenTtl } from "../auth/tokens.ts";
+import type { Db } from "../store/db.ts";
+
+// userId null = the anonymous caller of a logger that does not require login (holds every permission).
+export type Caller = { userId: number | null; username: string; permissions: ReadonlySet<string> };
+
+export type Access = "public" | null | PermissionName | readonly PermissionName[];
+
+export type LoggerContext = {
+  db: Db;
+  controller: boolean;
+  clients: OAuthClients;
+  ttl: TokenTtl;
+};
+
+export type CallContext = LoggerContext & {
+  caller: Caller | null;
+  /** Caller of a method whose access is not "public": always present there. */
+  me: Caller;
+  audit: (text: string) => void;
+};
+
+export type RpcMethod = {
+  params: z.ZodType;
+  // A function when the needed permission depends on the call (own user, public file prefix…).
+  permission: Access | ((params: never, caller: Caller | null) => Access);
+  maxBody?: number;
+  handler: (params: never, ctx: CallContext) => object | Promise<object>;
+};
+
+export function method<S extends z.ZodType>(m: {
+  params: S;
+  permission: Access | ((params: z.output<S>, caller: Caller | null) => Access);
+  maxBody?: number;
+  handler: (params: z.output<S>, ctx: CallContext) => object | Promise<object>;
+}): RpcMethod {
+  return m as RpcMethod;
+}
+
+export type Registry = Record<string, RpcMethod>;

@@ -1,0 +1,131 @@
+import { z } from "zod";
+import { PERMISSIONS, PERMISSION_NAMES, isPermission } from "../auth/permissions.ts";
+import { conflict, notFound, refused } from "../http/errors.ts";
+import type { Db } from "../store/db.ts";
+import { run, tx } from "../store/db.ts";
+import { findRole, findRoleByName, listRoles } from "../store/roles.ts";
+import type { Role } from "../store/roles.ts";
+import { usersWithRole } from "../store/users.ts";
+import { method } from "./registry.ts";
+import type { Registry } from "./registry.ts";
+import { id } from "./schemas.ts";
+
+const API = "GI.system/UserManagementAPI";
+
+const roleName = z.string().trim().min(1, { message: "Role name must not be empty" }).max(64);
+const roleDescription = z.string().max(500);
+const permissionList = z.array(z.string()).superRefine((names, ctx) => {
+  names.forEach((name, i) => {
+    if (!isPermission(name)) ctx.addIssue({ code: "custom", path: [i], message: `Unknown permission ${name}` });
+  });
+});
+
+const unique = (names: string[]) => [...new Set(names)];
+
+function requireRole(db: Db, roleId: number): Role {
+  const role = findRole(db, roleId);
+  if (!role) throw notFound(`Role ${roleId} not found`);
+  return role;
+}
+
+function checkNameFree(db: Db, name: string, exceptId?: number): void {
+  const other = findRoleByName(db, name);
+  if (other && other.ID !== exceptId) throw refused(`A role named ${other.Name} already exists`);
+}
+
+export const roleMethods: Registry = {
+  [`${API}.GetRoles`]: method({
+    params: z.object({}),
+    // User management needs the role list to fill its role picker.
+    permission: ["ManageUsers", "ManageRoles"],
+    handler: (_p, ctx) => ({ Roles: listRoles(ctx.db) }),
+  }),
+
+  [`${API}.GetPermissions`]: method({
+    params: z.object({}),
+    permission: null,
+    handler: () => ({ Permissions: PERMISSION_NAMES.map((name) => ({ Name: name, Description: PERMISSIONS[name] })) }),
+  }),
+
+  [`${API}.AddRole`]: method({
+    params: z.object({
+      Role: z.object({ Name: roleName, Description: roleDescription.default(""), Permissions: permissionList.default([]) }),
+    }),
+    permission: "ManageRoles",
+    handler: (p, ctx) =>
+      tx(ctx.db, () => {
+        checkNameFree(ctx.db, p.Role.Name);
+        const newId = run(
+          ctx.db,
+          "INSERT INTO roles (Name, Description, Permissions) VALUES (?, ?, ?)",
+          p.Role.Name,
+          p.Role.Description,
+          JSON.stringify(unique(p.Role.Permissions)),
+        );
+        ctx.audit(`Added role ${p.Role.Name}`);
+        return { ID: newId };
+      }),
+  }),
+
+  [`${API}.SetRole`]: method({
+    params: z.object({
+      Role: z.object({
+        ID: id,
+        Version: z.number().int().optional(),
+        Name: roleName.optional(),
+        Description: roleDescription.optional(),
+        Permissions: permissionList.optional(),
+      }),
+    }),
+    permission: "ManageRoles",
+    handler: (p, ctx) =>
+      tx(ctx.db, () => {
+        const role = requireRole(ctx.db, p.Role.ID);
+        if (p.Role.Version !== undefined && p.Role.Version !== role.Version) {
+          throw conflict("This role was changed by someone else meanwhile; reload and try again");
+        }
+        const name = p.Role.Name ?? role.Name;
+        const description = p.Role.Description ?? role.Description;
+        const permissions = p.Role.Permissions ? unique(p.Role.Permissions) : role.Permissions;
+        if (role.BuiltIn) {
+          if (name !== role.Name) throw refused(`The built-in ${role.Name} role cannot be renamed`);
+          const missing = PERMISSION_NAMES.filter((perm) => !permissions.includes(perm));
+          if (missing.length) throw refused(`The built-in ${role.Name} role must keep every permission (missing: ${missing.join(", ")})`);
+        }
+        if (name !== role.Name) checkNameFree(ctx.db, name, role.ID);
+        const changes: string[] = [];
+        if (name !== role.Name) changes.push("Name");
+        if (description !== role.Description) changes.push("Description");
+        const samePermissions =
+          permissions.length === role.Permissions.length && permissions.every((perm) => role.Permissions.includes(perm));
+        if (!samePermissions) changes.push("Permissions");
+        if (!changes.length) return {};
+        run(
+          ctx.db,
+          "UPDATE roles SET Name = ?, Description = ?, Permissions = ?, Version = Version + 1 WHERE ID = ?",
+          name,
+          description,
+          JSON.stringify(permissions),
+          role.ID,
+        );
+        const renamed = name !== role.Name ? ` (now ${name})` : "";
+        ctx.audit(`Changed role ${role.Name}${renamed}: ${changes.join(", ")}`);
+        return {};
+      }),
+  }),
+
+  [`${API}.RemoveRole`]: method({
+    params: z.object({ ID: id }),
+    permission: "ManageRoles",
+    handler: (p, ctx) =>
+      tx(ctx.db, () => {
+        const role = requireRole(ctx.db, p.ID);
+        if (role.BuiltIn) throw refused(`The built-in ${role.Name} role cannot be removed`);
+        const holders = usersWithRole(ctx.db, role.ID);
+        if (holders.length) throw refused(`Role ${role.Name} is still held by: ${holders.map((u) => u.Username).join(", ")}`);
+        run(ctx.db, "DELETE FROM roles WHERE ID = ?", role.ID);
+        ctx.audit(`Removed role ${role.Name}`);
+        return {};
+      }),
+  }),
+};

@@ -1,0 +1,223 @@
+import { z } from "zod";
+import { checkCredentials } from "../auth/login.ts";
+import { hashPassword, passwordPolicyError } from "../auth/passwords.ts";
+import { conflict, forbidden, notFound, passwordError, refused } from "../http/errors.ts";
+import type { Db } from "../store/db.ts";
+import { run, tx } from "../store/db.ts";
+import { adminRole, findRole } from "../store/roles.ts";
+import { findUser, findUserByName, listUsers, toUser, usersWithRole } from "../store/users.ts";
+import type { User, UserRow } from "../store/users.ts";
+import { method } from "./registry.ts";
+import type { CallContext, Registry } from "./registry.ts";
+import { email, id, isTimezone } from "./schemas.ts";
+
+const API = "GI.system/UserManagementAPI";
+
+const fields = {
+  Username: z.string().regex(/^[A-Za-z0-9._@-]{1,64}$/, {
+    message: "Username must be 1 to 64 characters: letters, digits and . _ @ -",
+  }),
+  EMail: email,
+  Role: id,
+  Timezone: z.string().refine((s) => s === "" || isTimezone(s), {
+    message: "Unknown time zone; use an IANA name such as Europe/Rome, or empty",
+  }),
+  TimezoneDiffSec: z.number().int().min(-14 * 3600).max(14 * 3600),
+  TimezoneUseDST: z.boolean(),
+  Language: z.enum(["", "en", "it"]),
+  Theme: z.enum(["light", "dark", "semi-dark"]),
+  MustChangePassword: z.boolean(),
+};
+
+type EditableField = keyof typeof fields;
+const EDITABLE = Object.keys(fields) as EditableField[];
+// What a user may change on their own account without ManageUsers.
+const SELF_SERVICE = new Set<EditableField>(["EMail", "Timezone", "TimezoneDiffSec", "TimezoneUseDST", "Language", "Theme"]);
+
+const columnValue = (value: unknown): string | number =>
+  typeof value === "boolean" ? (value ? 1 : 0) : (value as string | number);
+
+const STALE_USER = "This user was changed by someone else meanwhile; reload and try again";
+
+function requireUser(db: Db, userId: number): UserRow {
+  const row = findUser(db, userId);
+  if (!row) throw notFound(`User ${userId} not found`);
+  return row;
+}
+
+// Keeps at least one account able to manage everything.
+function guardLastAdmin(db: Db, user: UserRow, action: string): void {
+  const admin = adminRole(db);
+  if (user.Role === admin.ID && usersWithRole(db, admin.ID).length === 1) {
+    throw refused(`${user.Username} is the last user with the ${admin.Name} role and cannot be ${action}; give another user that role first`);
+  }
+}
+
+function checkPolicy(password: string, username: string): void {
+  const problem = passwordPolicyError(password, username);
+  if (problem) throw passwordError(problem);
+}
+
+function changedFields(current: User, patch: Partial<Record<EditableField, unknown>>): EditableField[] {
+  return EDITABLE.filter((f) => patch[f] !== undefined && patch[f] !== current[f]);
+}
+
+async function setUser(
+  p: { User: Partial<Record<EditableField, unknown>> & { ID: number; Version?: number }; Password?: string },
+  ctx: CallContext,
+): Promise<object> {
+  const password = p.Password || undefined; // forms send "" for "unchanged"
+  const manager = ctx.me.permissions.has("ManageUsers");
+  const before = toUser(requireUser(ctx.db, p.User.ID));
+  if (!manager) {
+    const denied: string[] = changedFields(before, p.User).filter((f) => !SELF_SERVICE.has(f));
+    if (password) denied.push("Password");
+    if (denied.length) throw forbidden(`Permission denied: ManageUsers required to change ${denied.join(", ")}`);
+  }
+  if (password) checkPolicy(password, (p.User.Username as string | undefined) ?? before.Username);
+  const hashed = password ? await hashPassword(password) : undefined;
+
+  return tx(ctx.db, () => {
+    const row = requireUser(ctx.db, p.User.ID);
+    const current = toUser(row);
+    if (p.User.Version !== undefined && p.User.Version !== current.Version) throw conflict(STALE_USER);
+    const changes = changedFields(current, p.User);
+    if (changes.includes("Username")) {
+      const other = findUserByName(ctx.db, p.User.Username as string);
+      if (other && other.ID !== current.ID) throw refused(`The username ${p.User.Username} is already taken`);
+    }
+    if (changes.includes("Role")) {
+      if (!findRole(ctx.db, p.User.Role as number)) throw refused(`Role ${p.User.Role} does not exist`);
+      guardLastAdmin(ctx.db, row, "moved to another role");
+    }
+    if (!changes.length && !hashed) return {};
+
+    const sets = changes.map((f) => `${f} = ?`);
+    const values = changes.map((f) => columnValue(p.User[f]));
+    if (hashed) {
+      // A password chosen by someone else is a temporary one.
+      const temporary = ctx.me.userId !== current.ID;
+      sets.push("PasswordHash = ?", "PasswordSalt = ?");
+      values.push(hashed.hash, hashed.salt);
+      if (!changes.includes("MustChangePassword") || temporary) {
+        sets.push("MustChangePassword = ?");
+        values.push(temporary ? 1 : 0);
+      }
+    }
+    run(ctx.db, `UPDATE users SET ${sets.join(", ")}, Version = Version + 1 WHERE ID = ?`, ...values, current.ID);
+    const renamed = changes.includes("Username") ? ` (now ${p.User.Username})` : "";
+    ctx.audit(`Changed user ${current.Username}${renamed}: ${[...changes, ...(hashed ? ["Password"] : [])].join(", ")}`);
+    return {};
+  });
+}
+
+export const userMethods: Registry = {
+  [`${API}.GetUsers`]: method({
+    params: z.object({}),
+    permission: "ManageUsers",
+    handler: (_p, ctx) => ({ Users: listUsers(ctx.db).map(toUser) }),
+  }),
+
+  [`${API}.GetUser`]: method({
+    params: z.object({ ID: id }),
+    permission: (p, caller) => (caller?.userId === p.ID ? null : "ManageUsers"),
+    handler: (p, ctx) => ({ User: toUser(requireUser(ctx.db, p.ID)) }),
+  }),
+
+  [`${API}.AddUser`]: method({
+    params: z.object({
+      User: z.object({
+        Username: fields.Username,
+        Role: fields.Role,
+        EMail: fields.EMail.default(""),
+        Timezone: fields.Timezone.default(""),
+        TimezoneDiffSec: fields.TimezoneDiffSec.default(0),
+        TimezoneUseDST: fields.TimezoneUseDST.default(true),
+        Language: fields.Language.default(""),
+        Theme: fields.Theme.default("light"),
+        // The admin picked the first password, so by default the user replaces it.
+        MustChangePassword: fields.MustChangePassword.default(true),
+      }),
+      Password: z.string(),
+    }),
+    permission: "ManageUsers",
+    handler: async (p, ctx) => {
+      const u = p.User;
+      checkPolicy(p.Password, u.Username);
+      const pw = await hashPassword(p.Password);
+      return tx(ctx.db, () => {
+        if (findUserByName(ctx.db, u.Username)) throw refused(`The username ${u.Username} is already taken`);
+        const role = findRole(ctx.db, u.Role);
+        if (!role) throw refused(`Role ${u.Role} does not exist`);
+        const newId = run(
+          ctx.db,
+          `INSERT INTO users (Username, EMail, Role, Timezone, TimezoneDiffSec, TimezoneUseDST, Language, Theme,
+             MustChangePassword, PasswordHash, PasswordSalt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          u.Username,
+          u.EMail,
+          u.Role,
+          u.Timezone,
+          u.TimezoneDiffSec,
+          u.TimezoneUseDST ? 1 : 0,
+          u.Language,
+          u.Theme,
+          u.MustChangePassword ? 1 : 0,
+          pw.hash,
+          pw.salt,
+        );
+        ctx.audit(`Added user ${u.Username} (role ${role.Name})`);
+        return { ID: newId };
+      });
+    },
+  }),
+
+  [`${API}.SetUser`]: method({
+    params: z.object({
+      User: z.object({ ID: id, Version: z.number().int().optional(), ...z.object(fields).partial().shape }),
+      Password: z.string().optional(),
+    }),
+    // Anyone may call it on their own account; the handler limits what they may change.
+    permission: (p, caller) => (caller?.userId === p.User.ID ? null : "ManageUsers"),
+    handler: setUser,
+  }),
+
+  [`${API}.RemoveUser`]: method({
+    params: z.object({ ID: id }),
+    permission: "ManageUsers",
+    handler: (p, ctx) =>
+      tx(ctx.db, () => {
+        const row = requireUser(ctx.db, p.ID);
+        if (row.ID === ctx.me.userId) throw refused("You cannot remove your own account");
+        guardLastAdmin(ctx.db, row, "removed");
+        run(ctx.db, "DELETE FROM users WHERE ID = ?", row.ID);
+        ctx.audit(`Removed user ${row.Username}`);
+        return {};
+      }),
+  }),
+
+  // Our extension: the signed-in user replaces their own password (MustChangePassword flow).
+  [`${API}.ChangePassword`]: method({
+    params: z.object({ OldPassword: z.string(), NewPassword: z.string() }),
+    permission: null,
+    handler: async (p, ctx) => {
+      const userId = ctx.me.userId;
+      if (userId === null) throw refused("ChangePassword needs a signed-in user, but this logger does not require login");
+      const row = requireUser(ctx.db, userId);
+      if (!(await checkCredentials(ctx.db, row.Username, p.OldPassword))) throw passwordError("Current password is wrong");
+      if (p.NewPassword === p.OldPassword) throw passwordError("The new password must differ from the current one");
+      checkPolicy(p.NewPassword, row.Username);
+      const pw = await hashPassword(p.NewPassword);
+      return tx(ctx.db, () => {
+        run(
+          ctx.db,
+          "UPDATE users SET PasswordHash = ?, PasswordSalt = ?, MustChangePassword = 0, Version = Version + 1 WHERE ID = ?",
+          pw.hash,
+          pw.salt,
+          userId,
+        );
+        ctx.audit(`Changed password of ${row.Username}`);
+        return {};
+      });
+    },
+  }),
+};

@@ -1,0 +1,41 @@
+import type { ZodError } from "zod";
+
+export const RS = {
+  OK: 0,
+  InvalidOperation: -3,
+  NotFound: -4,
+  Internal: -5,
+  InvalidParameter: -6,
+  Busy: -12,
+  Password: -14,
+  Timeout: -16,
+} as const;
+
+// Thrown anywhere below the router; the router turns it into status + ReturnState.
+export class RpcError extends Error {
+  readonly status: number;
+  readonly value: number;
+  constructor(status: number, value: number, description: string) {
+    super(description);
+    this.status = status;
+    this.value = value;
+  }
+}
+
+export const unauthorized = (d = "Authentication required") => new RpcError(401, RS.InvalidOperation, d);
+export const forbidden = (d: string) => new RpcError(403, RS.InvalidOperation, d);
+export const notFound = (d: string) => new RpcError(404, RS.NotFound, d);
+export const refused = (d: string) => new RpcError(400, RS.InvalidOperation, d);
+export const invalidParam = (d: string) => new RpcError(400, RS.InvalidParameter, d);
+export const passwordError = (d: string, status = 400) => new RpcError(status, RS.Password, d);
+export const conflict = (d: string) => new RpcError(409, RS.InvalidOperation, d);
+
+export function describeZodError(err: ZodError, prefix = ""): string {
+  return err.issues
+    .slice(0, 5)
+    .map((issue) => {
+      const path = [prefix, ...issue.path.map(String)].filter(Boolean).join(".");
+      return path ? `Invalid parameter ${path}: ${issue.message}` : `Invalid parameters: ${issue.message}`;
+    })
+    .join("; ");
+}

@@ -1,0 +1,49 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { registry } from "../api/index.ts";
+import type { LoggerContext } from "../api/registry.ts";
+import { handleToken, handleVerify } from "../auth/oauth.ts";
+import { RpcError } from "./errors.ts";
+import { sendJson, sendReturnState } from "./respond.ts";
+import { handleRpc } from "./rpc.ts";
+
+async function route(req: IncomingMessage, res: ServerResponse, path: string, ctx: LoggerContext): Promise<void> {
+  if (path.startsWith("/rpc/")) {
+    let key: string;
+    try {
+      key = decodeURIComponent(path.slice(5));
+    } catch {
+      return sendReturnState(res, 404, -4, `Unknown method ${path.slice(5)}`);
+    }
+    return handleRpc(req, res, key, registry, ctx);
+  }
+  if (path === "/token" || path === "/verify") {
+    if (req.method !== "POST") {
+      return sendJson(res, 405, { error: "invalid_request", error_description: "Use POST" }, { Allow: "POST" });
+    }
+    return path === "/token" ? handleToken(req, res, ctx) : handleVerify(req, res, ctx);
+  }
+  return sendReturnState(res, 404, -4, `Not found: ${path}`);
+}
+
+// Every request ends here: errors become answers, never a crashed process.
+export function createRequestHandler(ctx: LoggerContext, log: (line: string) => void) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const started = performance.now();
+    // Only the path is ever logged: query strings and headers may carry secrets.
+    let path = "/";
+    try {
+      path = new URL(req.url ?? "/", "http://logger").pathname;
+      await route(req, res, path, ctx);
+    } catch (err) {
+      if (err instanceof RpcError) {
+        if (!res.headersSent) sendReturnState(res, err.status, err.value, err.message);
+      } else if (!res.headersSent && !req.destroyed) {
+        log(`error ${req.method} ${path}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        sendReturnState(res, 500, -5, "Internal error; see the logger log");
+      }
+    } finally {
+      if (!res.writableEnded && req.destroyed) res.destroy();
+      log(`${new Date().toISOString()} ${req.method} ${path} ${res.statusCode} ${Math.round(performance.now() - started)}ms`);
+    }
+  };
+}

@@ -1,0 +1,57 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { authenticateRpc } from "../auth/caller.ts";
+import type { Access, CallContext, Caller, LoggerContext, Registry } from "../api/registry.ts";
+import { audit } from "../store/messages.ts";
+import { parseJsonObject, readBody } from "./body.ts";
+import type { Authentication } from "../auth/caller.ts";
+import { describeZodError, forbidden, invalidParam, notFound, unauthorized } from "./errors.ts";
+import { sendReturnState } from "./respond.ts";
+
+function authorize(access: Access, auth: Authentication): void {
+  if (access === "public") return;
+  if (auth.state !== "ok") throw unauthorized(auth.state === "expired" ? "Token expired" : "Authentication required");
+  if (access === null) return;
+  const anyOf: readonly string[] = typeof access === "string" ? [access] : access;
+  if (!anyOf.some((perm) => auth.caller.permissions.has(perm))) {
+    throw forbidden(`Permission denied: ${anyOf.join(" or ")} required`);
+  }
+}
+
+export async function handleRpc(
+  req: IncomingMessage,
+  res: ServerResponse,
+  key: string,
+  registry: Registry,
+  base: LoggerContext,
+): Promise<void> {
+  if (req.method !== "POST") {
+    return sendReturnState(res, 405, -3, `Use POST for ${key}`, {}, { Allow: "POST" });
+  }
+  const m = Object.hasOwn(registry, key) ? registry[key] : undefined;
+  if (!m) throw notFound(`Unknown method ${key}`);
+  const body = parseJsonObject(await readBody(req, m.maxBody));
+
+  // Auth before validation where possible, so an anonymous caller learns nothing about params.
+  const auth = authenticateRpc(base.db, req);
+  if (typeof m.permission !== "function") authorize(m.permission, auth);
+  const parsed = m.params.safeParse(body);
+  if (!parsed.success) throw invalidParam(describeZodError(parsed.error));
+  if (typeof m.permission === "function") {
+    const decide = m.permission as (p: unknown, c: Caller | null) => Access;
+    authorize(decide(parsed.data, auth.caller), auth);
+  }
+
+  const caller = auth.caller;
+  const ctx: CallContext = {
+    ...base,
+    caller,
+    get me(): Caller {
+      if (!caller) throw new Error(`${key} used the caller on a public call`);
+      return caller;
+    },
+    audit: (text) => audit(base.db, caller?.username ?? "anonymous", text),
+  };
+  const handler = m.handler as (p: unknown, c: CallContext) => object | Promise<object>;
+  const result = await handler(parsed.data, ctx);
+  sendReturnState(res, 200, 0, "OK", result as Record<string, unknown>);
+}

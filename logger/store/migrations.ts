@@ -1,0 +1,102 @@
+import type { Db } from "./db.ts";
+import { get, tx } from "./db.ts";
+
+// Append only: a released migration is never edited, a change is a new entry.
+const migrations: string[] = [
+  `
+  CREATE TABLE roles (
+    ID INTEGER PRIMARY KEY,
+    Name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    Description TEXT NOT NULL DEFAULT '',
+    Permissions TEXT NOT NULL DEFAULT '[]',
+    BuiltIn INTEGER NOT NULL DEFAULT 0,
+    Version INTEGER NOT NULL DEFAULT 1
+  );
+  CREATE TABLE users (
+    ID INTEGER PRIMARY KEY,
+    Username TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    EMail TEXT NOT NULL DEFAULT '',
+    Role INTEGER NOT NULL REFERENCES roles(ID),
+    Timezone TEXT NOT NULL DEFAULT '',
+    TimezoneDiffSec INTEGER NOT NULL DEFAULT 0,
+    TimezoneUseDST INTEGER NOT NULL DEFAULT 1,
+    Language TEXT NOT NULL DEFAULT '',
+    Theme TEXT NOT NULL DEFAULT 'light',
+    MustChangePassword INTEGER NOT NULL DEFAULT 0,
+    PasswordHash TEXT NOT NULL,
+    PasswordSalt TEXT NOT NULL,
+    Version INTEGER NOT NULL DEFAULT 1
+  );
+  CREATE INDEX users_role ON users(Role);
+  CREATE TABLE tokens (
+    Hash TEXT PRIMARY KEY,
+    Kind TEXT NOT NULL CHECK (Kind IN ('access', 'refresh')),
+    UserID INTEGER NOT NULL REFERENCES users(ID) ON DELETE CASCADE,
+    FamilyID TEXT NOT NULL,
+    ClientID TEXT NOT NULL,
+    ExpiresAt INTEGER NOT NULL,
+    ConsumedAt INTEGER
+  );
+  CREATE INDEX tokens_family ON tokens(FamilyID);
+  CREATE INDEX tokens_expiry ON tokens(ExpiresAt);
+  CREATE TABLE global_settings (
+    ID INTEGER PRIMARY KEY CHECK (ID = 1),
+    Config TEXT NOT NULL
+  );
+  CREATE TABLE settings (
+    ID INTEGER PRIMARY KEY,
+    Key TEXT NOT NULL UNIQUE,
+    Value TEXT NOT NULL
+  );
+  CREATE TABLE messages (
+    ID INTEGER PRIMARY KEY AUTOINCREMENT,
+    Sender TEXT NOT NULL,
+    Topic TEXT NOT NULL,
+    Type TEXT NOT NULL,
+    Text TEXT NOT NULL,
+    Args TEXT NOT NULL DEFAULT '[]',
+    Timestamp TEXT NOT NULL
+  );
+  CREATE INDEX messages_sender ON messages(Sender, ID);
+  CREATE TABLE dashboards (
+    ID TEXT PRIMARY KEY,
+    Name TEXT NOT NULL,
+    IsDefault INTEGER NOT NULL DEFAULT 0,
+    Content TEXT NOT NULL DEFAULT '{}',
+    Version INTEGER NOT NULL DEFAULT 1,
+    Updated TEXT NOT NULL
+  );
+  CREATE TABLE files (
+    Name TEXT PRIMARY KEY,
+    ContentType TEXT NOT NULL,
+    Content BLOB NOT NULL,
+    Updated TEXT NOT NULL
+  );
+  `,
+];
+
+export function migrate(db: Db): number {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    Version INTEGER PRIMARY KEY,
+    AppliedAt TEXT NOT NULL
+  )`);
+  let current = schemaVersion(db);
+  for (let v = current + 1; v <= migrations.length; v++) {
+    tx(db, () => {
+      db.exec(migrations[v - 1]!);
+      db.prepare("INSERT INTO schema_migrations (Version, AppliedAt) VALUES (?, ?)").run(v, new Date().toISOString());
+    });
+    current = v;
+  }
+  return current;
+}
+
+export function schemaVersion(db: Db): number {
+  const row = get<{ v: number | null }>(db, "SELECT MAX(Version) AS v FROM schema_migrations");
+  return row?.v ?? 0;
+}
+
+export function schemaAppliedAt(db: Db): string {
+  const row = get<{ AppliedAt: string }>(db, "SELECT AppliedAt FROM schema_migrations ORDER BY Version DESC LIMIT 1");
+  return row?.AppliedAt ?? "";
+}

@@ -1,0 +1,43 @@
+import type { Db } from "./db.ts";
+import { all, get } from "./db.ts";
+
+type RoleRow = { ID: number; Name: string; Description: string; Permissions: string; BuiltIn: number; Version: number };
+
+export type Role = { ID: number; Name: string; Description: string; Permissions: string[]; BuiltIn: boolean; Version: number };
+
+const toRole = (row: RoleRow): Role => ({
+  ID: row.ID,
+  Name: row.Name,
+  Description: row.Description,
+  Permissions: JSON.parse(row.Permissions) as string[],
+  BuiltIn: row.BuiltIn === 1,
+  Version: row.Version,
+});
+
+export function findRole(db: Db, id: number): Role | undefined {
+  const row = get<RoleRow>(db, "SELECT * FROM roles WHERE ID = ?", id);
+  return row && toRole(row);
+}
+
+export function findRoleByName(db: Db, name: string): Role | undefined {
+  const row = get<RoleRow>(db, "SELECT * FROM roles WHERE lower(Name) = lower(?)", name);
+  return row && toRole(row);
+}
+
+export const listRoles = (db: Db) => all<RoleRow>(db, "SELECT * FROM roles ORDER BY ID").map(toRole);
+
+// Only the Administrator role is built in; it is the one the "last administrator" rule protects.
+export function adminRole(db: Db): Role {
+  const row = get<RoleRow>(db, "SELECT * FROM roles WHERE BuiltIn = 1 ORDER BY ID LIMIT 1");
+  if (!row) throw new Error("Built-in Administrator role missing");
+  return toRole(row);
+}
+
+export function permissionsOfUser(db: Db, userId: number): string[] {
+  const row = get<{ Permissions: string }>(
+    db,
+    "SELECT roles.Permissions FROM users JOIN roles ON roles.ID = users.Role WHERE users.ID = ?",
+    userId,
+  );
+  return row ? (JSON.parse(row.Permissions) as string[]) : [];
+}

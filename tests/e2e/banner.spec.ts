@@ -1,0 +1,30 @@
+import { ADMIN_PASSWORD, expect, rpc, signIn, test, unique } from "./fixtures";
+
+test("the maintenance banner starts, can be dismissed, and stops", async ({ page }) => {
+  const topic = unique("maint");
+  const text = `Planned maintenance ${topic}`;
+  await signIn(page, "admin", ADMIN_PASSWORD);
+  await rpc("GI.system/MessagingAPI.PostMessage", { Sender: "Maintainer", Topic: topic, Type: "Error", Text: text, Args: ["Start"] });
+  try {
+    await page.goto("/versionInfo");
+    const banner = page.getByTestId("maintenance-banner");
+    await expect(banner).toContainText(text);
+    await expect(banner).toHaveAttribute("data-severity", "error");
+    await banner.getByRole("button", { name: "Dismiss" }).click();
+    await expect(page).toHaveURL(/\/versionInfo$/);
+    await expect(page.getByTestId("maintenance-banner")).toHaveCount(0);
+    await page.goto("/settings");
+    await expect(page.getByTestId("maintenance-banner")).toHaveCount(0);
+  } finally {
+    await rpc("GI.system/MessagingAPI.PostMessage", { Sender: "Maintainer", Topic: topic, Type: "Info", Text: text, Args: ["Stop"] });
+  }
+  // A new maintenance text shows again; a Stop on its topic ends it.
+  const topic2 = unique("maint");
+  await rpc("GI.system/MessagingAPI.PostMessage", { Sender: "Maintainer", Topic: topic2, Type: "Warning", Text: `Second ${topic2}`, Args: ["Start"] });
+  await page.goto("/settings");
+  await expect(page.getByTestId("maintenance-banner")).toContainText(`Second ${topic2}`);
+  await expect(page.getByTestId("maintenance-banner")).toHaveAttribute("data-severity", "warning");
+  await rpc("GI.system/MessagingAPI.PostMessage", { Sender: "Maintainer", Topic: topic2, Type: "Info", Text: "done", Args: ["Stop"] });
+  await page.goto("/settings");
+  await expect(page.getByTestId("maintenance-banner")).toHaveCount(0);
+});

@@ -1,0 +1,88 @@
+import { test as base, expect, type Page } from "@playwright/test";
+
+export const LOGGER = `http://127.0.0.1:${process.env.E2E_LOGGER_PORT}`;
+export const ADMIN_PASSWORD = process.env.E2E_ADMIN_PASSWORD!;
+const CLIENT = Buffer.from("loggia-console:loggia-console-secret").toString("base64");
+
+/** Talks to the real embedded logger directly, to seed users and messages for a test. */
+export async function token(username: string, password: string): Promise<string> {
+  const res = await fetch(`${LOGGER}/token`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Authorization: `Basic ${CLIENT}` },
+    body: new URLSearchParams({ grant_type: "password", username, password }),
+  });
+  expect(res.status, `token for ${username}`).toBe(200);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+export async function rpc<T = Record<string, unknown>>(method: string, params: object, bearer?: string): Promise<T> {
+  const res = await fetch(`${LOGGER}/rpc/${method}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${bearer ?? (await token("admin", ADMIN_PASSWORD))}` },
+    body: JSON.stringify(params),
+  });
+  const json = (await res.json()) as T & { ReturnState?: { Value: number; Description: string } };
+  if (!res.ok) throw new Error(`${method}: ${res.status} ${json.ReturnState?.Description}`);
+  return json;
+}
+
+let counter = 0;
+/** A unique name per call, so tests never collide on the shared logger. */
+export function unique(prefix: string) {
+  return `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}`;
+}
+
+export async function roleId(name: string): Promise<number> {
+  const { Roles } = await rpc<{ Roles: { ID: number; Name: string }[] }>("GI.system/UserManagementAPI.GetRoles", {});
+  const role = Roles.find((r) => r.Name === name);
+  if (!role) throw new Error(`no role ${name}`);
+  return role.ID;
+}
+
+export async function createRole(permissions: string[]): Promise<{ id: number; name: string }> {
+  const name = unique("role");
+  const { ID } = await rpc<{ ID: number }>("GI.system/UserManagementAPI.AddRole", { Role: { Name: name, Description: "e2e", Permissions: permissions } });
+  return { id: ID, name };
+}
+
+/** A user with a known password; `mustChange` flags the forced password change. */
+export async function createUser(role: string | number, opts: { mustChange?: boolean } = {}) {
+  const username = unique("user");
+  const password = `pw-${username}-1`;
+  const Role = typeof role === "number" ? role : await roleId(role);
+  const { ID } = await rpc<{ ID: number }>("GI.system/UserManagementAPI.AddUser", {
+    User: { Username: username, EMail: `${username}@example.com`, Role, Timezone: "Europe/Rome", TimezoneDiffSec: 0, TimezoneUseDST: true, MustChangePassword: !!opts.mustChange },
+    Password: password,
+  });
+  return { id: ID, username, password };
+}
+
+export async function signIn(page: Page, username: string, password: string) {
+  await page.goto("/signin");
+  await page.getByLabel(/username|nome utente/i).fill(username);
+  await page.getByLabel(/^password$/i).fill(password);
+  await page.getByLabel(/^password$/i).press("Enter");
+  await page.waitForURL((url) => !url.pathname.startsWith("/signin"));
+}
+
+export async function setGlobalSettings(config: Record<string, unknown>) {
+  await rpc("AdminAPI.SetGlobalSettings", { Config: config });
+}
+
+/** Every test fails on a browser console error (STYLE.md). */
+export const test = base.extend<{ failOnConsoleError: void }>({
+  failOnConsoleError: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on("console", (m) => {
+        // Error pages answer 4xx on purpose; the browser logs those loads as errors.
+        if (m.type() === "error" && !/Failed to load resource: the server responded with a status of (40[34])/.test(m.text())) errors.push(m.text());
+      });
+      page.on("pageerror", (e) => errors.push(e.message));
+      await use();
+      expect(errors, "browser console errors").toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+export { expect };

@@ -1,0 +1,97 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startLogger } from "../../../logger/server.ts";
+import type { LoggerOptions } from "../../../logger/server.ts";
+
+export const ADMIN_PASSWORD = "Adm1n-Secret!";
+export const CLIENT = { id: "loggia-console", secret: "loggia-console-secret" };
+export const API = "GI.system/UserManagementAPI";
+
+export type TestLogger = {
+  url: string;
+  dataDir: string;
+  lines: string[];
+  close(): Promise<void>;
+  stop(): Promise<void>;
+};
+
+export function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), "loggia-logger-"));
+}
+
+export async function start(opts: Partial<LoggerOptions> = {}): Promise<TestLogger> {
+  const dataDir = opts.dataDir ?? tempDir();
+  const lines: string[] = [];
+  const logger = await startLogger({ port: 0, log: (l) => lines.push(l), ...opts, dataDir }).catch((err: unknown) => {
+    if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  });
+  return {
+    url: logger.url,
+    dataDir,
+    lines,
+    close: logger.close,
+    stop: async () => {
+      await logger.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type Answer = { status: number; body: any; headers: Headers };
+
+export async function rpc(base: string, method: string, params?: unknown, token?: string, raw?: string): Promise<Answer> {
+  const headers: Record<string, string> = { "Content-Type": "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const res = await fetch(`${base}/rpc/${method}`, {
+    method: "POST",
+    headers,
+    body: raw ?? (params === undefined ? undefined : JSON.stringify(params)),
+  });
+  return { status: res.status, body: await res.json(), headers: res.headers };
+}
+
+export async function tokenRequest(
+  base: string,
+  form: Record<string, string>,
+  client: { id: string; secret: string } | null = CLIENT,
+): Promise<Answer> {
+  const headers: Record<string, string> = { "Content-Type": "application/x-www-form-urlencoded" };
+  if (client) headers.Authorization = `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString("base64")}`;
+  const res = await fetch(`${base}/token`, { method: "POST", headers, body: new URLSearchParams(form).toString() });
+  return { status: res.status, body: await res.json(), headers: res.headers };
+}
+
+export async function login(base: string, username: string, password: string): Promise<{ access: string; refresh: string }> {
+  const res = await tokenRequest(base, { grant_type: "password", username, password });
+  if (res.status !== 200) throw new Error(`login ${username} failed: ${JSON.stringify(res.body)}`);
+  return { access: res.body.access_token, refresh: res.body.refresh_token };
+}
+
+export async function verify(base: string, token?: string): Promise<Answer> {
+  const res = await fetch(`${base}/verify`, {
+    method: "POST",
+    headers: token ? { Authorization: `Bearer ${token}` } : {},
+  });
+  return { status: res.status, body: await res.json(), headers: res.headers };
+}
+
+// Adds a user with the named role and returns its ID and an access token.
+export async function addUser(
+  base: string,
+  adminToken: string,
+  username: string,
+  roleName: string,
+  password = "user-pass-123",
+): Promise<{ id: number; token: string }> {
+  const roles = await rpc(base, `${API}.GetRoles`, {}, adminToken);
+  const role = roles.body.Roles.find((r: { Name: string }) => r.Name === roleName);
+  if (!role) throw new Error(`no role ${roleName}`);
+  const added = await rpc(base, `${API}.AddUser`, { User: { Username: username, Role: role.ID }, Password: password }, adminToken);
+  if (added.status !== 200) throw new Error(`AddUser failed: ${JSON.stringify(added.body)}`);
+  const { access } = await login(base, username, password);
+  return { id: added.body.ID, token: access };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

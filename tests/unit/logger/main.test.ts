@@ -1,0 +1,44 @@
+import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "./helpers.ts";
+
+const MAIN = fileURLToPath(new URL("../../../logger/main.ts", import.meta.url));
+
+function run(args: string[], env: Record<string, string> = {}) {
+  // process.execPath is the Node 24 that runs vitest (npx puts it first on PATH).
+  const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => (stdout += d));
+  child.stderr.on("data", (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, exited, out: () => stdout, err: () => stderr };
+}
+
+describe("logger/main.ts", () => {
+  it("prints the listening line, serves, and exits 0 on SIGTERM", async () => {
+    const dataDir = tempDir();
+    try {
+      const p = run(["--port", "0", "--data", dataDir, "--controller"]);
+      const deadline = Date.now() + 10_000;
+      while (!p.out().includes("\n") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      const first = p.out().split("\n")[0]!;
+      expect(first).toMatch(/^logger listening on http:\/\/127\.0\.0\.1:\d+$/);
+      const url = first.replace("logger listening on ", "");
+      const res = await fetch(`${url}/rpc/system.getVersionInfo`, { method: "POST" });
+      expect(((await res.json()) as any).Value.Name).toBe("Loggia Logger Controller");
+      p.child.kill("SIGTERM");
+      expect(await p.exited).toBe(0);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses invalid environment values with exit code 2", async () => {
+    const p = run([], { LOGGER_PORT: "eighty", DATA_DIR: "/tmp/never-used-by-loggia" });
+    expect(await p.exited).toBe(2);
+    expect(p.err()).toMatch(/LOGGER_PORT/);
+  });
+});
