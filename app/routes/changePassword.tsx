@@ -1,10 +1,9 @@
 import { useTranslation } from "react-i18next";
 import { data, redirect } from "react-router";
-import { redirectWithToast, requireSession } from "~/services/guards.server";
+import { landingPath, redirectWithToast, requireSession } from "~/services/guards.server";
 import { getInstance } from "~/services/i18n.server";
 import { changeOwnPassword } from "~/services/password.server";
 import { safePath } from "~/services/redirects";
-import { stateOf } from "~/services/context.server";
 import { PasswordForm } from "~/ui/PasswordForm";
 import type { Route } from "./+types/changePassword";
 
@@ -25,7 +24,7 @@ export async function action(args: Route.ActionArgs) {
   const failed = await changeOwnPassword(formData, args.context);
   if (failed) return data(failed, { status: 400 });
   const { t } = getInstance(args.context);
-  const target = safePath(args.url.searchParams.get("redirect_uri")) ?? safePath(stateOf(args.context).session.get("redirectTo")) ?? "/";
+  const target = await landingPath(args.context, safePath(args.url.searchParams.get("redirect_uri")));
   return redirectWithToast(args.context, target, { type: "success", text: t("password.changed") });
 }
 

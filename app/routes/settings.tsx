@@ -131,21 +131,21 @@ function PreferencesForm({ data: d, lastResult }: { data: Route.ComponentProps["
       </div>
       {user && (
         <>
-          <FormField label={t("settings.username")}>
-            <input value={user.Username} readOnly disabled className={inputClass} />
+          <FormField id="settings-username" label={t("settings.username")}>
+            <input id="settings-username" value={user.Username} readOnly disabled className={inputClass} />
           </FormField>
-          <FormField label={t("settings.email")} errors={fields.email.errors} errorId={fields.email.errorId}>
+          <FormField id={fields.email.id} label={t("settings.email")} errors={fields.email.errors} errorId={fields.email.errorId}>
             <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" className={inputClass} />
           </FormField>
         </>
       )}
-      <FormField label={t("settings.language")} errors={fields.language.errors}>
+      <FormField id={fields.language.id} label={t("settings.language")} errors={fields.language.errors}>
         <select {...getSelectProps(fields.language)} className={inputClass}>
           <option value="en">English</option>
           <option value="it">Italiano</option>
         </select>
       </FormField>
-      <FormField label={t("settings.theme")} errors={fields.theme.errors}>
+      <FormField id={fields.theme.id} label={t("settings.theme")} errors={fields.theme.errors}>
         <select {...getSelectProps(fields.theme)} className={inputClass}>
           {THEMES.map((x) => (
             <option key={x} value={x}>
@@ -154,7 +154,7 @@ function PreferencesForm({ data: d, lastResult }: { data: Route.ComponentProps["
           ))}
         </select>
       </FormField>
-      <FormField label={t("settings.layout")} errors={fields.layout.errors}>
+      <FormField id={fields.layout.id} label={t("settings.layout")} errors={fields.layout.errors}>
         <select {...getSelectProps(fields.layout)} className={inputClass}>
           {LAYOUTS.map((x) => (
             <option key={x} value={x}>
@@ -172,7 +172,7 @@ function PreferencesForm({ data: d, lastResult }: { data: Route.ComponentProps["
           </label>
         ))}
       </fieldset>
-      <FormField label={t("settings.zoneName")} errors={fields.timezone.errors} errorId={fields.timezone.errorId}>
+      <FormField id={fields.timezone.id} label={t("settings.zoneName")} errors={fields.timezone.errors} errorId={fields.timezone.errorId}>
         <select {...getSelectProps(fields.timezone)} className={inputClass}>
           <option value="">{t("settings.chooseZone")}</option>
           {d.zones.map((z) => (
@@ -182,7 +182,7 @@ function PreferencesForm({ data: d, lastResult }: { data: Route.ComponentProps["
           ))}
         </select>
       </FormField>
-      <FormField label={t("settings.offset")} errors={fields.offsetMinutes.errors} errorId={fields.offsetMinutes.errorId} hint={t("settings.offsetHint")}>
+      <FormField id={fields.offsetMinutes.id} label={t("settings.offset")} errors={fields.offsetMinutes.errors} errorId={fields.offsetMinutes.errorId} hint={t("settings.offsetHint")}>
         <input {...getInputProps(fields.offsetMinutes, { type: "number" })} step={15} className={inputClass} />
       </FormField>
       <div className="sm:col-span-2">

@@ -4,7 +4,7 @@ import { useRootData } from "~/ui/rootData";
 import { getAuth } from "~/services/auth-state.server";
 import { signIn } from "~/services/auth.server";
 import { stateOf } from "~/services/context.server";
-import { flashToast } from "~/services/guards.server";
+import { flashToast, landingPath } from "~/services/guards.server";
 import { getInstance } from "~/services/i18n.server";
 import { InvalidCredentials } from "~/services/logger/client.server";
 import { safePath, startPagePath } from "~/services/redirects";
@@ -38,7 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const { mustChangePassword } = await signIn(request, context);
     flashToast(context, { type: "success", text: t("signin.success") });
     if (mustChangePassword) return redirect(`/changePassword${redirectUri ? `?redirect_uri=${encodeURIComponent(redirectUri)}` : ""}`);
-    return redirect(redirectUri ?? safePath(stateOf(context).session.get("redirectTo")) ?? "/");
+    return redirect(await landingPath(context, redirectUri));
   } catch (error) {
     if (error instanceof InvalidCredentials) {
       return data({ username, fieldErrors: {}, error: t("signin.invalid"), nonce }, { status: 401 });

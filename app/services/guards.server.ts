@@ -4,7 +4,7 @@ import { getAuth, type AuthState } from "./auth-state.server";
 import { loadConstants } from "./constants.server";
 import { stateOf } from "./context.server";
 import { gateFeature } from "./gating";
-import { isRememberable } from "./redirects";
+import { isRememberable, safePath, startPagePath } from "./redirects";
 
 interface GuardArgs {
   url: URL;
@@ -17,12 +17,17 @@ interface GuardArgs {
  */
 export async function requireSession({ url, context }: GuardArgs, opts: { allowPasswordChange?: boolean } = {}): Promise<AuthState> {
   const auth = await getAuth(context);
+  const remember = () => {
+    if (isRememberable(url.pathname)) stateOf(context).session.set("redirectTo", url.pathname + url.search);
+  };
   if (auth.loginRequired && !auth.signedIn) {
-    const { session } = stateOf(context);
-    if (isRememberable(url.pathname)) session.set("redirectTo", url.pathname + url.search);
+    remember();
     throw redirect("/signin");
   }
-  if (auth.mustChangePassword && !opts.allowPasswordChange) throw redirect("/changePassword");
+  if (auth.mustChangePassword && !opts.allowPasswordChange) {
+    remember();
+    throw redirect("/changePassword");
+  }
   return auth;
 }
 
@@ -39,6 +44,18 @@ export async function requireFeature(args: GuardArgs, key: string): Promise<Auth
   if (gate === "absent") throw data({ reason: "not-found" }, { status: 404 });
   if (gate === "forbidden") throw data({ reason: "forbidden" }, { status: 403 });
   return auth;
+}
+
+/**
+ * Where a fresh sign-in (or password change) continues: the given target, else the remembered
+ * path, else the start page — resolved here, because a toast flashed now is read by the very
+ * next page, and a detour through "/" would consume it.
+ */
+export async function landingPath(context: Readonly<RouterContextProvider>, target: string | null): Promise<string> {
+  const remembered = safePath(stateOf(context).session.get("redirectTo"));
+  if (target ?? remembered) return (target ?? remembered)!;
+  const auth = await getAuth(context);
+  return startPagePath(auth.settings?.DefaultStartPage, auth);
 }
 
 export type Toast = { type: "success" | "error"; text: string };

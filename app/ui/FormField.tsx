@@ -3,12 +3,15 @@ import { useTranslation } from "react-i18next";
 export const inputClass =
   "rounded-md border border-slate-300 bg-white px-3 py-2 text-base font-normal focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/30 aria-[invalid]:border-red-500 dark:border-slate-600 dark:bg-slate-900";
 
-/** A labelled control with its translated errors (error strings are i18n keys or logger texts). */
-export function FormField({ label, errors, errorId, children, hint }: { label: string; errors?: string[]; errorId?: string; hint?: string; children: React.ReactNode }) {
+/**
+ * A labelled control with its hint and translated errors (i18n keys or logger texts). Only the
+ * label text names the control; hint and errors stay outside the label so they do not.
+ */
+export function FormField({ id, label, errors, errorId, children, hint }: { id?: string; label: string; errors?: string[]; errorId?: string; hint?: string; children: React.ReactNode }) {
   const { t } = useTranslation();
   return (
-    <label className="flex flex-col gap-1 text-sm font-medium">
-      {label}
+    <div className="flex flex-col gap-1 text-sm font-medium">
+      <label htmlFor={id}>{label}</label>
       {children}
       {hint && <span className="text-xs font-normal text-slate-500">{hint}</span>}
       {errors?.length ? (
@@ -16,7 +19,7 @@ export function FormField({ label, errors, errorId, children, hint }: { label: s
           {errors.map((e) => t(e)).join(" ")}
         </span>
       ) : null}
-    </label>
+    </div>
   );
 }
 

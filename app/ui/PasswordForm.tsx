@@ -20,13 +20,13 @@ export function PasswordForm({ lastResult, intent, submitLabel }: { lastResult?:
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
       {intent && <input type="hidden" name="intent" value={intent} />}
       <FormErrors errors={form.errors} id={form.errorId} />
-      <FormField label={t("password.current")} errors={fields.currentPassword.errors} errorId={fields.currentPassword.errorId}>
+      <FormField id={fields.currentPassword.id} label={t("password.current")} errors={fields.currentPassword.errors} errorId={fields.currentPassword.errorId}>
         <input {...getInputProps(fields.currentPassword, { type: "password" })} autoComplete="current-password" className={inputClass} />
       </FormField>
-      <FormField label={t("password.new")} errors={fields.newPassword.errors} errorId={fields.newPassword.errorId} hint={t("password.policy")}>
+      <FormField id={fields.newPassword.id} label={t("password.new")} errors={fields.newPassword.errors} errorId={fields.newPassword.errorId} hint={t("password.policy")}>
         <input {...getInputProps(fields.newPassword, { type: "password" })} autoComplete="new-password" className={inputClass} />
       </FormField>
-      <FormField label={t("password.confirm")} errors={fields.confirmPassword.errors} errorId={fields.confirmPassword.errorId}>
+      <FormField id={fields.confirmPassword.id} label={t("password.confirm")} errors={fields.confirmPassword.errors} errorId={fields.confirmPassword.errorId}>
         <input {...getInputProps(fields.confirmPassword, { type: "password" })} autoComplete="new-password" className={inputClass} />
       </FormField>
       <button type="submit" className={buttonClass} disabled={navigation.state === "submitting"}>

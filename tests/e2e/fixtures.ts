@@ -75,8 +75,8 @@ export const test = base.extend<{ failOnConsoleError: void }>({
     async ({ page }, use) => {
       const errors: string[] = [];
       page.on("console", (m) => {
-        // Error pages answer 4xx on purpose; the browser logs those loads as errors.
-        if (m.type() === "error" && !/Failed to load resource: the server responded with a status of (40[34])/.test(m.text())) errors.push(m.text());
+        // Error pages and refused forms answer 4xx on purpose; the browser logs those loads.
+        if (m.type() === "error" && !/Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())) errors.push(m.text());
       });
       page.on("pageerror", (e) => errors.push(e.message));
       await use();

@@ -9,20 +9,20 @@ test("a flagged user must choose a new password before anything else", async ({ 
   await expect(page).toHaveURL(/\/changePassword$/);
 
   await page.getByLabel("Current password").fill(user.password);
-  await page.getByLabel("New password").fill("short");
+  await page.getByLabel("New password", { exact: true }).fill("short");
   await page.getByLabel("Repeat the new password").fill("short");
   await page.getByRole("button", { name: "Change password" }).click();
   await expect(page.getByText("The password needs at least 8 characters.")).toBeVisible();
 
   const next = `${user.password}-new`;
   await page.getByLabel("Current password").fill("not-my-password");
-  await page.getByLabel("New password").fill(next);
+  await page.getByLabel("New password", { exact: true }).fill(next);
   await page.getByLabel("Repeat the new password").fill(next);
   await page.getByRole("button", { name: "Change password" }).click();
   await expect(page.getByTestId("form-error")).toBeVisible();
 
   await page.getByLabel("Current password").fill(user.password);
-  await page.getByLabel("New password").fill(next);
+  await page.getByLabel("New password", { exact: true }).fill(next);
   await page.getByLabel("Repeat the new password").fill(next);
   await page.getByRole("button", { name: "Change password" }).click();
   await expect(page).toHaveURL(/\/versionInfo$/);
