@@ -10,6 +10,7 @@ import {
   ScrollRestoration,
   useMatches,
   useRouteError,
+  useSubmit,
 } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
@@ -120,9 +121,21 @@ export default function App({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     if (i18n.language !== loaderData.locale) void i18n.changeLanguage(loaderData.locale);
   }, [loaderData.locale, i18n]);
+  useHashToken();
   const matches = useMatches();
   const bare = matches.some((m) => (m.handle as { bare?: boolean } | undefined)?.bare);
   return <AppShell data={loaderData} bare={bare || (!loaderData.signedIn && loaderData.loginRequired)}><Outlet /></AppShell>;
+}
+
+/** Spec §4: hands an access token found in the URL hash to the server, then drops the hash. */
+function useHashToken() {
+  const submit = useSubmit();
+  useEffect(() => {
+    const match = /(?:^#|&)access_token=([^&]+)/.exec(window.location.hash);
+    if (!match) return;
+    history.replaceState(null, "", window.location.pathname + window.location.search);
+    void submit({ access_token: decodeURIComponent(match[1]) }, { method: "post", action: "/signin/token" });
+  }, [submit]);
 }
 
 export function meta() {

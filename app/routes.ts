@@ -7,6 +7,7 @@ const screens = FEATURES.filter((f) => f.module).map((f) => route(f.path.slice(1
 export default [
   index("routes/home.tsx"),
   route("signin", "routes/signin.tsx"),
+  route("signin/token", "routes/signinToken.tsx"),
   route("logout", "routes/logout.tsx"),
   route("changePassword", "routes/changePassword.tsx"),
   route("defaultDashboard", "routes/defaultDashboard.tsx"),

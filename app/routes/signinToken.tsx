@@ -1,0 +1,32 @@
+import { data, redirect } from "react-router";
+import { z } from "zod";
+import { forgetAuth } from "~/services/auth-state.server";
+import { stateOf } from "~/services/context.server";
+import { landingPath } from "~/services/guards.server";
+import type { Route } from "./+types/signinToken";
+
+// Spec §4: an access token in the URL hash at startup is stored as the access token. The hash
+// never reaches a server, so the root component posts it here (JavaScript only, by nature).
+const schema = z.object({ access_token: z.string().min(8).max(4096) });
+
+export async function loader() {
+  throw data(null, { status: 404 });
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const parsed = schema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) throw data({ reason: "bad-request" }, { status: 400 });
+  const { session, logger } = stateOf(context);
+  session.set("accessToken", parsed.data.access_token);
+  session.unset("refreshToken");
+  forgetAuth(context);
+  const verified = await logger.verify();
+  if (!verified) {
+    session.unset("accessToken");
+    return redirect("/signin");
+  }
+  session.set("userId", verified.user_id);
+  session.set("mustChangePassword", verified.must_change_password);
+  if (verified.username) session.set("username", verified.username);
+  return redirect(verified.must_change_password ? "/changePassword" : await landingPath(context, null));
+}

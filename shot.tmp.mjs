@@ -1,0 +1,15 @@
+import { chromium } from "@playwright/test";
+const [,, url, out, w="1280", h="800", cookieFile] = process.argv;
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox","--disable-gpu","--disable-quic","--no-first-run","--disable-background-networking","--disable-component-update","--disable-sync"] });
+const ctx = await browser.newContext({ viewport: { width: +w, height: +h } });
+const page = await ctx.newPage();
+page.on("console", m => m.type()==="error" && console.log("console error:", m.text()));
+await page.goto("http://localhost:3300/signin");
+await page.fill('input[name=username]', 'admin'); await page.fill('input[name=password]', 'Secret-123');
+await page.press('input[name=password]', 'Enter');
+await page.waitForLoadState("networkidle");
+await page.goto(url); await page.waitForLoadState("networkidle");
+if (process.argv[7]) await page.locator(process.argv[7]).filter({ visible: true }).first().click();
+await page.screenshot({ path: out });
+console.log(page.url());
+await browser.close();

@@ -1,0 +1,85 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+// Extra console/logger processes for tests that need a logger of their own (controller mode,
+// a logger that goes away) — real processes, like the main web server.
+const root = resolve(import.meta.dirname, "../..");
+
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once("error", fail);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+  });
+}
+
+async function waitFor(url: string, timeoutMs = 20_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      if (Date.now() > until) throw new Error(`${url} did not come up`);
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  }
+}
+
+function run(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
+  child.stderr?.resume();
+  return child;
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    child.once("exit", () => done());
+    child.kill("SIGTERM");
+  });
+}
+
+export interface Logger {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export async function startLogger(opts: { port?: number; controller?: boolean; adminPassword: string }): Promise<Logger> {
+  const port = opts.port ?? (await freePort());
+  const dataDir = mkdtempSync(join(tmpdir(), "loggia-e2e-extra-"));
+  const child = run(["logger/main.ts", "--port", String(port), "--data", dataDir], {
+    ADMIN_PASSWORD: opts.adminPassword,
+    LOGGER_MODE: opts.controller ? "controller" : "service",
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/rpc/AdminAPI.LoginRequired`);
+  return {
+    url,
+    port,
+    stop: async () => {
+      await stop(child);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function startConsole(loggerUrl: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child = run([join("node_modules", "@react-router", "serve", "bin.cjs"), "build/server/index.js"], {
+    PORT: String(port),
+    LOGGER_URL: loggerUrl,
+    NODE_ENV: "production",
+    SESSION_SECRET: "e2e-extra-secret-0123456789abcdef",
+  });
+  const url = `http://localhost:${port}`;
+  await waitFor(`${url}/signin`);
+  return { url, stop: () => stop(child) };
+}

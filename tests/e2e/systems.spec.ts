@@ -1,0 +1,67 @@
+import { expect, test } from "./fixtures";
+import { freePort, startConsole, startLogger } from "./stack";
+
+const PASSWORD = "extra-Admin-pass-1";
+
+test("a controller hides Help and reads the admin global settings", async ({ page }) => {
+  const logger = await startLogger({ controller: true, adminPassword: PASSWORD });
+  const console = await startConsole(logger.url);
+  try {
+    await page.goto(`${console.url}/signin`);
+    await page.getByLabel("Username").fill("admin");
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByLabel("Password").press("Enter");
+    // The start page needs the global settings, which a controller serves only through AdminAPI.
+    await expect(page).toHaveURL(/\/devices$/);
+    await page.goto(`${console.url}/versionInfo`);
+    await expect(page.getByTestId("system-name")).not.toContainText("Service");
+    await expect(page.getByText("Controller", { exact: true })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Help" })).toHaveCount(0);
+    expect((await page.goto(`${console.url}/help`))?.status()).toBe(404);
+  } finally {
+    // Leave the page first: a page left open would log the vanished server as errors.
+    await page.goto("about:blank");
+    await console.stop();
+    await logger.stop();
+  }
+});
+
+test("a service offers Help, which leads to the constants file's help URL", async ({ page }) => {
+  const logger = await startLogger({ adminPassword: PASSWORD });
+  const console = await startConsole(logger.url);
+  try {
+    await page.goto(`${console.url}/signin?redirect_uri=/help`);
+    await page.getByLabel("Username").fill("admin");
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByLabel("Password").press("Enter");
+    await expect(page).toHaveURL(/\/resources\/help\.html$/);
+    await expect(page.getByRole("heading", { name: "Loggia help" })).toBeVisible();
+  } finally {
+    // Leave the page first: a page left open would log the vanished server as errors.
+    await page.goto("about:blank");
+    await console.stop();
+    await logger.stop();
+  }
+});
+
+test("an unreachable logger gives a clear 503 page, and the console recovers when it is back", async ({ page }) => {
+  const port = await freePort();
+  const console = await startConsole(`http://127.0.0.1:${port}`);
+  try {
+    const down = await page.goto(`${console.url}/signin`);
+    expect(down?.status()).toBe(503);
+    await expect(page.getByRole("heading", { name: "The logger cannot be reached" })).toBeVisible();
+    const logger = await startLogger({ port, adminPassword: PASSWORD });
+    try {
+      const up = await page.goto(`${console.url}/signin`);
+      expect(up?.status()).toBe(200);
+      await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
+    } finally {
+      await logger.stop();
+    }
+  } finally {
+    // Leave the page first: a page left open would log the vanished server as errors.
+    await page.goto("about:blank");
+    await console.stop();
+  }
+});
