@@ -1,7 +1,17 @@
 import en from "./en/translation.json";
+import enGlobalSettings from "./en/globalSettings.json";
+import enRoles from "./en/roles.json";
+import enUsers from "./en/users.json";
 import it from "./it/translation.json";
+import itGlobalSettings from "./it/globalSettings.json";
+import itRoles from "./it/roles.json";
+import itUsers from "./it/users.json";
 
-export const resources = { en: { translation: en }, it: { translation: it } };
+// Screen files are merged under their own key (t("users.title")), so screens own their texts.
+export const resources = {
+  en: { translation: { ...en, users: enUsers, roles: enRoles, globalSettings: enGlobalSettings } },
+  it: { translation: { ...it, users: itUsers, roles: itRoles, globalSettings: itGlobalSettings } },
+};
 export const LANGUAGES = ["en", "it"] as const;
 export type Language = (typeof LANGUAGES)[number];
 /** Spec §1: en is the default (id en-US); it has id it-IT. */

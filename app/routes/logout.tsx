@@ -5,11 +5,11 @@ import type { Route } from "./+types/logout";
 // Spec §2: /logout clears the tokens and goes to /signin. The menu posts here; a typed URL
 // (GET) works too, since signing out only ever removes access.
 export async function loader({ context }: Route.LoaderArgs) {
-  signOut(context);
+  await signOut(context);
   return redirect("/signin");
 }
 
 export async function action({ context }: Route.ActionArgs) {
-  signOut(context);
+  await signOut(context);
   return redirect("/signin");
 }

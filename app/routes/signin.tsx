@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useNavigation, useSearchParams } from "react-router";
+import { z } from "zod";
 import { useRootData } from "~/ui/rootData";
 import { getAuth } from "~/services/auth-state.server";
 import { signIn } from "~/services/auth.server";
@@ -12,6 +13,13 @@ import { Toast } from "~/ui/Toasts";
 import type { Route } from "./+types/signin";
 
 export const handle = { bare: true };
+
+// Spec §5: no client-side validation; the server only bounds the sizes.
+const signinForm = z.object({
+  username: z.string().max(256).default("").transform((v) => v.trim()),
+  password: z.string().max(1024).default(""),
+  redirect_uri: z.string().max(2048).optional(),
+});
 
 export async function loader({ context }: Route.LoaderArgs) {
   const auth = await getAuth(context);
@@ -26,10 +34,11 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { t } = getInstance(context);
-  const form = await request.clone().formData();
-  const username = String(form.get("username") ?? "").trim();
-  const password = String(form.get("password") ?? "");
-  const redirectUri = safePath(String(form.get("redirect_uri") ?? ""));
+  // The strategy reads the body itself, so this reads a clone.
+  const parsed = signinForm.safeParse(Object.fromEntries(await request.clone().formData()));
+  if (!parsed.success) throw data({ reason: "bad-request" }, { status: 400 });
+  const { username, password } = parsed.data;
+  const redirectUri = safePath(parsed.data.redirect_uri);
   const nonce = crypto.randomUUID();
   if (!password) {
     return data({ username, fieldErrors: { password: t("signin.passwordRequired") }, error: null, nonce }, { status: 400 });

@@ -36,9 +36,10 @@ export async function signIn(request: Request, context: Readonly<RouterContextPr
   return { mustChangePassword: verified.must_change_password };
 }
 
-/** Clears the tokens; the remembered redirect target goes with them (spec §2, §4). */
-export function signOut(context: Readonly<RouterContextProvider>) {
-  const { session } = stateOf(context);
+/** Revokes and clears the tokens; the remembered redirect target goes with them (spec §2, §4). */
+export async function signOut(context: Readonly<RouterContextProvider>) {
+  const { session, logger } = stateOf(context);
+  await logger.revoke();
   for (const key of ["accessToken", "refreshToken", "userId", "username", "mustChangePassword", "redirectTo", "lng"] as const) {
     session.unset(key);
   }

@@ -5,7 +5,7 @@ import { sendJson } from "../http/respond.ts";
 import { authenticateToken } from "./caller.ts";
 import { bearerToken, checkClient, parseBasicAuth } from "./clients.ts";
 import { checkCredentials } from "./login.ts";
-import { issuePair, rotateRefreshToken } from "./tokens.ts";
+import { issuePair, revokeFamily, rotateRefreshToken } from "./tokens.ts";
 
 // RFC 6749 error answers; always 400 except a failed client authentication (401).
 function oauthError(res: ServerResponse, status: number, error: string, description: string): void {
@@ -13,14 +13,17 @@ function oauthError(res: ServerResponse, status: number, error: string, descript
   sendJson(res, status, { error, error_description: description }, headers);
 }
 
-export async function handleToken(req: IncomingMessage, res: ServerResponse, ctx: LoggerContext): Promise<void> {
+async function readClientForm(req: IncomingMessage, ctx: LoggerContext): Promise<{ form: URLSearchParams; clientId: string | null }> {
   const form = new URLSearchParams((await readBody(req)).toString("utf8"));
   const basic = parseBasicAuth(req.headers.authorization);
   const clientId = basic?.id ?? form.get("client_id");
   const clientSecret = basic?.secret ?? form.get("client_secret") ?? "";
-  if (!clientId || !checkClient(ctx.clients, clientId, clientSecret)) {
-    return oauthError(res, 401, "invalid_client", "Unknown client or wrong client secret");
-  }
+  return { form, clientId: clientId && checkClient(ctx.clients, clientId, clientSecret) ? clientId : null };
+}
+
+export async function handleToken(req: IncomingMessage, res: ServerResponse, ctx: LoggerContext): Promise<void> {
+  const { form, clientId } = await readClientForm(req, ctx);
+  if (!clientId) return oauthError(res, 401, "invalid_client", "Unknown client or wrong client secret");
 
   const grant = form.get("grant_type");
   if (!grant) return oauthError(res, 400, "invalid_request", "grant_type is missing");
@@ -68,4 +71,15 @@ export async function handleVerify(req: IncomingMessage, res: ServerResponse, ct
     permissions: [...caller.permissions],
     must_change_password: row?.MustChangePassword === 1,
   });
+}
+
+// RFC 7009: sign-out revokes the whole sign-in (every token of the family), so a copy of an old
+// cookie is worthless afterwards. Unknown tokens answer 200 too, as the RFC asks.
+export async function handleRevoke(req: IncomingMessage, res: ServerResponse, ctx: LoggerContext): Promise<void> {
+  const { form, clientId } = await readClientForm(req, ctx);
+  if (!clientId) return oauthError(res, 401, "invalid_client", "Unknown client or wrong client secret");
+  const token = form.get("token");
+  if (!token) return oauthError(res, 400, "invalid_request", "token is required");
+  revokeFamily(ctx.db, token, clientId);
+  sendJson(res, 200, {});
 }

@@ -53,3 +53,9 @@ export function rotateRefreshToken(db: Db, token: string, clientId: string, ttl:
     return { ok: true, pair: issuePair(db, row.UserID, clientId, ttl, row.FamilyID), userId: row.UserID };
   });
 }
+
+/** Deletes every token of the sign-in that `token` (access or refresh) belongs to. */
+export function revokeFamily(db: Db, token: string, clientId: string): void {
+  const row = get<TokenRow>(db, "SELECT * FROM tokens WHERE Hash = ?", hashToken(token));
+  if (row && row.ClientID === clientId) run(db, "DELETE FROM tokens WHERE FamilyID = ?", row.FamilyID);
+}

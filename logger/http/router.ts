@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { registry } from "../api/index.ts";
 import type { LoggerContext } from "../api/registry.ts";
-import { handleToken, handleVerify } from "../auth/oauth.ts";
+import { handleRevoke, handleToken, handleVerify } from "../auth/oauth.ts";
 import { RpcError } from "./errors.ts";
 import { sendJson, sendReturnState } from "./respond.ts";
 import { handleRpc } from "./rpc.ts";
@@ -16,11 +16,12 @@ async function route(req: IncomingMessage, res: ServerResponse, path: string, ct
     }
     return handleRpc(req, res, key, registry, ctx);
   }
-  if (path === "/token" || path === "/verify") {
+  const oauth = { "/token": handleToken, "/verify": handleVerify, "/revoke": handleRevoke }[path];
+  if (oauth) {
     if (req.method !== "POST") {
       return sendJson(res, 405, { error: "invalid_request", error_description: "Use POST" }, { Allow: "POST" });
     }
-    return path === "/token" ? handleToken(req, res, ctx) : handleVerify(req, res, ctx);
+    return oauth(req, res, ctx);
   }
   return sendReturnState(res, 404, -4, `Not found: ${path}`);
 }

@@ -103,12 +103,31 @@ export class LoggerClient {
     return promise;
   }
 
+  /** RFC 7009: ends the sign-in at the logger; best effort, a sign-out never fails on it. */
+  async revoke(): Promise<void> {
+    const token = this.tokens.get().refreshToken ?? this.tokens.get().accessToken;
+    if (!token) return;
+    try {
+      await fetch(`${this.config.baseUrl}/revoke`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Authorization: this.basicAuth() },
+        body: new URLSearchParams({ token }).toString(),
+        signal: AbortSignal.timeout(this.config.timeoutMs),
+      });
+    } catch (cause) {
+      console.error("token revocation failed:", (cause as Error).message);
+    }
+  }
+
+  private basicAuth() {
+    return `Basic ${Buffer.from(`${encodeURIComponent(this.config.clientId)}:${encodeURIComponent(this.config.clientSecret)}`).toString("base64")}`;
+  }
+
   /** null when the grant was refused (RFC 6749 invalid_grant); throws for anything else. */
   private async tokenRequest(form: Record<string, string>): Promise<TokenPair | null> {
-    const basic = Buffer.from(`${encodeURIComponent(this.config.clientId)}:${encodeURIComponent(this.config.clientSecret)}`).toString("base64");
     const res = await this.fetch("/token", {
       method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Authorization: `Basic ${basic}` },
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Authorization: this.basicAuth() },
       body: new URLSearchParams(form).toString(),
     });
     const json = await readJson(res);

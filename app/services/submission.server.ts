@@ -1,0 +1,25 @@
+import type { Submission, SubmissionResult } from "@conform-to/react";
+import { LoggerError } from "./logger/errors";
+
+/**
+ * A refusal from the logger as a form reply: its own words (spec §8) next to the field they are
+ * about when the text names one, else above the form; a 409 gets the screen's conflict text.
+ */
+export function loggerReply(
+  submission: Submission<unknown, string[]>,
+  error: LoggerError,
+  opts: { conflict: string; fields?: Record<string, RegExp>; hideFields?: string[] },
+): { result: SubmissionResult<string[]>; status: number } {
+  if (error.status === 409) {
+    return { result: submission.reply({ formErrors: [opts.conflict], hideFields: opts.hideFields }), status: 409 };
+  }
+  const field = Object.entries(opts.fields ?? {}).find(([, pattern]) => pattern.test(error.message))?.[0];
+  const result = field
+    ? submission.reply({ fieldErrors: { [field]: [error.message] }, hideFields: opts.hideFields })
+    : submission.reply({ formErrors: [error.message], hideFields: opts.hideFields });
+  return { result, status: error.status >= 400 && error.status < 500 ? error.status : 400 };
+}
+
+export function isRefusal(error: unknown): error is LoggerError {
+  return error instanceof LoggerError && error.status >= 400 && error.status < 500 && error.status !== 401;
+}
