@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { stateOf } from "~/services/context.server";
 import { requireFeature } from "~/services/guards.server";
 import { dashboardListAnswer } from "~/services/logger/schemas";
+import { pageTitle } from "~/ui/title";
 import type { Route } from "./+types/dashboard";
 
 // The dashboard list; widgets and the grid arrive with the Dashboards issue.
@@ -44,6 +45,6 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function meta() {
-  return [{ title: "Loggia · Dashboard" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return pageTitle(matches, "nav.dashboard");
 }

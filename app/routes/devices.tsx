@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { stateOf } from "~/services/context.server";
 import { requireFeature } from "~/services/guards.server";
 import { versionInfoAnswer } from "~/services/logger/schemas";
+import { pageTitle } from "~/ui/title";
 import type { Route } from "./+types/devices";
 
 // Project State: the system the console manages. Devices, measurements and start/stop join
@@ -37,6 +38,6 @@ export default function Devices({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function meta() {
-  return [{ title: "Loggia · Project State" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return pageTitle(matches, "nav.devices");
 }

@@ -17,6 +17,7 @@ import { forgetAuth } from "~/services/auth-state.server";
 import { zoneMode } from "~/services/timezone";
 import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
 import { PasswordForm } from "~/ui/PasswordForm";
+import { pageTitle } from "~/ui/title";
 import type { Route } from "./+types/settings";
 
 export async function loader(args: Route.LoaderArgs) {
@@ -194,6 +195,6 @@ function PreferencesForm({ data: d, lastResult }: { data: Route.ComponentProps["
   );
 }
 
-export function meta() {
-  return [{ title: "Loggia · Settings" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return pageTitle(matches, "nav.settings");
 }

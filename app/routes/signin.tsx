@@ -10,6 +10,7 @@ import { getInstance } from "~/services/i18n.server";
 import { InvalidCredentials } from "~/services/logger/client.server";
 import { safePath, startPagePath } from "~/services/redirects";
 import { Toast } from "~/ui/Toasts";
+import { pageTitle } from "~/ui/title";
 import type { Route } from "./+types/signin";
 
 export const handle = { bare: true };
@@ -111,6 +112,6 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
   );
 }
 
-export function meta() {
-  return [{ title: "Loggia · Sign in" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return pageTitle(matches, "signin.title");
 }

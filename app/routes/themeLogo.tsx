@@ -15,7 +15,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       "Cache-Control": "private, max-age=300",
       "X-Content-Type-Options": "nosniff",
       // Uploaded SVGs may carry script; opened directly they must not run it.
-      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox",
     },
   });
 }

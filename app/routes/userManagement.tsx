@@ -15,6 +15,7 @@ import { ConfirmAction, ConfirmPanel } from "~/ui/ConfirmAction";
 import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
 import { SortHeader, sortRows } from "~/ui/SortHeader";
 import { Toast } from "~/ui/Toasts";
+import { pageTitle } from "~/ui/title";
 import type { Route } from "./+types/userManagement";
 
 const USERS = "GI.system/UserManagementAPI";
@@ -351,6 +352,6 @@ function ResetPasswordForm({ user, lastResult, cancelHref }: { user: User; lastR
   );
 }
 
-export function meta() {
-  return [{ title: "Loggia · User Management" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return pageTitle(matches, "nav.userManagement");
 }

@@ -5,6 +5,7 @@ import { stateOf } from "~/services/context.server";
 import { requireFeature } from "~/services/guards.server";
 import { versionInfoAnswer, versionInformationAnswer } from "~/services/logger/schemas";
 import { useFormatters } from "~/ui/format";
+import { pageTitle } from "~/ui/title";
 import type { Route } from "./+types/versionInfo";
 
 export async function loader(args: Route.LoaderArgs) {
@@ -72,6 +73,6 @@ export default function VersionInfo({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function meta() {
-  return [{ title: "Loggia · About" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return pageTitle(matches, "nav.versionInfo");
 }

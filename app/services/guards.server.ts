@@ -58,6 +58,29 @@ export async function landingPath(context: Readonly<RouterContextProvider>, targ
   return startPagePath(auth.settings?.DefaultStartPage, auth);
 }
 
+/** A permission beyond the screen's own (e.g. ManageProject for writes); no login = allowed. */
+export function requirePermission(auth: AuthState, permission: string) {
+  if (auth.loginRequired && !auth.permissions.includes(permission)) throw data({ reason: "forbidden" }, { status: 403 });
+}
+
+export function holds(auth: AuthState, permission: string) {
+  return !auth.loginRequired || auth.permissions.includes(permission);
+}
+
+/** For shared endpoints (the live relay): any one of the features will do. */
+export async function requireAnyFeature(args: GuardArgs, keys: string[]): Promise<AuthState> {
+  const auth = await requireSession(args);
+  const input = {
+    urls: loadConstants().urls,
+    loginRequired: auth.loginRequired,
+    permissions: auth.permissions,
+    features: auth.settings?.Features ?? [],
+    controller: auth.controller,
+  };
+  if (!keys.some((k) => gateFeature(featureByKey(k), input) === "ok")) throw data({ reason: "forbidden" }, { status: 403 });
+  return auth;
+}
+
 export type Toast = { type: "success" | "error"; text: string };
 
 /** A one-time toast read by the root loader, so it also shows without JavaScript. */

@@ -23,3 +23,14 @@ export function loggerReply(
 export function isRefusal(error: unknown): error is LoggerError {
   return error instanceof LoggerError && error.status >= 400 && error.status < 500 && error.status !== 401;
 }
+
+/** Runs a logger call; a refusal comes back as the error (to show), anything else is thrown. */
+export async function refusalOf(call: () => Promise<unknown>): Promise<LoggerError | null> {
+  try {
+    await call();
+    return null;
+  } catch (error) {
+    if (isRefusal(error)) return error;
+    throw error;
+  }
+}

@@ -12,6 +12,12 @@ export function useFormatters() {
       if (Number.isNaN(date.getTime())) return String(value);
       return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "medium", timeZone }).format(date);
     },
+    /** A measured value with the variable's precision; "—" when there is none. */
+    value(value: number | null | undefined, precision?: number) {
+      if (value === null || value === undefined || Number.isNaN(value)) return "—";
+      const digits = precision === undefined ? undefined : Math.min(Math.max(precision, 0), 12);
+      return new Intl.NumberFormat(locale, digits === undefined ? { maximumFractionDigits: 3 } : { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+    },
     number(value: number, digits?: number) {
       return new Intl.NumberFormat(locale, digits === undefined ? undefined : { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
     },

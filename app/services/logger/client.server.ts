@@ -37,7 +37,7 @@ export class LoggerClient {
   }
 
   async rpc<S extends z.ZodType>(method: string, params: object, schema: S): Promise<z.infer<S>> {
-    const body = await this.authorized(`/rpc/${method}`, JSON.stringify(params), "application/json");
+    const body = await this.authorized(`/rpc/${method}`, "POST", JSON.stringify(params));
     return this.parse(method, schema, body);
   }
 
@@ -45,7 +45,7 @@ export class LoggerClient {
   async verify(): Promise<VerifyAnswer | null> {
     if (!this.tokens.get().accessToken) return null;
     try {
-      const body = await this.authorized("/verify", "{}", "application/json");
+      const body = await this.authorized("/verify");
       return this.parse("verify", verifyAnswer, body);
     } catch (error) {
       if (error instanceof LoggerError && (error.status === 401 || error.status === 403)) return null;
@@ -59,20 +59,45 @@ export class LoggerClient {
     return pair;
   }
 
-  private async authorized(path: string, body: string, contentType: string): Promise<unknown> {
-    const sentWith = this.tokens.get().accessToken;
-    let res = await this.send(path, body, contentType, sentWith);
-    if ((res.status === 401 || res.status === 403) && this.tokens.get().refreshToken) {
-      // Another call of this request may have refreshed already: retry with its token.
-      const current = this.tokens.get().accessToken;
-      const refreshed = current !== sentWith || (await this.refreshOnce());
-      if (refreshed) res = await this.send(path, body, contentType, this.tokens.get().accessToken);
+  /** The REST data API (`/online/…`, `/history/…`): same auth and error rules as RPC. */
+  async rest<S extends z.ZodType>(method: "GET" | "POST" | "DELETE", path: string, body: object | undefined, schema: S): Promise<z.infer<S>> {
+    const json = await this.authorized(path, method, body === undefined ? undefined : JSON.stringify(body));
+    return this.parse(path, schema, json);
+  }
+
+  /** A raw authorized answer whose body the caller streams (SSE, CSV); errors as LoggerError. */
+  async stream(path: string, method: "GET" | "POST", body?: object, signal?: AbortSignal): Promise<Response> {
+    const res = await this.exchange(path, method, body === undefined ? undefined : JSON.stringify(body), signal);
+    if (!res.ok) {
+      const json = await readJson(res);
+      throw new LoggerError(res.status, errorText(res.status, res.statusText, json), valueOf(json));
     }
+    return res;
+  }
+
+  private async authorized(path: string, method: "GET" | "POST" | "DELETE" = "POST", body?: string): Promise<unknown> {
+    const res = await this.exchange(path, method, body ?? (method === "POST" ? "{}" : undefined));
     const json = await readJson(res);
     if (!res.ok) throw new LoggerError(res.status, errorText(res.status, res.statusText, json), valueOf(json));
     const value = valueOf(json);
     if (value !== undefined && value < 0) throw new LoggerError(res.status, errorText(res.status, res.statusText, json), value);
     return json;
+  }
+
+  /** One call with the bearer; on 401/403 one refresh and one retry (spec §4, §7). */
+  private async exchange(path: string, method: string, body: string | undefined, signal?: AbortSignal): Promise<Response> {
+    const sentWith = this.tokens.get().accessToken;
+    let res = await this.send(path, method, body, sentWith, signal);
+    if ((res.status === 401 || res.status === 403) && this.tokens.get().refreshToken) {
+      // Another call of this request may have refreshed already: retry with its token.
+      const current = this.tokens.get().accessToken;
+      const refreshed = current !== sentWith || (await this.refreshOnce());
+      if (refreshed) {
+        await res.body?.cancel();
+        res = await this.send(path, method, body, this.tokens.get().accessToken, signal);
+      }
+    }
+    return res;
   }
 
   private refreshOnce(): Promise<boolean> {
@@ -137,18 +162,24 @@ export class LoggerClient {
     throw new LoggerError(res.status, errorText(res.status, res.statusText, json));
   }
 
-  private send(path: string, body: string, contentType: string, accessToken: string | undefined) {
-    return this.fetch(path, {
-      method: "POST",
-      headers: { "Content-Type": contentType, Authorization: `Bearer ${accessToken ?? "None"}` },
-      body,
-    });
+  private send(path: string, method: string, body: string | undefined, accessToken: string | undefined, signal?: AbortSignal) {
+    return this.fetch(
+      path,
+      {
+        method,
+        headers: { ...(body === undefined ? {} : { "Content-Type": "application/json" }), Authorization: `Bearer ${accessToken ?? "None"}` },
+        body,
+      },
+      signal,
+    );
   }
 
-  private async fetch(path: string, init: RequestInit): Promise<Response> {
+  /** Streams pass their own signal (the browser going away); calls get the timeout. */
+  private async fetch(path: string, init: RequestInit, signal?: AbortSignal): Promise<Response> {
     try {
-      return await fetch(`${this.config.baseUrl}${path}`, { ...init, signal: AbortSignal.timeout(this.config.timeoutMs) });
+      return await fetch(`${this.config.baseUrl}${path}`, { ...init, signal: signal ?? AbortSignal.timeout(this.config.timeoutMs) });
     } catch (cause) {
+      if (signal?.aborted) throw cause;
       console.error(`logger unreachable at ${this.config.baseUrl}${path}:`, (cause as Error).message);
       throw data({ reason: "logger-unavailable" }, { status: 503 });
     }

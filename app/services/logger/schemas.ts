@@ -112,3 +112,94 @@ export const downloadFileAnswer = z.object({ Content: z.string(), ContentType: z
 
 export const idAnswer = z.object({ ID: z.number() });
 export const emptyAnswer = z.object({});
+
+// ---- Live data (REST shapes of the real logger family; see docs/logger-api.md) ----
+
+export const variable = z.looseObject({
+  Id: z.string(),
+  Name: z.string(),
+  Unit: z.string().optional().default(""),
+  DataFormat: z.string().optional().default("FLOAT"),
+  Direction: z.enum(["I", "O"]).catch("I"),
+  Index: z.number().optional(),
+  Precision: z.number().int().min(0).max(12).optional().catch(undefined),
+  RangeMin: z.number().nullable().optional(),
+  RangeMax: z.number().nullable().optional(),
+  DeviceId: z.string().optional(),
+  ModuleId: z.string().optional(),
+  SourceId: z.string().optional(),
+  SampleRateHz: z.number().optional(),
+});
+export type Variable = z.infer<typeof variable>;
+export const variablesAnswer = z.object({ Success: z.boolean().optional(), Data: z.array(variable) });
+
+export const onlineValuesAnswer = z.object({
+  Success: z.boolean().optional(),
+  Data: z.object({ Values: z.array(z.number().nullable()), Timestamps: z.array(z.number().nullable()).optional() }),
+});
+
+export const source = z.looseObject({
+  Id: z.string(),
+  Name: z.string(),
+  SampleRateHz: z.number(),
+  AbsoluteStart: z.number().nullable().optional(),
+  LastTimeStamp: z.number().nullable().optional(),
+  AvailableTimeSec: z.number().nullable().optional(),
+  Variables: z.array(z.string()).optional().default([]),
+});
+export type Source = z.infer<typeof source>;
+export const sourcesAnswer = z.object({ Success: z.boolean().optional(), Data: z.array(source) });
+
+export const measurement = z.looseObject({
+  ID: z.union([z.string(), z.number()]).transform(String),
+  Name: z.string(),
+  Start: z.union([z.number(), z.string()]),
+  End: z.union([z.number(), z.string()]).nullable().optional(),
+  SourceId: z.string().optional(),
+  Variables: z.array(z.string()).optional().default([]),
+});
+export type Measurement = z.infer<typeof measurement>;
+
+export const device = z.looseObject({
+  ID: z.union([z.string(), z.number()]).transform(String),
+  Name: z.string(),
+  Type: z.string().optional().default(""),
+  Serial: z.string().optional().default(""),
+  Firmware: z.string().optional().default(""),
+  IPAddress: z.string().optional().default(""),
+  Location: z.object({ Lat: z.number(), Lon: z.number() }).nullable().optional(),
+  Connected: z.boolean(),
+  LastHeartbeat: z.union([z.string(), z.number()]).nullable().optional(),
+  SourceId: z.string().optional(),
+  SampleRateHz: z.number().optional(),
+  Modules: z
+    .array(z.looseObject({ ID: z.union([z.string(), z.number()]).transform(String), Name: z.string(), Type: z.string().optional().default(""), Variables: z.array(z.string()).default([]) }))
+    .default([]),
+});
+export type Device = z.infer<typeof device>;
+export const devicesAnswer = z.object({ Devices: z.array(device) });
+
+export const projectStateAnswer = z.object({
+  State: z.looseObject({
+    ProjectName: z.string().optional().default(""),
+    Running: z.boolean(),
+    Since: z.union([z.string(), z.number()]).nullable().optional(),
+    Measurement: measurement.nullable().optional(),
+  }),
+});
+
+export const timeSeriesAnswer = z.object({
+  Success: z.boolean().optional(),
+  Data: z.object({
+    TimeSeries: z.object({
+      Start: z.number(),
+      End: z.number(),
+      Delta: z.number(),
+      Size: z.number(),
+      Values: z.array(z.array(z.number().nullable())),
+      Min: z.array(z.array(z.number().nullable())).optional(),
+      Max: z.array(z.array(z.number().nullable())).optional(),
+    }),
+  }),
+});
+export type TimeSeries = z.infer<typeof timeSeriesAnswer>["Data"]["TimeSeries"];
