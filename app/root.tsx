@@ -10,6 +10,7 @@ import {
   ScrollRestoration,
   useMatches,
   useRouteError,
+  useSearchParams,
   useSubmit,
 } from "react-router";
 import type { Route } from "./+types/root";
@@ -123,8 +124,15 @@ export default function App({ loaderData }: Route.ComponentProps) {
   }, [loaderData.locale, i18n]);
   useHashToken();
   const matches = useMatches();
+  const [params] = useSearchParams();
   const bare = matches.some((m) => (m.handle as { bare?: boolean } | undefined)?.bare);
-  return <AppShell data={loaderData} bare={bare || (!loaderData.signedIn && loaderData.loginRequired)}><Outlet /></AppShell>;
+  // ?kiosk: a wall display shows only the page itself (and a maintenance banner, which must be seen).
+  const kiosk = params.has("kiosk");
+  return (
+    <AppShell data={loaderData} bare={bare || kiosk || (!loaderData.signedIn && loaderData.loginRequired)} kiosk={kiosk}>
+      <Outlet />
+    </AppShell>
+  );
 }
 
 /** Spec §4: hands an access token found in the URL hash to the server, then drops the hash. */

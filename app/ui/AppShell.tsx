@@ -26,7 +26,7 @@ function useMenuDismissal() {
   }, []);
 }
 
-export function AppShell({ data, bare, children }: { data: RootData; bare: boolean; children: React.ReactNode }) {
+export function AppShell({ data, bare, kiosk = false, children }: { data: RootData; bare: boolean; kiosk?: boolean; children: React.ReactNode }) {
   const { t } = useTranslation();
   useMenuDismissal();
   const entries = useMemo(
@@ -39,7 +39,9 @@ export function AppShell({ data, bare, children }: { data: RootData; bare: boole
       <>
         <PendingBar />
         {data.banner && <MaintenanceBanner banner={data.banner} />}
-        <main className="min-h-screen">{children}</main>
+        <main className={kiosk ? "min-h-screen p-2" : "min-h-screen"} data-kiosk={kiosk || undefined}>
+          {children}
+        </main>
         {toast}
       </>
     );
