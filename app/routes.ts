@@ -13,6 +13,7 @@ export default [
   route("defaultDashboard", "routes/defaultDashboard.tsx"),
   route("banner/dismiss", "routes/bannerDismiss.tsx"),
   route("theme/logo", "routes/themeLogo.tsx"),
+  route("live", "routes/live.tsx"),
   ...screens,
   // Also the bare-UUID redirect (spec §2); keeps i18n available for the 404 page.
   route("*", "routes/notFound.tsx"),

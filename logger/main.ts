@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { startLogger } from "./server.ts";
+import { parseDuration } from "./sim/options.ts";
 
 // An empty variable (FOO= in a .env file) means "not set", not "set to nothing".
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === "" ? undefined : v), schema);
@@ -15,7 +16,22 @@ const Env = z.object({
   LOGGER_CLIENT_SECRET: optional(z.string().default("loggia-console-secret")),
   ACCESS_TOKEN_TTL: optional(z.coerce.number().positive().default(900)),
   REFRESH_TOKEN_TTL: optional(z.coerce.number().positive().default(604800)),
+  SIM: optional(z.enum(["on", "off"]).default("on")),
+  SIM_SEED: optional(z.coerce.number().int().min(0).max(4294967295).default(1)),
+  SIM_BENCH_RATE_HZ: optional(
+    z.coerce.number().positive().max(100_000).refine((r) => Number.isInteger(1e6 / r), { message: "1,000,000 / rate must be a whole number" }).default(100),
+  ),
+  SIM_BENCH_CHANNELS: optional(z.coerce.number().int().min(1).max(256).default(16)),
+  SIM_RETENTION: optional(z.string().default("90d")),
+  BACKFILL: optional(z.string().optional()),
 });
+
+const duration = (name: string, text: string, allowOff: boolean): number | null => {
+  if (allowOff && /^(off|0|forever)$/i.test(text)) return null;
+  const sec = parseDuration(text);
+  if (!(sec > 0)) fail(`${name}: expected a duration like 30d, 12h, 90m or 3600`);
+  return sec;
+};
 
 function fail(message: string): never {
   process.stderr.write(`logger: ${message}\n`);
@@ -30,6 +46,7 @@ const { values: flags } = (() => {
         data: { type: "string" },
         host: { type: "string" },
         controller: { type: "boolean" },
+        backfill: { type: "string" },
       },
     });
   } catch (err) {
@@ -42,11 +59,14 @@ const parsed = Env.safeParse({
   ...(flags.port !== undefined && { LOGGER_PORT: flags.port }),
   ...(flags.data !== undefined && { DATA_DIR: flags.data }),
   ...(flags.host !== undefined && { LOGGER_HOST: flags.host }),
+  ...(flags.backfill !== undefined && { BACKFILL: flags.backfill }),
 });
 if (!parsed.success) {
   fail(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
 }
 const env = parsed.data;
+const backfillSec = env.BACKFILL ? duration("BACKFILL", env.BACKFILL, false)! : 0;
+const retentionSec = duration("SIM_RETENTION", env.SIM_RETENTION, true);
 
 const logger = await startLogger({
   port: env.LOGGER_PORT,
@@ -58,6 +78,13 @@ const logger = await startLogger({
   clientSecret: env.LOGGER_CLIENT_SECRET,
   accessTtlSec: env.ACCESS_TOKEN_TTL,
   refreshTtlSec: env.REFRESH_TOKEN_TTL,
+  simulator: env.SIM === "on" && {
+    seed: env.SIM_SEED,
+    benchRateHz: env.SIM_BENCH_RATE_HZ,
+    benchChannels: env.SIM_BENCH_CHANNELS,
+    retentionSec,
+    backfillSec,
+  },
 }).catch((err: Error) => fail(err.message));
 
 process.stdout.write(`logger listening on ${logger.url}\n`);

@@ -3,10 +3,22 @@ import type { AddressInfo } from "node:net";
 import type { LoggerContext } from "./api/registry.ts";
 import { makeClients } from "./auth/clients.ts";
 import { passwordPolicyError } from "./auth/passwords.ts";
+import { StreamHub } from "./api/data/stream.ts";
 import { createRequestHandler } from "./http/router.ts";
+import { LiveValues } from "./model/live.ts";
+import { emptyModel } from "./model/types.ts";
+import { resolveSim } from "./sim/options.ts";
+import type { SimOptions } from "./sim/options.ts";
+import { Simulator } from "./sim/simulator.ts";
 import { openDb } from "./store/db.ts";
+import { projectState } from "./store/measurements.ts";
 import { migrate } from "./store/migrations.ts";
 import { seed } from "./store/seed.ts";
+import { SeriesStore } from "./store/series/store.ts";
+
+// Crash safety: at most this much acquired data is only in memory.
+const FLUSH_MS = 500;
+const RETENTION_SWEEP_MS = 3_600_000;
 
 export type LoggerOptions = {
   port?: number;
@@ -19,6 +31,8 @@ export type LoggerOptions = {
   accessTtlSec?: number;
   refreshTtlSec?: number;
   log?: (line: string) => void;
+  /** The test rig simulator: off unless given (main.ts turns it on). */
+  simulator?: boolean | SimOptions;
 };
 
 export type RunningLogger = { url: string; port: number; close(): Promise<void> };
@@ -30,20 +44,51 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
     if (problem) throw new Error(`Admin password rejected: ${problem}`);
   }
 
+  const simOpts = opts.simulator ? resolveSim(opts.simulator === true ? {} : opts.simulator) : null;
   const db = openDb(opts.dataDir);
+  const store = (() => {
+    try {
+      migrate(db);
+      return new SeriesStore(opts.dataDir);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  })();
+  const now = simOpts?.now ?? Date.now;
+  const live = new LiveValues();
+  let sim: Simulator | null = null;
   try {
-    migrate(db);
-    await seed(db, opts.adminPassword);
+    const firstStart = await seed(db, opts.adminPassword);
+    store.applyRetention(now());
+    sim = simOpts ? new Simulator(simOpts, store, live) : null;
+    if (sim && simOpts!.backfillSec > 0) await sim.backfill(simOpts!.backfillSec, log);
   } catch (err) {
+    store.close();
     db.close();
     throw err;
   }
+  const streams = new StreamHub(live, now);
+  if (sim) {
+    const st = projectState(db, now());
+    sim.start(st.Running, st.Since);
+  }
+  const flushTimer = setInterval(() => store.flush(), FLUSH_MS);
+  const sweepTimer = setInterval(() => store.applyRetention(now()), RETENTION_SWEEP_MS);
+  // Stops everything that produces data; the store itself closes after the last request.
+  const stopData = () => {
+    sim?.close();
+    streams.closeAll();
+    clearInterval(flushTimer);
+    clearInterval(sweepTimer);
+  };
 
   const ctx: LoggerContext = {
     db,
     controller: opts.controller ?? false,
     clients: makeClients(opts.clientId ?? "loggia-console", opts.clientSecret ?? "loggia-console-secret"),
     ttl: { accessTtlSec: opts.accessTtlSec ?? 900, refreshTtlSec: opts.refreshTtlSec ?? 604800 },
+    data: { store, live, sim, model: sim?.rig.model ?? emptyModel(), streams, now },
   };
 
   const server = createServer(createRequestHandler(ctx, log));
@@ -61,6 +106,8 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
       });
     });
   } catch (err) {
+    stopData();
+    store.close();
     db.close();
     throw err;
   }
@@ -70,7 +117,10 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= new Promise<void>((resolve) => {
+      // Live streams never end on their own; without this close() would wait for the grace period.
+      stopData();
       server.close(() => {
+        store.close();
         db.close();
         resolve();
       });

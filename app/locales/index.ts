@@ -1,16 +1,18 @@
 import en from "./en/translation.json";
 import enGlobalSettings from "./en/globalSettings.json";
+import enLive from "./en/live.json";
 import enRoles from "./en/roles.json";
 import enUsers from "./en/users.json";
 import it from "./it/translation.json";
 import itGlobalSettings from "./it/globalSettings.json";
+import itLive from "./it/live.json";
 import itRoles from "./it/roles.json";
 import itUsers from "./it/users.json";
 
 // Screen files are merged under their own key (t("users.title")), so screens own their texts.
 export const resources = {
-  en: { translation: { ...en, users: enUsers, roles: enRoles, globalSettings: enGlobalSettings } },
-  it: { translation: { ...it, users: itUsers, roles: itRoles, globalSettings: itGlobalSettings } },
+  en: { translation: { ...en, users: enUsers, roles: enRoles, globalSettings: enGlobalSettings, live: enLive } },
+  it: { translation: { ...it, users: itUsers, roles: itRoles, globalSettings: itGlobalSettings, live: itLive } },
 };
 export const LANGUAGES = ["en", "it"] as const;
 export type Language = (typeof LANGUAGES)[number];

@@ -1,41 +1,179 @@
 import { useTranslation } from "react-i18next";
+import { data, Form, useNavigation } from "react-router";
+import { z } from "zod";
 import { stateOf } from "~/services/context.server";
-import { requireFeature } from "~/services/guards.server";
-import { versionInfoAnswer } from "~/services/logger/schemas";
+import { readIntent } from "~/services/forms.server";
+import { holds, redirectWithToast, requireFeature, requirePermission } from "~/services/guards.server";
+import { getInstance } from "~/services/i18n.server";
+import { devicesAnswer, emptyAnswer, projectStateAnswer, type Device } from "~/services/logger/schemas";
+import { isRefusal } from "~/services/submission.server";
+import { buttonClass, FormErrors, inputClass } from "~/ui/FormField";
+import { useFormatters } from "~/ui/format";
 import { pageTitle } from "~/ui/title";
 import type { Route } from "./+types/devices";
 
-// Project State: the system the console manages. Devices, measurements and start/stop join
-// this screen with the live data core (issue 4); until then it shows the logger itself.
+const INTENTS = ["projectStart", "projectStop", "measurementStart", "measurementStop"] as const;
+const measurementName = z.string().trim().min(1, "live.validation.measurementName").max(128, "live.validation.measurementName");
+
 export async function loader(args: Route.LoaderArgs) {
   const auth = await requireFeature(args, "devices");
-  const { Value } = await stateOf(args.context).logger.rpc("system.getVersionInfo", {}, versionInfoAnswer);
-  return { name: Value.Name, version: [Value.Major, Value.Minor, Value.Build].filter((x) => x !== undefined).join("."), controller: auth.controller, loginRequired: auth.loginRequired };
+  const { logger } = stateOf(args.context);
+  const [{ Devices }, { State }] = await Promise.all([
+    logger.rpc("DeviceAPI.GetDevices", {}, devicesAnswer),
+    logger.rpc("ProjectAPI.GetState", {}, projectStateAnswer),
+  ]);
+  return { devices: Devices, state: State, canManage: holds(auth, "ManageProject") };
 }
 
-export default function Devices({ loaderData }: Route.ComponentProps) {
+export async function action(args: Route.ActionArgs) {
+  const auth = await requireFeature(args, "devices");
+  requirePermission(auth, "ManageProject");
+  const { t } = getInstance(args.context);
+  const { logger } = stateOf(args.context);
+  const formData = await args.request.formData();
+  const intent = readIntent(formData, INTENTS);
+  const calls = {
+    projectStart: ["ProjectAPI.Start", {}, "live.project.started"],
+    projectStop: ["ProjectAPI.Stop", {}, "live.project.stopped"],
+    measurementStart: ["MeasurementAPI.Start", {}, "live.measurement.started"],
+    measurementStop: ["MeasurementAPI.Stop", {}, "live.measurement.stopped"],
+  } as const;
+  const [method, , done] = calls[intent];
+  let params: object = {};
+  if (intent === "measurementStart") {
+    const name = measurementName.safeParse(formData.get("name") ?? "");
+    if (!name.success) return data({ error: t(name.error.issues[0].message), name: String(formData.get("name") ?? "") }, { status: 400 });
+    params = { Name: name.data };
+  }
+  try {
+    await logger.rpc(method, params, emptyAnswer.loose());
+  } catch (error) {
+    if (!isRefusal(error)) throw error;
+    return data({ error: error.message, name: String(formData.get("name") ?? "") }, { status: error.status });
+  }
+  return redirectWithToast(args.context, "/devices", { type: "success", text: t(done) });
+}
+
+export default function Devices({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const { dateTime } = useFormatters();
+  const { devices, state, canManage } = loaderData;
+  const busy = useNavigation().state === "submitting";
   return (
-    <section className="flex max-w-3xl flex-col gap-6">
+    <section className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold">{t("nav.devices")}</h1>
-      <dl className="grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 rounded-lg bg-white p-4 shadow-sm dark:bg-slate-800" data-testid="system-state">
-        <dt className="font-medium">{t("about.system")}</dt>
-        <dd>
-          {loaderData.name} {loaderData.version}
-        </dd>
-        <dt className="font-medium">{t("about.kind")}</dt>
-        <dd>{loaderData.controller ? t("about.controller") : t("about.service")}</dd>
-        <dt className="font-medium">{t("devices.connection")}</dt>
-        <dd className="flex items-center gap-2">
-          <span className="h-2.5 w-2.5 rounded-full bg-green-500" aria-hidden="true" />
-          {t("devices.connected")}
-        </dd>
-        <dt className="font-medium">{t("devices.login")}</dt>
-        <dd>{loaderData.loginRequired ? t("devices.loginRequired") : t("devices.loginNotRequired")}</dd>
-      </dl>
-      <p className="text-slate-600 dark:text-slate-300">{t("devices.noDevices")}</p>
+      <FormErrors errors={actionData?.error ? [actionData.error] : undefined} />
+      <div className="grid gap-4 md:grid-cols-2">
+        <div className="rounded-lg bg-white p-5 shadow-sm dark:bg-slate-800" data-testid="project-card">
+          <h2 className="mb-2 text-lg font-semibold">{t("live.project.title")}</h2>
+          <p className="mb-1">{state.ProjectName}</p>
+          <p className="mb-4 flex items-center gap-2" data-testid="project-running">
+            <Dot on={state.Running} />
+            {state.Running ? t("live.project.running") : t("live.project.stoppedState")}
+            {state.Since ? <span className="text-sm text-slate-500">· {t("live.since", { when: dateTime(state.Since) })}</span> : null}
+          </p>
+          {canManage && (
+            <Form method="post">
+              <input type="hidden" name="intent" value={state.Running ? "projectStop" : "projectStart"} />
+              <button type="submit" className={buttonClass} disabled={busy}>
+                {state.Running ? t("live.project.stop") : t("live.project.start")}
+              </button>
+            </Form>
+          )}
+        </div>
+        <div className="rounded-lg bg-white p-5 shadow-sm dark:bg-slate-800" data-testid="measurement-card">
+          <h2 className="mb-2 text-lg font-semibold">{t("live.measurement.title")}</h2>
+          {state.Measurement ? (
+            <>
+              <p className="mb-4 flex items-center gap-2">
+                <Dot on />
+                <strong>{state.Measurement.Name}</strong>
+                <span className="text-sm text-slate-500">· {t("live.since", { when: dateTime(state.Measurement.Start) })}</span>
+              </p>
+              {canManage && (
+                <Form method="post">
+                  <input type="hidden" name="intent" value="measurementStop" />
+                  <button type="submit" className={buttonClass} disabled={busy}>
+                    {t("live.measurement.stop")}
+                  </button>
+                </Form>
+              )}
+            </>
+          ) : (
+            <>
+              <p className="mb-4 text-slate-600 dark:text-slate-300">{t("live.measurement.none")}</p>
+              {canManage && (
+                <Form method="post" className="flex flex-wrap items-end gap-2">
+                  <input type="hidden" name="intent" value="measurementStart" />
+                  <label className="flex flex-col gap-1 text-sm font-medium">
+                    {t("live.measurement.name")}
+                    <input name="name" defaultValue={actionData?.name ?? ""} maxLength={128} className={inputClass} />
+                  </label>
+                  <button type="submit" className={buttonClass} disabled={busy}>
+                    {t("live.measurement.start")}
+                  </button>
+                </Form>
+              )}
+            </>
+          )}
+        </div>
+      </div>
+      <div className="overflow-x-auto rounded-lg bg-white shadow-sm dark:bg-slate-800">
+        <table className="w-full text-left text-sm" data-testid="devices-table">
+          <thead className="bg-slate-100 dark:bg-slate-700">
+            <tr>
+              {["name", "state", "heartbeat", "type", "firmware", "ip", "rate", "modules"].map((c) => (
+                <th key={c} scope="col" className="px-4 py-2">
+                  {t(`live.devices.${c}`)}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {devices.length === 0 && (
+              <tr>
+                <td colSpan={8} className="px-4 py-6 text-center text-slate-500">
+                  {t("devices.noDevices")}
+                </td>
+              </tr>
+            )}
+            {devices.map((d) => (
+              <DeviceRow key={d.ID} device={d} />
+            ))}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
+}
+
+function DeviceRow({ device: d }: { device: Device }) {
+  const { t } = useTranslation();
+  const { dateTime, number } = useFormatters();
+  return (
+    <tr className="border-t border-slate-100 dark:border-slate-700" data-device={d.Name}>
+      <td className="px-4 py-2 font-medium">
+        {d.Name}
+        {d.Serial && <div className="text-xs text-slate-500">{t("live.devices.serial", { serial: d.Serial })}</div>}
+      </td>
+      <td className="px-4 py-2">
+        <span className="flex items-center gap-2" data-testid="device-state">
+          <Dot on={d.Connected} />
+          {d.Connected ? t("live.devices.connected") : t("live.devices.disconnected")}
+        </span>
+      </td>
+      <td className="px-4 py-2">{d.LastHeartbeat ? dateTime(d.LastHeartbeat) : "—"}</td>
+      <td className="px-4 py-2">{d.Type}</td>
+      <td className="px-4 py-2">{d.Firmware}</td>
+      <td className="px-4 py-2 font-mono text-xs">{d.IPAddress}</td>
+      <td className="px-4 py-2">{d.SampleRateHz !== undefined ? `${number(d.SampleRateHz)} Hz` : "—"}</td>
+      <td className="px-4 py-2">{d.Modules.map((m) => m.Name).join(", ")}</td>
+    </tr>
+  );
+}
+
+function Dot({ on }: { on: boolean }) {
+  return <span aria-hidden="true" className={`inline-block h-2.5 w-2.5 rounded-full ${on ? "bg-green-500" : "bg-slate-400"}`} />;
 }
 
 export function meta({ matches }: Route.MetaArgs) {

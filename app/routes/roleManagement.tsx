@@ -2,7 +2,7 @@ import { getCollectionProps, getFormProps, getInputProps, getTextareaProps, useF
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
+import { data, Form, Link, useSearchParams } from "react-router";
 import type { z } from "zod";
 import type { Permission } from "~/features";
 import { isKnownPermission, PERMISSION_GROUPS, roleSchema } from "~/schemas/roles";
@@ -17,6 +17,7 @@ import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
 import { SortHeader, sortRows } from "~/ui/SortHeader";
 import { refusalOf } from "~/services/submission.server";
 import { pageTitle } from "~/ui/title";
+import { FormActions } from "~/ui/FormActions";
 import type { Route } from "./+types/roleManagement";
 
 const API = "GI.system/UserManagementAPI";
@@ -223,7 +224,6 @@ function removeForm(role: RoleRow, params: URLSearchParams, t: TFunction) {
 
 function RoleForm({ role, version, lastResult, cancelHref }: { role?: RoleRow; version?: number; lastResult?: SubmissionResult<string[]>; cancelHref: string }) {
   const { t } = useTranslation();
-  const navigation = useNavigation();
   const [form, fields] = useForm<z.input<typeof roleSchema>, z.output<typeof roleSchema>, string[]>({
     id: role ? `role-form-${role.ID}` : "role-form-add",
     lastResult,
@@ -263,14 +263,7 @@ function RoleForm({ role, version, lastResult, cancelHref }: { role?: RoleRow; v
         </div>
         {fields.permissions.errors?.length ? <FormErrors errors={fields.permissions.errors} id={fields.permissions.errorId} /> : null}
       </fieldset>
-      <div className="flex gap-2">
-        <button type="submit" className={buttonClass} disabled={navigation.state === "submitting"}>
-          {role ? t("common.save") : t("roles.add")}
-        </button>
-        <Link to={cancelHref} className="rounded-md px-4 py-2 hover:bg-slate-100 dark:hover:bg-slate-700">
-          {t("common.cancel")}
-        </Link>
-      </div>
+      <FormActions submitLabel={role ? t("common.save") : t("roles.add")} cancelHref={cancelHref} />
     </Form>
   );
 }

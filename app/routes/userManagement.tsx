@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
+import { data, Form, Link, useSearchParams } from "react-router";
 import type { z } from "zod";
 import { addUserSchema, editUserSchema, resetPasswordSchema, zoneFields } from "~/schemas/users";
 import { stateOf } from "~/services/context.server";
@@ -16,6 +16,7 @@ import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
 import { SortHeader, sortRows } from "~/ui/SortHeader";
 import { Toast } from "~/ui/Toasts";
 import { pageTitle } from "~/ui/title";
+import { FormActions } from "~/ui/FormActions";
 import type { Route } from "./+types/userManagement";
 
 const USERS = "GI.system/UserManagementAPI";
@@ -240,7 +241,6 @@ function Panel({ title, children }: { title: string; children: React.ReactNode }
 
 function UserForm({ intent, user, roles, zones, lastResult, cancelHref }: { intent: "add" | "edit"; user?: User; roles: Role[]; zones: { Value: string; Description: string }[]; lastResult?: SubmissionResult<string[]>; cancelHref: string }) {
   const { t } = useTranslation();
-  const navigation = useNavigation();
   const schema = intent === "add" ? addUserSchema : editUserSchema;
   const currentZone = user ? (zoneMode(user) === "offset" ? `offset:${user.TimezoneDiffSec}` : user.Timezone) : "";
   const [form, fields] = useForm({
@@ -303,21 +303,13 @@ function UserForm({ intent, user, roles, zones, lastResult, cancelHref }: { inte
           </label>
         </>
       )}
-      <div className="flex gap-2 sm:col-span-2">
-        <button type="submit" className={buttonClass} disabled={navigation.state === "submitting"}>
-          {intent === "add" ? t("users.add") : t("common.save")}
-        </button>
-        <Link to={cancelHref} className="rounded-md px-4 py-2 hover:bg-slate-100 dark:hover:bg-slate-700" preventScrollReset>
-          {t("common.cancel")}
-        </Link>
-      </div>
+      <FormActions submitLabel={intent === "add" ? t("users.add") : t("common.save")} cancelHref={cancelHref} className="flex gap-2 sm:col-span-2" />
     </Form>
   );
 }
 
 function ResetPasswordForm({ user, lastResult, cancelHref }: { user: User; lastResult?: SubmissionResult<string[]>; cancelHref: string }) {
   const { t } = useTranslation();
-  const navigation = useNavigation();
   const [form, fields] = useForm({
     id: "reset-password-form",
     lastResult,
@@ -340,14 +332,7 @@ function ResetPasswordForm({ user, lastResult, cancelHref }: { user: User; lastR
       <FormField id={fields.confirmPassword.id} label={t("users.fields.confirmPassword")} errors={fields.confirmPassword.errors} errorId={fields.confirmPassword.errorId}>
         <input {...getInputProps(fields.confirmPassword, { type: "password" })} autoComplete="new-password" className={inputClass} />
       </FormField>
-      <div className="flex gap-2 sm:col-span-2">
-        <button type="submit" className={buttonClass} disabled={navigation.state === "submitting"}>
-          {t("users.resetPassword")}
-        </button>
-        <Link to={cancelHref} className="rounded-md px-4 py-2 hover:bg-slate-100 dark:hover:bg-slate-700" preventScrollReset>
-          {t("common.cancel")}
-        </Link>
-      </div>
+      <FormActions submitLabel={t("users.resetPassword")} cancelHref={cancelHref} className="flex gap-2 sm:col-span-2" />
     </Form>
   );
 }

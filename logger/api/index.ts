@@ -1,5 +1,6 @@
 import { adminMethods } from "./admin.ts";
 import { configMethods } from "./config.ts";
+import { deviceMethods } from "./devices.ts";
 import { messagingMethods } from "./messaging.ts";
 import type { Registry } from "./registry.ts";
 import { roleMethods } from "./roles.ts";
@@ -17,4 +18,5 @@ export const registry: Registry = {
   ...roleMethods,
   ...messagingMethods,
   ...webuiMethods,
+  ...deviceMethods,
 };

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { OAuthClients } from "../auth/clients.ts";
 import type { PermissionName } from "../auth/permissions.ts";
 import type { TokenTtl } from "../auth/tokens.ts";
+import type { DataContext } from "../model/context.ts";
 import type { Db } from "../store/db.ts";
 
 // userId null = the anonymous caller of a logger that does not require login (holds every permission).
@@ -14,6 +15,7 @@ export type LoggerContext = {
   controller: boolean;
   clients: OAuthClients;
   ttl: TokenTtl;
+  data: DataContext;
 };
 
 export type CallContext = LoggerContext & {

@@ -4,7 +4,9 @@ import type { LoggerContext } from "../api/registry.ts";
 import { handleRevoke, handleToken, handleVerify } from "../auth/oauth.ts";
 import { RpcError } from "./errors.ts";
 import { sendJson, sendReturnState } from "./respond.ts";
+import { REST_PREFIXES, handleRest } from "./rest.ts";
 import { handleRpc } from "./rpc.ts";
+import { dataRoutes } from "../api/data/index.ts";
 
 async function route(req: IncomingMessage, res: ServerResponse, path: string, ctx: LoggerContext): Promise<void> {
   if (path.startsWith("/rpc/")) {
@@ -23,6 +25,7 @@ async function route(req: IncomingMessage, res: ServerResponse, path: string, ct
     }
     return oauth(req, res, ctx);
   }
+  if (REST_PREFIXES.some((p) => path.startsWith(p))) return handleRest(req, res, path, ctx, dataRoutes);
   return sendReturnState(res, 404, -4, `Not found: ${path}`);
 }
 

@@ -73,7 +73,30 @@ const migrations: string[] = [
     Updated TEXT NOT NULL
   );
   `,
+  // Live data core: recording sessions and the acquisition state. Samples live in series.db.
+  `
+  CREATE TABLE measurements (
+    ID TEXT PRIMARY KEY,
+    Name TEXT NOT NULL,
+    Start INTEGER NOT NULL,
+    End INTEGER,
+    SourceId TEXT NOT NULL,
+    Variables TEXT NOT NULL DEFAULT '[]',
+    MetaData TEXT NOT NULL DEFAULT '[]'
+  );
+  CREATE INDEX measurements_start ON measurements(Start);
+  CREATE UNIQUE INDEX measurements_one_running ON measurements((End IS NULL)) WHERE End IS NULL;
+  CREATE TABLE project_state (
+    ID INTEGER PRIMARY KEY CHECK (ID = 1),
+    ProjectName TEXT NOT NULL,
+    Running INTEGER NOT NULL,
+    Since INTEGER NOT NULL
+  );
+  `,
 ];
+
+/** The schema version a fully migrated database has. */
+export const LATEST_SCHEMA_VERSION = migrations.length;
 
 export function migrate(db: Db): number {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (

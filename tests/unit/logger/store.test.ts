@@ -2,6 +2,7 @@ import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_PASSWORD, API, addUser, login, rpc, start, tempDir } from "./helpers.ts";
 import type { TestLogger } from "./helpers.ts";
+import { LATEST_SCHEMA_VERSION } from "../../../logger/store/migrations.ts";
 
 describe("database lifecycle", () => {
   it("keeps data across restarts and does not migrate or seed twice", async () => {
@@ -19,7 +20,7 @@ describe("database lifecycle", () => {
       expect(users.map((u: { Username: string }) => u.Username)).toEqual(["admin", "keeper"]);
       expect((await rpc(second.url, `${API}.GetRoles`, {}, again)).body.Roles).toHaveLength(3);
       const versions = (await rpc(second.url, "ConfigAPI.GetVersionInformation", {}, again)).body.VersionInformation;
-      expect(versions.find((v: { Name: string }) => v.Name === "Database schema").Major).toBe(1);
+      expect(versions.find((v: { Name: string }) => v.Name === "Database schema").Major).toBe(LATEST_SCHEMA_VERSION);
       const seeded = await rpc(second.url, "GI.system/MessagingAPI.GetMessages", { Filter: { Sender: "Logger" } }, again);
       expect(seeded.body.Total).toBe(1);
       await second.close();

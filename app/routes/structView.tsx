@@ -1,0 +1,143 @@
+import { useTranslation } from "react-i18next";
+import { Link, useSearchParams } from "react-router";
+import { stateOf } from "~/services/context.server";
+import { requireFeature } from "~/services/guards.server";
+import { loadVariables, readValues, type VariableRow } from "~/services/variables.server";
+import { useFormatters } from "~/ui/format";
+import { VALUE_STATE_CLASS, valueState } from "~/ui/live/valueState";
+import { pageTitle } from "~/ui/title";
+import type { Route } from "./+types/structView";
+
+// Devices → modules → variables as native <details> (collapsible and keyboard navigable
+// without JavaScript); the selected node (?node=) is shown in the details panel.
+export async function loader(args: Route.LoaderArgs) {
+  await requireFeature(args, "structView");
+  const { logger } = stateOf(args.context);
+  const { variables, devices } = await loadVariables(logger);
+  const node = args.url.searchParams.get("node");
+  const selected = variables.find((v) => v.Id === node) ?? null;
+  const value = selected ? (await readValues(logger, [selected.Id]))[selected.Id] : null;
+  return { devices, variables, selectedDevice: devices.find((d) => d.ID === node) ?? null, selected, value };
+}
+
+export default function StructView({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const { devices, variables, selected, selectedDevice, value } = loaderData;
+  const node = params.get("node");
+  const byId = new Map(variables.map((v) => [v.Id, v]));
+  const openDevice = (id: string, moduleVars: string[][]) => node === id || moduleVars.some((ids) => node !== null && ids.includes(node));
+  return (
+    <section className="flex flex-col gap-4">
+      <h1 className="text-2xl font-semibold">{t("nav.structView")}</h1>
+      <div className="grid gap-4 lg:grid-cols-[minmax(280px,1fr)_2fr]">
+        <nav aria-label={t("live.struct.tree")} className="rounded-lg bg-white p-3 shadow-sm dark:bg-slate-800" data-testid="struct-tree">
+          {devices.length === 0 && <p className="p-2 text-slate-500">{t("devices.noDevices")}</p>}
+          <ul className="flex flex-col gap-1">
+            {devices.map((d) => (
+              <li key={d.ID}>
+                <details open={openDevice(d.ID, d.Modules.map((m) => m.Variables)) || undefined}>
+                  <summary className="flex items-center gap-2 rounded px-2 py-1 font-medium hover:bg-brand-light">
+                    <span aria-hidden="true" className={`h-2 w-2 rounded-full ${d.Connected ? "bg-green-500" : "bg-slate-400"}`} />
+                    <Link to={`?node=${d.ID}`} className="hover:underline" aria-current={node === d.ID ? "true" : undefined}>
+                      {d.Name}
+                    </Link>
+                  </summary>
+                  <ul className="ml-4 flex flex-col gap-1 border-l border-slate-200 pl-2 dark:border-slate-700">
+                    {d.Modules.map((m) => (
+                      <li key={m.ID}>
+                        <details open={(node !== null && m.Variables.includes(node)) || undefined}>
+                          <summary className="rounded px-2 py-1 hover:bg-brand-light">
+                            {m.Name} <span className="text-xs text-slate-500">({m.Variables.length})</span>
+                          </summary>
+                          <ul className="ml-4 flex flex-col border-l border-slate-200 pl-2 dark:border-slate-700">
+                            {m.Variables.map((id) => {
+                              const v = byId.get(id);
+                              if (!v) return null;
+                              return (
+                                <li key={id}>
+                                  <Link
+                                    to={`?node=${id}`}
+                                    aria-current={node === id ? "true" : undefined}
+                                    className={`block rounded px-2 py-0.5 text-sm hover:bg-brand-light ${node === id ? "bg-brand-light font-semibold text-brand" : ""}`}
+                                  >
+                                    {v.Name}
+                                  </Link>
+                                </li>
+                              );
+                            })}
+                          </ul>
+                        </details>
+                      </li>
+                    ))}
+                  </ul>
+                </details>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="rounded-lg bg-white p-5 shadow-sm dark:bg-slate-800" data-testid="struct-details">
+          {selected ? <VariableDetails v={selected} value={value} /> : selectedDevice ? <DeviceDetails device={selectedDevice} /> : <p className="text-slate-500">{t("live.struct.choose")}</p>}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function VariableDetails({ v, value }: { v: VariableRow; value: number | null }) {
+  const { t } = useTranslation();
+  const fmt = useFormatters();
+  const rows: [string, React.ReactNode][] = [
+    [t("live.columns.device"), `${v.deviceName}${v.moduleName ? ` / ${v.moduleName}` : ""}`],
+    [t("live.columns.value"), <span key="v" className={`font-mono ${VALUE_STATE_CLASS[valueState(value, v.RangeMin, v.RangeMax)]}`}>{`${fmt.value(value, v.Precision)} ${v.Unit}`}</span>],
+    [t("live.columns.type"), v.DataFormat],
+    [t("live.columns.direction"), t(`live.direction.${v.Direction}`)],
+    [t("live.columns.range"), v.RangeMin != null && v.RangeMax != null ? `${fmt.value(v.RangeMin, v.Precision)} … ${fmt.value(v.RangeMax, v.Precision)} ${v.Unit}` : "—"],
+    [t("live.columns.precision"), v.Precision ?? "—"],
+    [t("live.columns.rate"), v.SampleRateHz !== undefined ? `${fmt.number(v.SampleRateHz)} Hz` : "—"],
+    [t("live.columns.id"), <code key="id" className="text-xs">{v.Id}</code>],
+  ];
+  return (
+    <>
+      <h2 className="mb-3 text-lg font-semibold">{v.Name}</h2>
+      <DetailList rows={rows} />
+    </>
+  );
+}
+
+function DeviceDetails({ device: d }: { device: Route.ComponentProps["loaderData"]["devices"][number] }) {
+  const { t } = useTranslation();
+  const fmt = useFormatters();
+  const rows: [string, React.ReactNode][] = [
+    [t("live.devices.state"), d.Connected ? t("live.devices.connected") : t("live.devices.disconnected")],
+    [t("live.devices.heartbeat"), d.LastHeartbeat ? fmt.dateTime(d.LastHeartbeat) : "—"],
+    [t("live.devices.type"), d.Type],
+    [t("live.devices.firmware"), d.Firmware],
+    [t("live.devices.ip"), d.IPAddress],
+    [t("live.devices.rate"), d.SampleRateHz !== undefined ? `${fmt.number(d.SampleRateHz)} Hz` : "—"],
+    [t("live.devices.location"), d.Location ? `${fmt.number(d.Location.Lat)}, ${fmt.number(d.Location.Lon)}` : "—"],
+  ];
+  return (
+    <>
+      <h2 className="mb-3 text-lg font-semibold">{d.Name}</h2>
+      <DetailList rows={rows} />
+    </>
+  );
+}
+
+function DetailList({ rows }: { rows: [string, React.ReactNode][] }) {
+  return (
+    <dl className="grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 text-sm">
+      {rows.map(([k, v]) => (
+        <div key={k} className="contents">
+          <dt className="font-medium">{k}</dt>
+          <dd>{v}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageTitle(matches, "nav.structView");
+}

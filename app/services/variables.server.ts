@@ -1,0 +1,36 @@
+import type { LoggerClient } from "./logger/client.server";
+import { devicesAnswer, onlineValuesAnswer, variablesAnswer, type Device, type Variable } from "./logger/schemas";
+
+export interface VariableRow extends Variable {
+  deviceName: string;
+  moduleName: string;
+}
+
+/** All variables with the names of their device and module, in the logger's order. */
+export async function loadVariables(logger: LoggerClient): Promise<{ variables: VariableRow[]; devices: Device[] }> {
+  const [{ Data }, { Devices }] = await Promise.all([
+    logger.rest("GET", "/online/structure/variables", undefined, variablesAnswer),
+    logger.rpc("DeviceAPI.GetDevices", {}, devicesAnswer),
+  ]);
+  const owner = new Map<string, { device: string; module: string }>();
+  for (const d of Devices) for (const m of d.Modules) for (const id of m.Variables) owner.set(id, { device: d.Name, module: m.Name });
+  const variables = Data.map((v) => ({
+    ...v,
+    deviceName: owner.get(v.Id)?.device ?? Devices.find((d) => d.ID === v.DeviceId)?.Name ?? "",
+    moduleName: owner.get(v.Id)?.module ?? "",
+  }));
+  return { variables, devices: Devices };
+}
+
+const READ_CHUNK = 500;
+
+/** Current values by variable id (null when the logger has none yet). */
+export async function readValues(logger: LoggerClient, ids: readonly string[]): Promise<Record<string, number | null>> {
+  const values: Record<string, number | null> = {};
+  for (let i = 0; i < ids.length; i += READ_CHUNK) {
+    const chunk = ids.slice(i, i + READ_CHUNK);
+    const { Data } = await logger.rest("POST", "/online/data", { Variables: chunk, Function: "read" }, onlineValuesAnswer);
+    chunk.forEach((id, k) => (values[id] = Data.Values[k] ?? null));
+  }
+  return values;
+}

@@ -1,0 +1,68 @@
+import { z } from "zod";
+import type { DataContext } from "../../model/context.ts";
+import { invalidParam, notFound } from "../../http/errors.ts";
+import type { SeriesSource, SeriesVariable } from "../../store/series/store.ts";
+
+/** The buffer is the recent end of the same store: the last hour. */
+export const BUFFER_SEC = 3600;
+
+export type Area = "buffer" | "history";
+
+export const epochMs = z.number().refine(Number.isFinite, { message: "Must be a finite number of epoch milliseconds" });
+
+/** Epoch ms of the oldest data a source still answers for (retention, and the buffer window). */
+export function horizonMs(data: DataContext, src: SeriesSource, area: Area): number {
+  const now = data.now();
+  let h = src.RetentionSec ? now - src.RetentionSec * 1000 : Number.NEGATIVE_INFINITY;
+  if (area === "buffer") h = Math.max(h, now - BUFFER_SEC * 1000);
+  return h;
+}
+
+export type SourceInfo = {
+  Id: string;
+  Name: string;
+  SampleRateHz: number;
+  AbsoluteStart: number | null;
+  LastTimeStamp: number | null;
+  AvailableTimeSec: number;
+  Variables: string[];
+};
+
+export function describeSource(data: DataContext, src: SeriesSource, area: Area): SourceInfo {
+  const vars = data.store.variablesOf(src.Id);
+  let first = Infinity;
+  let last = -Infinity;
+  for (const v of vars) {
+    const vs = data.store.seriesOf(v);
+    if (vs.end < 0) continue;
+    first = Math.min(first, vs.first);
+    last = Math.max(last, vs.end - 1);
+  }
+  const info: SourceInfo = {
+    Id: src.Id,
+    Name: src.Name,
+    SampleRateHz: 1e6 / src.PeriodUs,
+    AbsoluteStart: null,
+    LastTimeStamp: null,
+    AvailableTimeSec: 0,
+    Variables: vars.map((v) => v.Id),
+  };
+  if (last < 0) return info;
+  const start = Math.max((first * src.PeriodUs) / 1000, horizonMs(data, src, area));
+  const end = (last * src.PeriodUs) / 1000;
+  info.AbsoluteStart = start;
+  info.LastTimeStamp = end;
+  info.AvailableTimeSec = Math.max(0, (end - start) / 1000);
+  return info;
+}
+
+/** A stored variable, checked against the source the caller named. */
+export function storedVariable(data: DataContext, sid: string, vid: string): { v: SeriesVariable; src: SeriesSource } {
+  const v = data.store.variable(vid);
+  if (!v) throw notFound(`Unknown variable ${vid}`);
+  if (sid !== v.SourceId) {
+    if (!data.store.source(sid)) throw notFound(`Unknown source ${sid}`);
+    throw invalidParam(`Variable ${vid} does not belong to source ${sid}`);
+  }
+  return { v, src: data.store.source(sid)! };
+}

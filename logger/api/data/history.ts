@@ -1,0 +1,117 @@
+import { once } from "node:events";
+import { z } from "zod";
+import { invalidParam } from "../../http/errors.ts";
+import { sendData } from "../../http/rest.ts";
+import type { RestRequest, RestRoute } from "../../http/rest.ts";
+import { bucketColumns, planQuery } from "../../store/series/query.ts";
+import type { Plan } from "../../store/series/query.ts";
+import type { SeriesVariable } from "../../store/series/store.ts";
+import type { VarSeries } from "../../store/series/writer.ts";
+import { epochMs, horizonMs, storedVariable } from "./common.ts";
+import type { Area } from "./common.ts";
+import { timeFormatter } from "./timefmt.ts";
+
+export const MAX_POINTS = 100_000;
+/** Raw JSON answers above this many values are refused: ask for Points (principle 4). */
+export const MAX_RAW_JSON = 1_000_000;
+/** CSV streams, so it may be larger, but an export still has an end. */
+export const MAX_RAW_CSV = 20_000_000;
+const CSV_SLICE = 2000;
+
+const HistoryData = z.object({
+  Start: epochMs,
+  End: epochMs.default(0),
+  Variables: z.array(z.object({ SID: z.string().min(1), VID: z.string().min(1) })).min(1).max(100),
+  Points: z.number().int().min(1).max(MAX_POINTS).optional(),
+  Type: z.enum(["equidistant", "absolute"]).default("equidistant"),
+  Format: z.enum(["json", "csv"]).default("json"),
+  TimeZone: z.string().max(64).optional(),
+  CSVSettings: z.unknown().optional(),
+});
+
+type Column = { v: SeriesVariable; vs: VarSeries; periodUs: number };
+
+async function history(r: RestRequest, area: Area): Promise<void> {
+  const p = await r.input(HistoryData);
+  const data = r.ctx.data;
+  const now = data.now();
+  const end = p.End === 0 ? now : p.End;
+  const start = p.Start < 0 ? end + p.Start : p.Start;
+  if (!(end > start)) throw invalidParam("End must be after Start");
+  if (start < 0) throw invalidParam("Start lies before 1970");
+
+  const columns: Column[] = p.Variables.map(({ SID, VID }) => {
+    const { v, src } = storedVariable(data, SID, VID);
+    const horizon = horizonMs(data, src, area);
+    if (end <= horizon) {
+      throw invalidParam(`The range ends before ${new Date(horizon).toISOString()}, the oldest data ${area === "buffer" ? "the buffer" : "source " + src.Name} keeps`);
+    }
+    return { v, vs: data.store.seriesOf(v), periodUs: src.PeriodUs };
+  });
+  const tz = p.TimeZone ? timeFormatter(p.TimeZone) : null;
+  if (p.TimeZone && !tz) throw invalidParam(`Unknown TimeZone ${p.TimeZone}`);
+
+  const primary = Math.min(...columns.map((c) => c.periodUs));
+  const plan = planQuery(Math.round(start * 1000), Math.round(end * 1000), p.Points, primary);
+  const cap = p.Format === "csv" ? MAX_RAW_CSV : MAX_RAW_JSON;
+  if (!plan.bucketed && plan.size * columns.length > cap) {
+    throw invalidParam(`The range holds ${plan.size * columns.length} samples, more than ${cap}; set Points (at most ${MAX_POINTS})`);
+  }
+
+  if (p.Format === "csv") return streamCsv(r, plan, columns, tz ?? timeFormatter("UTC")!);
+
+  const rows = data.store.reader();
+  const cols = columns.map((c) => bucketColumns(rows, c.vs, c.periodUs, plan, 0, plan.size));
+  const series: Record<string, unknown> = {
+    Start: (plan.g0 * plan.periodUs) / 1000,
+    End: end,
+    Delta: (plan.w * plan.periodUs) / 1000,
+    Size: plan.size,
+    Values: cols.map((c) => c.mean),
+  };
+  if (plan.bucketed) {
+    series.Min = cols.map((c) => c.min);
+    series.Max = cols.map((c) => c.max);
+  }
+  if (p.Type === "absolute") {
+    series.Timestamps = Array.from({ length: plan.size }, (_, k) => ((plan.g0 + k * plan.w) * plan.periodUs) / 1000);
+  }
+  sendData(r.res, { TimeSeries: series });
+}
+
+// Slice by slice, waiting for the socket to drain: memory stays flat however long the export.
+async function streamCsv(r: RestRequest, plan: Plan, columns: Column[], fmt: (ms: number) => string): Promise<void> {
+  const { res, ctx } = r;
+  res.writeHead(200, {
+    "Content-Type": "text/csv; charset=utf-8",
+    "Content-Disposition": 'attachment; filename="history.csv"',
+    "Cache-Control": "no-store",
+  });
+  const quote = (s: string) => (/[",\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s);
+  res.write(`time,${columns.map((c) => quote(c.v.Unit ? `${c.v.Name} [${c.v.Unit}]` : c.v.Name)).join(",")}\n`);
+  for (let k0 = 0; k0 < plan.size; k0 += CSV_SLICE) {
+    if (res.destroyed) return;
+    const k1 = Math.min(plan.size, k0 + CSV_SLICE);
+    const rows = ctx.data.store.reader();
+    const cols = columns.map((c) => bucketColumns(rows, c.vs, c.periodUs, plan, k0, k1).mean);
+    let text = "";
+    for (let k = k0; k < k1; k++) {
+      text += fmt(((plan.g0 + k * plan.w) * plan.periodUs) / 1000);
+      for (const c of cols) {
+        const v = c[k - k0];
+        text += v === null || v === undefined ? "," : `,${v}`;
+      }
+      text += "\n";
+    }
+    if (!res.write(text)) await Promise.race([once(res, "drain"), once(res, "close")]);
+  }
+  res.end();
+}
+
+export const historyRoutes: RestRoute[] = [
+  {
+    method: "POST",
+    pattern: /^\/(buffer|history)\/data$/,
+    handler: (r) => history(r, r.args[0] as Area),
+  },
+];

@@ -1,0 +1,48 @@
+const pad = (n: number, w = 2) => String(n).padStart(w, "0");
+
+/**
+ * Formats epoch ms as local time in an IANA zone ("2026-11-03 14:05:00.250+01:00"), or ISO
+ * UTC for "UTC". Offsets are looked up once per hour, not per row. null = unknown zone.
+ */
+export function timeFormatter(zone: string): ((ms: number) => string) | null {
+  if (zone === "UTC" || zone === "Etc/UTC") return (ms) => new Date(ms).toISOString();
+  let dtf: Intl.DateTimeFormat;
+  try {
+    dtf = new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
+  } catch {
+    return null;
+  }
+  const offsets = new Map<number, number>();
+  const offsetAt = (ms: number): number => {
+    const hour = Math.floor(ms / 3_600_000);
+    let off = offsets.get(hour);
+    if (off === undefined) {
+      const parts = Object.fromEntries(dtf.formatToParts(new Date(hour * 3_600_000)).map((x) => [x.type, x.value]));
+      const local = Date.UTC(+parts.year!, +parts.month! - 1, +parts.day!, +parts.hour!, +parts.minute!, +parts.second!);
+      off = (local - hour * 3_600_000) / 60_000;
+      if (offsets.size > 10_000) offsets.clear();
+      offsets.set(hour, off);
+    }
+    return off;
+  };
+  return (ms) => {
+    const off = offsetAt(ms);
+    const d = new Date(ms + off * 60_000);
+    const sign = off < 0 ? "-" : "+";
+    const a = Math.abs(off);
+    return (
+      `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ` +
+      `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds(), 3)}` +
+      `${sign}${pad(Math.floor(a / 60))}:${pad(a % 60)}`
+    );
+  };
+}

@@ -1,0 +1,135 @@
+import { z } from "zod";
+import { invalidParam, notFound, refused } from "../http/errors.ts";
+import type { DataContext } from "../model/context.ts";
+import { projectState, runningMeasurement, setRunning, startMeasurement, stopMeasurement } from "../store/measurements.ts";
+import type { Measurement } from "../store/measurements.ts";
+import type { Db } from "../store/db.ts";
+import { method } from "./registry.ts";
+import type { CallContext, Registry } from "./registry.ts";
+
+function state(db: Db, data: DataContext) {
+  const s = projectState(db, data.now());
+  return {
+    State: {
+      ProjectName: s.ProjectName,
+      Running: data.sim?.running ?? false,
+      Since: data.sim ? s.Since : null,
+      Measurement: runningMeasurement(db),
+    },
+  };
+}
+
+function endMeasurement(ctx: CallContext, m: Measurement): Measurement {
+  const done = stopMeasurement(ctx.db, m.ID, ctx.data.now());
+  ctx.audit(`Stopped measurement ${m.Name}`);
+  return done;
+}
+
+export const deviceMethods: Registry = {
+  "DeviceAPI.GetDevices": method({
+    params: z.object({}),
+    permission: null,
+    handler: (_p, ctx) => ({
+      Devices: ctx.data.model.devices.map((d) => ({
+        ID: d.ID,
+        Name: d.Name,
+        Type: d.Type,
+        Serial: d.Serial,
+        Firmware: d.Firmware,
+        IPAddress: d.IPAddress,
+        Location: d.Location,
+        ...(ctx.data.sim?.deviceStatus(d.ID) ?? { Connected: false, LastHeartbeat: null }),
+        SourceId: d.SourceId,
+        SampleRateHz: d.SampleRateHz,
+        Modules: d.Modules,
+      })),
+    }),
+  }),
+
+  "DeviceAPI.SetRetention": method({
+    params: z.object({ SourceId: z.string().min(1), RetentionSec: z.number().int().min(60).nullable() }),
+    permission: "ManageProject",
+    handler: (p, ctx) => {
+      const src = ctx.data.store.source(p.SourceId);
+      if (!src) throw notFound(`Unknown source ${p.SourceId}`);
+      ctx.data.store.setRetention(src.Id, p.RetentionSec);
+      ctx.data.store.applyRetention(ctx.data.now());
+      ctx.audit(`Set retention of ${src.Name} to ${p.RetentionSec === null ? "forever" : `${p.RetentionSec} s`}`);
+      return { SourceId: src.Id, RetentionSec: p.RetentionSec };
+    },
+  }),
+
+  "ProjectAPI.GetState": method({
+    params: z.object({}),
+    permission: null,
+    handler: (_p, ctx) => state(ctx.db, ctx.data),
+  }),
+
+  "ProjectAPI.Start": method({
+    params: z.object({}),
+    permission: "ManageProject",
+    handler: (_p, ctx) => {
+      const sim = ctx.data.sim;
+      if (!sim) throw refused("No acquisition is configured (the simulator is off)");
+      if (!sim.running) {
+        sim.setRunning(true);
+        setRunning(ctx.db, true, sim.since);
+        ctx.audit("Started the project");
+      }
+      return state(ctx.db, ctx.data);
+    },
+  }),
+
+  "ProjectAPI.Stop": method({
+    params: z.object({}),
+    permission: "ManageProject",
+    handler: (_p, ctx) => {
+      const sim = ctx.data.sim;
+      if (!sim) throw refused("No acquisition is configured (the simulator is off)");
+      if (sim.running) {
+        // A recording session cannot outlive the acquisition it records.
+        const m = runningMeasurement(ctx.db);
+        if (m) endMeasurement(ctx, m);
+        sim.setRunning(false);
+        setRunning(ctx.db, false, sim.since);
+        ctx.audit("Stopped the project");
+      }
+      return state(ctx.db, ctx.data);
+    },
+  }),
+
+  "MeasurementAPI.Start": method({
+    params: z.object({
+      Name: z.string().trim().min(1).max(200),
+      SourceId: z.string().min(1).optional(),
+      Variables: z.array(z.string().min(1)).min(1).max(1000).optional(),
+      MetaData: z.array(z.object({ Key: z.string().min(1).max(200), Value: z.string().max(10_000) })).max(200).default([]),
+    }),
+    permission: "ManageProject",
+    handler: (p, ctx) => {
+      const data = ctx.data;
+      const running = runningMeasurement(ctx.db);
+      if (running) throw refused(`Measurement ${running.Name} is running; stop it first`);
+      if (!data.sim?.running) throw refused("The project is not running; start it first");
+      const sourceId = p.SourceId ?? data.model.sources[0]?.Id;
+      const src = sourceId ? data.model.sources.find((s) => s.Id === sourceId) : undefined;
+      if (!src) throw notFound(`Unknown source ${sourceId ?? ""}`);
+      const vars = p.Variables ?? src.Variables;
+      const stray = vars.find((id) => !src.Variables.includes(id));
+      if (stray) throw invalidParam(`Variable ${stray} is not in source ${src.Name}`);
+      const m = startMeasurement(ctx.db, { Name: p.Name, Start: data.now(), SourceId: src.Id, Variables: vars, MetaData: p.MetaData });
+      ctx.audit(`Started measurement ${m.Name}`);
+      return { Measurement: m };
+    },
+  }),
+
+  "MeasurementAPI.Stop": method({
+    params: z.object({}),
+    permission: "ManageProject",
+    handler: (_p, ctx) => {
+      const m = runningMeasurement(ctx.db);
+      if (!m) throw refused("No measurement is running");
+      return { Measurement: endMeasurement(ctx, m) };
+    },
+  }),
+};

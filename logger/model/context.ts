@@ -1,0 +1,20 @@
+import type { StreamHub } from "../api/data/stream.ts";
+import type { Simulator } from "../sim/simulator.ts";
+import type { SeriesStore } from "../store/series/store.ts";
+import type { LiveValues } from "./live.ts";
+import type { Model, Variable } from "./types.ts";
+
+/** Everything the data API and the device RPCs share. */
+export type DataContext = {
+  store: SeriesStore;
+  live: LiveValues;
+  /** null when the simulator is off: history stays readable, nothing is acquired. */
+  sim: Simulator | null;
+  model: Model;
+  streams: StreamHub;
+  now: () => number;
+};
+
+export function findVariable(data: DataContext, id: string): Variable | undefined {
+  return data.model.variables.find((v) => v.Id === id);
+}

@@ -1,0 +1,115 @@
+import { BLOCK_SAMPLES, LEVELS, TOP } from "./blocks.ts";
+import { summarize } from "./ranges.ts";
+import type { RowReader } from "./ranges.ts";
+import { emptySummary, resetSummary } from "./rollups.ts";
+import type { VarSeries } from "./writer.ts";
+
+/** Exact ceil(a / b) for non-negative integers below 2^53 (float division can round up to an integer). */
+export function ceilDiv(a: number, b: number): number {
+  let q = Math.ceil(a / b);
+  while (q * b < a) q++;
+  while (q > 0 && (q - 1) * b >= a) q--;
+  return q;
+}
+
+/**
+ * Buckets of an answer, in sample indices of the fastest variable ("primary"): bucket k is
+ * [g0 + k·w, g0 + (k+1)·w) cut to the requested [startUs, endUs). w is a whole number of
+ * buckets of the coarsest rollup level that still gives ≥ points buckets, and g0 is a multiple
+ * of w, so inner bucket edges fall on rollup edges and only the two ends need finer data.
+ */
+export type Plan = {
+  startUs: number;
+  endUs: number;
+  periodUs: number;
+  g0: number;
+  w: number;
+  size: number;
+  bucketed: boolean;
+};
+
+export function planQuery(startUs: number, endUs: number, points: number | undefined, periodUs: number): Plan {
+  const a0 = ceilDiv(startUs, periodUs);
+  const b0 = ceilDiv(endUs, periodUs);
+  const n = Math.max(b0 - a0, 0);
+  const base = { startUs, endUs, periodUs, bucketed: points !== undefined };
+  if (points === undefined || n <= points) return { ...base, g0: a0, w: 1, size: n };
+  let level = 0;
+  while (level < TOP && LEVELS[level + 1]! <= n / points) level++;
+  const L = LEVELS[level]!;
+  for (let m = Math.max(1, Math.ceil(n / points / L)); ; m++) {
+    const w = m * L;
+    const g0 = Math.floor(a0 / w) * w;
+    const size = Math.ceil((b0 - g0) / w);
+    if (size <= points) return { ...base, g0, w, size };
+  }
+}
+
+/** Sample range [a, b) of a variable sampled every periodUs that falls in bucket k. */
+export function bucketSamples(p: Plan, k: number, periodUs: number): [number, number] {
+  const t0 = Math.max(p.startUs, (p.g0 + k * p.w) * p.periodUs);
+  const t1 = Math.min(p.endUs, (p.g0 + (k + 1) * p.w) * p.periodUs);
+  if (periodUs === p.periodUs) {
+    return [Math.max(p.g0 + k * p.w, ceilDiv(p.startUs, periodUs)), Math.min(p.g0 + (k + 1) * p.w, ceilDiv(p.endUs, periodUs))];
+  }
+  return [ceilDiv(t0, periodUs), ceilDiv(t1, periodUs)];
+}
+
+export type BucketColumns = { mean: (number | null)[]; min: (number | null)[]; max: (number | null)[] };
+
+// Shortest decimal that reads back as the same float32: 23.45, not 23.450000762939453.
+export function f32(v: number): number {
+  for (let p = 7; p < 9; p++) {
+    const s = Number(v.toPrecision(p));
+    if (Math.fround(s) === v) return s;
+  }
+  return Number(v.toPrecision(9));
+}
+
+const mean9 = (v: number) => Number(v.toPrecision(9));
+
+/** Buckets k0 ≤ k < k1 of one variable (vs null = never recorded: all gaps). */
+export function bucketColumns(rows: RowReader, vs: VarSeries | null, periodUs: number, p: Plan, k0: number, k1: number): BucketColumns {
+  const out: BucketColumns = { mean: [], min: [], max: [] };
+  if (!vs) {
+    for (let k = k0; k < k1; k++) out.mean.push(null), out.min.push(null), out.max.push(null);
+    return out;
+  }
+  if (p.w === 1 && periodUs === p.periodUs) return rawColumns(rows, vs, p, k0, k1);
+  const s = emptySummary();
+  for (let k = k0; k < k1; k++) {
+    const [a, b] = bucketSamples(p, k, periodUs);
+    resetSummary(s);
+    summarize(rows, vs, a, b, TOP, s);
+    if (s.count === 0) {
+      out.mean.push(null), out.min.push(null), out.max.push(null);
+    } else {
+      out.mean.push(s.count === 1 ? f32(s.sum) : mean9(s.sum / s.count));
+      out.min.push(f32(s.min));
+      out.max.push(f32(s.max));
+    }
+  }
+  return out;
+}
+
+// One sample per bucket: read blocks straight through instead of one summary per sample.
+function rawColumns(rows: RowReader, vs: VarSeries, p: Plan, k0: number, k1: number): BucketColumns {
+  const mean: (number | null)[] = [];
+  let blk = -1;
+  let data: Float32Array | null = null;
+  for (let k = k0; k < k1; k++) {
+    const g = p.g0 + k;
+    if (g >= vs.end || g < 0) {
+      mean.push(null);
+      continue;
+    }
+    const b = Math.floor(g / BLOCK_SAMPLES);
+    if (b !== blk) {
+      blk = b;
+      data = rows.block(vs, b);
+    }
+    const v = data && g - b * BLOCK_SAMPLES < data.length ? data[g - b * BLOCK_SAMPLES]! : Number.NaN;
+    mean.push(v === v ? f32(v) : null);
+  }
+  return { mean, min: mean, max: mean };
+}

@@ -1,0 +1,205 @@
+import { rmSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { BLOCK_SAMPLES, CHUNK_BUCKETS, decodeBlock, decodeChunk, emptyChunk, encodeBlock, encodeChunk } from "../../../logger/store/series/blocks.ts";
+import { bucketColumns, bucketSamples, ceilDiv, planQuery } from "../../../logger/store/series/query.ts";
+import { summarize } from "../../../logger/store/series/ranges.ts";
+import { emptySummary } from "../../../logger/store/series/rollups.ts";
+import { SeriesStore } from "../../../logger/store/series/store.ts";
+import { mulberry32 } from "../../../logger/sim/prng.ts";
+import { tempDir } from "./helpers.ts";
+
+const dirs: string[] = [];
+const newDir = () => {
+  const d = tempDir();
+  dirs.push(d);
+  return d;
+};
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** Appends random batches with random gaps and NaNs, and keeps every sample for brute force. */
+type Truth = { g: number[]; v: number[] };
+const newTruth = (): Truth => ({ g: [], v: [] });
+
+function fill(store: SeriesStore, id: string, start: number, total: number, seed: number, truth: Truth): number {
+  const rnd = mulberry32(seed);
+  let g = start;
+  let written = 0;
+  while (written < total) {
+    const n = 1 + Math.floor(rnd() * 3000);
+    const batch = new Float32Array(n);
+    for (let i = 0; i < n; i++) {
+      batch[i] = rnd() < 0.01 ? Number.NaN : (rnd() - 0.5) * 1000;
+      if (!Number.isNaN(batch[i]!)) truth.g.push(g + i), truth.v.push(batch[i]!);
+    }
+    store.append(id, g, batch);
+    g += n;
+    written += n;
+    if (rnd() < 0.1) g += Math.floor(rnd() * 300_000); // a gap, sometimes longer than a level-3 bucket
+    if (rnd() < 0.2) store.flush();
+  }
+  return g;
+}
+
+function lowerBound(xs: number[], x: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function brute(truth: Truth, a: number, b: number) {
+  let min = Infinity;
+  let max = -Infinity;
+  let sum = 0;
+  let count = 0;
+  for (let i = lowerBound(truth.g, a), to = lowerBound(truth.g, b); i < to; i++) {
+    const v = truth.v[i]!;
+    min = Math.min(min, v);
+    max = Math.max(max, v);
+    sum += v;
+    count++;
+  }
+  return { min, max, sum, count };
+}
+
+function expectSame(got: { min: number; max: number; sum: number; count: number }, want: ReturnType<typeof brute>, where: string) {
+  expect(got.count, where).toBe(want.count);
+  if (want.count === 0) return;
+  expect(got.min, where).toBe(want.min);
+  expect(got.max, where).toBe(want.max);
+  expect(got.sum / got.count, where).toBeCloseTo(want.sum / want.count, 6);
+}
+
+function openStore(dir: string) {
+  const store = new SeriesStore(dir);
+  store.defineSource({ Id: "src", Name: "Source", PeriodUs: 1000 });
+  store.defineVariable({ Id: "v", SourceId: "src", Name: "Value", Unit: "V" });
+  return store;
+}
+
+describe("series blocks", () => {
+  it("round-trips raw blocks and rollup chunks, including partial ones and NaN gaps", () => {
+    const raw = new Float32Array(BLOCK_SAMPLES).map((_, i) => (i % 7 === 0 ? Number.NaN : i * 0.25 - 100));
+    const back = decodeBlock(encodeBlock(raw, 1234));
+    expect(back.length).toBe(1234);
+    for (let i = 0; i < 1234; i++) expect(Object.is(back[i], raw[i])).toBe(true);
+
+    const c = emptyChunk();
+    for (let i = 0; i < 300; i++) {
+      c.min[i] = -i;
+      c.max[i] = i * 2;
+      c.sum[i] = i * 1.5e9 + 0.125;
+      c.count[i] = i % 65;
+    }
+    c.length = 300;
+    const d = decodeChunk(encodeChunk(c));
+    expect(d.length).toBe(300);
+    expect(Array.from(d.sum.subarray(0, 300))).toEqual(Array.from(c.sum.subarray(0, 300)));
+    expect(Array.from(d.count.subarray(0, 300))).toEqual(Array.from(c.count.subarray(0, 300)));
+    expect(d.count[300]).toBe(0);
+    expect(CHUNK_BUCKETS * 20).toBe(BLOCK_SAMPLES * 4);
+  });
+});
+
+describe("series store", () => {
+  it("rollups give exact min, max and mean for random ranges (brute force)", () => {
+    const store = openStore(newDir());
+    const truth = newTruth();
+    const start = 1_700_000_000_000;
+    const end = fill(store, "v", start, 400_000, 42, truth);
+    const vs = store.seriesOf(store.variable("v")!);
+    const rnd = mulberry32(7);
+    for (let t = 0; t < 60; t++) {
+      const a = start - 1000 + Math.floor(rnd() * (end - start + 2000));
+      const len = [10, 100, 5000, 70_000, 600_000][t % 5]!;
+      const b = a + Math.floor(rnd() * len) + 1;
+      const s = emptySummary();
+      summarize(store.reader(), vs, a, b, 3, s);
+      expectSame(s, brute(truth, a, b), `[${a}, ${b})`);
+    }
+    store.close();
+  });
+
+  it("answers buckets whose edges match a brute-force split of the range", () => {
+    const store = openStore(newDir());
+    const truth = newTruth();
+    const start = 1_700_000_000_000;
+    const end = fill(store, "v", start, 300_000, 3, truth);
+    const vs = store.seriesOf(store.variable("v")!);
+    const rnd = mulberry32(9);
+    for (const points of [1, 7, 100, 1000]) {
+      const a = start + Math.floor(rnd() * 1000) * 1000 + 333; // µs, off the sample grid
+      const b = (end - Math.floor(rnd() * 5000)) * 1000 + 17;
+      const plan = planQuery(a, b, points, 1000);
+      expect(plan.size).toBeLessThanOrEqual(points);
+      expect(plan.size).toBeGreaterThanOrEqual(Math.min(points / 2, Math.ceil((b - a) / 1000)) - 1);
+      const cols = bucketColumns(store.reader(), vs, 1000, plan, 0, plan.size);
+      let covered = 0;
+      for (let k = 0; k < plan.size; k++) {
+        const [sa, sb] = bucketSamples(plan, k, 1000);
+        // Buckets tile the requested range exactly: each starts where the previous ended.
+        expect(sa).toBe(k === 0 ? ceilDiv(a, 1000) : bucketSamples(plan, k - 1, 1000)[1]);
+        covered += sb - sa;
+        const want = brute(truth, sa, sb);
+        if (want.count === 0) {
+          expect(cols.mean[k]).toBeNull();
+          continue;
+        }
+        expect(Math.fround(cols.min[k]!)).toBe(want.min);
+        expect(Math.fround(cols.max[k]!)).toBe(want.max);
+        expect(cols.mean[k]!).toBeCloseTo(want.sum / want.count, 4);
+      }
+      expect(covered).toBe(ceilDiv(b, 1000) - ceilDiv(a, 1000));
+    }
+    store.close();
+  });
+
+  it("reopens mid-bucket and keeps rollups exact for data appended afterwards", () => {
+    const dir = newDir();
+    const truth = newTruth();
+    const start = 1_700_000_000_123;
+    let store = openStore(dir);
+    let g = fill(store, "v", start, 150_000, 11, truth);
+    store.close();
+    store = openStore(dir);
+    const vs = store.seriesOf(store.variable("v")!);
+    expect(vs.end).toBe(g);
+    g = fill(store, "v", g, 150_000, 12, truth);
+    store.close();
+    store = openStore(dir);
+    const s = emptySummary();
+    summarize(store.reader(), store.seriesOf(store.variable("v")!), start, g, 3, s);
+    expectSame(s, brute(truth, start, g), "whole range after two reopenings");
+    store.close();
+  });
+
+  it("deletes blocks and rollups past the retention horizon", () => {
+    const dir = newDir();
+    const store = openStore(dir);
+    const now = 1_800_000_000_000;
+    const g0 = (now - 3 * 86400_000) * 1; // 1 kHz: index = ms
+    const day = new Float32Array(86400_000 / 100).fill(1); // every 100th ms is enough data to test with
+    for (let d = 0; d < 3; d++) store.append("v", g0 + d * 86400_000, day);
+    store.flush();
+    const rows = () => (store.db.prepare("SELECT count(*) AS n FROM series_rows").get() as { n: number }).n;
+    const before = rows();
+    expect(store.applyRetention(now)).toBe(0);
+    store.setRetention("src", 36 * 3600);
+    const deleted = store.applyRetention(now);
+    expect(deleted).toBeGreaterThan(0);
+    expect(rows()).toBe(before - deleted);
+    const vs = store.seriesOf(store.variable("v")!);
+    const horizon = store.horizonIndex(store.source("src")!, now)!;
+    expect(vs.first).toBeGreaterThanOrEqual(horizon - BLOCK_SAMPLES);
+    const s = emptySummary();
+    summarize(store.reader(), vs, g0, g0 + 86400_000, 0, s);
+    expect(s.count).toBe(0);
+    store.close();
+  });
+});
