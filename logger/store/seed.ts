@@ -46,7 +46,7 @@ export async function seed(db: Db, adminPassword?: string): Promise<boolean> {
       db,
       "INSERT INTO users (Username, EMail, Role, MustChangePassword, PasswordHash, PasswordSalt) VALUES (?, ?, ?, ?, ?, ?)",
       "admin",
-      "admin@localhost",
+      "",
       adminId,
       adminPassword ? 0 : 1,
       pw.hash,

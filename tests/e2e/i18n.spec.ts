@@ -32,3 +32,12 @@ test("time zone and theme preferences are saved and validated", async ({ page })
   await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
   await expect(page.getByLabel("Offset in minutes")).toHaveValue("90");
 });
+
+test.describe("without a language choice", () => {
+  test.use({ locale: "it-IT" });
+  test("the browser's Accept-Language picks Italian", async ({ page }) => {
+    await page.goto("/signin");
+    await expect(page.getByRole("heading", { name: "Accedi" })).toBeVisible();
+    await expect(page.locator("html")).toHaveAttribute("lang", "it");
+  });
+});

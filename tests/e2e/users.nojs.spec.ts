@@ -133,3 +133,15 @@ test("every administrative change is in the audit trail, without passwords", asy
   expect(Messages.some((m) => m.Text.includes(user.username))).toBe(true);
   expect(Messages.every((m) => !m.Text.includes(user.password))).toBe(true);
 });
+
+test("an administrator cannot demote the last Administrator, not even themselves", async ({ page }) => {
+  await signIn(page, "admin", ADMIN_PASSWORD);
+  const { Users } = await rpc<{ Users: { ID: number; Username: string }[] }>("GI.system/UserManagementAPI.GetUsers", {});
+  const me = Users.find((u) => u.Username === "admin")!;
+  await page.goto(`/userManagement?edit=${me.ID}`);
+  await page.getByLabel("Role").selectOption({ label: "Viewer" });
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText(/Administrator/).filter({ hasText: /last|only/i }).first()).toBeVisible();
+  await page.goto("/userManagement");
+  await expect(page.locator('tr[data-username="admin"]')).toContainText("Administrator");
+});

@@ -12,7 +12,7 @@ describe("first-start seeding", () => {
       const { access } = await login(lg.url, "admin", "admin");
       expect((await verify(lg.url, access)).body.must_change_password).toBe(true);
       const me = await rpc(lg.url, `${API}.GetUser`, { ID: 1 }, access);
-      expect(me.body.User).toMatchObject({ Username: "admin", EMail: "admin@localhost", MustChangePassword: true });
+      expect(me.body.User).toMatchObject({ Username: "admin", EMail: "", MustChangePassword: true });
       const roles = (await rpc(lg.url, `${API}.GetRoles`, {}, access)).body.Roles;
       expect(roles.map((r: { Name: string }) => r.Name)).toEqual(["Administrator", "Operator", "Viewer"]);
       expect(roles[0]).toMatchObject({ BuiltIn: true });
