@@ -1,11 +1,14 @@
 import { adminMethods } from "./admin.ts";
+import { alarmMethods } from "./alarms.ts";
 import { configMethods } from "./config.ts";
 import { deviceMethods } from "./devices.ts";
 import { messagingMethods } from "./messaging.ts";
+import { notificationMethods } from "./notifications.ts";
 import type { Registry } from "./registry.ts";
 import { roleMethods } from "./roles.ts";
 import { settingsMethods } from "./settings.ts";
 import { systemMethods } from "./system.ts";
+import { traceMethods } from "./trace.ts";
 import { userMethods } from "./users.ts";
 import { webuiMethods } from "./webui.ts";
 
@@ -19,4 +22,7 @@ export const registry: Registry = {
   ...messagingMethods,
   ...webuiMethods,
   ...deviceMethods,
+  ...alarmMethods,
+  ...notificationMethods,
+  ...traceMethods,
 };
