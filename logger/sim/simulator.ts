@@ -46,6 +46,7 @@ export class Simulator {
   start(running: boolean, since: number): void {
     this.running = running;
     this.since = since;
+    this.onEvent?.("info", `Simulated test rig online: ${this.rig.model.devices.length} devices, ${this.rig.model.variables.length} variables, acquisition ${running ? "running" : "stopped"}`);
     this.timer ??= setInterval(() => this.tick(), this.o.tickMs);
     this.tick();
   }
