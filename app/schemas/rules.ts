@@ -40,7 +40,7 @@ export const ruleSchema = z
     if (r.type === "low" || r.type === "range") need("low", r.low !== undefined);
     if (r.type === "range" && r.high !== undefined && r.low !== undefined) {
       need("high", r.high > r.low, "rules.validation.highAboveLow");
-      need("deadband", (r.deadband ?? 0) * 2 < r.high - r.low, "rules.validation.deadbandRange");
+      if (r.high > r.low) need("deadband", (r.deadband ?? 0) * 2 < r.high - r.low, "rules.validation.deadbandRange");
     }
     if (r.type === "rate") need("rate", r.rate !== undefined);
     if (r.type === "stale") need("stale", r.stale !== undefined);

@@ -42,7 +42,7 @@ const completeRule = z.object(ruleFields).superRefine((r, issue) => {
   if (r.Type === "high" || r.Type === "range") need("High", r.High !== null, `Required for a ${r.Type} rule`);
   if (r.Type === "low" || r.Type === "range") need("Low", r.Low !== null, `Required for a ${r.Type} rule`);
   if (r.Type === "range" && r.High !== null && r.Low !== null) need("High", r.High > r.Low, "Must be above Low");
-  if (r.Type === "range" && r.High !== null && r.Low !== null) need("Deadband", r.Deadband * 2 < r.High - r.Low, "Must be less than half the range");
+  if (r.Type === "range" && r.High !== null && r.Low !== null && r.High > r.Low) need("Deadband", r.Deadband * 2 < r.High - r.Low, "Must be less than half the range");
   if (r.Type === "rate") need("RatePerSec", r.RatePerSec !== null, "Required for a rate rule");
   if (r.Type === "stale") need("StaleSec", r.StaleSec !== null, "Required for a stale rule");
   if (r.Type === "digital") need("State", r.State !== null, "Required for a digital rule (0 or 1)");
