@@ -1,5 +1,6 @@
 import { adminMethods } from "./admin.ts";
 import { configMethods } from "./config.ts";
+import { dashboardMethods } from "./dashboards.ts";
 import { deviceMethods } from "./devices.ts";
 import { messagingMethods } from "./messaging.ts";
 import type { Registry } from "./registry.ts";
@@ -18,5 +19,6 @@ export const registry: Registry = {
   ...roleMethods,
   ...messagingMethods,
   ...webuiMethods,
+  ...dashboardMethods,
   ...deviceMethods,
 };
