@@ -52,7 +52,7 @@ export interface Feature {
 
 export const FEATURES: readonly Feature[] = [
   { key: "dashboard", path: "/dashboard", module: "routes/dashboard.tsx", permission: "ViewDashboards", group: "dashboard", icon: "dashboard", label: "nav.dashboard" },
-  { key: "dashboardManager", path: "/dashboardManager", permission: "ManageDashboards", group: "dashboard", icon: "grid", label: "nav.dashboardManager" },
+  { key: "dashboardManager", path: "/dashboardManager", module: "routes/dashboardManager.tsx", permission: "ManageDashboards", group: "dashboard", icon: "grid", label: "nav.dashboardManager" },
   { key: "analytics", path: "/analytics", permission: "ViewAnalytics", group: "main", icon: "chart", label: "nav.analytics" },
   { key: "export", path: "/export", permission: "UseExport", group: "main", icon: "download", label: "nav.export" },
   { key: "devices", path: "/devices", module: "routes/devices.tsx", permission: "ViewDevices", group: "main", icon: "devices", label: "nav.devices" },

@@ -29,6 +29,7 @@ import { readPrefs } from "./services/prefs.server";
 import { loadTheme } from "./services/theme.server";
 import { effectiveZone } from "./services/timezone";
 import { AppShell } from "./ui/AppShell";
+import { KioskRetry } from "./ui/dashboard/KioskRetry";
 import { ErrorPage } from "./ui/ErrorPage";
 import { useRootData } from "./ui/rootData";
 
@@ -159,7 +160,12 @@ export function ErrorBoundary() {
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const reason = isRouteErrorResponse(error) ? (error.data as { reason?: string } | undefined)?.reason : undefined;
   if (!isRouteErrorResponse(error)) console.error(error);
-  const page = <ErrorPage status={status} reason={reason} />;
+  const page = (
+    <>
+      <ErrorPage status={status} reason={reason} />
+      <KioskRetry />
+    </>
+  );
   // Without root data (logger down, root loader failed) there is no shell to draw.
   return root ? <AppShell data={root} bare={!root.signedIn && root.loginRequired}>{page}</AppShell> : page;
 }

@@ -17,6 +17,7 @@ import { openDb } from "./store/db.ts";
 import { projectState } from "./store/measurements.ts";
 import { migrate } from "./store/migrations.ts";
 import { seed } from "./store/seed.ts";
+import { seedDashboards } from "./store/seed-dashboards.ts";
 import { SeriesStore } from "./store/series/store.ts";
 import { TraceLog } from "./trace.ts";
 
@@ -68,6 +69,7 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
     const firstStart = await seed(db, opts.adminPassword);
     store.applyRetention(now());
     sim = simOpts ? new Simulator(simOpts, store, live) : null;
+    if (firstStart && sim) seedDashboards(db, sim.rig.model);
     if (sim && simOpts!.backfillSec > 0) await sim.backfill(simOpts!.backfillSec, log);
   } catch (err) {
     store.close();

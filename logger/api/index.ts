@@ -1,6 +1,7 @@
 import { adminMethods } from "./admin.ts";
 import { alarmMethods } from "./alarms.ts";
 import { configMethods } from "./config.ts";
+import { dashboardMethods } from "./dashboards.ts";
 import { deviceMethods } from "./devices.ts";
 import { messagingMethods } from "./messaging.ts";
 import { notificationMethods } from "./notifications.ts";
@@ -21,6 +22,7 @@ export const registry: Registry = {
   ...roleMethods,
   ...messagingMethods,
   ...webuiMethods,
+  ...dashboardMethods,
   ...deviceMethods,
   ...alarmMethods,
   ...notificationMethods,

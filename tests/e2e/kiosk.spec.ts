@@ -1,4 +1,9 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { ADMIN_PASSWORD, expect, signIn, test } from "./fixtures";
+import { freePort, startConsole } from "./stack";
 
 test("a wall display reaches the default dashboard without any navigation chrome", async ({ page }) => {
   await signIn(page, "admin", ADMIN_PASSWORD);
@@ -7,4 +12,89 @@ test("a wall display reaches the default dashboard without any navigation chrome
   await expect(page.locator("main[data-kiosk]")).toBeVisible();
   await expect(page.getByRole("navigation")).toHaveCount(0);
   await expect(page.getByTestId("user-menu")).toHaveCount(0);
+  await expect(page.getByTestId("widget").first()).toBeVisible();
+  await expect(page.getByTestId("range-bar")).toHaveCount(0);
+});
+
+test("without JavaScript the kiosk page refreshes itself; with it, values update live in place", async ({ page }) => {
+  await signIn(page, "admin", ADMIN_PASSWORD);
+  const html = await (await page.request.get("/dashboard?kiosk")).text();
+  // Only inside <noscript>: a browser with JavaScript must not reload the page.
+  expect(html).toMatch(/<noscript><meta http-equiv="refresh" content="\d+"\/?><\/noscript>/);
+  expect(html.replace(/<noscript>.*?<\/noscript>/gs, "")).not.toContain('http-equiv="refresh"');
+
+  await page.goto("/dashboard?kiosk");
+  await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
+  await expect(page.getByTestId("live-state")).toHaveAttribute("data-state", "live");
+  const values = page.getByTestId("widget-value");
+  const before = await values.allTextContents();
+  await expect.poll(async () => (await values.allTextContents()).join("|"), { timeout: 10_000 }).not.toBe(before.join("|"));
+  expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
+});
+
+// A logger of its own (short access tokens, a data folder that survives a restart) behind a console of its own.
+const root = resolve(import.meta.dirname, "../..");
+function runLogger(port: number, dataDir: string): ChildProcess {
+  const child = spawn(process.execPath, ["logger/main.ts", "--port", String(port), "--data", dataDir], {
+    cwd: root,
+    env: { ...process.env, ADMIN_PASSWORD, ACCESS_TOKEN_TTL: "2" },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  child.stderr?.resume();
+  return child;
+}
+async function waitUp(url: string) {
+  for (let i = 0; i < 100; i++) {
+    try {
+      await fetch(url, { method: "POST" });
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  }
+  throw new Error(`${url} did not come up`);
+}
+const stop = (child: ChildProcess) => new Promise<void>((done) => (child.exitCode !== null ? done() : (child.once("exit", () => done()), child.kill("SIGTERM"))));
+
+test("the kiosk survives an access-token expiry and a logger restart", async ({ page }) => {
+  test.setTimeout(120_000);
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), "loggia-e2e-kiosk-"));
+  const loggerUrl = `http://127.0.0.1:${port}`;
+  let logger = runLogger(port, dataDir);
+  await waitUp(`${loggerUrl}/rpc/AdminAPI.LoginRequired`);
+  const console = await startConsole(loggerUrl);
+  try {
+    await page.goto(`${console.url}/signin`);
+    await page.getByLabel(/username/i).fill("admin");
+    await page.getByLabel(/^password$/i).fill(ADMIN_PASSWORD);
+    await page.getByLabel(/^password$/i).press("Enter");
+    await page.waitForURL((url) => !url.pathname.startsWith("/signin"));
+    await page.goto(`${console.url}/defaultDashboard?kiosk`);
+    await expect(page.getByTestId("live-state")).toHaveAttribute("data-state", "live");
+
+    // The access token lives 2 s; the dashboard polls every 10 s and must keep its session.
+    await page.waitForTimeout(12_000);
+    await expect(page).toHaveURL(/\/dashboard\?kiosk/);
+    await expect(page.getByTestId("dashboard-offline")).toHaveCount(0);
+
+    await stop(logger);
+    await expect(page.getByTestId("live-state")).toHaveAttribute("data-state", "offline", { timeout: 15_000 });
+    await expect(page.getByTestId("dashboard-offline")).toBeVisible({ timeout: 15_000 });
+
+    logger = runLogger(port, dataDir);
+    await waitUp(`${loggerUrl}/rpc/AdminAPI.LoginRequired`);
+    await expect(page.getByTestId("live-state")).toHaveAttribute("data-state", "live", { timeout: 30_000 });
+    await expect(page.getByTestId("dashboard-offline")).toHaveCount(0, { timeout: 15_000 });
+    await expect(page).toHaveURL(/\/dashboard\?kiosk/);
+    const values = page.getByTestId("widget-value");
+    const before = (await values.allTextContents()).join("|");
+    await expect.poll(async () => (await values.allTextContents()).join("|"), { timeout: 10_000 }).not.toBe(before);
+  } finally {
+    // The page would keep polling a console that is going away.
+    await page.goto("about:blank");
+    await console.stop();
+    await stop(logger);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });

@@ -1,0 +1,209 @@
+import { z } from "zod";
+
+// A dashboard's stored content (the logger checks the same rules, docs/logger-api.md), the
+// import/export file, and the Dashboard Manager's forms. Form messages are i18n keys.
+
+export const WIDGET_TYPES = ["chart", "value", "gauge", "bar", "lamp", "table", "text"] as const;
+export type WidgetType = (typeof WIDGET_TYPES)[number];
+export const COLOURS = ["green", "amber", "red", "blue", "grey"] as const;
+export type Colour = (typeof COLOURS)[number];
+export const RANGES = ["5m", "1h", "24h", "7d"] as const;
+export type RangePreset = (typeof RANGES)[number];
+export const REFRESH = ["off", "5s", "10s", "30s", "1m", "5m"] as const;
+export type RefreshInterval = (typeof REFRESH)[number];
+
+export const RANGE_MS: Record<RangePreset, number> = { "5m": 300_000, "1h": 3_600_000, "24h": 86_400_000, "7d": 604_800_000 };
+export const REFRESH_MS: Record<RefreshInterval, number> = { off: 0, "5s": 5_000, "10s": 10_000, "30s": 30_000, "1m": 60_000, "5m": 300_000 };
+export const MAX_VARIABLES = 8;
+export const MAX_WIDGETS = 64;
+
+const finite = z.number().refine(Number.isFinite);
+const colour = z.enum(COLOURS);
+export const threshold = z.object({ Value: finite, Color: colour });
+export const lampState = z.object({ Value: finite, Label: z.string().max(40), Color: colour });
+
+export const widgetSchema = z.object({
+  ID: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/),
+  Type: z.enum(WIDGET_TYPES),
+  Title: z.string().max(100).default(""),
+  X: z.number().int().min(0).max(23),
+  Y: z.number().int().min(0).max(999),
+  W: z.number().int().min(1).max(24),
+  H: z.number().int().min(1).max(24),
+  Variables: z.array(z.string().min(1).max(100)).max(MAX_VARIABLES).default([]),
+  Options: z
+    .object({
+      Min: finite.optional(),
+      Max: finite.optional(),
+      Precision: z.number().int().min(0).max(12).optional(),
+      Thresholds: z.array(threshold).max(8).optional(),
+      States: z.array(lampState).max(16).optional(),
+      Text: z.string().max(4000).optional(),
+      Sparkline: z.boolean().optional(),
+    })
+    .default({}),
+});
+export type Widget = z.output<typeof widgetSchema>;
+
+export const contentSchema = z
+  .object({
+    Columns: z.number().int().min(1).max(24).default(12),
+    RowHeight: z.number().int().min(20).max(400).default(80),
+    Range: z.enum(RANGES).default("1h"),
+    Refresh: z.enum(REFRESH).default("30s"),
+    Widgets: z.array(widgetSchema).max(MAX_WIDGETS).default([]),
+  })
+  .superRefine((c, ctx) => {
+    const seen = new Set<string>();
+    c.Widgets.forEach((w, i) => {
+      if (w.X + w.W > c.Columns) ctx.addIssue({ code: "custom", path: ["Widgets", i, "W"], message: `reaches past column ${c.Columns}` });
+      if (seen.has(w.ID)) ctx.addIssue({ code: "custom", path: ["Widgets", i, "ID"], message: `widget ID ${w.ID} is used twice` });
+      seen.add(w.ID);
+    });
+  });
+export type DashboardContent = z.output<typeof contentSchema>;
+export const EMPTY_CONTENT: DashboardContent = { Columns: 12, RowHeight: 80, Range: "1h", Refresh: "30s", Widgets: [] };
+
+/** The export file: self-describing, so an import can tell it from any other JSON. */
+export const EXPORT_FORMAT = "loggia-dashboard";
+export const exportFile = z.object({
+  Format: z.literal(EXPORT_FORMAT),
+  FormatVersion: z.literal(1),
+  Name: z.string().trim().min(1).max(100),
+  Content: contentSchema,
+});
+export type ExportFile = z.output<typeof exportFile>;
+
+export function toExportFile(name: string, content: DashboardContent): ExportFile {
+  return { Format: EXPORT_FORMAT, FormatVersion: 1, Name: name, Content: content };
+}
+
+/** An import's JSON text, checked; the first problems as one readable line. */
+export function parseExportFile(text: string): { ok: true; file: ExportFile } | { ok: false; problem: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, problem: `not JSON (${(error as Error).message})` };
+  }
+  const parsed = exportFile.safeParse(json);
+  if (parsed.success) return { ok: true, file: parsed.data };
+  return { ok: false, problem: parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "file"}: ${i.message}`).join("; ") };
+}
+
+// ---- Dashboard Manager forms ----
+
+const name = z.string({ error: "dashboards.validation.nameRequired" }).trim().min(1, "dashboards.validation.nameRequired").max(100, "dashboards.validation.nameTooLong");
+const int = (min: number, max: number, message: string) => z.number({ error: message }).int(message).min(min, message).max(max, message);
+
+export const createSchema = z.object({ name });
+
+export const settingsSchema = z.object({
+  name,
+  columns: int(1, 24, "dashboards.validation.columns"),
+  rowHeight: int(20, 400, "dashboards.validation.rowHeight"),
+  range: z.enum(RANGES),
+  refresh: z.enum(REFRESH),
+});
+
+/** "value colour" per line, e.g. "5000 amber". */
+const thresholdLines = z
+  .string()
+  .optional()
+  .transform((text, ctx) => {
+    const rows: z.output<typeof threshold>[] = [];
+    for (const line of lines(text)) {
+      const m = /^(-?\d+(?:[.,]\d+)?)\s+(\w+)$/.exec(line);
+      const parsed = m && threshold.safeParse({ Value: Number(m[1]!.replace(",", ".")), Color: m[2]!.toLowerCase() });
+      if (!parsed?.success) {
+        ctx.addIssue({ code: "custom", message: "dashboards.validation.thresholds" });
+        return z.NEVER;
+      }
+      rows.push(parsed.data);
+    }
+    return rows.sort((a, b) => a.Value - b.Value);
+  });
+
+/** "value label colour" per line, e.g. "1 Running green". */
+const stateLines = z
+  .string()
+  .optional()
+  .transform((text, ctx) => {
+    const rows: z.output<typeof lampState>[] = [];
+    for (const line of lines(text)) {
+      const m = /^(-?\d+(?:[.,]\d+)?)\s+(.+?)\s+(\w+)$/.exec(line);
+      const parsed = m && lampState.safeParse({ Value: Number(m[1]!.replace(",", ".")), Label: m[2]!.trim(), Color: m[3]!.toLowerCase() });
+      if (!parsed?.success) {
+        ctx.addIssue({ code: "custom", message: "dashboards.validation.states" });
+        return z.NEVER;
+      }
+      rows.push(parsed.data);
+    }
+    return rows;
+  });
+
+function lines(text: string | undefined): string[] {
+  return (text ?? "")
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
+}
+
+const optionalNumber = (message: string) => z.number({ error: message }).refine(Number.isFinite, message).optional();
+
+export const widgetFormSchema = z
+  .object({
+    type: z.enum(WIDGET_TYPES),
+    title: z.string().max(100, "dashboards.validation.titleTooLong").optional(),
+    x: int(0, 23, "dashboards.validation.position"),
+    y: int(0, 999, "dashboards.validation.position"),
+    w: int(1, 24, "dashboards.validation.size"),
+    h: int(1, 24, "dashboards.validation.size"),
+    variables: z.array(z.string().min(1).max(100)).max(MAX_VARIABLES, "dashboards.validation.tooManyVariables").default([]),
+    min: optionalNumber("dashboards.validation.number"),
+    max: optionalNumber("dashboards.validation.number"),
+    precision: int(0, 12, "dashboards.validation.precision").optional(),
+    thresholds: thresholdLines,
+    states: stateLines,
+    text: z.string().max(4000, "dashboards.validation.textTooLong").optional(),
+    sparkline: z.boolean().optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.type !== "text" && v.variables.length === 0) ctx.addIssue({ code: "custom", path: ["variables"], message: "dashboards.validation.variablesRequired" });
+    if (v.min !== undefined && v.max !== undefined && v.max <= v.min) ctx.addIssue({ code: "custom", path: ["max"], message: "dashboards.validation.maxAboveMin" });
+  });
+export type WidgetForm = z.output<typeof widgetFormSchema>;
+
+/** Which option fields a widget type uses (the form shows only those). */
+export const TYPE_OPTIONS: Record<WidgetType, readonly ("scale" | "precision" | "thresholds" | "states" | "text" | "sparkline" | "variables" | "manyVariables")[]> = {
+  chart: ["variables", "manyVariables"],
+  value: ["variables", "precision", "thresholds", "sparkline"],
+  gauge: ["variables", "scale", "precision", "thresholds"],
+  bar: ["variables", "scale", "precision", "thresholds"],
+  lamp: ["variables", "states"],
+  table: ["variables", "manyVariables", "precision"],
+  text: ["text"],
+};
+
+/** A form's widget in stored shape; single-variable types keep only their first variable. */
+export function widgetFromForm(id: string, v: WidgetForm): Widget {
+  const uses = TYPE_OPTIONS[v.type];
+  const Options: Widget["Options"] = {};
+  if (uses.includes("scale")) {
+    if (v.min !== undefined) Options.Min = v.min;
+    if (v.max !== undefined) Options.Max = v.max;
+  }
+  if (uses.includes("precision") && v.precision !== undefined) Options.Precision = v.precision;
+  if (uses.includes("thresholds") && v.thresholds?.length) Options.Thresholds = v.thresholds;
+  if (uses.includes("states") && v.states?.length) Options.States = v.states;
+  if (uses.includes("text")) Options.Text = v.text ?? "";
+  if (uses.includes("sparkline")) Options.Sparkline = v.sparkline ?? false;
+  const variables = !uses.includes("variables") ? [] : uses.includes("manyVariables") ? v.variables : v.variables.slice(0, 1);
+  return { ID: id, Type: v.type, Title: v.title ?? "", X: v.x, Y: v.y, W: v.w, H: v.h, Variables: variables, Options };
+}
+
+export const thresholdText = (rows: Widget["Options"]["Thresholds"]) => (rows ?? []).map((r) => `${r.Value} ${r.Color}`).join("\n");
+export const stateText = (rows: Widget["Options"]["States"]) => (rows ?? []).map((r) => `${r.Value} ${r.Label} ${r.Color}`).join("\n");
+
+/** Positions posted by the drag-and-drop layout editor. */
+export const layoutSchema = z.array(z.object({ ID: z.string(), X: z.number().int(), Y: z.number().int(), W: z.number().int(), H: z.number().int() })).max(MAX_WIDGETS);

@@ -1,0 +1,150 @@
+import { z } from "zod";
+import { contentSchema, type DashboardContent, type Widget } from "~/schemas/dashboards";
+import type { RouterContextProvider } from "react-router";
+import { getAuth } from "./auth-state.server";
+import { stateOf } from "./context.server";
+import type { LoggerClient } from "./logger/client.server";
+import { LoggerError } from "./logger/errors";
+import { dashboardListAnswer, emptyAnswer, timeSeriesAnswer, userAnswer, variablesAnswer, type Variable } from "./logger/schemas";
+import { readPrefs } from "./prefs.server";
+import { effectiveZone } from "./timezone";
+import type { DashboardData, WidgetData } from "~/ui/dashboard/types";
+import { readValues } from "./variables.server";
+
+const dashboardAnswer = z.object({
+  Dashboard: z.object({ ID: z.string(), Name: z.string(), IsDefault: z.boolean(), Version: z.number(), Content: z.unknown() }),
+});
+const savedAnswer = z.object({ ID: z.string(), Version: z.number() });
+
+export interface StoredDashboard {
+  ID: string;
+  Name: string;
+  IsDefault: boolean;
+  Version: number;
+  /** null when the stored content is not one this console can draw (another tool wrote it). */
+  content: DashboardContent | null;
+}
+
+export const listDashboards = (logger: LoggerClient) => logger.rpc("WebUIAPI.List", {}, dashboardListAnswer).then((a) => a.List);
+
+/** The dashboard, or null when it does not exist (any more). */
+export async function getDashboard(logger: LoggerClient, id: string): Promise<StoredDashboard | null> {
+  try {
+    const { Dashboard: d } = await logger.rpc("WebUIAPI.GetDashboard", { ID: id }, dashboardAnswer);
+    const content = contentSchema.safeParse(d.Content);
+    return { ID: d.ID, Name: d.Name, IsDefault: d.IsDefault, Version: d.Version, content: content.success ? content.data : null };
+  } catch (error) {
+    if (error instanceof LoggerError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+export const saveDashboard = (logger: LoggerClient, d: { ID?: string; Name: string; Content: DashboardContent; Version?: number }) =>
+  logger.rpc("WebUIAPI.SaveDashboard", { Dashboard: d }, savedAnswer);
+export const removeDashboard = (logger: LoggerClient, id: string) => logger.rpc("WebUIAPI.RemoveDashboard", { ID: id }, emptyAnswer);
+export const setDefaultDashboard = (logger: LoggerClient, id: string) => logger.rpc("WebUIAPI.SetDefaultDashboard", { ID: id }, emptyAnswer);
+
+/** All variables, or an error text; the manager and the dashboard both live with a logger without data API. */
+export async function tryVariables(logger: LoggerClient): Promise<{ variables: Variable[]; error: string | null }> {
+  try {
+    const { Data } = await logger.rest("GET", "/online/structure/variables", undefined, variablesAnswer);
+    return { variables: Data, error: null };
+  } catch (error) {
+    return { variables: [], error: failureText(error) };
+  }
+}
+
+/** The zone absolute ranges are typed in: the user's, as the root loader resolves it for display. */
+export async function userTimeZone({ request, context }: { request: Request; context: Readonly<RouterContextProvider> }): Promise<string> {
+  const [auth, prefs] = await Promise.all([getAuth(context), readPrefs(request)]);
+  const user = auth.userId !== null ? (await stateOf(context).logger.rpc("GI.system/UserManagementAPI.GetUser", { ID: auth.userId }, userAnswer)).User : null;
+  return effectiveZone(user, prefs.browserZone, auth.settings?.DefaultTimezone || "UTC");
+}
+
+// ---- Widget data ----
+
+/** Buckets per chart: about two per pixel column of a wide chart (ARCHITECTURE principle 4). */
+export const CHART_POINTS = 1000;
+export const SPARK_POINTS = 60;
+
+/** Everything the widgets show, fetched in parallel; one failing query fails only its widget. */
+export async function loadDashboardData(logger: LoggerClient, content: DashboardContent, range: { from: number; to: number }): Promise<DashboardData> {
+  const used = new Set(content.Widgets.flatMap((w) => w.Variables));
+  const listed = used.size ? await tryVariables(logger) : { variables: [], error: null };
+  const variables: Record<string, Variable> = {};
+  for (const v of listed.variables) if (used.has(v.Id)) variables[v.Id] = v;
+
+  const current = [...new Set(content.Widgets.filter((w) => w.Type !== "chart").flatMap((w) => w.Variables))].filter((id) => variables[id]);
+  const [values, series] = await Promise.all([
+    current.length
+      ? readValues(logger, current).then(
+          (v) => ({ values: v, error: null }),
+          (error: unknown) => ({ values: {}, error: failureText(error) }),
+        )
+      : { values: {}, error: null },
+    Promise.all(content.Widgets.map((w) => widgetSeries(logger, w, variables, range))),
+  ]);
+  const widgets: Record<string, WidgetData> = {};
+  content.Widgets.forEach((w, i) => (widgets[w.ID] = series[i]!));
+  return {
+    variables: Object.fromEntries(Object.values(variables).map((v) => [v.Id, { Id: v.Id, Name: v.Name, Unit: v.Unit, DataFormat: v.DataFormat, Precision: v.Precision, RangeMin: v.RangeMin, RangeMax: v.RangeMax }])),
+    variablesError: listed.error,
+    values: values.values,
+    valuesError: values.error,
+    widgets,
+  };
+}
+
+async function widgetSeries(logger: LoggerClient, w: Widget, variables: Record<string, Variable>, range: { from: number; to: number }): Promise<WidgetData> {
+  const wanted = w.Type === "chart" || (w.Type === "value" && w.Options.Sparkline);
+  const vars = w.Variables.map((id) => variables[id]).filter((v): v is Variable => v !== undefined);
+  if (!wanted || vars.length === 0) return { state: "ok" };
+  try {
+    const { Data } = await logger.rest(
+      "POST",
+      "/history/data",
+      {
+        Start: Math.round(range.from),
+        End: Math.round(range.to),
+        Variables: vars.map((v) => ({ SID: v.SourceId ?? "", VID: v.Id })),
+        Points: w.Type === "chart" ? CHART_POINTS : SPARK_POINTS,
+        Type: "equidistant",
+        Format: "json",
+      },
+      timeSeriesAnswer,
+    );
+    const ts = Data.TimeSeries;
+    // Columns follow the widget's variable order, so deleted variables leave no hole.
+    const digits = ts.Values.map((col, i) => decimalsFor([col, ts.Min?.[i], ts.Max?.[i]]));
+    const round = (cols: (number | null)[][] | undefined) => cols?.map((col, i) => roundColumn(col, digits[i]!));
+    return { state: "ok", series: { start: ts.Start, delta: ts.Delta, size: ts.Size, values: round(ts.Values)!, min: round(ts.Min), max: round(ts.Max) } };
+  } catch (error) {
+    return { state: "error", error: failureText(error) };
+  }
+}
+
+/**
+ * Decimals that keep 1/20,000 of a series' own span: far below a pixel, but float32 values
+ * printed in full (88.12345886230469) would make the page several times larger.
+ */
+function decimalsFor(cols: ((number | null)[] | undefined)[]): number {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const col of cols) for (const v of col ?? []) if (v !== null) (lo = Math.min(lo, v)), (hi = Math.max(hi, v));
+  const span = hi - lo || Math.abs(hi) || 1;
+  return Math.min(12, Math.max(0, -Math.floor(Math.log10(span / 20_000))));
+}
+
+function roundColumn(col: (number | null)[], digits: number): (number | null)[] {
+  const f = 10 ** digits;
+  return col.map((v) => (v === null ? null : Math.round(v * f) / f));
+}
+
+/** A logger refusal in its own words (spec §8); unreachable or garbled answers as an i18n key. */
+export function failureText(error: unknown): string {
+  if (error instanceof LoggerError) return error.message;
+  const reason = (error as { data?: { reason?: string } } | null)?.data?.reason;
+  if (reason === "logger-bad-answer") return "dashboards.widget.badAnswer";
+  if (reason === "logger-unavailable") return "dashboards.widget.unreachable";
+  return "dashboards.widget.failed";
+}

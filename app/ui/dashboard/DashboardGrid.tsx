@@ -1,0 +1,26 @@
+import type { DashboardContent, Widget } from "~/schemas/dashboards";
+
+/** Grid width the server assumes when it sizes SVG charts (a wall display or a wide window). */
+export const GRID_WIDTH = 1200;
+
+/** Widgets at their stored positions from md up; below md one column in reading order. */
+export function DashboardGrid({ content, children }: { content: DashboardContent; children: (w: Widget, approx: { width: number; height: number }) => React.ReactNode }) {
+  const ordered = content.Widgets.toSorted((a, b) => a.Y - b.Y || a.X - b.X);
+  return (
+    <div
+      className="grid grid-cols-1 gap-3 md:auto-rows-[var(--row)] md:grid-cols-[repeat(var(--cols),minmax(0,1fr))]"
+      style={{ "--cols": content.Columns, "--row": `${content.RowHeight}px` } as React.CSSProperties}
+      data-testid="dashboard-grid"
+    >
+      {ordered.map((w) => (
+        <div
+          key={w.ID}
+          className="min-h-[var(--h)] md:min-h-0 md:[grid-column:var(--x)] md:[grid-row:var(--y)]"
+          style={{ "--x": `${w.X + 1} / span ${w.W}`, "--y": `${w.Y + 1} / span ${w.H}`, "--h": `${Math.max(w.H * content.RowHeight, 120)}px` } as React.CSSProperties}
+        >
+          {children(w, { width: (w.W / content.Columns) * GRID_WIDTH - 24, height: w.H * content.RowHeight - 56 })}
+        </div>
+      ))}
+    </div>
+  );
+}

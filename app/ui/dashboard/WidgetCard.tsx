@@ -1,0 +1,101 @@
+import { useTranslation } from "react-i18next";
+import type { Widget } from "~/schemas/dashboards";
+import { ChartWidget } from "./ChartWidget";
+import { SafeText } from "./SafeText";
+import type { DashboardData, VariableInfo } from "./types";
+import { BarWidget, GaugeWidget, LampWidget, TableWidget, ValueWidget } from "./ValueWidgets";
+
+export interface WidgetCardProps {
+  widget: Widget;
+  data: DashboardData;
+  values: Record<string, number | null>;
+  range: { from: number; to: number; follow: boolean };
+  /** Size on a 1200 px wide grid, for the server SVG's aspect ratio. */
+  approx: { width: number; height: number };
+  syncKey: string;
+  busy: boolean;
+  onZoom(from: number, to: number): void;
+  onReset(): void;
+}
+
+/** One grid cell: title, and the widget or its empty / error state. A failure stays in its cell. */
+export function WidgetCard(props: WidgetCardProps) {
+  const { t } = useTranslation();
+  const { widget, data } = props;
+  const vars = widget.Variables.map((id) => data.variables[id]).filter((v): v is VariableInfo => v !== undefined);
+  const deleted = data.variablesError ? 0 : widget.Variables.length - vars.length;
+  const title = widget.Title || (vars.length === 1 ? vars[0]!.Name : "") || t(`dashboards.types.${widget.Type}`);
+  return (
+    <article className="flex h-full min-h-0 flex-col overflow-hidden rounded-lg bg-white p-3 shadow-sm dark:bg-slate-800" aria-busy={props.busy || undefined} aria-label={title} data-testid="widget" data-type={widget.Type} data-widget={widget.ID}>
+      <h2 className="mb-1 truncate text-sm font-semibold text-slate-600 dark:text-slate-300" title={title}>
+        {title}
+      </h2>
+      {deleted > 0 && vars.length > 0 && (
+        <p className="text-xs text-amber-700 dark:text-amber-400" data-testid="widget-note">
+          {t("dashboards.widget.someDeleted", { count: deleted })}
+        </p>
+      )}
+      <div className="min-h-0 flex-1">
+        <Body {...props} vars={vars} deleted={deleted} />
+      </div>
+    </article>
+  );
+}
+
+function Body({ widget, data, values, range, approx, syncKey, onZoom, onReset, vars, deleted }: WidgetCardProps & { vars: VariableInfo[]; deleted: number }) {
+  const { t } = useTranslation();
+  // Failures are the logger's own words (spec §8) or one of our keys; never a key lookup of free text.
+  const said = (text: string) => (text.startsWith("dashboards.") ? t(text) : text);
+  if (widget.Type === "text") return widget.Options.Text?.trim() ? <SafeText text={widget.Options.Text} /> : <State kind="empty">{t("dashboards.widget.noText")}</State>;
+  if (widget.Variables.length === 0) return <State kind="empty">{t("dashboards.widget.noVariables")}</State>;
+  if (data.variablesError) return <State kind="error">{t("dashboards.widget.variablesFailed", { error: said(data.variablesError) })}</State>;
+  if (vars.length === 0) return <State kind="error">{t("dashboards.widget.deleted", { count: deleted })}</State>;
+  const result = data.widgets[widget.ID];
+  if (result?.state === "error") return <State kind="error">{t("dashboards.widget.dataFailed", { error: said(result.error) })}</State>;
+  if (widget.Type === "chart") {
+    const series = result?.series;
+    if (!series) return <State kind="loading">{t("dashboards.widget.loading")}</State>;
+    if (series.size === 0) return <State kind="empty">{t("dashboards.widget.noData")}</State>;
+    // An empty range still draws the axes, so a zoom into a gap can be double-clicked away.
+    const empty = series.values.every((col) => col.every((v) => v === null));
+    return (
+      <div className="relative h-full">
+        <ChartWidget series={series} vars={vars} from={range.from} to={range.to} follow={range.follow} approx={approx} syncKey={syncKey} onZoom={onZoom} onReset={onReset} />
+        {empty && (
+          <p className="pointer-events-none absolute inset-x-0 top-1/3 text-center text-sm text-slate-500" data-testid="widget-empty">
+            {t("dashboards.widget.noData")}
+          </p>
+        )}
+      </div>
+    );
+  }
+  if (data.valuesError) return <State kind="error">{t("dashboards.widget.valuesFailed", { error: said(data.valuesError) })}</State>;
+  const v = vars[0]!;
+  const value = values[v.Id] ?? null;
+  switch (widget.Type) {
+    case "value":
+      return <ValueWidget widget={widget} v={v} value={value} series={result?.state === "ok" ? result.series : undefined} />;
+    case "gauge":
+      return <GaugeWidget widget={widget} v={v} value={value} />;
+    case "bar":
+      return <BarWidget widget={widget} v={v} value={value} />;
+    case "lamp":
+      return <LampWidget widget={widget} v={v} value={value} />;
+    case "table":
+      return <TableWidget widget={widget} vars={vars} values={values} />;
+  }
+}
+
+const STATE_CLASS = {
+  empty: "text-slate-500",
+  loading: "text-slate-500 animate-pulse",
+  error: "text-red-700 dark:text-red-400",
+};
+
+function State({ kind, children }: { kind: keyof typeof STATE_CLASS; children: React.ReactNode }) {
+  return (
+    <p className={`flex h-full items-center justify-center text-center text-sm ${STATE_CLASS[kind]}`} role={kind === "error" ? "alert" : undefined} data-testid={`widget-${kind}`}>
+      {children}
+    </p>
+  );
+}

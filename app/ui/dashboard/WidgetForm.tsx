@@ -1,0 +1,138 @@
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useTranslation } from "react-i18next";
+import { Form } from "react-router";
+import type { z } from "zod";
+import { stateText, thresholdText, TYPE_OPTIONS, widgetFormSchema, type Widget, type WidgetType } from "~/schemas/dashboards";
+import type { Variable } from "~/services/logger/schemas";
+import { FormActions } from "~/ui/FormActions";
+import { FormErrors, FormField, inputClass } from "~/ui/FormField";
+
+interface Props {
+  dashboardId: string;
+  version: number;
+  type: WidgetType;
+  widget?: Widget;
+  /** Where a new widget goes by default: below everything else. */
+  nextRow: number;
+  variables: Variable[];
+  lastResult?: SubmissionResult<string[]>;
+  cancelHref: string;
+}
+
+/** Add or configure one widget; plain form fields, so it works without JavaScript. */
+export function WidgetForm({ dashboardId, version, type, widget, nextRow, variables, lastResult, cancelHref }: Props) {
+  const { t } = useTranslation();
+  const o = widget?.Options ?? {};
+  const [form, fields] = useForm<z.input<typeof widgetFormSchema>, z.output<typeof widgetFormSchema>, string[]>({
+    id: `widget-form-${widget?.ID ?? "new"}`,
+    lastResult,
+    defaultValue: {
+      type,
+      title: widget?.Title ?? "",
+      x: String(widget?.X ?? 0) as never,
+      y: String(widget?.Y ?? nextRow) as never,
+      w: String(widget?.W ?? (type === "chart" ? 6 : 3)) as never,
+      h: String(widget?.H ?? (type === "chart" ? 4 : 2)) as never,
+      variables: widget?.Variables ?? [],
+      min: o.Min === undefined ? "" : (String(o.Min) as never),
+      max: o.Max === undefined ? "" : (String(o.Max) as never),
+      precision: o.Precision === undefined ? "" : (String(o.Precision) as never),
+      thresholds: thresholdText(o.Thresholds),
+      states: stateText(o.States),
+      text: o.Text ?? "",
+      sparkline: (o.Sparkline ? "on" : undefined) as never,
+    },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: widgetFormSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  const uses = TYPE_OPTIONS[type];
+  const colours = t("dashboards.colours");
+  const byDevice = Map.groupBy(variables, (v) => v.DeviceId ?? "");
+  const field = (name: "x" | "y" | "w" | "h" | "min" | "max" | "precision", label: string, hint?: string) => (
+    <FormField id={fields[name].id} label={label} errors={fields[name].errors} errorId={fields[name].errorId} hint={hint}>
+      <input {...getInputProps(fields[name], { type: "number" })} step={name === "min" || name === "max" ? "any" : 1} className={inputClass} />
+    </FormField>
+  );
+  return (
+    <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4" preventScrollReset data-testid="widget-form">
+      <input type="hidden" name="intent" value="widget" />
+      <input type="hidden" name="id" value={dashboardId} />
+      <input type="hidden" name="version" value={version} />
+      <input type="hidden" name="widgetId" value={widget?.ID ?? ""} />
+      <input type="hidden" name="type" value={type} />
+      <FormErrors errors={form.errors} id={form.errorId} />
+      <FormField id={fields.title.id} label={t("dashboards.editor.widgetTitle")} errors={fields.title.errors} errorId={fields.title.errorId} hint={t("dashboards.editor.widgetTitleHint")}>
+        <input {...getInputProps(fields.title, { type: "text" })} className={inputClass} />
+      </FormField>
+      <fieldset className="grid grid-cols-2 gap-3 md:grid-cols-4">
+        <legend className="mb-1 text-sm font-medium">{t("dashboards.editor.position")}</legend>
+        {field("x", t("dashboards.editor.x"))}
+        {field("y", t("dashboards.editor.y"))}
+        {field("w", t("dashboards.editor.w"))}
+        {field("h", t("dashboards.editor.h"))}
+      </fieldset>
+      {uses.includes("variables") &&
+        (uses.includes("manyVariables") ? (
+          <fieldset className="flex flex-col gap-2">
+            <legend className="mb-1 text-sm font-medium">
+              {t("dashboards.editor.variables")} <span className="font-normal text-slate-500">{t("dashboards.editor.variablesHint")}</span>
+            </legend>
+            {[...byDevice.values()].map((vars) => (
+              <div key={vars[0]!.Id} className="grid gap-1 sm:grid-cols-2 lg:grid-cols-3">
+                {vars.map((v) => (
+                  <label key={v.Id} className="flex items-center gap-2 text-sm">
+                    <input type="checkbox" name={fields.variables.name} value={v.Id} defaultChecked={(fields.variables.initialValue as string[] | undefined)?.includes(v.Id) ?? false} className="h-4 w-4 accent-brand" />
+                    {v.Name} {v.Unit && <span className="text-slate-500">[{v.Unit}]</span>}
+                  </label>
+                ))}
+              </div>
+            ))}
+            <FormErrors errors={fields.variables.errors} id={fields.variables.errorId} />
+          </fieldset>
+        ) : (
+          <FormField id={fields.variables.id} label={t("dashboards.editor.variable")} errors={fields.variables.errors} errorId={fields.variables.errorId}>
+            <select {...getSelectProps(fields.variables)} multiple={false} defaultValue={(fields.variables.initialValue as string[] | undefined)?.[0] ?? ""} className={inputClass}>
+              <option value="">{t("dashboards.editor.noVariable")}</option>
+              {variables.map((v) => (
+                <option key={v.Id} value={v.Id}>
+                  {v.Name}
+                  {v.Unit ? ` [${v.Unit}]` : ""}
+                </option>
+              ))}
+            </select>
+          </FormField>
+        ))}
+      {uses.includes("scale") && (
+        <div className="grid grid-cols-2 gap-3">
+          {field("min", t("dashboards.editor.min"), t("dashboards.editor.scaleHint"))}
+          {field("max", t("dashboards.editor.max"), t("dashboards.editor.scaleHint"))}
+        </div>
+      )}
+      {uses.includes("precision") && field("precision", t("dashboards.editor.precision"), t("dashboards.editor.precisionHint"))}
+      {uses.includes("thresholds") && (
+        <FormField id={fields.thresholds.id} label={t("dashboards.editor.thresholds")} errors={fields.thresholds.errors} errorId={fields.thresholds.errorId} hint={t("dashboards.editor.thresholdsHint", { colours })}>
+          <textarea {...getTextareaProps(fields.thresholds)} rows={3} className={`${inputClass} font-mono`} />
+        </FormField>
+      )}
+      {uses.includes("states") && (
+        <FormField id={fields.states.id} label={t("dashboards.editor.states")} errors={fields.states.errors} errorId={fields.states.errorId} hint={t("dashboards.editor.statesHint", { colours })}>
+          <textarea {...getTextareaProps(fields.states)} rows={3} className={`${inputClass} font-mono`} />
+        </FormField>
+      )}
+      {uses.includes("text") && (
+        <FormField id={fields.text.id} label={t("dashboards.editor.text")} errors={fields.text.errors} errorId={fields.text.errorId} hint={t("dashboards.editor.textHint")}>
+          <textarea {...getTextareaProps(fields.text)} rows={5} className={inputClass} />
+        </FormField>
+      )}
+      {uses.includes("sparkline") && (
+        <label className="flex items-center gap-2 text-sm font-medium">
+          <input {...getInputProps(fields.sparkline, { type: "checkbox" })} className="h-4 w-4 accent-brand" />
+          {t("dashboards.editor.sparkline")}
+        </label>
+      )}
+      <FormActions submitLabel={t("dashboards.editor.saveWidget")} cancelHref={cancelHref} />
+    </Form>
+  );
+}

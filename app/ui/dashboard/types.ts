@@ -1,0 +1,28 @@
+import type { Variable } from "~/services/logger/schemas";
+
+// What the dashboard loader hands to the widgets (client-safe twin of dashboards.server.ts).
+
+export interface SeriesData {
+  /** Epoch ms of the first bucket, and the bucket width. */
+  start: number;
+  delta: number;
+  size: number;
+  /** One column per variable of the widget, in its order; nulls are gaps. */
+  values: (number | null)[][];
+  min?: (number | null)[][];
+  max?: (number | null)[][];
+}
+
+export type WidgetData = { state: "ok"; series?: SeriesData } | { state: "error"; error: string };
+
+export type VariableInfo = Pick<Variable, "Id" | "Name" | "Unit" | "DataFormat" | "Precision" | "RangeMin" | "RangeMax">;
+
+export interface DashboardData {
+  /** Variables the dashboard uses that exist; a missing id means it was deleted. */
+  variables: Record<string, VariableInfo>;
+  /** Set when the logger could not list variables at all: every data widget shows it. */
+  variablesError: string | null;
+  values: Record<string, number | null>;
+  valuesError: string | null;
+  widgets: Record<string, WidgetData>;
+}

@@ -1,0 +1,115 @@
+// Runs in Chromium (served by Vite from bench/dashboard.ts): the dashboard's chart component
+// against bare uPlot on the same data, in the same page. Results land in window.__bench.
+import { createElement } from "react";
+import { createRoot } from "react-dom/client";
+import uPlot from "uplot";
+import "uplot/dist/uPlot.min.css";
+import { LiveBus, LiveBusContext } from "~/ui/dashboard/liveBus";
+import type { SeriesData, VariableInfo } from "~/ui/dashboard/types";
+import { chartOptions, toColumns, UPlotChart } from "~/ui/dashboard/UPlotChart";
+
+const N = 8;
+const SIZE = 1000;
+const WARM = 15;
+const end = Date.now();
+const series: SeriesData = { start: end - SIZE * 3600, delta: 3600, size: SIZE, values: [], min: [], max: [] };
+for (let i = 0; i < N; i++) {
+  const mean = Array.from({ length: SIZE }, (_, k) => 50 + 20 * Math.sin(k / (40 + i * 7)) + i * 5);
+  series.values.push(mean);
+  series.min!.push(mean.map((v) => v - 3));
+  series.max!.push(mean.map((v) => v + 3));
+}
+const vars: VariableInfo[] = Array.from({ length: N }, (_, i) => ({ Id: `v${i}`, Name: `Signal ${i}`, Unit: i < 4 ? "°C" : "bar", DataFormat: "FLOAT" }));
+const props = { vars, from: series.start, to: end, locale: "en-US", timeZone: "UTC", syncKey: "bench" };
+const frame = () => new Promise<number>((r) => requestAnimationFrame(() => r(performance.now())));
+const median = (xs: number[]) => xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function bare(): Promise<number> {
+  const el = document.getElementById("bare")!;
+  el.innerHTML = "";
+  const t0 = performance.now();
+  const u = new uPlot(chartOptions(props, uPlot, true, { width: 1200, height: 400 }), toColumns(series, N) as uPlot.AlignedData, el);
+  u.setScale("x", { min: props.from / 1000, max: props.to / 1000 });
+  const t = (await frame()) - t0;
+  u.destroy();
+  return t;
+}
+
+async function component(): Promise<number> {
+  const el = document.getElementById("component")!;
+  const root = createRoot(el);
+  const t0 = performance.now();
+  await new Promise<void>((ready) =>
+    root.render(
+      createElement(UPlotChart, {
+        ...props,
+        series,
+        follow: false,
+        hidden: new Set<string>(),
+        onZoom() {},
+        onReset() {},
+        onReady: ready,
+      }),
+    ),
+  );
+  const t = (await frame()) - t0;
+  root.unmount();
+  return t;
+}
+
+async function liveUpdates(): Promise<{ bare: number; component: number }> {
+  const el = document.getElementById("bare")!;
+  el.innerHTML = "";
+  const data = toColumns(series, N);
+  const u = new uPlot(chartOptions(props, uPlot, true, { width: 1200, height: 400 }), data as uPlot.AlignedData, el);
+  const bareTimes: number[] = [];
+  for (let k = 0; k < 60; k++) {
+    // The same work the component does per sample: new data and the window moved, drawn at once.
+    const t0 = performance.now();
+    u.batch(() => {
+      u.setData(data as uPlot.AlignedData, false);
+      u.setScale("x", { min: props.from / 1000 + k, max: props.to / 1000 + k });
+    });
+    bareTimes.push(performance.now() - t0);
+  }
+  u.destroy();
+
+  const bus = new LiveBus();
+  const root = createRoot(document.getElementById("component")!);
+  await new Promise<void>((ready) =>
+    root.render(createElement(LiveBusContext.Provider, { value: bus }, createElement(UPlotChart, { ...props, series, follow: true, hidden: new Set<string>(), onZoom() {}, onReset() {}, onReady: ready }))),
+  );
+  await frame();
+  const times: number[] = [];
+  for (let k = 0; k < 60; k++) {
+    const values = Object.fromEntries(vars.map((v, i) => [v.Id, 50 + i + Math.random()]));
+    const t0 = performance.now();
+    bus.emit({ t: end + k * 3600, values });
+    times.push(performance.now() - t0);
+  }
+  root.unmount();
+  return { bare: median(bareTimes), component: median(times) };
+}
+
+async function run() {
+  const coldBare = await bare();
+  const coldComponent = await component();
+  const warmBare: number[] = [];
+  const warmComponent: number[] = [];
+  // Interleaved, so both see the same machine state.
+  for (let i = 0; i < WARM; i++) {
+    warmBare.push(await bare());
+    warmComponent.push(await component());
+  }
+  const live = await liveUpdates();
+  (window as unknown as { __bench: unknown }).__bench = {
+    coldBare,
+    coldComponent,
+    warmBare: median(warmBare),
+    warmComponent: median(warmComponent),
+    liveBare: live.bare,
+    liveComponent: live.component,
+  };
+}
+
+run().catch((e) => ((window as unknown as { __bench: unknown }).__bench = { error: String(e) }));

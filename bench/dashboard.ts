@@ -1,0 +1,228 @@
+// `node bench/dashboard.ts` (after `npm run build`): the dashboard figures of the Dashboards
+// issue — server render of an 8-widget dashboard, SVG chart build time and size, the chart
+// component against bare uPlot in Chromium, and the JavaScript each route loads. Prints figures
+// and ratios; it never fails a build (benchmarks are not timed tests).
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { createServer as netServer } from "node:net";
+import { cpus, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { gzipSync } from "node:zlib";
+import { startLogger } from "../logger/server.ts";
+
+const root = resolve(import.meta.dirname, "..");
+const PASSWORD = "Bench-Pass-1!";
+const SEQUENTIAL = 200;
+const CONCURRENCY = 4;
+const THROUGHPUT_MS = 5000;
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const rows: Array<[string, string, string, string]> = [];
+const row = (figure: string, value: string, target: string, ratio: string) => {
+  rows.push([figure, value, target, ratio]);
+  say(`${figure}: ${value} (target ${target}; ${ratio})`);
+};
+const pct = (xs: number[], p: number) => xs.toSorted((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
+
+function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const s = netServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => done(port));
+    });
+  });
+}
+
+async function rpc<T>(base: string, token: string, method: string, params: object): Promise<T> {
+  const res = await fetch(`${base}/rpc/${method}`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` }, body: JSON.stringify(params) });
+  if (!res.ok) throw new Error(`${method}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+async function main() {
+  if (!existsSync(join(root, "build/server/index.js"))) throw new Error("Run `npm run build` first.");
+  const dataDir = mkdtempSync(join(tmpdir(), "loggia-bench-dash-"));
+  say("Starting a logger with one hour of simulated history…");
+  const logger = await startLogger({ port: 0, dataDir, adminPassword: PASSWORD, log: () => {}, simulator: { seed: 1, backfillSec: 3600 } });
+  const port = await freePort();
+  const consoleUrl = `http://127.0.0.1:${port}`;
+  const child: ChildProcess = spawn(process.execPath, [join(root, "node_modules/@react-router/serve/bin.cjs"), "build/server/index.js"], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", LOGGER_URL: logger.url, NODE_ENV: "production", SESSION_SECRET: "bench-secret-0123456789abcdefghij" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  try {
+    for (let i = 0; ; i++) {
+      try {
+        await fetch(`${consoleUrl}/signin`);
+        break;
+      } catch {
+        if (i > 100) throw new Error("console did not start");
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    const signin = await fetch(`${consoleUrl}/signin`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: consoleUrl },
+      body: new URLSearchParams({ username: "admin", password: PASSWORD }),
+    });
+    const cookie = signin.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const tokenRes = await fetch(`${logger.url}/token`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Authorization: `Basic ${Buffer.from("loggia-console:loggia-console-secret").toString("base64")}` },
+      body: new URLSearchParams({ grant_type: "password", username: "admin", password: PASSWORD }),
+    });
+    const token = ((await tokenRes.json()) as { access_token: string }).access_token;
+    const vars = ((await (await fetch(`${logger.url}/online/structure/variables`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { Data: { Id: string; Name: string }[] }).Data;
+    const ids = vars.map((v) => v.Id);
+    const chart = (ID: string, X: number, Y: number, Variables: string[]) => ({ ID, Type: "chart", X, Y, W: 6, H: 4, Variables });
+    const { ID } = await rpc<{ ID: string }>(logger.url, token, "WebUIAPI.SaveDashboard", {
+      Dashboard: {
+        Name: "Bench",
+        Content: {
+          Range: "1h",
+          Refresh: "off",
+          Widgets: [
+            chart("c1", 0, 0, ids.slice(0, 8)),
+            chart("c2", 6, 0, ids.slice(8, 10)),
+            chart("c3", 0, 4, ids.slice(10, 12)),
+            chart("c4", 6, 4, ids.slice(12, 14)),
+            { ID: "v", Type: "value", X: 0, Y: 8, W: 3, H: 2, Variables: [ids[14]], Options: { Sparkline: true } },
+            { ID: "g", Type: "gauge", X: 3, Y: 8, W: 3, H: 2, Variables: [ids[4]] },
+            { ID: "l", Type: "lamp", X: 6, Y: 8, W: 3, H: 2, Variables: [vars.find((v) => v.Name === "Pump running")!.Id] },
+            { ID: "t", Type: "table", X: 9, Y: 8, W: 3, H: 2, Variables: ids.slice(0, 4) },
+          ],
+        },
+      },
+    });
+    const page = `${consoleUrl}/dashboard?id=${ID}`;
+    const get = async () => {
+      const t0 = performance.now();
+      const res = await fetch(page, { headers: { Cookie: cookie } });
+      const html = await res.text();
+      if (res.status !== 200) throw new Error(`GET /dashboard: ${res.status}`);
+      return { ms: performance.now() - t0, html };
+    };
+    const { html } = await get();
+    const buckets = /data-testid="svg-chart"/.test(html) ? "" : " (no SVG chart found!)";
+    for (let i = 0; i < 20; i++) await get();
+    const times: number[] = [];
+    for (let i = 0; i < SEQUENTIAL; i++) times.push((await get()).ms);
+    const p50 = pct(times, 50);
+    row(`Server render of /dashboard, 8 widgets (4 charts × 1,000 buckets), sequential${buckets}`, `p50 ${p50.toFixed(1)} ms, p95 ${pct(times, 95).toFixed(1)} ms`, "p50 ≤ 50 ms", `${(p50 / 50).toFixed(2)}× budget`);
+    let done = 0;
+    const until = performance.now() + THROUGHPUT_MS;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (performance.now() < until) {
+          await get();
+          done++;
+        }
+      }),
+    );
+    const rps = done / (THROUGHPUT_MS / 1000);
+    row(`Throughput of /dashboard, ${CONCURRENCY} concurrent clients, ${cpus().length} cores, logger on loopback`, `${rps.toFixed(0)} requests/s`, "≥ 200 requests/s", `${(rps / 200).toFixed(2)}× target`);
+    row("HTML of that dashboard page", `${(html.length / 1024).toFixed(0)} KB, ${(gzipSync(html).length / 1024).toFixed(0)} KB gzip`, "—", "");
+
+    await svgFigures(logger.url, token, ids.slice(0, 8));
+    routeSizes();
+    await browserFigures();
+  } finally {
+    child.kill("SIGTERM");
+    await logger.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  say("\n| Figure | Measured | Target | Ratio |\n|---|---|---|---|");
+  for (const r of rows) say(`| ${r.join(" | ")} |`);
+}
+
+/** The server SVG of the 8-series chart: build time (React render to markup) and gzip size. */
+async function svgFigures(loggerUrl: string, token: string, ids: string[]) {
+  const { createServer } = await import("vite");
+  const vite = await createServer({ configFile: false, root, logLevel: "silent", appType: "custom", server: { middlewareMode: true, hmr: false }, resolve: { alias: { "~": join(root, "app") } }, oxc: { jsx: { runtime: "automatic" } } } as never);
+  try {
+    const { SvgChart } = (await vite.ssrLoadModule("/app/ui/dashboard/SvgChart.tsx")) as typeof import("../app/ui/dashboard/SvgChart.tsx");
+    const { renderToStaticMarkup } = await import("react-dom/server");
+    const { createElement } = await import("react");
+    const vars = ((await (await fetch(`${loggerUrl}/online/structure/variables`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { Data: Array<{ Id: string; SourceId: string; Name: string; Unit: string }> }).Data;
+    const chosen = ids.map((id) => vars.find((v) => v.Id === id)!);
+    const res = await fetch(`${loggerUrl}/history/data`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+      body: JSON.stringify({ Start: -3_600_000, End: 0, Variables: chosen.map((v) => ({ SID: v.SourceId, VID: v.Id })), Points: 1000, Type: "equidistant", Format: "json" }),
+    });
+    const ts = ((await res.json()) as { Data: { TimeSeries: { Start: number; End: number; Delta: number; Size: number; Values: (number | null)[][]; Min: (number | null)[][]; Max: (number | null)[][] } } }).Data.TimeSeries;
+    const series = { start: ts.Start, delta: ts.Delta, size: ts.Size, values: ts.Values, min: ts.Min, max: ts.Max };
+    const props = { series, vars: chosen.map((v) => ({ ...v, DataFormat: "FLOAT" })), height: 300, from: ts.End - 3_600_000, to: ts.End, locale: "en-US", timeZone: "Europe/Rome", label: "Chart" };
+    let svg = "";
+    for (let i = 0; i < 10; i++) svg = renderToStaticMarkup(createElement(SvgChart, props));
+    const times: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      const t0 = performance.now();
+      svg = renderToStaticMarkup(createElement(SvgChart, props));
+      times.push(performance.now() - t0);
+    }
+    const p50 = pct(times, 50);
+    const gz = gzipSync(svg).length / 1024;
+    row(`Server SVG of one chart, 8 series × ${ts.Size} buckets, build`, `p50 ${p50.toFixed(2)} ms`, "≤ 5 ms", `${(p50 / 5).toFixed(2)}× budget`);
+    row("Server SVG of that chart, size", `${(svg.length / 1024).toFixed(0)} KB, ${gz.toFixed(1)} KB gzip`, "≤ 40 KB gzip", `${(gz / 40).toFixed(2)}× budget`);
+  } finally {
+    await vite.close();
+  }
+}
+
+/** JavaScript a first load of each route fetches: entry, root and the route's chunks with their imports (gzip). */
+function routeSizes() {
+  const client = join(root, "build/client/assets");
+  const manifestFile = readdirSync(client).find((f) => /^manifest-.*\.js$/.test(f));
+  if (!manifestFile) return;
+  const text = readFileSync(join(client, manifestFile), "utf8");
+  const manifest = JSON.parse(text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1)) as {
+    entry: { module: string; imports: string[] };
+    routes: Record<string, { module: string; imports?: string[] }>;
+  };
+  const size = (url: string) => gzipSync(readFileSync(join(root, "build/client", url))).length;
+  const base = new Set([manifest.entry.module, ...manifest.entry.imports, manifest.routes.root!.module, ...(manifest.routes.root!.imports ?? [])]);
+  const total = (id: string) => {
+    const files = new Set([...base, manifest.routes[id]!.module, ...(manifest.routes[id]!.imports ?? [])]);
+    return [...files].reduce((n, f) => n + size(f), 0) / 1024;
+  };
+  const uplot = readdirSync(client).filter((f) => /^uPlot/i.test(f) && f.endsWith(".js"));
+  const uplotKb = uplot.reduce((n, f) => n + size(`/assets/${f}`), 0) / 1024;
+  const baseKb = [...base].reduce((n, f) => n + size(f), 0) / 1024;
+  row("JavaScript every page loads (entry, React, router, root and shell)", `${baseKb.toFixed(1)} KB gzip`, "—", "");
+  for (const id of ["routes/dashboard", "routes/dashboardManager", "routes/monitor", "routes/userManagement"]) {
+    if (!manifest.routes[id]) continue;
+    const kb = total(id) + (id === "routes/dashboard" ? uplotKb : 0);
+    const note = id === "routes/dashboard" ? " incl. the uPlot chunk loaded after hydration" : "";
+    row(`JavaScript of a first load of /${id.slice(7)}${note}`, `${kb.toFixed(1)} KB gzip (route's own ${(kb - baseKb).toFixed(1)} KB)`, id === "routes/dashboard" ? "≤ 150 KB gzip" : "—", id === "routes/dashboard" ? `${(kb / 150).toFixed(2)}× budget` : "");
+  }
+  row("JavaScript a kiosk page needs", "none (complete HTML; <noscript> refresh)", "none", "");
+}
+
+/** The chart component against bare uPlot, 8 series × 1,000 buckets, in Chromium. */
+async function browserFigures() {
+  const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+  if (!existsSync(chromiumPath)) return say(`(Chromium not found at ${chromiumPath}: browser figures skipped)`);
+  const { createServer } = await import("vite");
+  const { chromium } = await import("playwright-core");
+  const port = await freePort();
+  const vite = await createServer({ configFile: false, root, logLevel: "silent", appType: "mpa", server: { port, host: "127.0.0.1", hmr: false }, resolve: { alias: { "~": join(root, "app") } }, oxc: { jsx: { runtime: "automatic" } } } as never);
+  await vite.listen();
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--headless", "--no-sandbox", "--disable-gpu"] });
+  try {
+    const page = await browser.newPage();
+    await page.goto(`http://127.0.0.1:${port}/bench/chart.html`);
+    await page.waitForFunction(() => (window as unknown as { __bench?: unknown }).__bench, null, { timeout: 120_000 });
+    const r = (await page.evaluate(() => (window as unknown as { __bench: Record<string, number | string> }).__bench)) as Record<string, number>;
+    if ("error" in r) throw new Error(String(r.error));
+    row("Chart component, first paint of 8 × 1,000 (cold)", `${r.coldComponent!.toFixed(1)} ms (bare uPlot ${r.coldBare!.toFixed(1)} ms)`, "≤ 1.1 × bare uPlot", `${(r.coldComponent! / r.coldBare!).toFixed(2)}×`);
+    row("Chart component, first paint of 8 × 1,000 (warm, median)", `${r.warmComponent!.toFixed(1)} ms (bare uPlot ${r.warmBare!.toFixed(1)} ms)`, "≤ 1.1 × bare uPlot", `${(r.warmComponent! / r.warmBare!).toFixed(2)}×`);
+    row("Live update of that chart (median)", `${r.liveComponent!.toFixed(2)} ms (bare setData ${r.liveBare!.toFixed(2)} ms)`, "≤ 5 ms", `${(r.liveComponent! / 5).toFixed(2)}× budget`);
+  } finally {
+    await browser.close();
+    await vite.close();
+  }
+}
+
+await main();

@@ -1,0 +1,135 @@
+import { z } from "zod";
+import { conflict, notFound } from "../http/errors.ts";
+import type { Db } from "../store/db.ts";
+import { get, tx } from "../store/db.ts";
+import { findDashboard, insertDashboard, removeDashboard, setDefaultDashboard, updateDashboard } from "../store/dashboards.ts";
+import type { Dashboard } from "../store/dashboards.ts";
+import { method } from "./registry.ts";
+import type { Registry } from "./registry.ts";
+
+// The stored layout of a dashboard (docs/logger-api.md, "Dashboards"). The console keeps a twin of
+// this schema; the logger checks it too so that a script cannot store what no console can draw.
+export const WIDGET_TYPES = ["chart", "value", "gauge", "bar", "lamp", "table", "text"] as const;
+export const COLOURS = ["green", "amber", "red", "blue", "grey"] as const;
+export const RANGES = ["5m", "1h", "24h", "7d"] as const;
+export const REFRESH = ["off", "5s", "10s", "30s", "1m", "5m"] as const;
+
+const finite = z.number().refine(Number.isFinite, { message: "Must be a finite number" });
+const colour = z.enum(COLOURS);
+
+const widgetOptions = z.object({
+  Min: finite.optional(),
+  Max: finite.optional(),
+  Precision: z.number().int().min(0).max(12).optional(),
+  Thresholds: z.array(z.object({ Value: finite, Color: colour })).max(8).optional(),
+  States: z.array(z.object({ Value: finite, Label: z.string().max(40), Color: colour })).max(16).optional(),
+  Text: z.string().max(4000).optional(),
+  Sparkline: z.boolean().optional(),
+});
+
+const widget = z.object({
+  ID: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, { message: "1–40 letters, digits, _ or -" }),
+  Type: z.enum(WIDGET_TYPES),
+  Title: z.string().max(100).default(""),
+  X: z.number().int().min(0).max(23),
+  Y: z.number().int().min(0).max(999),
+  W: z.number().int().min(1).max(24),
+  H: z.number().int().min(1).max(24),
+  Variables: z.array(z.string().min(1).max(100)).max(8).default([]),
+  Options: widgetOptions.default({}),
+});
+
+export const dashboardContent = z
+  .object({
+    Columns: z.number().int().min(1).max(24).default(12),
+    RowHeight: z.number().int().min(20).max(400).default(80),
+    Range: z.enum(RANGES).default("1h"),
+    Refresh: z.enum(REFRESH).default("30s"),
+    Widgets: z.array(widget).max(64).default([]),
+  })
+  .superRefine((c, ctx) => {
+    const seen = new Set<string>();
+    c.Widgets.forEach((w, i) => {
+      if (w.X + w.W > c.Columns) ctx.addIssue({ code: "custom", path: ["Widgets", i, "W"], message: `Widget ${w.ID} reaches past column ${c.Columns}` });
+      if (seen.has(w.ID)) ctx.addIssue({ code: "custom", path: ["Widgets", i, "ID"], message: `Widget ID ${w.ID} is used twice` });
+      seen.add(w.ID);
+    });
+  });
+export type DashboardContent = z.output<typeof dashboardContent>;
+
+const dashboardId = z.string().trim().min(1).max(64);
+const dashboardName = z.string().trim().min(1, { message: "Dashboard name must not be empty" }).max(100);
+
+function requireDashboard(db: Db, id: string): Dashboard {
+  const d = findDashboard(db, id);
+  if (!d) throw notFound(`Dashboard ${id} not found`);
+  return d;
+}
+
+export const dashboardMethods: Registry = {
+  "WebUIAPI.GetDashboard": method({
+    params: z.object({ ID: dashboardId }),
+    permission: "ViewDashboards",
+    handler: (p, ctx) => {
+      const d = requireDashboard(ctx.db, p.ID);
+      return { Dashboard: { ID: d.ID, Name: d.Name, IsDefault: d.IsDefault, Version: d.Version, Updated: d.Updated, Content: d.Content } };
+    },
+  }),
+
+  "WebUIAPI.SaveDashboard": method({
+    params: z.object({
+      Dashboard: z.object({ ID: dashboardId.optional(), Name: dashboardName, Content: dashboardContent, Version: z.number().int().optional() }),
+    }),
+    permission: "ManageDashboards",
+    handler: (p, ctx) =>
+      tx(ctx.db, () => {
+        const { ID, Name, Content, Version } = p.Dashboard;
+        if (ID === undefined) {
+          const added = insertDashboard(ctx.db, Name, Content);
+          ctx.audit(`Added dashboard ${Name}`);
+          return { ID: added.ID, Version: added.Version };
+        }
+        const stored = requireDashboard(ctx.db, ID);
+        if (Version !== undefined && Version !== stored.Version) {
+          throw conflict("This dashboard was changed by someone else meanwhile; reload and try again");
+        }
+        const changes: string[] = [];
+        if (Name !== stored.Name) changes.push("Name");
+        if (JSON.stringify(Content) !== JSON.stringify(stored.Content)) changes.push("Content");
+        if (!changes.length) return { ID: stored.ID, Version: stored.Version };
+        const next = updateDashboard(ctx.db, stored.ID, Name, Content);
+        ctx.audit(`Changed dashboard ${stored.Name}${Name !== stored.Name ? ` (now ${Name})` : ""}: ${changes.join(", ")}`);
+        return { ID: stored.ID, Version: next };
+      }),
+  }),
+
+  "WebUIAPI.RemoveDashboard": method({
+    params: z.object({ ID: dashboardId }),
+    permission: "ManageDashboards",
+    handler: (p, ctx) =>
+      tx(ctx.db, () => {
+        const d = requireDashboard(ctx.db, p.ID);
+        removeDashboard(ctx.db, d.ID);
+        // Wall displays open "the default dashboard": another one takes over rather than none.
+        if (d.IsDefault) {
+          const next = get<{ ID: string }>(ctx.db, "SELECT ID FROM dashboards ORDER BY Name COLLATE NOCASE, ID LIMIT 1");
+          if (next) setDefaultDashboard(ctx.db, next.ID);
+        }
+        ctx.audit(`Removed dashboard ${d.Name}`);
+        return {};
+      }),
+  }),
+
+  "WebUIAPI.SetDefaultDashboard": method({
+    params: z.object({ ID: dashboardId }),
+    permission: "ManageDashboards",
+    handler: (p, ctx) =>
+      tx(ctx.db, () => {
+        const d = requireDashboard(ctx.db, p.ID);
+        if (d.IsDefault) return {};
+        setDefaultDashboard(ctx.db, d.ID);
+        ctx.audit(`Set default dashboard ${d.Name}`);
+        return {};
+      }),
+  }),
+};

@@ -1,0 +1,126 @@
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { contentSchema, EMPTY_CONTENT, parseExportFile, toExportFile, widgetFormSchema, widgetFromForm } from "~/schemas/dashboards";
+import { niceTicks, unitScales } from "~/ui/dashboard/chartGeometry";
+import { thresholdColour } from "~/ui/dashboard/colours";
+import { SafeText } from "~/ui/dashboard/SafeText";
+import { SvgChart } from "~/ui/dashboard/SvgChart";
+import { parseInstant, resolveRange, resolveRefresh, toLocalInput } from "~/ui/dashboard/timeRange";
+import { appendSample, toColumns } from "~/ui/dashboard/UPlotChart";
+
+const chart = { ID: "c1", Type: "chart", Title: "", X: 0, Y: 0, W: 6, H: 3, Variables: ["a", "b"], Options: {} };
+
+describe("dashboard content", () => {
+  it("fills defaults and refuses widgets past the last column or with duplicate IDs", () => {
+    expect(contentSchema.parse({})).toEqual(EMPTY_CONTENT);
+    expect(contentSchema.safeParse({ Widgets: [{ ...chart, X: 8 }] }).success).toBe(false);
+    expect(contentSchema.safeParse({ Widgets: [chart, chart] }).success).toBe(false);
+    expect(contentSchema.safeParse({ Widgets: [{ ...chart, Options: { Thresholds: [{ Value: 1, Color: "#fff" }] } }] }).success).toBe(false);
+  });
+
+  it("round-trips through the export file and explains a bad one", () => {
+    const content = contentSchema.parse({ Widgets: [chart] });
+    const text = JSON.stringify(toExportFile("Line 1", content));
+    expect(parseExportFile(text)).toEqual({ ok: true, file: { Format: "loggia-dashboard", FormatVersion: 1, Name: "Line 1", Content: content } });
+    expect(parseExportFile("{nope")).toMatchObject({ ok: false, problem: expect.stringMatching(/^not JSON/) });
+    expect(parseExportFile(JSON.stringify({ Format: "loggia-dashboard", FormatVersion: 1, Name: "x", Content: { Widgets: [{ ...chart, Type: "pie" }] } }))).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/Content\.Widgets\.0\.Type/),
+    });
+    expect(parseExportFile(JSON.stringify({ Name: "x", Content: {} }))).toMatchObject({ ok: false, problem: expect.stringMatching(/Format/) });
+  });
+});
+
+describe("widget form", () => {
+  const base = { type: "gauge", x: 0, y: 0, w: 3, h: 2, variables: ["a", "b"] };
+  it("parses thresholds and states written one per line", () => {
+    const v = widgetFormSchema.parse({ ...base, thresholds: "80 red\n 0 green \n50,5 amber", min: 0, max: 100 });
+    expect(v.thresholds).toEqual([
+      { Value: 0, Color: "green" },
+      { Value: 50.5, Color: "amber" },
+      { Value: 80, Color: "red" },
+    ]);
+    expect(widgetFormSchema.parse({ ...base, type: "lamp", states: "1 Pump running green\n0 Off grey" }).states).toEqual([
+      { Value: 1, Label: "Pump running", Color: "green" },
+      { Value: 0, Label: "Off", Color: "grey" },
+    ]);
+    const bad = widgetFormSchema.safeParse({ ...base, thresholds: "80 purple" });
+    expect(bad.error?.issues[0]?.message).toBe("dashboards.validation.thresholds");
+    expect(widgetFormSchema.safeParse({ ...base, min: 5, max: 5 }).error?.issues[0]?.path).toEqual(["max"]);
+    expect(widgetFormSchema.safeParse({ ...base, variables: [] }).error?.issues[0]?.message).toBe("dashboards.validation.variablesRequired");
+  });
+
+  it("stores only what the widget type uses", () => {
+    const v = widgetFormSchema.parse({ ...base, min: 0, max: 10, text: "ignored", sparkline: true, thresholds: "5 red" });
+    expect(widgetFromForm("w1", v)).toEqual({ ID: "w1", Type: "gauge", Title: "", X: 0, Y: 0, W: 3, H: 2, Variables: ["a"], Options: { Min: 0, Max: 10, Thresholds: [{ Value: 5, Color: "red" }] } });
+    const text = widgetFromForm("t", widgetFormSchema.parse({ type: "text", x: 0, y: 0, w: 12, h: 1, text: "**hi**" }));
+    expect(text).toMatchObject({ Variables: [], Options: { Text: "**hi**" } });
+  });
+});
+
+describe("time range in the URL", () => {
+  const now = Date.UTC(2026, 0, 15, 12, 0);
+  it("reads presets, absolute epoch ms and wall times in the user's zone", () => {
+    expect(resolveRange(new URLSearchParams(""), "1h", "UTC", now)).toEqual({ from: now - 3_600_000, to: now, preset: "1h" });
+    expect(resolveRange(new URLSearchParams("range=7d"), "1h", "UTC", now).preset).toBe("7d");
+    expect(resolveRange(new URLSearchParams("range=2y"), "5m", "UTC", now).preset).toBe("5m");
+    expect(resolveRange(new URLSearchParams("from=1767225600000&to=1767229200000"), "1h", "UTC", now)).toEqual({ from: 1767225600000, to: 1767229200000, preset: null });
+    // Reversed or half ranges fall back to the preset.
+    expect(resolveRange(new URLSearchParams("from=1767229200000&to=1767225600000"), "1h", "UTC", now).preset).toBe("1h");
+    expect(parseInstant("2026-01-15T13:00", "Europe/Rome")).toBe(Date.UTC(2026, 0, 15, 12, 0));
+    expect(parseInstant("2026-07-15T13:00", "Europe/Rome")).toBe(Date.UTC(2026, 6, 15, 11, 0));
+    expect(toLocalInput(Date.UTC(2026, 6, 15, 11, 0), "Europe/Rome")).toBe("2026-07-15T13:00");
+    expect(parseInstant("yesterday", "UTC")).toBeNull();
+    expect(resolveRefresh(new URLSearchParams("refresh=5s"), "off")).toBe("5s");
+    expect(resolveRefresh(new URLSearchParams("refresh=2s"), "1m")).toBe("1m");
+  });
+});
+
+describe("widgets", () => {
+  it("text widgets never render markup from the text", () => {
+    const html = renderToStaticMarkup(createElement(SafeText, { text: '# Hi\n<img src=x onerror=alert(1)> **bold** [x](javascript:alert(1)) [ok](https://example.com)\n- one' }));
+    expect(html).not.toContain("<img");
+    expect(html).toContain("&lt;img src=x onerror=alert(1)&gt;");
+    expect(html).toContain("<strong>bold</strong>");
+    expect(html).not.toContain("javascript:");
+    expect(html).toContain('href="https://example.com"');
+    expect(html).toContain("<li>one</li>");
+  });
+
+  it("threshold colours take the highest threshold at or below the value", () => {
+    const t = [{ Value: 80, Color: "red" as const }, { Value: 0, Color: "green" as const }];
+    expect(thresholdColour(50, t)).toBe("#16a34a");
+    expect(thresholdColour(90, t)).toBe("#dc2626");
+    expect(thresholdColour(-1, t)).toBeNull();
+    expect(thresholdColour(null, t)).toBeNull();
+  });
+
+  it("the server SVG draws lines with gaps, bands and unit axes", () => {
+    const series = { start: 0, delta: 1000, size: 4, values: [[1, 2, null, 4], [10, 20, 30, 40]], min: [[0, 1, null, 3], [9, 19, 29, 39]], max: [[2, 3, null, 5], [11, 21, 31, 41]] };
+    const vars = [
+      { Id: "a", Name: "A", Unit: "°C", DataFormat: "FLOAT" },
+      { Id: "b", Name: "B", Unit: "bar", DataFormat: "FLOAT" },
+    ];
+    const svg = renderToStaticMarkup(createElement(SvgChart, { series, vars, height: 200, from: 0, to: 3000, locale: "en-US", timeZone: "UTC", label: "Chart" }));
+    expect(svg).toContain("°C");
+    expect(svg).toContain("bar");
+    // Series A has a gap: its line is two runs (two M commands).
+    const paths = [...svg.matchAll(/ d="([^"]+)"/g)].map((m) => m[1]!);
+    expect(paths.some((d) => (d.match(/M/g) ?? []).length === 2 && !d.includes("Z"))).toBe(true);
+    expect(paths.filter((d) => d.endsWith("Z"))).toHaveLength(2);
+    expect(unitScales(vars, series).map((s) => s.side)).toEqual([0, 1]);
+    expect(niceTicks(0, 10)).toEqual([0, 2, 4, 6, 8, 10]);
+  });
+
+  it("live samples extend a chart and drop what scrolled out of the window", () => {
+    const vars = [{ Id: "a", Name: "A", Unit: "", DataFormat: "FLOAT" }];
+    const cols = toColumns({ start: 0, delta: 1000, size: 3, values: [[1, 2, 3]], min: [[1, 2, 3]], max: [[1, 2, 3]] }, 1);
+    appendSample(cols, { t: 2500, values: { a: 9 } }, vars, 1000, true, 3);
+    expect(cols[0]).toEqual([0, 1, 2]);
+    expect(cols[3]![2]).toBe(9);
+    appendSample(cols, { t: 5000, values: { a: 7 } }, vars, 1000, true, 3);
+    expect(cols[0]).toEqual([2, 5]);
+    expect(cols[1]).toEqual([3, 7]);
+  });
+});
