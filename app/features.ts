@@ -59,7 +59,7 @@ export const FEATURES: readonly Feature[] = [
   { key: "alarming", path: "/alarming", permission: "UseRulesNotifications", group: "tools", icon: "bell", label: "nav.alarming" },
   { key: "fileBrowser", path: "/fileBrowser", permission: "UseFilebrowser", group: "tools", icon: "folder", label: "nav.fileBrowser" },
   { key: "cockpit", path: "/cockpit", permission: "ViewCockpit", group: "tools", icon: "map", label: "nav.cockpit" },
-  { key: "measurementUI", path: "/measurementUI", permission: "UseMetaData", group: "tools", icon: "table", label: "nav.measurementUI" },
+  { key: "measurementUI", path: "/measurementUI", module: "routes/measurementUI.tsx", permission: "UseMetaData", group: "tools", icon: "table", label: "nav.measurementUI" },
   { key: "config", path: "/config", permission: "ManageProject", group: "tools", icon: "sliders", label: "nav.config" },
   { key: "structView", path: "/structView", module: "routes/structView.tsx", permission: "ViewStructure", group: "tools", icon: "tree", label: "nav.structView" },
   { key: "variableOverview", path: "/variableOverview", module: "routes/variableOverview.tsx", permission: "UseMetaData", group: "tools", icon: "list", label: "nav.variableOverview" },
