@@ -54,7 +54,7 @@ export const FEATURES: readonly Feature[] = [
   { key: "dashboard", path: "/dashboard", module: "routes/dashboard.tsx", permission: "ViewDashboards", group: "dashboard", icon: "dashboard", label: "nav.dashboard" },
   { key: "dashboardManager", path: "/dashboardManager", module: "routes/dashboardManager.tsx", permission: "ManageDashboards", group: "dashboard", icon: "grid", label: "nav.dashboardManager" },
   { key: "analytics", path: "/analytics", module: "routes/analytics.tsx", permission: "ViewAnalytics", group: "main", icon: "chart", label: "nav.analytics" },
-  { key: "export", path: "/export", permission: "UseExport", group: "main", icon: "download", label: "nav.export" },
+  { key: "export", path: "/export", module: "routes/export.tsx", permission: "UseExport", group: "main", icon: "download", label: "nav.export" },
   { key: "devices", path: "/devices", module: "routes/devices.tsx", permission: "ViewDevices", group: "main", icon: "devices", label: "nav.devices" },
   { key: "alarming", path: "/alarming", permission: "UseRulesNotifications", group: "tools", icon: "bell", label: "nav.alarming" },
   { key: "fileBrowser", path: "/fileBrowser", permission: "UseFilebrowser", group: "tools", icon: "folder", label: "nav.fileBrowser" },
