@@ -3,6 +3,7 @@ import { configMethods } from "./config.ts";
 import { dashboardMethods } from "./dashboards.ts";
 import { deviceMethods } from "./devices.ts";
 import { messagingMethods } from "./messaging.ts";
+import { metadataMethods } from "./metadata.ts";
 import type { Registry } from "./registry.ts";
 import { roleMethods } from "./roles.ts";
 import { settingsMethods } from "./settings.ts";
@@ -21,4 +22,5 @@ export const registry: Registry = {
   ...webuiMethods,
   ...dashboardMethods,
   ...deviceMethods,
+  ...metadataMethods,
 };
