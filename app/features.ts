@@ -65,7 +65,7 @@ export const FEATURES: readonly Feature[] = [
   { key: "variableOverview", path: "/variableOverview", module: "routes/variableOverview.tsx", permission: "UseMetaData", group: "tools", icon: "list", label: "nav.variableOverview" },
   { key: "vncview", path: "/vncview", permission: null, group: "tools", icon: "screen", label: "nav.vncview" },
   { key: "log", path: "/log", permission: "ViewLogs", group: "advanced", icon: "log", label: "nav.log" },
-  { key: "metadata", path: "/metadata", permission: "UseMetaData", group: "advanced", icon: "tag", label: "nav.metadata" },
+  { key: "metadata", path: "/metadata", module: "routes/metadata.tsx", permission: "UseMetaData", group: "advanced", icon: "tag", label: "nav.metadata" },
   { key: "monitor", path: "/monitor", module: "routes/monitor.tsx", permission: "UseMonitor", group: "advanced", icon: "pulse", label: "nav.monitor" },
   { key: "traceLog", path: "/traceLog", permission: null, group: "advanced", icon: "trace", label: "nav.traceLog" },
   { key: "jupyterlab", path: "/jupyterlab", permission: "UseJupyterLab", group: "advanced", icon: "notebook", label: "nav.jupyterlab" },

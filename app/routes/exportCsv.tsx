@@ -4,7 +4,7 @@ import { stateOf } from "~/services/context.server";
 import { userTimeZone } from "~/services/dashboards.server";
 import { attachment, exportBody, exportFileName, measurementComments } from "~/services/export.server";
 import { requireFeature } from "~/services/guards.server";
-import { listMeasurements } from "~/services/history.server";
+import { getMetaData, listMeasurements } from "~/services/history.server";
 import { getInstance, getLocale } from "~/services/i18n.server";
 import { isRefusal } from "~/services/submission.server";
 import { loadVariables } from "~/services/variables.server";
@@ -36,7 +36,11 @@ export async function action(args: Route.ActionArgs) {
   if (range.problem) return refuse(t(range.problem));
   const vars = c.v.map((id) => variables.find((v) => v.Id === id)).filter((v) => v !== undefined);
   if (vars.length === 0) return refuse(t("history.export.noVariables"));
-  const comments = c.meta === "on" && range.measurement ? measurementComments(range.measurement, zone) : [];
+  const comments = c.meta === "on" ? [...(range.measurement ? measurementComments(range.measurement, zone) : []), ...(await variableComments())] : [];
+  async function variableComments() {
+    const rows = await getMetaData(logger, { Type: "variable" });
+    return vars.flatMap((v) => rows.filter((r) => r.ID === v.Id).map((r) => `${v.Name}: ${r.Key}: ${r.Value}`));
+  }
   const body = exportBody(c, vars, range, zone, getLocale(args.context), comments);
   let res: Response;
   try {

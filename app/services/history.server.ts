@@ -3,6 +3,7 @@ import { measurement, measurementsAnswer, statisticsAnswer, timeSeriesAnswer, ty
 import { CHART_POINTS, failureText } from "./dashboards.server";
 import type { SeriesData } from "~/ui/dashboard/types";
 import { z } from "zod";
+import type { MetaType } from "~/schemas/metadata";
 
 // Reads of the logger's history for Analytics, the Measurement Explorer and Export.
 
@@ -48,3 +49,11 @@ export async function loadStatistics(logger: LoggerClient, vars: Variable[], ran
     return { stats: [], error: failureText(error) };
   }
 }
+
+const metaRows = z.object({ MetaData: z.array(z.object({ Type: z.string(), ID: z.string(), Key: z.string(), Value: z.string() })) });
+export type MetaRow = z.infer<typeof metaRows>["MetaData"][number];
+
+export const getMetaData = (logger: LoggerClient, filter: { Type?: MetaType; ID?: string } = {}) => logger.rpc("MetaDataAPI.GetMetaData", filter, metaRows).then((a) => a.MetaData);
+export const getMetaKeys = (logger: LoggerClient) => logger.rpc("MetaDataAPI.GetKeys", {}, z.object({ Keys: z.array(z.string()) })).then((a) => a.Keys);
+export const setMetaData = (logger: LoggerClient, type: MetaType, id: string, entries: { Key: string; Value: string }[]) =>
+  logger.rpc("MetaDataAPI.SetMetaData", { Type: type, ID: id, MetaData: entries }, z.object({ MetaData: z.array(z.object({ Key: z.string(), Value: z.string() })) }));

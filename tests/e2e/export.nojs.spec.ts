@@ -1,12 +1,21 @@
 import { readFile } from "node:fs/promises";
-import { createRole, createUser, expect, signIn, test } from "./fixtures";
-import { recordMeasurement } from "./history";
+import { createRole, createUser, expect, rpc, signIn, test } from "./fixtures";
+import { recordMeasurement, variableIds } from "./history";
 
 test("export a measurement as CSV: header, separators, row count and the user's time zone", async ({ page }) => {
   const role = await createRole(["UseExport", "UseMetaData"]);
   const user = await createUser(role.id); // Europe/Rome
   await signIn(page, user.username, user.password);
   const m = await recordMeasurement("Export ", 1000, [{ Key: "Operator", Value: "Anna, \"the boss\"" }]);
+  const oilId = (await variableIds())["Oil temperature"]!;
+  await rpc("MetaDataAPI.SetMetaData", { Type: "variable", ID: oilId, MetaData: [{ Key: "Sensor", Value: "PT100" }] });
+  try {
+    await exportAndCheck();
+  } finally {
+    await rpc("MetaDataAPI.SetMetaData", { Type: "variable", ID: oilId, MetaData: [{ Key: "Sensor", Value: "" }] });
+  }
+
+  async function exportAndCheck() {
   await page.goto("/export");
   const form = page.getByTestId("export-form");
   await form.getByLabel("Oil temperature [°C]").check();
@@ -14,13 +23,14 @@ test("export a measurement as CSV: header, separators, row count and the user's 
   await form.getByRole("radio", { name: "Measurement" }).check();
   await form.getByRole("combobox", { name: "Measurement", exact: true }).selectOption({ label: m.Name });
   await form.getByLabel("Separators").selectOption("semicolon");
-  await form.getByLabel("Measurement metadata as comment lines at the top").check();
+  await form.getByLabel("Metadata (measurement, variables) as comment lines at the top").check();
   const [download] = await Promise.all([page.waitForEvent("download"), form.getByRole("button", { name: "Download CSV" }).click()]);
   expect(download.suggestedFilename()).toBe(`${m.Name.replace(/\s+/g, "-")}_Oil-temperature+Voltage-L1_raw.csv`);
   const text = await readFile((await download.path())!, "utf8");
   const lines = text.trimEnd().split("\r\n");
   expect(lines[0]).toBe(`# Measurement: ${m.Name}`);
   expect(lines).toContain('# Operator: Anna, "the boss"');
+  expect(lines).toContain("# Oil temperature: Sensor: PT100");
   const header = lines.findIndex((l) => l.startsWith("time;"));
   expect(lines[header]).toBe("time;Oil temperature [°C];Voltage L1 [V]");
   const rows = lines.slice(header + 1);
@@ -32,6 +42,7 @@ test("export a measurement as CSV: header, separators, row count and the user's 
   const first = Date.parse(rows[0]!.slice(0, 29));
   expect(Math.abs(first - m.Start)).toBeLessThan(20);
   expect(offset).toBe(new Date(m.Start).toLocaleString("en-GB", { timeZone: "Europe/Rome", timeZoneName: "longOffset" }).includes("+02:00") ? "+02:00" : "+01:00");
+  }
 });
 
 test("a bad export request is explained on the form with the choices kept", async ({ page }) => {
