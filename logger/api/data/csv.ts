@@ -56,6 +56,77 @@ export function numberCell(v: number | null | undefined, decimal: string): strin
   return decimal === "." ? text : text.replace(".", decimal);
 }
 
+const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
+
+/**
+ * Rows written as bytes into one buffer per slice: a gigabyte export makes no string per value.
+ * Numbers that are float32 get their shortest decimal (the digits f32() picks) from the scaled
+ * integer; anything else goes through numberCell.
+ */
+export class RowBuffer {
+  buf: Buffer;
+  pos = 0;
+  private readonly dec: number;
+  private readonly digits = new Uint8Array(24);
+  constructor(capacity: number, decimal: string) {
+    this.buf = Buffer.allocUnsafe(capacity);
+    this.dec = decimal.charCodeAt(0);
+  }
+  text(s: string): void {
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 128) this.buf[this.pos++] = c;
+      else this.pos += this.buf.write(s[i]!, this.pos, "utf8");
+    }
+  }
+  byte(c: number): void {
+    this.buf[this.pos++] = c;
+  }
+  value(v: number | null | undefined): void {
+    if (v === null || v === undefined || v !== v) return;
+    if (v === 0) return this.byte(48);
+    const a = Math.abs(v);
+    if (Math.fround(v) === v && a >= 1e-6 && a < 1e15) {
+      const mag = Math.floor(Math.log10(a));
+      for (let p = 6; p <= 9; p++) {
+        const k = p - 1 - mag;
+        if (k < 0) break;
+        const r = Math.round(v * POW10[k]!);
+        if (Math.fround(r / POW10[k]!) !== v) continue;
+        return this.scaled(Math.abs(r), k, v < 0);
+      }
+    }
+    this.text(numberCell(Math.fround(v) === v ? f32(v) : v, String.fromCharCode(this.dec)));
+  }
+  // m / 10^k written out, trailing zeros of the fraction dropped.
+  // m < 10^9 fits an int32: integer division instead of floating-point remainders.
+  private scaled(m: number, k: number, negative: boolean): void {
+    let i = m | 0;
+    let q = (i / 10) | 0;
+    while (k > 0 && i === q * 10) (i = q), (q = (i / 10) | 0), k--;
+    const d = this.digits;
+    let n = 0;
+    do {
+      q = (i / 10) | 0;
+      d[n++] = 48 + i - q * 10;
+      i = q;
+    } while (i > 0);
+    const b = this.buf;
+    if (negative) b[this.pos++] = 45;
+    if (n <= k) {
+      b[this.pos++] = 48;
+      b[this.pos++] = this.dec;
+      for (let z = k - n; z > 0; z--) b[this.pos++] = 48;
+      while (n > 0) b[this.pos++] = d[--n]!;
+      return;
+    }
+    while (n > k) b[this.pos++] = d[--n]!;
+    if (k === 0) return;
+    b[this.pos++] = this.dec;
+    while (n > 0) b[this.pos++] = d[--n]!;
+  }
+}
+
 export function headerLines(s: CsvSettings, names: string[]): string {
   const comments = s.Comments.map((c) => `# ${c.replace(/[\r\n]+/g, " ")}\r\n`).join("");
   return `${s.BOM ? "\uFEFF" : ""}${comments}${["time", ...names].map((n) => quoteField(n, s.Delimiter)).join(s.Delimiter)}\r\n`;

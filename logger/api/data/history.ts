@@ -1,4 +1,4 @@
-import { once } from "node:events";
+import type { ServerResponse } from "node:http";
 import { z } from "zod";
 import { invalidParam } from "../../http/errors.ts";
 import { sendData } from "../../http/rest.ts";
@@ -9,7 +9,8 @@ import type { SeriesVariable } from "../../store/series/store.ts";
 import type { VarSeries } from "../../store/series/writer.ts";
 import { epochMs, horizonMs, storedVariable } from "./common.ts";
 import type { Area } from "./common.ts";
-import { CsvSettings, aggregateColumn, headerLines, numberCell, timeCell } from "./csv.ts";
+import { CsvSettings, RowBuffer, aggregateColumn, headerLines, timeCell } from "./csv.ts";
+import { BLOCK_SAMPLES } from "../../store/series/blocks.ts";
 import { timeFormatter } from "./timefmt.ts";
 
 export const MAX_POINTS = 100_000;
@@ -110,9 +111,22 @@ async function streamCsv(r: RestRequest, plan: Plan, columns: Column[], fmt: (ms
       }
       text += "\n";
     }
-    if (!res.write(text)) await Promise.race([once(res, "drain"), once(res, "close")]);
+    if (!res.write(text)) await drained(res);
   }
   res.end();
+}
+
+/** The socket took the last write, or the client went away; no listener is left behind. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((done) => {
+    const finish = () => {
+      res.off("drain", finish);
+      res.off("close", finish);
+      done();
+    };
+    res.on("drain", finish);
+    res.on("close", finish);
+  });
 }
 
 function planInterval(startUs: number, endUs: number, intervalMs: number, periodUs: number): Plan {
@@ -128,20 +142,35 @@ async function streamSettingsCsv(r: RestRequest, plan: Plan, columns: Column[], 
   const { res, ctx } = r;
   res.writeHead(200, { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": 'attachment; filename="history.csv"', "Cache-Control": "no-store" });
   res.write(headerLines(s, columns.map((c) => (c.v.Unit ? `${c.v.Name} [${c.v.Unit}]` : c.v.Name))));
-  const d = s.Delimiter;
-  const dec = s.DecimalSeparator;
+  const delimiter = s.Delimiter.charCodeAt(0);
+  // Raw samples of the fastest variables come straight from their blocks; others via buckets.
+  const direct = columns.map((c) => !plan.bucketed && plan.w === 1 && c.periodUs === plan.periodUs);
   for (let k0 = 0; k0 < plan.size; k0 += CSV_SLICE) {
     if (res.destroyed) return;
     const k1 = Math.min(plan.size, k0 + CSV_SLICE);
     const rows = ctx.data.store.reader();
-    const cols = columns.map((c) => aggregateColumn(rows, c.vs, c.periodUs, plan, k0, k1, s.Aggregate));
-    let text = "";
+    const cols = columns.map((c, i) => (direct[i] ? null : aggregateColumn(rows, c.vs, c.periodUs, plan, k0, k1, s.Aggregate)));
+    const out = new RowBuffer((k1 - k0) * (48 + 26 * columns.length), s.DecimalSeparator);
     for (let k = k0; k < k1; k++) {
-      text += time(((plan.g0 + k * plan.w) * plan.periodUs) / 1000);
-      for (const c of cols) text += d + numberCell(c[k - k0], dec);
-      text += "\r\n";
+      const g = plan.g0 + k * plan.w;
+      out.text(time((g * plan.periodUs) / 1000));
+      for (let i = 0; i < columns.length; i++) {
+        out.byte(delimiter);
+        const col = cols[i];
+        if (col) {
+          out.value(col[k - k0]);
+          continue;
+        }
+        const vs = columns[i]!.vs;
+        if (g < 0 || g >= vs.end) continue;
+        const b = Math.floor(g / BLOCK_SAMPLES);
+        const block = rows.block(vs, b);
+        if (block && g - b * BLOCK_SAMPLES < block.length) out.value(block[g - b * BLOCK_SAMPLES]!);
+      }
+      out.byte(13);
+      out.byte(10);
     }
-    if (!res.write(text)) await Promise.race([once(res, "drain"), once(res, "close")]);
+    if (!res.write(out.buf.subarray(0, out.pos))) await drained(res);
   }
   res.end();
 }
