@@ -12,8 +12,8 @@ import { startLogger } from "../logger/server.ts";
 const root = resolve(import.meta.dirname, "..");
 const PASSWORD = "Bench-Pass-1!";
 const TARGET_BYTES = 1e9;
-/** Hours of 100 Hz bench history: 28 variables give ~250 bytes a row, so 12 h ≈ 1.1 GB of CSV. */
-const HOURS = 12;
+/** Hours of 100 Hz bench history: 28 variables give ~250 bytes a row, so 14 h ≈ 1.05 GB of CSV. */
+const HOURS = 14;
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 function freePort(): Promise<number> {

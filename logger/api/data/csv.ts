@@ -36,12 +36,21 @@ export function timeCell(format: CsvSettings["TimeFormat"], zone: string, decima
       return decimal === "." ? text : text.replace(".", decimal);
     };
   }
+  // Rows of one second share everything but the milliseconds (offsets change on whole hours).
+  let second = Number.NaN;
+  let head = "";
+  let tail = "";
   return (ms) => {
-    const off = offsetAt(ms);
-    const d = new Date(ms + off * 60_000);
-    const a = Math.abs(off);
-    const zonePart = off === 0 ? "Z" : `${off < 0 ? "-" : "+"}${pad(Math.floor(a / 60))}:${pad(a % 60)}`;
-    return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds(), 3)}${zonePart}`;
+    const sec = Math.floor(ms / 1000);
+    if (sec !== second) {
+      second = sec;
+      const off = offsetAt(ms);
+      const d = new Date(sec * 1000 + off * 60_000);
+      const a = Math.abs(off);
+      tail = off === 0 ? "Z" : `${off < 0 ? "-" : "+"}${pad(Math.floor(a / 60))}:${pad(a % 60)}`;
+      head = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.`;
+    }
+    return `${head}${pad(Math.floor(ms - sec * 1000), 3)}${tail}`;
   };
 }
 

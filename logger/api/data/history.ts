@@ -151,6 +151,8 @@ async function streamSettingsCsv(r: RestRequest, plan: Plan, columns: Column[], 
     const rows = ctx.data.store.reader();
     const cols = columns.map((c, i) => (direct[i] ? null : aggregateColumn(rows, c.vs, c.periodUs, plan, k0, k1, s.Aggregate)));
     const out = new RowBuffer((k1 - k0) * (48 + 26 * columns.length), s.DecimalSeparator);
+    const blockIdx = columns.map(() => -1);
+    const blocks: (Float32Array | null)[] = columns.map(() => null);
     for (let k = k0; k < k1; k++) {
       const g = plan.g0 + k * plan.w;
       out.text(time((g * plan.periodUs) / 1000));
@@ -164,7 +166,9 @@ async function streamSettingsCsv(r: RestRequest, plan: Plan, columns: Column[], 
         const vs = columns[i]!.vs;
         if (g < 0 || g >= vs.end) continue;
         const b = Math.floor(g / BLOCK_SAMPLES);
-        const block = rows.block(vs, b);
+        // One lookup per block and column, not per sample (row keys are BigInts).
+        if (blockIdx[i] !== b) (blockIdx[i] = b), (blocks[i] = rows.block(vs, b));
+        const block = blocks[i];
         if (block && g - b * BLOCK_SAMPLES < block.length) out.value(block[g - b * BLOCK_SAMPLES]!);
       }
       out.byte(13);
