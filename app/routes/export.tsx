@@ -80,7 +80,7 @@ export default function Export({ loaderData }: Route.ComponentProps) {
           </label>
           <label className="flex flex-col gap-1 text-sm font-medium">
             {t("history.export.interval")}
-            <input type="number" name="interval" min="0.001" max="86400" step="any" defaultValue={choice("interval", "1")} className={`${inputClass} w-32`} />
+            <input type="number" name="interval" step="any" defaultValue={choice("interval", "1")} className={`${inputClass} w-32`} />
           </label>
           <label className="flex flex-col gap-1 text-sm font-medium">
             {t("history.export.aggregate")}

@@ -27,7 +27,8 @@ export async function action(args: Route.ActionArgs) {
     back.set("error", text);
     return redirect(`/export?${back}`);
   };
-  const parsed = exportSchema.safeParse({ ...Object.fromEntries(form), v: form.getAll("v") });
+  const resampled = form.get("mode") === "resampled";
+  const parsed = exportSchema.safeParse({ ...Object.fromEntries(form), interval: resampled ? form.get("interval") : "1", v: form.getAll("v") });
   if (!parsed.success) return refuse(t(parsed.error.issues[0]!.message));
   const c = parsed.data;
   const params = new URLSearchParams(choicesQuery(form));

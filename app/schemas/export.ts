@@ -9,7 +9,8 @@ export const SEPARATORS = ["locale", "comma", "semicolon"] as const;
 export const exportSchema = z.object({
   v: z.array(z.string().min(1).max(64)).min(1, "history.export.noVariables").max(100, "history.export.noVariables"),
   mode: z.enum(["raw", "resampled"]).catch("raw"),
-  interval: z.coerce.number({ error: "history.export.intervalInvalid" }).min(0.001, "history.export.intervalInvalid").max(86_400, "history.export.intervalInvalid").catch(1),
+  /** Seconds; only read when resampling (the form posts it either way). */
+  interval: z.coerce.number({ error: "history.export.intervalInvalid" }).min(0.001, "history.export.intervalInvalid").max(86_400, "history.export.intervalInvalid"),
   aggregate: z.enum(AGGREGATES).catch("mean"),
   time: z.enum(TIME_FORMATS).catch("iso"),
   sep: z.enum(SEPARATORS).catch("locale"),

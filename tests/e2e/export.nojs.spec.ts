@@ -61,6 +61,12 @@ test("a bad export request is explained on the form with the choices kept", asyn
   await expect(form.getByLabel("Time column")).toHaveValue("excel");
 
   await form.getByLabel("Oil temperature [°C]").check();
+  await form.getByLabel("Interval (seconds)").fill("0");
+  await form.getByRole("button", { name: "Download CSV" }).click();
+  await expect(page.getByText("Enter an interval between 0.001 and 86400 seconds.")).toBeVisible();
+  await expect(form.getByLabel("Interval (seconds)")).toHaveValue("0");
+  await form.getByRole("radio", { name: "Raw samples" }).check();
+
   await form.getByRole("radio", { name: "From – to" }).check();
   await form.getByLabel("From", { exact: true }).fill("2026-01-02T10:00");
   await form.getByLabel("To", { exact: true }).fill("2026-01-01T10:00");
