@@ -16,6 +16,7 @@ export default [
   route("live", "routes/live.tsx"),
   route("log/export", "routes/logExport.tsx"),
   route("traceLog/download", "routes/traceLogDownload.tsx"),
+  route("export/csv", "routes/exportCsv.tsx"),
   ...screens,
   // Also the bare-UUID redirect (spec §2); keeps i18n available for the 404 page.
   route("*", "routes/notFound.tsx"),

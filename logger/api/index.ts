@@ -5,6 +5,7 @@ import { dashboardMethods } from "./dashboards.ts";
 import { deviceMethods } from "./devices.ts";
 import { messagingMethods } from "./messaging.ts";
 import { notificationMethods } from "./notifications.ts";
+import { metadataMethods } from "./metadata.ts";
 import type { Registry } from "./registry.ts";
 import { roleMethods } from "./roles.ts";
 import { settingsMethods } from "./settings.ts";
@@ -27,4 +28,5 @@ export const registry: Registry = {
   ...alarmMethods,
   ...notificationMethods,
   ...traceMethods,
+  ...metadataMethods,
 };

@@ -168,6 +168,17 @@ const migrations: string[] = [
     Updated TEXT NOT NULL
   );
   `,
+  // 4: key/value metadata of variables and devices (MetaDataAPI); measurements keep theirs in
+  // their own row.
+  `
+  CREATE TABLE metadata (
+    Type TEXT NOT NULL CHECK (Type IN ('variable', 'device')),
+    ID TEXT NOT NULL,
+    Key TEXT NOT NULL,
+    Value TEXT NOT NULL,
+    PRIMARY KEY (Type, ID, Key)
+  );
+  `,
 ];
 
 /** The schema version a fully migrated database has. */

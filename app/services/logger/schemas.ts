@@ -157,6 +157,7 @@ export const measurement = z.looseObject({
   End: z.union([z.number(), z.string()]).nullable().optional(),
   SourceId: z.string().optional(),
   Variables: z.array(z.string()).optional().default([]),
+  MetaData: z.array(z.object({ Key: z.string(), Value: z.string() })).optional().default([]),
 });
 export type Measurement = z.infer<typeof measurement>;
 
@@ -319,3 +320,17 @@ export const TRACE_LEVELS = ["debug", "info", "warn", "error"] as const;
 export const traceEntry = z.object({ Seq: z.number(), Time: z.string(), Level: z.enum(TRACE_LEVELS), Component: z.string(), Message: z.string() });
 export type TraceEntry = z.infer<typeof traceEntry>;
 export const traceAnswer = z.object({ Entries: z.array(traceEntry), Last: z.number() });
+
+export const measurementsAnswer = z.object({ Success: z.boolean().optional(), Data: z.array(measurement) });
+
+const statNumber = z.number().nullable();
+export const statisticsAnswer = z.object({
+  Data: z.object({
+    Start: z.number(),
+    End: z.number(),
+    Statistics: z.array(
+      z.object({ SID: z.string(), VID: z.string(), Count: z.number(), Min: statNumber, Max: statNumber, Mean: statNumber, StdDev: statNumber, RMS: statNumber, First: statNumber, FirstTime: statNumber, Last: statNumber, LastTime: statNumber }),
+    ),
+  }),
+});
+export type VariableStatistics = z.infer<typeof statisticsAnswer>["Data"]["Statistics"][number];

@@ -6,6 +6,24 @@ const pad = (n: number, w = 2) => String(n).padStart(w, "0");
  */
 export function timeFormatter(zone: string): ((ms: number) => string) | null {
   if (zone === "UTC" || zone === "Etc/UTC") return (ms) => new Date(ms).toISOString();
+  const offsetAt = zoneOffset(zone);
+  if (!offsetAt) return null;
+  return (ms) => {
+    const off = offsetAt(ms);
+    const d = new Date(ms + off * 60_000);
+    const sign = off < 0 ? "-" : "+";
+    const a = Math.abs(off);
+    return (
+      `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ` +
+      `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds(), 3)}` +
+      `${sign}${pad(Math.floor(a / 60))}:${pad(a % 60)}`
+    );
+  };
+}
+
+/** Minutes east of UTC in an IANA zone at an instant; null = unknown zone. */
+export function zoneOffset(zone: string): ((ms: number) => number) | null {
+  if (zone === "UTC" || zone === "Etc/UTC") return () => 0;
   let dtf: Intl.DateTimeFormat;
   try {
     dtf = new Intl.DateTimeFormat("en-US", {
@@ -34,15 +52,5 @@ export function timeFormatter(zone: string): ((ms: number) => string) | null {
     }
     return off;
   };
-  return (ms) => {
-    const off = offsetAt(ms);
-    const d = new Date(ms + off * 60_000);
-    const sign = off < 0 ? "-" : "+";
-    const a = Math.abs(off);
-    return (
-      `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ` +
-      `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds(), 3)}` +
-      `${sign}${pad(Math.floor(a / 60))}:${pad(a % 60)}`
-    );
-  };
+  return offsetAt;
 }

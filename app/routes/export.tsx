@@ -1,0 +1,185 @@
+import { useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Form, useSearchParams } from "react-router";
+import { AGGREGATES, separatorsFor, TIME_FORMATS } from "~/schemas/export";
+import { stateOf } from "~/services/context.server";
+import { userTimeZone } from "~/services/dashboards.server";
+import { requireFeature } from "~/services/guards.server";
+import { listMeasurements } from "~/services/history.server";
+import { getLocale } from "~/services/i18n.server";
+import { loadVariables } from "~/services/variables.server";
+import { buttonClass, FormErrors, inputClass } from "~/ui/FormField";
+import { useFormatters } from "~/ui/format";
+import { resolveHistoryRange } from "~/ui/history/historyRange";
+import { RangeFields } from "~/ui/history/RangeFields";
+import { VariablePicker } from "~/ui/history/VariablePicker";
+import { pageTitle } from "~/ui/title";
+import type { Route } from "./+types/export";
+
+export async function loader(args: Route.LoaderArgs) {
+  await requireFeature(args, "export");
+  const { logger } = stateOf(args.context);
+  const params = args.url.searchParams;
+  const [{ variables }, measurements, zone] = await Promise.all([loadVariables(logger), listMeasurements(logger), userTimeZone(args)]);
+  const range = resolveHistoryRange(params, zone, Date.now(), measurements);
+  const error = params.get("error");
+  return {
+    variables: variables.map((v) => ({ Id: v.Id, Name: v.Name, Unit: v.Unit, deviceName: v.deviceName })),
+    measurements: measurements.map((m) => ({ ID: m.ID, Name: m.Name })),
+    selected: params.getAll("v"),
+    range: { ...range, problem: null },
+    language: getLocale(args.context),
+    error: error ? error.slice(0, 500) : null,
+  };
+}
+
+type Progress = { state: "idle" } | { state: "running" | "done"; rows: number; bytes: number } | { state: "cancelled" } | { state: "failed"; error: string };
+
+export default function Export({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const fmt = useFormatters();
+  const [progress, setProgress] = useState<Progress>({ state: "idle" });
+  const abort = useRef<AbortController | null>(null);
+  const choice = (name: string, fallback: string) => params.get(name) ?? fallback;
+  const localeSeps = separatorsFor("locale", loaderData.language);
+
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const ac = new AbortController();
+    abort.current = ac;
+    setProgress({ state: "running", rows: 0, bytes: 0 });
+    try {
+      const result = await download(event.currentTarget, ac.signal, (rows, bytes) => setProgress({ state: "running", rows, bytes }));
+      setProgress({ state: "done", ...result });
+    } catch (error) {
+      setProgress(ac.signal.aborted ? { state: "cancelled" } : { state: "failed", error: error instanceof Error ? error.message : String(error) });
+    } finally {
+      abort.current = null;
+    }
+  }
+
+  const errors = [loaderData.error, progress.state === "failed" ? progress.error : null].filter((e): e is string => !!e);
+  const size = (n: number) => `${fmt.number(n / 1e6, 1)} MB`;
+  return (
+    <section className="flex flex-col gap-4">
+      <h1 className="text-2xl font-semibold">{t("nav.export")}</h1>
+      <FormErrors errors={errors.length ? errors : undefined} />
+      <Form method="post" action="/export/csv" reloadDocument onSubmit={onSubmit} className="flex flex-col gap-4 rounded-lg bg-white p-4 shadow-sm dark:bg-slate-800" data-testid="export-form">
+        <VariablePicker variables={loaderData.variables} selected={loaderData.selected} />
+        <RangeFields range={loaderData.range} measurements={loaderData.measurements} idPrefix="export" />
+        <fieldset className="flex flex-wrap items-end gap-4">
+          <legend className="mb-1 text-sm font-medium">{t("history.export.mode")}</legend>
+          <label className="flex items-center gap-2 text-sm">
+            <input type="radio" name="mode" value="raw" defaultChecked={choice("mode", "raw") === "raw"} />
+            {t("history.export.raw")}
+          </label>
+          <label className="flex items-center gap-2 text-sm">
+            <input type="radio" name="mode" value="resampled" defaultChecked={choice("mode", "raw") === "resampled"} />
+            {t("history.export.resampled")}
+          </label>
+          <label className="flex flex-col gap-1 text-sm font-medium">
+            {t("history.export.interval")}
+            <input type="number" name="interval" step="any" defaultValue={choice("interval", "1")} className={`${inputClass} w-32`} />
+          </label>
+          <label className="flex flex-col gap-1 text-sm font-medium">
+            {t("history.export.aggregate")}
+            <select name="aggregate" defaultValue={choice("aggregate", "mean")} className={inputClass}>
+              {AGGREGATES.map((a) => (
+                <option key={a} value={a}>
+                  {t(`history.export.aggregates.${a}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+        </fieldset>
+        <div className="flex flex-wrap items-end gap-4">
+          <label className="flex flex-col gap-1 text-sm font-medium">
+            {t("history.export.timeFormat")}
+            <select name="time" defaultValue={choice("time", "iso")} className={inputClass}>
+              {TIME_FORMATS.map((f) => (
+                <option key={f} value={f}>
+                  {t(`history.export.timeFormats.${f}`, { zone: fmt.timeZone })}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="flex flex-col gap-1 text-sm font-medium">
+            {t("history.export.separators")}
+            <select name="sep" defaultValue={choice("sep", "locale")} className={inputClass}>
+              <option value="locale">{t("history.export.separatorChoices.locale", { example: `1${localeSeps.DecimalSeparator}5${localeSeps.Delimiter}2${localeSeps.DecimalSeparator}5` })}</option>
+              <option value="comma">{t("history.export.separatorChoices.comma")}</option>
+              <option value="semicolon">{t("history.export.separatorChoices.semicolon")}</option>
+            </select>
+          </label>
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" name="bom" defaultChecked={params.get("bom") === "on"} />
+            {t("history.export.bom")}
+          </label>
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" name="meta" defaultChecked={params.get("meta") === "on"} />
+            {t("history.export.metadata")}
+          </label>
+        </div>
+        <div className="flex flex-wrap items-center gap-3">
+          <button type="submit" className={buttonClass} disabled={progress.state === "running"}>
+            {t("history.export.download")}
+          </button>
+          {progress.state === "running" && (
+            <button type="button" onClick={() => abort.current?.abort()} className="rounded-md border border-slate-300 px-4 py-2 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-700">
+              {t("history.export.cancel")}
+            </button>
+          )}
+          <p role="status" className="text-sm text-slate-600 dark:text-slate-300" data-testid="export-progress">
+            {progress.state === "running" && t("history.export.progress", { rows: fmt.number(progress.rows), bytes: size(progress.bytes) })}
+            {progress.state === "done" && t("history.export.done", { rows: fmt.number(progress.rows), bytes: size(progress.bytes) })}
+            {progress.state === "cancelled" && t("history.export.cancelled")}
+          </p>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+/** Posts the form, counts rows and bytes as they stream in, then saves the file under the server's name. */
+async function download(form: HTMLFormElement, signal: AbortSignal, onProgress: (rows: number, bytes: number) => void): Promise<{ rows: number; bytes: number }> {
+  const body = new FormData(form);
+  body.set("js", "1");
+  const res = await fetch(form.action, { method: "POST", body, signal });
+  if (!res.ok || !res.body) {
+    const answer = (await res.json().catch(() => null)) as { error?: string } | null;
+    throw new Error(answer?.error ?? res.statusText);
+  }
+  const parts: Uint8Array[] = [];
+  let bytes = 0;
+  let lines = 0;
+  let last = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    bytes += value.length;
+    for (let i = 0; i < value.length; i++) if (value[i] === 10) lines++;
+    if (performance.now() - last > 200) (last = performance.now()), onProgress(Math.max(0, lines - 1), bytes);
+  }
+  const url = URL.createObjectURL(new Blob(parts as BlobPart[], { type: "text/csv" }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = fileName(res.headers.get("Content-Disposition")) ?? "export.csv";
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  return { rows: Math.max(0, lines - 1), bytes };
+}
+
+function fileName(disposition: string | null): string | null {
+  const utf8 = /filename\*=UTF-8''([^;]+)/i.exec(disposition ?? "");
+  if (utf8) return decodeURIComponent(utf8[1]!);
+  return /filename="([^"]+)"/i.exec(disposition ?? "")?.[1] ?? null;
+}
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageTitle(matches, "nav.export");
+}

@@ -1,0 +1,63 @@
+import { redirect } from "react-router";
+import { choicesQuery, exportSchema } from "~/schemas/export";
+import { stateOf } from "~/services/context.server";
+import { userTimeZone } from "~/services/dashboards.server";
+import { attachment, exportBody, exportFileName, measurementComments } from "~/services/export.server";
+import { requireFeature } from "~/services/guards.server";
+import { getMetaData, listMeasurements } from "~/services/history.server";
+import { getInstance, getLocale } from "~/services/i18n.server";
+import { isRefusal } from "~/services/submission.server";
+import { loadVariables } from "~/services/variables.server";
+import { resolveHistoryRange } from "~/ui/history/historyRange";
+import type { Route } from "./+types/exportCsv";
+
+// The CSV download: the logger's stream passed through as it arrives (never buffered), so a
+// gigabyte costs the console no memory. A refused export goes back to the form with the
+// choices in the URL (plain form post), or answers JSON to the page's script (js=1).
+
+export async function action(args: Route.ActionArgs) {
+  await requireFeature(args, "export");
+  const { logger } = stateOf(args.context);
+  const { t } = getInstance(args.context);
+  const form = await args.request.formData();
+  const viaScript = form.get("js") === "1";
+  const refuse = (text: string, status = 400) => {
+    if (viaScript) return Response.json({ error: text }, { status });
+    const back = choicesQuery(form);
+    back.set("error", text);
+    return redirect(`/export?${back}`);
+  };
+  const resampled = form.get("mode") === "resampled";
+  const parsed = exportSchema.safeParse({ ...Object.fromEntries(form), interval: resampled ? form.get("interval") : "1", v: form.getAll("v") });
+  if (!parsed.success) return refuse(t(parsed.error.issues[0]!.message));
+  const c = parsed.data;
+  const params = new URLSearchParams(choicesQuery(form));
+  const [{ variables }, measurements, zone] = await Promise.all([loadVariables(logger), listMeasurements(logger), userTimeZone(args)]);
+  const range = resolveHistoryRange(params, zone, Date.now(), measurements);
+  if (range.problem) return refuse(t(range.problem));
+  const vars = c.v.map((id) => variables.find((v) => v.Id === id)).filter((v) => v !== undefined);
+  if (vars.length === 0) return refuse(t("history.export.noVariables"));
+  const comments = c.meta === "on" ? [...(range.measurement ? measurementComments(range.measurement, zone) : []), ...(await variableComments())] : [];
+  async function variableComments() {
+    const rows = await getMetaData(logger, { Type: "variable" });
+    return vars.flatMap((v) => rows.filter((r) => r.ID === v.Id).map((r) => `${v.Name}: ${r.Key}: ${r.Value}`));
+  }
+  const body = exportBody(c, vars, range, zone, getLocale(args.context), comments);
+  let res: Response;
+  try {
+    res = await logger.stream("/history/data", "POST", body, args.request.signal);
+  } catch (error) {
+    if (!isRefusal(error)) throw error;
+    return refuse(t("history.export.failed", { reason: error.message }), error.status);
+  }
+  return new Response(res.body, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": attachment(exportFileName(c, vars, range, zone, range.measurement)),
+      // no-transform keeps the server's gzip off this response: compressing a gigabyte would
+      // cost the console a core and its buffers, and the logger sits on the plant's LAN.
+      "Cache-Control": "no-store, no-transform",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}

@@ -1,0 +1,131 @@
+import { useTranslation } from "react-i18next";
+import { data, Form, Link } from "react-router";
+import { z } from "zod";
+import { META_TYPES, metaEntrySchema, type MetaType } from "~/schemas/metadata";
+import { stateOf } from "~/services/context.server";
+import { readIntent } from "~/services/forms.server";
+import { holds, redirectWithToast, requireFeature, requirePermission } from "~/services/guards.server";
+import { getMetaData, getMetaKeys, listMeasurements, setMetaData } from "~/services/history.server";
+import { getInstance } from "~/services/i18n.server";
+import { isRefusal } from "~/services/submission.server";
+import { loadVariables } from "~/services/variables.server";
+import { buttonClass, inputClass } from "~/ui/FormField";
+import { MetaDataEditor } from "~/ui/history/MetaDataEditor";
+import { pageTitle } from "~/ui/title";
+import type { Route } from "./+types/metadata";
+
+const target = z.object({ type: z.enum(META_TYPES), id: z.string().min(1).max(64) });
+
+export async function loader(args: Route.LoaderArgs) {
+  const auth = await requireFeature(args, "metadata");
+  const { logger } = stateOf(args.context);
+  const [{ variables, devices }, measurements, all, keys] = await Promise.all([loadVariables(logger), listMeasurements(logger), getMetaData(logger), getMetaKeys(logger)]);
+  const targets: Record<MetaType, { id: string; name: string }[]> = {
+    measurement: measurements.map((m) => ({ id: m.ID, name: m.Name })),
+    variable: variables.map((v) => ({ id: v.Id, name: v.deviceName ? `${v.deviceName} / ${v.Name}` : v.Name })),
+    device: devices.map((d) => ({ id: d.ID, name: d.Name })),
+  };
+  // One <select> names the object as "type|id"; links use ?type=…&id=….
+  const params = args.url.searchParams;
+  const [type, id] = params.get("target")?.split("|") ?? [params.get("type"), params.get("id")];
+  const chosen = target.safeParse({ type, id });
+  const selected = chosen.success ? (targets[chosen.data.type].find((x) => x.id === chosen.data.id) ?? null) : null;
+  const nameOf = (type: string, id: string) => targets[type as MetaType]?.find((x) => x.id === id)?.name ?? id;
+  return {
+    targets,
+    selected: selected && chosen.success ? { type: chosen.data.type, ...selected, entries: all.filter((e) => e.Type === chosen.data.type && e.ID === chosen.data.id).map(({ Key, Value }) => ({ Key, Value })) } : null,
+    all: all.map((e) => ({ ...e, name: nameOf(e.Type, e.ID) })),
+    keys,
+    canEdit: holds(auth, "ManageProject"),
+  };
+}
+
+export async function action(args: Route.ActionArgs) {
+  const auth = await requireFeature(args, "metadata");
+  requirePermission(auth, "ManageProject");
+  const { t } = getInstance(args.context);
+  const formData = await args.request.formData();
+  readIntent(formData, ["meta"] as const);
+  const which = target.safeParse({ type: formData.get("type"), id: formData.get("id") });
+  if (!which.success) throw data({ reason: "bad-request" }, { status: 400 });
+  const typed = { key: String(formData.get("key") ?? ""), value: String(formData.get("value") ?? "") };
+  const entry = metaEntrySchema.safeParse(typed);
+  if (!entry.success) return data({ error: t(entry.error.issues[0]!.message), ...typed }, { status: 400 });
+  try {
+    await setMetaData(stateOf(args.context).logger, which.data.type, which.data.id, [{ Key: entry.data.key, Value: entry.data.value }]);
+  } catch (error) {
+    if (!isRefusal(error)) throw error;
+    return data({ error: error.message, ...typed }, { status: error.status });
+  }
+  const text = entry.data.value ? t("history.metadata.saved") : t("history.metadata.removed", { key: entry.data.key });
+  return redirectWithToast(args.context, `/metadata${args.url.search}`, { type: "success", text });
+}
+
+export default function MetaData({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { targets, selected } = loaderData;
+  return (
+    <section className="flex flex-col gap-4">
+      <h1 className="text-2xl font-semibold">{t("nav.metadata")}</h1>
+      <Form method="get" className="flex flex-wrap items-end gap-2" data-testid="metadata-target">
+        <label className="flex flex-col gap-1 text-sm font-medium">
+          {t("history.metadata.object")}
+          <select name="target" defaultValue={selected ? `${selected.type}|${selected.id}` : ""} className={inputClass}>
+            <option value="">—</option>
+            {META_TYPES.map((ty) => (
+              <optgroup key={ty} label={t(`history.metadata.types.${ty}`)}>
+                {targets[ty].map((x) => (
+                  <option key={x.id} value={`${ty}|${x.id}`}>
+                    {x.name}
+                  </option>
+                ))}
+              </optgroup>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className={buttonClass}>
+          {t("history.metadata.open")}
+        </button>
+      </Form>
+      {selected ? (
+        <article className="flex flex-col gap-2 rounded-lg bg-white p-4 shadow-sm dark:bg-slate-800">
+          <h2 className="text-lg font-semibold">
+            {t(`history.metadata.types.${selected.type}`)}: {selected.name}
+          </h2>
+          <MetaDataEditor entries={selected.entries} keys={loaderData.keys} canEdit={loaderData.canEdit} hidden={{ type: selected.type, id: selected.id }} error={actionData?.error} typed={actionData} />
+        </article>
+      ) : (
+        <p className="text-slate-600 dark:text-slate-300">{t("history.metadata.pick")}</p>
+      )}
+      <div className="overflow-x-auto rounded-lg bg-white shadow-sm dark:bg-slate-800">
+        <table className="w-full text-left text-sm" data-testid="metadata-all">
+          <caption className="px-4 py-2 text-left font-semibold">{t("history.metadata.all")}</caption>
+          <thead className="bg-slate-100 dark:bg-slate-700">
+            <tr>
+              <th className="px-4 py-2">{t("history.metadata.object")}</th>
+              <th className="px-4 py-2">{t("history.metadata.key")}</th>
+              <th className="px-4 py-2">{t("history.metadata.value")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {loaderData.all.map((e) => (
+              <tr key={`${e.Type}/${e.ID}/${e.Key}`} className="border-t border-slate-100 dark:border-slate-700">
+                <td className="px-4 py-2">
+                  <Link to={`?type=${e.Type}&id=${encodeURIComponent(e.ID)}`} className="text-brand hover:underline">
+                    {t(`history.metadata.types.${e.Type}`)}: {e.name}
+                  </Link>
+                </td>
+                <td className="px-4 py-2 font-medium">{e.Key}</td>
+                <td className="px-4 py-2">{e.Value}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageTitle(matches, "nav.metadata");
+}

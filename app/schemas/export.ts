@@ -1,0 +1,33 @@
+import { z } from "zod";
+
+// The export form, shared by the form (choices kept in the URL) and the CSV resource route.
+
+export const AGGREGATES = ["mean", "min", "max", "last"] as const;
+export const TIME_FORMATS = ["iso", "epoch", "excel"] as const;
+export const SEPARATORS = ["locale", "comma", "semicolon"] as const;
+
+export const exportSchema = z.object({
+  v: z.array(z.string().min(1).max(64)).min(1, "history.export.noVariables").max(100, "history.export.noVariables"),
+  mode: z.enum(["raw", "resampled"]).catch("raw"),
+  /** Seconds; only read when resampling (the form posts it either way). */
+  interval: z.coerce.number({ error: "history.export.intervalInvalid" }).min(0.001, "history.export.intervalInvalid").max(86_400, "history.export.intervalInvalid"),
+  aggregate: z.enum(AGGREGATES).catch("mean"),
+  time: z.enum(TIME_FORMATS).catch("iso"),
+  sep: z.enum(SEPARATORS).catch("locale"),
+  bom: z.literal("on").optional(),
+  meta: z.literal("on").optional(),
+});
+export type ExportChoices = z.infer<typeof exportSchema>;
+
+/** Delimiter and decimal separator: en `,` and `.`; it `;` and `,` (what Excel expects there). */
+export function separatorsFor(sep: ExportChoices["sep"], language: string): { Delimiter: "," | ";"; DecimalSeparator: "." | "," } {
+  const semicolon = sep === "semicolon" || (sep === "locale" && language === "it");
+  return semicolon ? { Delimiter: ";", DecimalSeparator: "," } : { Delimiter: ",", DecimalSeparator: "." };
+}
+
+/** The form's fields as query parameters: a refused export returns to the form with them. */
+export function choicesQuery(form: FormData): URLSearchParams {
+  const out = new URLSearchParams();
+  for (const [k, v] of form) if (typeof v === "string" && k !== "js") out.append(k, v);
+  return out;
+}

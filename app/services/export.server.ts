@@ -1,0 +1,43 @@
+import { separatorsFor, type ExportChoices } from "~/schemas/export";
+import type { MeasurementRow } from "./history.server";
+import type { Variable } from "./logger/schemas";
+
+/** The logger's /history/data body for an export (CSV streamed in the user's zone). */
+export function exportBody(c: ExportChoices, vars: Variable[], range: { from: number; to: number }, zone: string, language: string, comments: string[]) {
+  return {
+    Start: Math.round(range.from),
+    End: Math.round(range.to),
+    Variables: vars.map((v) => ({ SID: v.SourceId ?? "", VID: v.Id })),
+    ...(c.mode === "resampled" ? { Interval: Math.round(c.interval * 1000) } : {}),
+    Format: "csv",
+    TimeZone: zone,
+    CSVSettings: { ...separatorsFor(c.sep, language), TimeFormat: c.time, Aggregate: c.aggregate, BOM: c.bom === "on", Comments: comments },
+  };
+}
+
+/** Header comments describing a measurement and its metadata. */
+export function measurementComments(m: MeasurementRow, zone: string): string[] {
+  return [`Measurement: ${m.Name}`, `Start: ${new Date(m.start).toISOString()}`, `End: ${m.end === null ? "" : new Date(m.end).toISOString()}`, `Time zone: ${zone}`, ...m.MetaData.map((e) => `${e.Key}: ${e.Value}`)];
+}
+
+/**
+ * A file name that says what is inside: the measurement or the range (wall time in the user's
+ * zone), the variables, raw or the resampling, e.g. `Oil-temperature+1_2026-01-01_1000-1100_raw.csv`.
+ */
+export function exportFileName(c: ExportChoices, vars: Variable[], range: { from: number; to: number }, zone: string, measurement: MeasurementRow | null): string {
+  const names = vars.length > 2 ? `${vars[0]!.Name}+${vars.length - 1}` : vars.map((v) => v.Name).join("+");
+  const what = c.mode === "raw" ? "raw" : `${c.aggregate}-${c.interval}s`;
+  const when = measurement ? measurement.Name : `${stamp(range.from, zone)}_${stamp(range.to, zone)}`;
+  return `${`${when}_${names}_${what}`.replace(/[^\p{L}\p{N}.+_-]+/gu, "-")}.csv`;
+}
+
+function stamp(ms: number, zone: string): string {
+  const p = Object.fromEntries(new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" }).formatToParts(ms).map((x) => [x.type, x.value]));
+  return `${p.year}-${p.month}-${p.day}T${p.hour}${p.minute}${p.second}`;
+}
+
+/** Content-Disposition with an ASCII fallback and the UTF-8 name (RFC 6266). */
+export function attachment(name: string): string {
+  const ascii = name.normalize("NFKD").replace(/[^\x20-\x7e]/g, "").replace(/["\\]/g, "");
+  return `attachment; filename="${ascii || "export.csv"}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}

@@ -1,0 +1,59 @@
+import type { LoggerClient } from "./logger/client.server";
+import { measurement, measurementsAnswer, statisticsAnswer, timeSeriesAnswer, type Measurement, type Variable, type VariableStatistics } from "./logger/schemas";
+import { CHART_POINTS, failureText } from "./dashboards.server";
+import type { SeriesData } from "~/ui/dashboard/types";
+import { z } from "zod";
+import type { MetaType } from "~/schemas/metadata";
+
+// Reads of the logger's history for Analytics, the Measurement Explorer and Export.
+
+export type MeasurementRow = Measurement & { start: number; end: number | null };
+
+const ms = (v: number | string | null | undefined) => (v === null || v === undefined ? null : typeof v === "number" ? v : Date.parse(v));
+
+/** Measurements by start, newest first (at most 10,000, the logger's cap). */
+export async function listMeasurements(logger: LoggerClient, range: { from?: number; to?: number } = {}): Promise<MeasurementRow[]> {
+  const { Data } = await logger.rest("POST", "/history/structure/measurements", { Start: range.from, End: range.to, Order: "desc", Limit: 10000 }, measurementsAnswer);
+  return Data.map((m) => ({ ...m, start: ms(m.Start) ?? 0, end: ms(m.End) }));
+}
+
+export async function deleteMeasurement(logger: LoggerClient, id: string) {
+  return logger.rest("DELETE", `/history/structure/measurements/${encodeURIComponent(id)}`, undefined, z.object({}).loose());
+}
+
+export async function setMeasurementMetaData(logger: LoggerClient, id: string, entries: { Key: string; Value: string }[]) {
+  return logger.rest("POST", `/history/structure/measurements/${encodeURIComponent(id)}/metadata`, { MetaData: entries }, z.object({ Data: measurement }));
+}
+
+const ref = (v: Variable) => ({ SID: v.SourceId ?? "", VID: v.Id });
+
+/** Bucketed series (exact min/mean/max per bucket) of some variables over a range. */
+export async function loadSeries(logger: LoggerClient, vars: Variable[], range: { from: number; to: number }, points = CHART_POINTS): Promise<{ series: SeriesData | null; error: string | null }> {
+  if (vars.length === 0) return { series: null, error: null };
+  try {
+    const { Data } = await logger.rest("POST", "/history/data", { Start: Math.round(range.from), End: Math.round(range.to), Variables: vars.map(ref), Points: points, Type: "equidistant", Format: "json" }, timeSeriesAnswer);
+    const ts = Data.TimeSeries;
+    return { series: { start: ts.Start, delta: ts.Delta, size: ts.Size, values: ts.Values, min: ts.Min, max: ts.Max }, error: null };
+  } catch (error) {
+    return { series: null, error: failureText(error) };
+  }
+}
+
+/** Exact statistics per variable over [from, to), computed by the logger. */
+export async function loadStatistics(logger: LoggerClient, vars: Variable[], range: { from: number; to: number }): Promise<{ stats: VariableStatistics[]; error: string | null }> {
+  if (vars.length === 0) return { stats: [], error: null };
+  try {
+    const { Data } = await logger.rest("POST", "/history/statistics", { Start: Math.round(range.from), End: Math.round(range.to), Variables: vars.map(ref) }, statisticsAnswer);
+    return { stats: Data.Statistics, error: null };
+  } catch (error) {
+    return { stats: [], error: failureText(error) };
+  }
+}
+
+const metaRows = z.object({ MetaData: z.array(z.object({ Type: z.string(), ID: z.string(), Key: z.string(), Value: z.string() })) });
+export type MetaRow = z.infer<typeof metaRows>["MetaData"][number];
+
+export const getMetaData = (logger: LoggerClient, filter: { Type?: MetaType; ID?: string } = {}) => logger.rpc("MetaDataAPI.GetMetaData", filter, metaRows).then((a) => a.MetaData);
+export const getMetaKeys = (logger: LoggerClient) => logger.rpc("MetaDataAPI.GetKeys", {}, z.object({ Keys: z.array(z.string()) })).then((a) => a.Keys);
+export const setMetaData = (logger: LoggerClient, type: MetaType, id: string, entries: { Key: string; Value: string }[]) =>
+  logger.rpc("MetaDataAPI.SetMetaData", { Type: type, ID: id, MetaData: entries }, z.object({ MetaData: z.array(z.object({ Key: z.string(), Value: z.string() })) }));

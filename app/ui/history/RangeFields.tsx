@@ -1,0 +1,62 @@
+import { useTranslation } from "react-i18next";
+import { RANGES } from "~/schemas/dashboards";
+import { inputClass } from "~/ui/FormField";
+import { useFormatters } from "~/ui/format";
+import { toLocalInput } from "~/ui/dashboard/timeRange";
+import type { HistoryRange } from "./historyRange";
+
+export interface MeasurementChoice {
+  ID: string;
+  Name: string;
+}
+
+/** The three ways to give a range (preset, absolute in the user's zone, a measurement) as radios. */
+export function RangeFields({ range, measurements, idPrefix }: { range: HistoryRange; measurements: MeasurementChoice[]; idPrefix: string }) {
+  const { t } = useTranslation();
+  const { timeZone } = useFormatters();
+  const radio = (span: HistoryRange["span"]) => (
+    <input type="radio" name="span" value={span} defaultChecked={range.span === span} id={`${idPrefix}-span-${span}`} />
+  );
+  return (
+    <fieldset className="flex flex-wrap items-end gap-4">
+      <legend className="mb-1 text-sm font-medium">{t("history.range.label")}</legend>
+      <div className="flex items-center gap-2">
+        {radio("preset")}
+        <label htmlFor={`${idPrefix}-span-preset`} className="text-sm">
+          {t("history.range.preset")}
+        </label>
+        <select name="range" defaultValue={range.preset} aria-label={t("history.range.preset")} className={inputClass}>
+          {RANGES.map((p) => (
+            <option key={p} value={p}>
+              {t(`dashboards.range.${p}`)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="flex items-center gap-2">
+        {radio("absolute")}
+        <label htmlFor={`${idPrefix}-span-absolute`} className="text-sm">
+          {t("history.range.absolute")}
+        </label>
+        <input type="datetime-local" step="1" name="from" aria-label={t("history.range.from")} defaultValue={toLocalInput(range.base.from, timeZone)} className={inputClass} />
+        <span aria-hidden="true">–</span>
+        <input type="datetime-local" step="1" name="to" aria-label={t("history.range.to")} defaultValue={toLocalInput(range.base.to, timeZone)} className={inputClass} />
+      </div>
+      <div className="flex items-center gap-2">
+        {radio("measurement")}
+        <label htmlFor={`${idPrefix}-span-measurement`} className="text-sm">
+          {t("history.range.measurement")}
+        </label>
+        <select name="m" defaultValue={range.measurement?.ID ?? ""} aria-label={t("history.range.measurement")} className={inputClass}>
+          <option value="">—</option>
+          {measurements.map((m) => (
+            <option key={m.ID} value={m.ID}>
+              {m.Name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <p className="text-xs text-slate-500">{t("history.range.zone", { zone: timeZone })}</p>
+    </fieldset>
+  );
+}

@@ -1,0 +1,110 @@
+// `node bench/export.ts` (after `npm run build`): the Export issue's figure — a CSV export of
+// at least 1 GB streamed logger → console → client at ≥ 50 MB/s, while the console's resident
+// memory grows by < 50 MB. The console runs as its own process (react-router-serve), so its RSS
+// is read from /proc; the logger runs here with simulated history backfilled.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer as netServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { startLogger } from "../logger/server.ts";
+
+const root = resolve(import.meta.dirname, "..");
+const PASSWORD = "Bench-Pass-1!";
+const TARGET_BYTES = 1e9;
+/** Hours of 100 Hz bench history: 28 variables give ~250 bytes a row, so 14 h ≈ 1.05 GB of CSV. */
+const HOURS = 14;
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const s = netServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => done(port));
+    });
+  });
+}
+
+/** Resident set of a process in MB (Linux); null elsewhere. */
+function rssMb(pid: number): number | null {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+async function main() {
+  if (!existsSync(join(root, "build/server/index.js"))) throw new Error("Run `npm run build` first.");
+  const dataDir = mkdtempSync(join(tmpdir(), "loggia-bench-export-"));
+  say(`Starting a logger with ${HOURS} h of simulated history…`);
+  const logger = await startLogger({ port: 0, dataDir, adminPassword: PASSWORD, log: () => {}, simulator: { seed: 1, backfillSec: HOURS * 3600 } });
+  const port = await freePort();
+  const consoleUrl = `http://127.0.0.1:${port}`;
+  const child: ChildProcess = spawn(process.execPath, [join(root, "node_modules/@react-router/serve/bin.cjs"), "build/server/index.js"], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", LOGGER_URL: logger.url, NODE_ENV: "production", SESSION_SECRET: "bench-secret-0123456789abcdefghij" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  let pass = false;
+  try {
+    for (let i = 0; ; i++) {
+      try {
+        await fetch(`${consoleUrl}/signin`);
+        break;
+      } catch {
+        if (i > 100) throw new Error("console did not start");
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    const signin = await fetch(`${consoleUrl}/signin`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: consoleUrl },
+      body: new URLSearchParams({ username: "admin", password: PASSWORD }),
+    });
+    const cookie = signin.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const tokenRes = await fetch(`${logger.url}/token`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Authorization: `Basic ${Buffer.from("loggia-console:loggia-console-secret").toString("base64")}` },
+      body: new URLSearchParams({ grant_type: "password", username: "admin", password: PASSWORD }),
+    });
+    const token = ((await tokenRes.json()) as { access_token: string }).access_token;
+    const vars = ((await (await fetch(`${logger.url}/online/structure/variables`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { Data: { Id: string; SampleRateHz: number }[] }).Data;
+    const bench = vars.filter((v) => v.SampleRateHz === 100);
+    const end = Date.now() - 60_000;
+    const form = new URLSearchParams([...bench.map((v) => ["v", v.Id]), ["span", "absolute"], ["from", String(end - HOURS * 3600_000 + 60_000)], ["to", String(end)], ["mode", "raw"], ["time", "iso"], ["sep", "comma"]]);
+
+    // Warm the route once (module loading, JIT) so the baseline is the console at rest.
+    await (await fetch(`${consoleUrl}/export`, { headers: { Cookie: cookie } })).arrayBuffer();
+    const base = rssMb(child.pid!);
+    let peak = base ?? 0;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(child.pid!) ?? 0)), 100);
+    const t0 = performance.now();
+    const res = await fetch(`${consoleUrl}/export/csv`, { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded", Origin: consoleUrl }, body: form });
+    if (!res.ok || !res.headers.get("content-type")?.startsWith("text/csv")) throw new Error(`export answered ${res.status} ${res.headers.get("content-type")}`);
+    let bytes = 0;
+    const reader = res.body!.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.length;
+    }
+    const sec = (performance.now() - t0) / 1000;
+    clearInterval(sampler);
+    const rate = bytes / 1e6 / sec;
+    const growth = base === null ? null : peak - base;
+    say(`CSV export through the console: ${(bytes / 1e9).toFixed(2)} GB in ${sec.toFixed(1)} s = ${rate.toFixed(0)} MB/s (target ≥ 50 MB/s; ${(rate / 50).toFixed(2)}× target) ${rate >= 50 ? "PASS" : "FAIL"}`);
+    say(`Console resident memory growth: ${growth === null ? "n/a (no /proc)" : `${growth.toFixed(1)} MB (${base!.toFixed(0)} → ${peak.toFixed(0)} MB)`} (target < 50 MB) ${growth === null ? "" : growth < 50 ? "PASS" : "FAIL"}`);
+    pass = bytes >= TARGET_BYTES && rate >= 50 && (growth === null || growth < 50);
+    if (bytes < TARGET_BYTES) say(`FAIL: only ${bytes} bytes, below the 1 GB the figure needs`);
+  } finally {
+    child.kill();
+    await logger.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  process.exitCode = pass ? 0 : 1;
+}
+
+await main();

@@ -1,0 +1,170 @@
+import { z } from "zod";
+import { BLOCK_SAMPLES } from "../../store/series/blocks.ts";
+import { bucketColumns, bucketSamples, f32 } from "../../store/series/query.ts";
+import type { Plan } from "../../store/series/query.ts";
+import type { RowReader } from "../../store/series/ranges.ts";
+import type { VarSeries } from "../../store/series/writer.ts";
+import { zoneOffset } from "./timefmt.ts";
+
+// CSV per RFC 4180 as the export asks for it: separators, time column, aggregate, BOM and
+// comment lines are chosen by the caller; everything else is fixed (CRLF, quoting as needed).
+
+export const CsvSettings = z.object({
+  Delimiter: z.enum([",", ";", "\t"]).default(","),
+  DecimalSeparator: z.enum([".", ","]).default("."),
+  TimeFormat: z.enum(["iso", "epoch", "excel"]).default("iso"),
+  Aggregate: z.enum(["mean", "min", "max", "last"]).default("mean"),
+  BOM: z.boolean().default(false),
+  /** Lines written first, each prefixed "# " (metadata of what is exported). */
+  Comments: z.array(z.string().max(2000)).max(200).default([]),
+});
+export type CsvSettings = z.output<typeof CsvSettings>;
+
+const pad = (n: number, w = 2) => String(n).padStart(w, "0");
+/** Excel's serial date: days since 1899-12-30 in wall time (1970-01-01 is 25569). */
+const EXCEL_EPOCH_DAYS = 25569;
+
+/** The time cell of a row in the chosen format and zone; null = unknown zone. */
+export function timeCell(format: CsvSettings["TimeFormat"], zone: string, decimal: string): ((ms: number) => string) | null {
+  if (format === "epoch") return (ms) => String(ms);
+  const offsetAt = zoneOffset(zone);
+  if (!offsetAt) return null;
+  if (format === "excel") {
+    return (ms) => {
+      const days = (ms + offsetAt(ms) * 60_000) / 86_400_000 + EXCEL_EPOCH_DAYS;
+      const text = String(Number(days.toFixed(9)));
+      return decimal === "." ? text : text.replace(".", decimal);
+    };
+  }
+  // Rows of one second share everything but the milliseconds (offsets change on whole hours).
+  let second = Number.NaN;
+  let head = "";
+  let tail = "";
+  return (ms) => {
+    const sec = Math.floor(ms / 1000);
+    if (sec !== second) {
+      second = sec;
+      const off = offsetAt(ms);
+      const d = new Date(sec * 1000 + off * 60_000);
+      const a = Math.abs(off);
+      tail = off === 0 ? "Z" : `${off < 0 ? "-" : "+"}${pad(Math.floor(a / 60))}:${pad(a % 60)}`;
+      head = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.`;
+    }
+    return `${head}${pad(Math.floor(ms - sec * 1000), 3)}${tail}`;
+  };
+}
+
+/** A field quoted when it holds the delimiter, a quote or a line break (RFC 4180 §2.6–2.7). */
+export function quoteField(text: string, delimiter: string): string {
+  return text.includes(delimiter) || /["\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+export function numberCell(v: number | null | undefined, decimal: string): string {
+  if (v === null || v === undefined) return "";
+  const text = String(v);
+  return decimal === "." ? text : text.replace(".", decimal);
+}
+
+const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
+
+/**
+ * Rows written as bytes into one buffer per slice: a gigabyte export makes no string per value.
+ * Numbers that are float32 get their shortest decimal (the digits f32() picks) from the scaled
+ * integer; anything else goes through numberCell.
+ */
+export class RowBuffer {
+  buf: Buffer;
+  pos = 0;
+  private readonly dec: number;
+  private readonly digits = new Uint8Array(24);
+  constructor(capacity: number, decimal: string) {
+    this.buf = Buffer.allocUnsafe(capacity);
+    this.dec = decimal.charCodeAt(0);
+  }
+  text(s: string): void {
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 128) this.buf[this.pos++] = c;
+      else this.pos += this.buf.write(s[i]!, this.pos, "utf8");
+    }
+  }
+  byte(c: number): void {
+    this.buf[this.pos++] = c;
+  }
+  value(v: number | null | undefined): void {
+    if (v === null || v === undefined || v !== v) return;
+    if (v === 0) return this.byte(48);
+    const a = Math.abs(v);
+    if (Math.fround(v) === v && a >= 1e-6 && a < 1e15) {
+      const mag = Math.floor(Math.log10(a));
+      for (let p = 6; p <= 9; p++) {
+        const k = p - 1 - mag;
+        if (k < 0) break;
+        const r = Math.round(v * POW10[k]!);
+        if (Math.fround(r / POW10[k]!) !== v) continue;
+        return this.scaled(Math.abs(r), k, v < 0);
+      }
+    }
+    this.text(numberCell(Math.fround(v) === v ? f32(v) : v, String.fromCharCode(this.dec)));
+  }
+  // m / 10^k written out, trailing zeros of the fraction dropped.
+  // m < 10^9 fits an int32: integer division instead of floating-point remainders.
+  private scaled(m: number, k: number, negative: boolean): void {
+    let i = m | 0;
+    let q = (i / 10) | 0;
+    while (k > 0 && i === q * 10) (i = q), (q = (i / 10) | 0), k--;
+    const d = this.digits;
+    let n = 0;
+    do {
+      q = (i / 10) | 0;
+      d[n++] = 48 + i - q * 10;
+      i = q;
+    } while (i > 0);
+    const b = this.buf;
+    if (negative) b[this.pos++] = 45;
+    if (n <= k) {
+      b[this.pos++] = 48;
+      b[this.pos++] = this.dec;
+      for (let z = k - n; z > 0; z--) b[this.pos++] = 48;
+      while (n > 0) b[this.pos++] = d[--n]!;
+      return;
+    }
+    while (n > k) b[this.pos++] = d[--n]!;
+    if (k === 0) return;
+    b[this.pos++] = this.dec;
+    while (n > 0) b[this.pos++] = d[--n]!;
+  }
+}
+
+export function headerLines(s: CsvSettings, names: string[]): string {
+  const comments = s.Comments.map((c) => `# ${c.replace(/[\r\n]+/g, " ")}\r\n`).join("");
+  return `${s.BOM ? "\uFEFF" : ""}${comments}${["time", ...names].map((n) => quoteField(n, s.Delimiter)).join(s.Delimiter)}\r\n`;
+}
+
+/** Buckets k0 ≤ k < k1 of one variable under the chosen aggregate. */
+export function aggregateColumn(rows: RowReader, vs: VarSeries | null, periodUs: number, p: Plan, k0: number, k1: number, aggregate: CsvSettings["Aggregate"]): (number | null)[] {
+  if (aggregate !== "last" || !vs || (p.w === 1 && periodUs === p.periodUs)) {
+    const cols = bucketColumns(rows, vs, periodUs, p, k0, k1);
+    return aggregate === "min" ? cols.min : aggregate === "max" ? cols.max : cols.mean;
+  }
+  const out: (number | null)[] = [];
+  for (let k = k0; k < k1; k++) {
+    const [a, b] = bucketSamples(p, k, periodUs);
+    out.push(lastSample(rows, vs, Math.max(a, 0), Math.min(b, vs.end)));
+  }
+  return out;
+}
+
+function lastSample(rows: RowReader, vs: VarSeries, a: number, b: number): number | null {
+  if (a >= b) return null;
+  for (let blk = Math.floor((b - 1) / BLOCK_SAMPLES), first = Math.floor(a / BLOCK_SAMPLES); blk >= first; blk--) {
+    const data = rows.block(vs, blk);
+    if (!data) continue;
+    const base = blk * BLOCK_SAMPLES;
+    for (let i = Math.min(b - base, data.length) - 1; i >= Math.max(a - base, 0); i--) {
+      const v = data[i]!;
+      if (v === v) return f32(v);
+    }
+  }
+  return null;
+}

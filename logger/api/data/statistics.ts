@@ -1,0 +1,56 @@
+import { z } from "zod";
+import { invalidParam } from "../../http/errors.ts";
+import { sendData } from "../../http/rest.ts";
+import type { RestRequest, RestRoute } from "../../http/rest.ts";
+import { ceilDiv, f32 } from "../../store/series/query.ts";
+import { statistics } from "../../store/series/statistics.ts";
+import { epochMs, horizonMs, storedVariable } from "./common.ts";
+
+/** Above this many samples of one variable, StdDev and RMS (a pass over raw samples) are null. */
+export const MAX_SPREAD_SAMPLES = 20_000_000;
+
+const Params = z.object({
+  Start: epochMs,
+  End: epochMs.default(0),
+  Variables: z.array(z.object({ SID: z.string().min(1), VID: z.string().min(1) })).min(1).max(100),
+});
+
+const num = (v: number | null) => (v === null ? null : Number(v.toPrecision(12)));
+
+async function handler(r: RestRequest): Promise<void> {
+  const p = await r.input(Params);
+  const data = r.ctx.data;
+  const end = p.End === 0 ? data.now() : p.End;
+  const start = p.Start < 0 ? end + p.Start : p.Start;
+  if (!(end > start)) throw invalidParam("End must be after Start");
+  if (start < 0) throw invalidParam("Start lies before 1970");
+  const targets = p.Variables.map(({ SID, VID }) => {
+    const { v, src } = storedVariable(data, SID, VID);
+    const horizon = horizonMs(data, src, "history");
+    if (end <= horizon) throw invalidParam(`The range ends before ${new Date(horizon).toISOString()}, the oldest data source ${src.Name} keeps`);
+    return { SID, VID, v, periodUs: src.PeriodUs, from: Math.max(start, horizon) };
+  });
+  const out = targets.map(({ SID, VID, v, periodUs, from }) => {
+    const a = ceilDiv(Math.round(from * 1000), periodUs);
+    const b = ceilDiv(Math.round(end * 1000), periodUs);
+    const s = statistics(() => data.store.reader(), data.store.seriesOf(v), a, b, MAX_SPREAD_SAMPLES);
+    const at = (g: number) => (g * periodUs) / 1000;
+    return {
+      SID,
+      VID,
+      Count: s.count,
+      Min: s.min === null ? null : f32(s.min),
+      Max: s.max === null ? null : f32(s.max),
+      Mean: num(s.mean),
+      StdDev: num(s.std),
+      RMS: num(s.rms),
+      First: s.first ? f32(s.first.value) : null,
+      FirstTime: s.first ? at(s.first.index) : null,
+      Last: s.last ? f32(s.last.value) : null,
+      LastTime: s.last ? at(s.last.index) : null,
+    };
+  });
+  sendData(r.res, { Start: start, End: end, Statistics: out });
+}
+
+export const statisticsRoutes: RestRoute[] = [{ method: "POST", pattern: /^\/history\/statistics$/, handler }];

@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { notFound } from "../http/errors.ts";
+import { getMeasurement, listMeasurements, setMetaData } from "../store/measurements.ts";
+import { listMetaData, setMetaEntries } from "../store/metadata.ts";
+import { method } from "./registry.ts";
+import type { CallContext, Registry } from "./registry.ts";
+
+// Key/value metadata of measurements, variables and devices in one API. Measurements keep
+// theirs in their own row (also reachable over REST); variables and devices in `metadata`.
+
+const Type = z.enum(["measurement", "variable", "device"]);
+const Entry = z.object({ Key: z.string().trim().min(1).max(64), Value: z.string().max(1000) });
+
+/** The target's display name, or 404 when it does not exist. */
+function targetName(ctx: CallContext, type: z.infer<typeof Type>, id: string): string {
+  const name =
+    type === "measurement"
+      ? getMeasurement(ctx.db, id)?.Name
+      : type === "variable"
+        ? (ctx.data.model.variables.find((v) => v.Id === id)?.Name ?? ctx.data.store.variable(id)?.Name)
+        : ctx.data.model.devices.find((d) => d.ID === id)?.Name;
+  if (name === undefined) throw notFound(`Unknown ${type} ${id}`);
+  return name;
+}
+
+function allEntries(ctx: CallContext, type?: z.infer<typeof Type>, id?: string) {
+  const rows: { Type: string; ID: string; Key: string; Value: string }[] = [];
+  if (!type || type === "measurement") {
+    const ms = id ? [getMeasurement(ctx.db, id)].filter((m) => m !== null) : listMeasurements(ctx.db, { Order: "asc", Limit: 1_000_000 }, ctx.data.now());
+    for (const m of ms) for (const e of m.MetaData) rows.push({ Type: "measurement", ID: m.ID, ...e });
+  }
+  if (type !== "measurement") rows.push(...listMetaData(ctx.db, type, id));
+  return rows;
+}
+
+export const metadataMethods: Registry = {
+  "MetaDataAPI.GetMetaData": method({
+    params: z.object({ Type: Type.optional(), ID: z.string().min(1).max(64).optional() }),
+    permission: null,
+    handler: (p, ctx) => ({ MetaData: allEntries(ctx, p.Type, p.ID) }),
+  }),
+
+  "MetaDataAPI.SetMetaData": method({
+    params: z.object({ Type, ID: z.string().min(1).max(64), MetaData: z.array(Entry).min(1).max(200) }),
+    permission: "ManageProject",
+    handler: (p, ctx) => {
+      const name = targetName(ctx, p.Type, p.ID);
+      const meta = p.Type === "measurement" ? setMetaData(ctx.db, p.ID, p.MetaData)!.MetaData : setMetaEntries(ctx.db, p.Type, p.ID, p.MetaData);
+      ctx.audit(`Changed metadata of ${p.Type} ${name}: ${p.MetaData.map((e) => e.Key).join(", ")}`);
+      return { MetaData: meta };
+    },
+  }),
+
+  "MetaDataAPI.GetKeys": method({
+    params: z.object({}),
+    permission: null,
+    handler: (_p, ctx) => ({ Keys: [...new Set(allEntries(ctx).map((e) => e.Key))].sort() }),
+  }),
+};

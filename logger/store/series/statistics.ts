@@ -1,0 +1,88 @@
+import { BLOCK_SAMPLES, TOP } from "./blocks.ts";
+import { summarize } from "./ranges.ts";
+import type { RowReader } from "./ranges.ts";
+import { emptySummary } from "./rollups.ts";
+import type { VarSeries } from "./writer.ts";
+
+/** Statistics of samples [a, b) of one variable; null fields when the range holds no sample. */
+export type Statistics = {
+  count: number;
+  min: number | null;
+  max: number | null;
+  mean: number | null;
+  /** Population standard deviation (divides by count). */
+  std: number | null;
+  rms: number | null;
+  first: { index: number; value: number } | null;
+  last: { index: number; value: number } | null;
+};
+
+/** Raw blocks a fresh reader may cache before it is replaced: bounds memory on long scans. */
+const READER_BLOCKS = 256;
+
+/**
+ * min, max, count and the sum (hence the mean) come from the rollups (exact: float32 extremes,
+ * float64 sums). The rollups hold no sum of squares, so the spread is a second pass over the raw
+ * samples around that exact mean — numerically stable — done only when the range holds at most
+ * `maxRaw` samples; beyond that std and rms are null.
+ */
+export function statistics(reader: () => RowReader, vs: VarSeries | null, a: number, b: number, maxRaw: number): Statistics {
+  const out: Statistics = { count: 0, min: null, max: null, mean: null, std: null, rms: null, first: null, last: null };
+  if (!vs || vs.end < 0) return out;
+  a = Math.max(a, 0);
+  b = Math.min(b, vs.end);
+  if (a >= b) return out;
+  const s = emptySummary();
+  summarize(reader(), vs, a, b, TOP, s);
+  if (s.count === 0) return out;
+  const mean = s.sum / s.count;
+  Object.assign(out, { count: s.count, min: s.min, max: s.max, mean });
+  out.first = edgeSample(reader, vs, a, b, 1);
+  out.last = edgeSample(reader, vs, a, b, -1);
+  if (b - a <= maxRaw) {
+    let squares = 0;
+    scan(reader, vs, a, b, (v) => {
+      const d = v - mean;
+      squares += d * d;
+    });
+    const variance = squares / s.count;
+    out.std = Math.sqrt(variance);
+    out.rms = Math.sqrt(variance + mean * mean);
+  }
+  return out;
+}
+
+function scan(reader: () => RowReader, vs: VarSeries, a: number, b: number, visit: (v: number) => void): void {
+  let rows = reader();
+  const last = Math.floor((b - 1) / BLOCK_SAMPLES);
+  for (let blk = Math.floor(a / BLOCK_SAMPLES), n = 0; blk <= last; blk++, n++) {
+    if (n % READER_BLOCKS === READER_BLOCKS - 1) rows = reader();
+    const data = rows.block(vs, blk);
+    if (!data) continue;
+    const base = blk * BLOCK_SAMPLES;
+    for (let i = Math.max(a - base, 0), end = Math.min(b - base, data.length); i < end; i++) {
+      const v = data[i]!;
+      if (v === v) visit(v);
+    }
+  }
+}
+
+// The first (dir 1) or last (dir -1) sample that is not a gap; the summary said one exists.
+function edgeSample(reader: () => RowReader, vs: VarSeries, a: number, b: number, dir: 1 | -1): { index: number; value: number } | null {
+  let rows = reader();
+  const lo = Math.floor(a / BLOCK_SAMPLES);
+  const hi = Math.floor((b - 1) / BLOCK_SAMPLES);
+  for (let blk = dir === 1 ? lo : hi, n = 0; blk >= lo && blk <= hi; blk += dir, n++) {
+    if (n % READER_BLOCKS === READER_BLOCKS - 1) rows = reader();
+    const data = rows.block(vs, blk);
+    if (!data) continue;
+    const base = blk * BLOCK_SAMPLES;
+    const from = Math.max(a - base, 0);
+    const to = Math.min(b - base, data.length);
+    for (let i = dir === 1 ? from : to - 1; i >= from && i < to; i += dir) {
+      const v = data[i]!;
+      if (v === v) return { index: base + i, value: v };
+    }
+  }
+  return null;
+}

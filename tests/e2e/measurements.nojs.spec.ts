@@ -1,0 +1,51 @@
+import { ADMIN_PASSWORD, expect, signIn, test, unique } from "./fixtures";
+import { recordMeasurement } from "./history";
+
+test.beforeEach(async ({ page }) => {
+  await signIn(page, "admin", ADMIN_PASSWORD);
+});
+
+test("edit a measurement's metadata, find it by that metadata, open it in Analytics, delete it", async ({ page }) => {
+  const m = await recordMeasurement("Meta ", 800, [{ Key: "Operator", Value: "Anna" }]);
+  await page.goto("/measurementUI");
+  const table = page.getByTestId("measurements-table");
+  const row = table.locator(`tr[data-measurement="${m.Name}"]`);
+  await expect(row).toContainText("100 Hz");
+  await row.getByRole("link", { name: "Details" }).click();
+  const details = page.getByTestId("measurement-details");
+  await expect(details.getByRole("heading", { name: m.Name })).toBeVisible();
+  await expect(details.getByTestId("metadata").locator('tr[data-key="Operator"]')).toContainText("Anna");
+
+  const engine = unique("E-");
+  const form = details.getByTestId("metadata-form");
+  await form.getByLabel("Key").fill("Engine");
+  await form.getByLabel("Value").fill(engine);
+  await form.getByRole("button", { name: "Set" }).click();
+  await expect(page.getByText("Metadata saved")).toBeVisible();
+  await expect(details.getByTestId("metadata").locator('tr[data-key="Engine"]')).toContainText(engine);
+  // A key without a name is refused on the form, the value kept.
+  await form.getByLabel("Value").fill("orphan");
+  await form.getByLabel("Key").fill(" ");
+  await form.getByRole("button", { name: "Set" }).click();
+  await expect(page.getByText("Enter a key (1–64 characters).")).toBeVisible();
+  await expect(page.getByTestId("metadata-form").getByLabel("Value")).toHaveValue("orphan");
+
+  // Find it by the metadata value.
+  await page.goto("/measurementUI");
+  await page.getByLabel("Metadata key").fill("Engine");
+  await page.getByLabel("Metadata value").fill(engine);
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page.getByTestId("measurements-table").locator("tbody tr")).toHaveCount(1);
+  await expect(page.getByTestId("measurements-table").locator(`tr[data-measurement="${m.Name}"]`)).toBeVisible();
+
+  await page.getByRole("link", { name: "Details" }).click();
+  await page.getByRole("link", { name: "Open in Analytics" }).click();
+  await expect(page).toHaveURL(new RegExp(`/analytics\\?.*m=${m.ID}`));
+  await expect(page.getByTestId("statistics")).toBeVisible();
+
+  await page.goBack();
+  await page.getByTestId("measurement-details").getByRole("link", { name: "Delete" }).click();
+  await page.getByTestId("confirm-form").getByRole("button", { name: "Delete" }).click();
+  await expect(page.getByText(`Measurement ${m.Name} deleted`)).toBeVisible();
+  await expect(page.getByTestId("measurements-table").locator(`tr[data-measurement="${m.Name}"]`)).toHaveCount(0);
+});
