@@ -21,6 +21,7 @@ import { activeMaintenance, bannerVisible } from "./services/banner";
 import { loadConstants } from "./services/constants.server";
 import { sessionMiddleware, stateOf } from "./services/context.server";
 import { visibleFeatures } from "./services/gating";
+import { loadHeaderAlerts } from "./services/header.server";
 import { getLocale, i18nextMiddleware } from "./services/i18n.server";
 import { dashboardListAnswer, messagesAnswer, userAnswer } from "./services/logger/schemas";
 import { readMaintenanceInfo } from "./services/maintenance.server";
@@ -40,6 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const [auth, theme, prefs] = await Promise.all([getAuth(context), loadTheme(logger), readPrefs(request)]);
   const toast = session.get("toast") ?? null;
   const mayRead = auth.signedIn || !auth.loginRequired;
+  const alerts = loadHeaderAlerts(logger, auth);
 
   const [user, dashboards, messages] = mayRead
     ? await Promise.all([
@@ -83,6 +85,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     layout: prefs.layout,
     timeZone: effectiveZone(user, prefs.browserZone, auth.settings?.DefaultTimezone || "UTC"),
     banner: banner && bannerVisible(banner, maintenance, Date.now()) ? banner : null,
+    alerts: await alerts,
     toast,
   });
 }

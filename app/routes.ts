@@ -15,6 +15,8 @@ export default [
   route("theme/logo", "routes/themeLogo.tsx"),
   route("live", "routes/live.tsx"),
   route("export/csv", "routes/exportCsv.tsx"),
+  route("log/export", "routes/logExport.tsx"),
+  route("traceLog/download", "routes/traceLogDownload.tsx"),
   ...screens,
   // Also the bare-UUID redirect (spec §2); keeps i18n available for the 404 page.
   route("*", "routes/notFound.tsx"),

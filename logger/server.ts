@@ -1,5 +1,8 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { AlarmEngine } from "./alarms/engine.ts";
+import { Notifier } from "./alarms/notifier.ts";
+import type { NotifierOptions } from "./alarms/notifier.ts";
 import type { LoggerContext } from "./api/registry.ts";
 import { makeClients } from "./auth/clients.ts";
 import { passwordPolicyError } from "./auth/passwords.ts";
@@ -16,6 +19,7 @@ import { migrate } from "./store/migrations.ts";
 import { seed } from "./store/seed.ts";
 import { seedDashboards } from "./store/seed-dashboards.ts";
 import { SeriesStore } from "./store/series/store.ts";
+import { TraceLog } from "./trace.ts";
 
 // Crash safety: at most this much acquired data is only in memory.
 const FLUSH_MS = 500;
@@ -34,6 +38,8 @@ export type LoggerOptions = {
   log?: (line: string) => void;
   /** The test rig simulator: off unless given (main.ts turns it on). */
   simulator?: boolean | SimOptions;
+  /** Notification retries (tests shorten the backoff) and the alarm clock tick. */
+  alarms?: NotifierOptions & { tickMs?: number };
 };
 
 export type RunningLogger = { url: string; port: number; close(): Promise<void> };
@@ -71,7 +77,13 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
     throw err;
   }
   const streams = new StreamHub(live, now);
+  const trace = new TraceLog(opts.dataDir);
+  const notifier = new Notifier(db, trace, opts.alarms);
+  const alarms = new AlarmEngine(db, sim?.rig.model ?? emptyModel(), notifier, trace, now);
+  alarms.start(opts.alarms?.tickMs);
   if (sim) {
+    sim.onSamples = (id, first, periodUs, values) => alarms.onSamples(id, first, periodUs, values);
+    sim.onEvent = (level, message) => trace.add(level, "simulator", message);
     const st = projectState(db, now());
     sim.start(st.Running, st.Since);
   }
@@ -80,6 +92,8 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   // Stops everything that produces data; the store itself closes after the last request.
   const stopData = () => {
     sim?.close();
+    alarms.close();
+    notifier.close();
     streams.closeAll();
     clearInterval(flushTimer);
     clearInterval(sweepTimer);
@@ -91,6 +105,9 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
     clients: makeClients(opts.clientId ?? "loggia-console", opts.clientSecret ?? "loggia-console-secret"),
     ttl: { accessTtlSec: opts.accessTtlSec ?? 900, refreshTtlSec: opts.refreshTtlSec ?? 604800 },
     data: { store, live, sim, model: sim?.rig.model ?? emptyModel(), streams, now },
+    alarms,
+    notifier,
+    trace,
   };
 
   const server = createServer(createRequestHandler(ctx, log));
@@ -114,6 +131,7 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
     throw err;
   }
   const port = (server.address() as AddressInfo).port;
+  trace.add("info", "logger", `Listening on port ${port}${sim ? " with the simulated test rig" : ""}`);
   const urlHost = host.includes(":") ? `[${host}]` : host;
 
   let closing: Promise<void> | undefined;

@@ -108,6 +108,8 @@ async function main() {
       ...env,
       LOGGER_PORT: String(loggerPort),
       DATA_DIR: dataDir,
+      // A new installation starts with an hour of simulated history, so charts are not empty.
+      ...(freshData && env.SIM !== "off" && !env.BACKFILL ? { BACKFILL: "1h" } : {}),
     });
   }
   await start("console", process.execPath, [join(root, "node_modules", "@react-router", "serve", "bin.cjs"), "build/server/index.js"], /http:\/\//, {

@@ -30,13 +30,17 @@ export const DISMISS_HIDE_MS = 60 * 60 * 1000;
 const SEVERITY: Record<string, Severity> = { Error: "error", Warning: "warning", Info: "info", Success: "success" };
 
 /** The newest Maintainer Start that no later Stop on the same topic ended. */
-export function activeMaintenance(messages: readonly MaintenanceMessage[]): Banner | null {
+export function activeMaintenanceStart<M extends MaintenanceMessage>(messages: readonly M[]): M | null {
   const ordered = messages.filter((m) => m.Sender === MAINTAINER).toSorted((a, b) => b.ID - a.ID);
   const start = ordered.find((m) => m.Args[0] === "Start");
   if (!start) return null;
   const stopped = ordered.some((m) => m.ID > start.ID && m.Topic === start.Topic && m.Args[0] === "Stop");
-  if (stopped) return null;
-  return { text: start.Text, severity: SEVERITY[start.Type] ?? "warning" };
+  return stopped ? null : start;
+}
+
+export function activeMaintenance(messages: readonly MaintenanceMessage[]): Banner | null {
+  const start = activeMaintenanceStart(messages);
+  return start && { text: start.Text, severity: SEVERITY[start.Type] ?? "warning" };
 }
 
 export function bannerVisible(banner: Banner | null, info: MaintenanceInfo | null, now: number): boolean {

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router";
 import type { RootData } from "./rootData";
 import { MaintenanceBanner } from "./MaintenanceBanner";
+import { HeaderAlerts } from "./HeaderAlerts";
 import { HeaderMenu, Logo, SideMenu } from "./Navigation";
 import { buildNav } from "./navTree";
 import { PendingBar } from "./PendingBar";
@@ -63,6 +64,7 @@ export function AppShell({ data, bare, kiosk = false, children }: { data: RootDa
         </details>
         <Logo src={data.theme.logo} />
         <div className="flex-1">{!vertical && <HeaderMenu entries={entries} />}</div>
+        {data.alerts && <HeaderAlerts alerts={data.alerts} />}
         {data.loginRequired && data.authUser && <UserMenu user={data.authUser} />}
       </header>
       {data.banner && <MaintenanceBanner banner={data.banner} />}

@@ -1,13 +1,16 @@
 import { adminMethods } from "./admin.ts";
+import { alarmMethods } from "./alarms.ts";
 import { configMethods } from "./config.ts";
 import { dashboardMethods } from "./dashboards.ts";
 import { deviceMethods } from "./devices.ts";
 import { messagingMethods } from "./messaging.ts";
 import { metadataMethods } from "./metadata.ts";
+import { notificationMethods } from "./notifications.ts";
 import type { Registry } from "./registry.ts";
 import { roleMethods } from "./roles.ts";
 import { settingsMethods } from "./settings.ts";
 import { systemMethods } from "./system.ts";
+import { traceMethods } from "./trace.ts";
 import { userMethods } from "./users.ts";
 import { webuiMethods } from "./webui.ts";
 
@@ -22,5 +25,8 @@ export const registry: Registry = {
   ...webuiMethods,
   ...dashboardMethods,
   ...deviceMethods,
+  ...alarmMethods,
+  ...notificationMethods,
+  ...traceMethods,
   ...metadataMethods,
 };

@@ -17,7 +17,7 @@ const anyText = z.string().max(256).optional();
 export const messagingMethods: Registry = {
   [`${API}.GetMessages`]: method({
     params: z.object({
-      Filter: z.object({ Sender: anyText, Topic: anyText, Type: anyText }).default({}),
+      Filter: z.object({ Sender: anyText, Topic: anyText, Type: anyText, Text: anyText }).default({}),
       From: bound,
       To: bound,
       Limit: z.number().int().min(0).max(5000).default(100),

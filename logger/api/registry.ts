@@ -2,7 +2,10 @@ import type { z } from "zod";
 import type { OAuthClients } from "../auth/clients.ts";
 import type { PermissionName } from "../auth/permissions.ts";
 import type { TokenTtl } from "../auth/tokens.ts";
+import type { AlarmEngine } from "../alarms/engine.ts";
+import type { Notifier } from "../alarms/notifier.ts";
 import type { DataContext } from "../model/context.ts";
+import type { TraceLog } from "../trace.ts";
 import type { Db } from "../store/db.ts";
 
 // userId null = the anonymous caller of a logger that does not require login (holds every permission).
@@ -16,6 +19,9 @@ export type LoggerContext = {
   clients: OAuthClients;
   ttl: TokenTtl;
   data: DataContext;
+  alarms: AlarmEngine;
+  notifier: Notifier;
+  trace: TraceLog;
 };
 
 export type CallContext = LoggerContext & {

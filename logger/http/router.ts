@@ -43,11 +43,17 @@ export function createRequestHandler(ctx: LoggerContext, log: (line: string) => 
         if (!res.headersSent) sendReturnState(res, err.status, err.value, err.message);
       } else if (!res.headersSent && !req.destroyed) {
         log(`error ${req.method} ${path}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        ctx.trace.add("error", "http", `${req.method} ${path}: ${err instanceof Error ? err.message : String(err)}`);
         sendReturnState(res, 500, -5, "Internal error; see the logger log");
       }
     } finally {
       if (!res.writableEnded && req.destroyed) res.destroy();
-      log(`${new Date().toISOString()} ${req.method} ${path} ${res.statusCode} ${Math.round(performance.now() - started)}ms`);
+      const ms = Math.round(performance.now() - started);
+      log(`${new Date().toISOString()} ${req.method} ${path} ${res.statusCode} ${ms}ms`);
+      // The trace's own polling would drown everything else; it is left out of the trace.
+      if (path !== "/rpc/TraceAPI.GetEntries") {
+        ctx.trace.add(res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "debug", "http", `${req.method} ${path} ${res.statusCode} ${ms}ms`);
+      }
     }
   };
 }

@@ -8,7 +8,10 @@ import type { Rig } from "./rig.ts";
 const MAX_CATCH_UP_SEC = 60;
 const BACKFILL_SLICE = 65536;
 
-type SourceState = { id: string; periodUs: number; deviceId: string; vars: string[]; next: number; heartbeat: number | null };
+type SourceState = { id: string; periodUs: number; deviceId: string; vars: string[]; next: number; heartbeat: number | null; connected: boolean | null };
+
+/** Live samples of one variable (the buffer is reused: read it before returning). */
+export type SampleListener = (variableId: string, first: number, periodUs: number, values: Float32Array) => void;
 
 /** Feeds the rig's samples into the store in batches aligned to wall-clock sample times. */
 export class Simulator {
@@ -20,6 +23,10 @@ export class Simulator {
   private timer: NodeJS.Timeout | null = null;
   running = false;
   since = 0;
+  /** Sees every live sample as it is acquired (the alarm engine). */
+  onSamples: SampleListener | null = null;
+  /** Reports what happens to the rig (the trace log). */
+  onEvent: ((level: "info" | "warn", message: string) => void) | null = null;
 
   constructor(o: ResolvedSim, store: SeriesStore, live: LiveValues) {
     this.o = o;
@@ -32,13 +39,14 @@ export class Simulator {
       store.defineSource({ Id: s.Id, Name: s.Name, PeriodUs: s.PeriodUs, RetentionSec: existed ? undefined : o.retentionSec });
     }
     for (const v of model.variables) store.defineVariable({ Id: v.Id, SourceId: v.SourceId, Name: v.Name, Unit: v.Unit });
-    this.sources = model.sources.map((s) => ({ id: s.Id, periodUs: s.PeriodUs, deviceId: s.DeviceId, vars: s.Variables, next: -1, heartbeat: null }));
+    this.sources = model.sources.map((s) => ({ id: s.Id, periodUs: s.PeriodUs, deviceId: s.DeviceId, vars: s.Variables, next: -1, heartbeat: null, connected: null }));
   }
 
   /** Starts the batch timer; `running` says whether samples are acquired or only heartbeats. */
   start(running: boolean, since: number): void {
     this.running = running;
     this.since = since;
+    this.onEvent?.("info", `Simulated test rig online: ${this.rig.model.devices.length} devices, ${this.rig.model.variables.length} variables, acquisition ${running ? "running" : "stopped"}`);
     this.timer ??= setInterval(() => this.tick(), this.o.tickMs);
     this.tick();
   }
@@ -48,6 +56,7 @@ export class Simulator {
     const now = this.o.now();
     this.running = running;
     this.since = now;
+    this.onEvent?.("info", running ? "Acquisition started" : "Acquisition stopped");
     for (const s of this.sources) s.next = -1;
     if (!running) this.live.clear(now);
     this.tick();
@@ -57,7 +66,13 @@ export class Simulator {
     const now = this.o.now();
     let delivered = false;
     for (const s of this.sources) {
-      if (!this.rig.connectedAt(s.deviceId, now)) continue;
+      const connected = this.rig.connectedAt(s.deviceId, now);
+      if (connected !== s.connected) {
+        const name = this.rig.model.devices.find((d) => d.ID === s.deviceId)?.Name ?? s.deviceId;
+        if (s.connected !== null || !connected) this.onEvent?.(connected ? "info" : "warn", `${name} ${connected ? "connected" : "disconnected"}`);
+        s.connected = connected;
+      }
+      if (!connected) continue;
       s.heartbeat = now;
       if (!this.running) continue;
       const end = Math.floor((now * 1000) / s.periodUs) + 1;
@@ -85,6 +100,7 @@ export class Simulator {
       this.rig.fills.get(id)!(buf, from, n);
       this.store.append(id, from, buf);
       if (live) {
+        this.onSamples?.(id, from, s.periodUs, buf);
         const last = buf[n - 1]!;
         this.live.set(id, Number.isNaN(last) ? null : last, t);
       }

@@ -24,7 +24,7 @@ export function audit(db: Db, sender: string, text: string): void {
   postMessage(db, { Sender: sender, Topic: "Audit", Type: "Info", Text: text });
 }
 
-export type MessageQuery = { Sender?: string; Topic?: string; Type?: string; From?: string; To?: string; Limit: number; Offset: number };
+export type MessageQuery = { Sender?: string; Topic?: string; Type?: string; Text?: string; From?: string; To?: string; Limit: number; Offset: number };
 
 export function queryMessages(db: Db, q: MessageQuery): { Messages: Message[]; Total: number } {
   const where: string[] = [];
@@ -38,6 +38,8 @@ export function queryMessages(db: Db, q: MessageQuery): { Messages: Message[]; T
   add("Sender = ?", q.Sender);
   add("Topic = ?", q.Topic);
   add("Type = ?", q.Type);
+  // Text: a case-insensitive substring; % and _ typed by the user are literal.
+  add("Text LIKE ? ESCAPE '\\'", q.Text && `%${q.Text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
   // Timestamps are stored as ISO strings with ms and Z, so text order is time order.
   add("Timestamp >= ?", q.From);
   add("Timestamp <= ?", q.To);

@@ -93,7 +93,82 @@ const migrations: string[] = [
     Since INTEGER NOT NULL
   );
   `,
-  // 3: key/value metadata of variables and devices (MetaDataAPI); measurements keep theirs in
+  // Alarming: rules, one alarm per rule (its current state), every transition, notification
+  // targets and the log of each delivery.
+  `
+  CREATE TABLE alarm_rules (
+    ID INTEGER PRIMARY KEY,
+    Name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    VariableId TEXT NOT NULL,
+    Type TEXT NOT NULL,
+    Severity TEXT NOT NULL,
+    High REAL,
+    Low REAL,
+    Deadband REAL NOT NULL DEFAULT 0,
+    RatePerSec REAL,
+    WindowSec REAL NOT NULL DEFAULT 1,
+    StaleSec REAL,
+    State INTEGER,
+    OnDelaySec REAL NOT NULL DEFAULT 0,
+    OffDelaySec REAL NOT NULL DEFAULT 0,
+    Message TEXT NOT NULL DEFAULT '',
+    InService INTEGER NOT NULL DEFAULT 1,
+    NotifyTargets TEXT NOT NULL DEFAULT '[]',
+    NotifyOn TEXT NOT NULL DEFAULT '[]',
+    Version INTEGER NOT NULL DEFAULT 1
+  );
+  CREATE TABLE alarms (
+    RuleID INTEGER PRIMARY KEY REFERENCES alarm_rules(ID) ON DELETE CASCADE,
+    State TEXT NOT NULL,
+    Active INTEGER NOT NULL DEFAULT 0,
+    Value REAL,
+    Since TEXT NOT NULL,
+    ActivatedAt TEXT,
+    AckedBy TEXT NOT NULL DEFAULT '',
+    AckedAt TEXT,
+    AckComment TEXT NOT NULL DEFAULT '',
+    ShelvedUntil TEXT,
+    ShelvedBy TEXT NOT NULL DEFAULT '',
+    ShelveReason TEXT NOT NULL DEFAULT ''
+  );
+  CREATE TABLE alarm_history (
+    ID INTEGER PRIMARY KEY AUTOINCREMENT,
+    RuleID INTEGER NOT NULL,
+    RuleName TEXT NOT NULL,
+    VariableId TEXT NOT NULL,
+    Severity TEXT NOT NULL,
+    Event TEXT NOT NULL,
+    FromState TEXT NOT NULL,
+    ToState TEXT NOT NULL,
+    Value REAL,
+    User TEXT NOT NULL DEFAULT '',
+    Comment TEXT NOT NULL DEFAULT '',
+    Timestamp TEXT NOT NULL
+  );
+  CREATE INDEX alarm_history_time ON alarm_history(Timestamp);
+  CREATE INDEX alarm_history_rule ON alarm_history(RuleID, ID);
+  CREATE TABLE notification_targets (
+    ID INTEGER PRIMARY KEY,
+    Name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    Type TEXT NOT NULL,
+    Enabled INTEGER NOT NULL DEFAULT 1,
+    Config TEXT NOT NULL,
+    Version INTEGER NOT NULL DEFAULT 1
+  );
+  CREATE TABLE notification_deliveries (
+    ID INTEGER PRIMARY KEY AUTOINCREMENT,
+    TargetID INTEGER NOT NULL,
+    TargetName TEXT NOT NULL,
+    RuleID INTEGER,
+    Event TEXT NOT NULL,
+    Status TEXT NOT NULL,
+    Attempts INTEGER NOT NULL DEFAULT 0,
+    LastError TEXT NOT NULL DEFAULT '',
+    Created TEXT NOT NULL,
+    Updated TEXT NOT NULL
+  );
+  `,
+  // 4: key/value metadata of variables and devices (MetaDataAPI); measurements keep theirs in
   // their own row.
   `
   CREATE TABLE metadata (

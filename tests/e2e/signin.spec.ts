@@ -45,7 +45,8 @@ test.describe("sign-in", () => {
     await page.getByLabel("Username").fill(user.username);
     await page.getByLabel("Password").fill(user.password);
     await page.getByLabel("Password").press("Enter");
-    await expect(page).toHaveURL(/\/settings$/);
+    // The path, not the URL: "/signin?redirect_uri=/settings" itself ends in "/settings".
+    await page.waitForURL((url) => url.pathname === "/settings");
     await page.goto("/logout");
     await page.goto("/signin?redirect_uri=https://evil.example/x");
     await page.getByLabel("Username").fill(user.username);

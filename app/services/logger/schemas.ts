@@ -218,3 +218,119 @@ export const statisticsAnswer = z.object({
   }),
 });
 export type VariableStatistics = z.infer<typeof statisticsAnswer>["Data"]["Statistics"][number];
+
+// ---- Alarming, notifications and the trace log (docs/logger-api.md, "Alarming") ----
+
+export const SEVERITIES = ["critical", "high", "medium", "low"] as const;
+export const ALARM_STATES = ["Normal", "ActiveUnacknowledged", "ActiveAcknowledged", "ReturnedUnacknowledged", "Shelved", "OutOfService"] as const;
+export const RULE_TYPES = ["high", "low", "range", "rate", "stale", "digital"] as const;
+export const NOTIFY_EVENTS = ["activate", "clear", "acknowledge"] as const;
+
+export const alarmSummaryAnswer = z.object({ Unacknowledged: z.number(), Active: z.number(), Shelved: z.number().optional().default(0) });
+
+export const alarm = z.looseObject({
+  ID: z.number(),
+  Name: z.string(),
+  Severity: z.enum(SEVERITIES).catch("medium"),
+  State: z.enum(ALARM_STATES),
+  Active: z.boolean(),
+  Value: z.number().nullable(),
+  Since: z.string(),
+  ActivatedAt: z.string().nullable(),
+  AckedBy: z.string().default(""),
+  AckedAt: z.string().nullable().optional(),
+  AckComment: z.string().default(""),
+  ShelvedUntil: z.string().nullable(),
+  ShelvedBy: z.string().default(""),
+  ShelveReason: z.string().default(""),
+  VariableId: z.string(),
+  VariableName: z.string(),
+  DeviceId: z.string().default(""),
+  Unit: z.string().default(""),
+  Text: z.string().default(""),
+});
+export type Alarm = z.infer<typeof alarm>;
+export const alarmsAnswer = alarmSummaryAnswer.extend({ Alarms: z.array(alarm) });
+
+export const alarmHistoryEntry = z.looseObject({
+  ID: z.number(),
+  RuleID: z.number(),
+  RuleName: z.string(),
+  VariableId: z.string(),
+  Severity: z.enum(SEVERITIES).catch("medium"),
+  Event: z.string(),
+  FromState: z.string(),
+  ToState: z.string(),
+  Value: z.number().nullable(),
+  User: z.string(),
+  Comment: z.string(),
+  Timestamp: z.string(),
+});
+export type AlarmHistoryEntry = z.infer<typeof alarmHistoryEntry>;
+export const alarmHistoryAnswer = z.object({ History: z.array(alarmHistoryEntry), Total: z.number() });
+export const acknowledgeAnswer = z.object({ Acknowledged: z.array(z.number()) });
+export const alarmStateAnswer = z.object({ State: z.enum(ALARM_STATES) });
+
+export const alarmRule = z.looseObject({
+  ID: z.number(),
+  Name: z.string(),
+  VariableId: z.string(),
+  Type: z.enum(RULE_TYPES),
+  Severity: z.enum(SEVERITIES),
+  High: z.number().nullable(),
+  Low: z.number().nullable(),
+  Deadband: z.number(),
+  RatePerSec: z.number().nullable(),
+  WindowSec: z.number(),
+  StaleSec: z.number().nullable(),
+  State: z.number().nullable(),
+  OnDelaySec: z.number(),
+  OffDelaySec: z.number(),
+  Message: z.string(),
+  InService: z.boolean(),
+  NotifyTargets: z.array(z.number()),
+  NotifyOn: z.array(z.enum(NOTIFY_EVENTS)),
+  Version: z.number(),
+});
+export type AlarmRule = z.infer<typeof alarmRule>;
+export const alarmRulesAnswer = z.object({ Rules: z.array(alarmRule) });
+
+export const notificationTarget = z.looseObject({
+  ID: z.number(),
+  Name: z.string(),
+  Type: z.enum(["email", "webhook"]),
+  Enabled: z.boolean(),
+  Version: z.number(),
+  URL: z.string().optional(),
+  HasSecret: z.boolean().optional(),
+  SmtpHost: z.string().optional(),
+  SmtpPort: z.number().optional(),
+  SmtpSecure: z.boolean().optional(),
+  SmtpUser: z.string().optional(),
+  HasPassword: z.boolean().optional(),
+  From: z.string().optional(),
+  To: z.array(z.string()).optional(),
+});
+export type NotificationTarget = z.infer<typeof notificationTarget>;
+export const targetsAnswer = z.object({ Targets: z.array(notificationTarget) });
+
+export const delivery = z.looseObject({
+  ID: z.number(),
+  TargetID: z.number(),
+  TargetName: z.string(),
+  RuleID: z.number().nullable(),
+  Event: z.string(),
+  Status: z.string(),
+  Attempts: z.number(),
+  LastError: z.string(),
+  Created: z.string(),
+  Updated: z.string(),
+});
+export type Delivery = z.infer<typeof delivery>;
+export const deliveriesAnswer = z.object({ Deliveries: z.array(delivery), Total: z.number() });
+export const testNotificationAnswer = z.object({ DeliveryID: z.number(), Delivered: z.boolean(), Error: z.string() });
+
+export const TRACE_LEVELS = ["debug", "info", "warn", "error"] as const;
+export const traceEntry = z.object({ Seq: z.number(), Time: z.string(), Level: z.enum(TRACE_LEVELS), Component: z.string(), Message: z.string() });
+export type TraceEntry = z.infer<typeof traceEntry>;
+export const traceAnswer = z.object({ Entries: z.array(traceEntry), Last: z.number() });

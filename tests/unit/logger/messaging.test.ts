@@ -62,6 +62,13 @@ describe("MessagingAPI", () => {
     expect(both.body.Messages.map((m: { Text: string }) => m.Text)).toEqual(["message 6", "message 0"]);
   });
 
+  it("filters by a case-insensitive substring of Text, with % and _ taken literally", async () => {
+    const hit = await rpc(lg.url, `${API}.GetMessages`, { Filter: { Text: "MESSAGE 1" } }, admin);
+    expect(hit.body.Messages.map((m: { Text: string }) => m.Text)).toEqual(["message 11", "message 10", "message 1"]);
+    expect((await rpc(lg.url, `${API}.GetMessages`, { Filter: { Text: "message%1" } }, admin)).body.Total).toBe(0);
+    expect((await rpc(lg.url, `${API}.GetMessages`, { Filter: { Text: "_" } }, admin)).body.Total).toBe(0);
+  });
+
   it("pages with Limit and Offset", async () => {
     const page = await rpc(lg.url, `${API}.GetMessages`, { Filter: { Topic: "T" }, Limit: 5, Offset: 5 }, admin);
     expect(page.body.Total).toBe(12);

@@ -1,0 +1,244 @@
+import { getFormProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useTranslation } from "react-i18next";
+import { data, Form, useSearchParams } from "react-router";
+import { MAINTENANCE_TYPES, maintenanceSchema, MESSAGE_TYPES, PAGE_SIZES } from "~/schemas/log";
+import { activeMaintenanceStart, MAINTAINER } from "~/services/banner";
+import { stateOf } from "~/services/context.server";
+import { readIntent } from "~/services/forms.server";
+import { holds, redirectWithToast, requireFeature, requirePermission } from "~/services/guards.server";
+import { getInstance } from "~/services/i18n.server";
+import { idAnswer, messagesAnswer, type Message } from "~/services/logger/schemas";
+import { readMessageFilter } from "~/services/messages-query.server";
+import { isRefusal, loggerReply } from "~/services/submission.server";
+import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
+import { useFormatters } from "~/ui/format";
+import { Pager } from "~/ui/Pager";
+import { pageTitle } from "~/ui/title";
+import type { Route } from "./+types/log";
+
+const MESSAGING = "GI.system/MessagingAPI";
+const INTENTS = ["maintenanceStart", "maintenanceStop"] as const;
+const MAINTENANCE_TOPIC = "Console";
+const TYPE_COLOURS: Record<string, string> = {
+  Error: "bg-red-100 text-red-900",
+  Warning: "bg-amber-100 text-amber-900",
+  Success: "bg-green-100 text-green-900",
+  Info: "bg-sky-100 text-sky-900",
+};
+
+export async function loader(args: Route.LoaderArgs) {
+  const auth = await requireFeature(args, "log");
+  const { logger } = stateOf(args.context);
+  const { filter, params, errors } = await readMessageFilter(args.context, args.request, args.url, auth);
+  const canMaintain = holds(auth, "ManageGlobalSettings");
+  const [page, maintainer] = await Promise.all([
+    logger.rpc(`${MESSAGING}.GetMessages`, params, messagesAnswer),
+    canMaintain ? logger.rpc(`${MESSAGING}.GetMessages`, { Filter: { Sender: MAINTAINER }, Limit: 5000, Offset: 0 }, messagesAnswer).then((a) => a.Messages) : [],
+  ]);
+  return { messages: page.Messages, total: page.Total ?? page.Messages.length, filter, errors, canMaintain, maintenance: activeMaintenanceStart(maintainer) };
+}
+
+export async function action(args: Route.ActionArgs) {
+  const auth = await requireFeature(args, "log");
+  requirePermission(auth, "ManageGlobalSettings");
+  const { t } = getInstance(args.context);
+  const { logger } = stateOf(args.context);
+  const formData = await args.request.formData();
+  const intent = readIntent(formData, INTENTS);
+  const back = `/log${args.url.search}`;
+
+  if (intent === "maintenanceStop") {
+    const { Messages } = await logger.rpc(`${MESSAGING}.GetMessages`, { Filter: { Sender: MAINTAINER }, Limit: 5000, Offset: 0 }, messagesAnswer);
+    const active = activeMaintenanceStart(Messages);
+    if (active) {
+      await logger.rpc(`${MESSAGING}.PostMessage`, { Sender: MAINTAINER, Topic: active.Topic, Type: "Info", Text: active.Text, Args: ["Stop"] }, idAnswer);
+    }
+    return redirectWithToast(args.context, back, { type: "success", text: t("log.maintenance.stopped") });
+  }
+
+  const submission = parseWithZod(formData, { schema: maintenanceSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  try {
+    const v = submission.value;
+    await logger.rpc(`${MESSAGING}.PostMessage`, { Sender: MAINTAINER, Topic: MAINTENANCE_TOPIC, Type: v.type, Text: v.text, Args: ["Start"] }, idAnswer);
+  } catch (error) {
+    if (!isRefusal(error)) throw error;
+    const reply = loggerReply(submission, error, { conflict: error.message });
+    return data({ result: reply.result }, { status: reply.status });
+  }
+  return redirectWithToast(args.context, back, { type: "success", text: t("log.maintenance.started") });
+}
+
+export default function LogMessages({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const { messages, total, filter, errors, canMaintain, maintenance } = loaderData;
+  const filtered = ["sender", "topic", "type", "text", "from", "to"].some((k) => params.get(k));
+  const exportParams = new URLSearchParams(params);
+  exportParams.delete("offset");
+  exportParams.delete("limit");
+
+  return (
+    <section className="flex flex-col gap-6">
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <h1 className="text-2xl font-semibold">{t("nav.log")}</h1>
+        <a href={`/log/export${exportParams.size ? `?${exportParams}` : ""}`} download className="rounded-md border border-slate-300 px-4 py-2 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-700" data-testid="csv-export">
+          {t("log.export")}
+        </a>
+      </div>
+
+      {canMaintain && <MaintenanceCard active={maintenance} lastResult={actionData?.result} />}
+
+      <Form method="get" className="grid gap-3 sm:grid-cols-3 lg:grid-cols-7 lg:items-end" aria-label={t("log.filters")}>
+        <FormField id="f-sender" label={t("log.columns.sender")}>
+          <input id="f-sender" name="sender" defaultValue={filter.sender} maxLength={256} className={inputClass} />
+        </FormField>
+        <FormField id="f-topic" label={t("log.columns.topic")}>
+          <input id="f-topic" name="topic" defaultValue={filter.topic} maxLength={256} className={inputClass} />
+        </FormField>
+        <FormField id="f-type" label={t("log.columns.type")}>
+          <select id="f-type" name="type" defaultValue={filter.type} className={inputClass}>
+            <option value="">{t("log.anyType")}</option>
+            {MESSAGE_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {t(`log.type.${type}`)}
+              </option>
+            ))}
+          </select>
+        </FormField>
+        <FormField id="f-text" label={t("log.columns.text")}>
+          <input id="f-text" name="text" type="search" defaultValue={filter.text} maxLength={256} className={inputClass} />
+        </FormField>
+        <FormField id="f-from" label={t("log.from")} errors={errors.from ? [errors.from] : undefined}>
+          <input id="f-from" name="from" type="datetime-local" defaultValue={filter.from} className={inputClass} aria-invalid={errors.from ? true : undefined} />
+        </FormField>
+        <FormField id="f-to" label={t("log.to")} errors={errors.to ? [errors.to] : undefined}>
+          <input id="f-to" name="to" type="datetime-local" defaultValue={filter.to} className={inputClass} aria-invalid={errors.to ? true : undefined} />
+        </FormField>
+        <div className="flex items-end gap-2">
+          <FormField id="f-limit" label={t("log.pageSize")}>
+            <select id="f-limit" name="limit" defaultValue={String(filter.limit)} className={inputClass}>
+              {PAGE_SIZES.map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </select>
+          </FormField>
+          <button type="submit" className="rounded-md border border-slate-300 px-4 py-2 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-700">
+            {t("log.filter")}
+          </button>
+        </div>
+      </Form>
+
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <span className="text-sm text-slate-500" data-testid="message-total">
+          {t("log.total", { count: total })}
+        </span>
+        <Pager total={total} limit={filter.limit} offset={filter.offset} testId="messages-pager" />
+      </div>
+      <MessageTable messages={messages} hint={filtered ? t("log.noMatch") : null} />
+    </section>
+  );
+}
+
+function MessageTable({ messages, hint }: { messages: Message[]; hint: string | null }) {
+  const { t } = useTranslation();
+  const { dateTime } = useFormatters();
+  return (
+    <div className="overflow-x-auto rounded-lg bg-white shadow-sm dark:bg-slate-800">
+      <table className="w-full text-left text-sm" data-testid="messages-table">
+        <thead className="bg-slate-100 dark:bg-slate-700">
+          <tr>
+            {["time", "sender", "topic", "type", "text"].map((c) => (
+              <th key={c} scope="col" className="px-3 py-2">
+                {t(`log.columns.${c}`)}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {messages.length === 0 && (
+            <tr>
+              <td colSpan={5} className="px-4 py-6 text-center text-slate-500" data-testid="messages-empty">
+                {t("log.empty")}
+                {hint && <div className="text-xs">{hint}</div>}
+              </td>
+            </tr>
+          )}
+          {messages.map((m) => (
+            <tr key={m.ID} className="border-t border-slate-100 align-top dark:border-slate-700" data-message={m.ID}>
+              <td className="whitespace-nowrap px-3 py-2">{dateTime(m.Timestamp)}</td>
+              <td className="px-3 py-2">{m.Sender}</td>
+              <td className="px-3 py-2">{m.Topic}</td>
+              <td className="px-3 py-2">
+                <span className={`rounded px-2 py-0.5 text-xs font-medium ${TYPE_COLOURS[m.Type] ?? "bg-slate-100"}`}>{t(`log.type.${m.Type}`, { defaultValue: m.Type })}</span>
+              </td>
+              <td className="px-3 py-2">
+                {m.Text}
+                {m.Args.length > 0 && <span className="ml-2 text-xs text-slate-500">[{m.Args.join(", ")}]</span>}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function MaintenanceCard({ active, lastResult }: { active: Message | null; lastResult?: SubmissionResult<string[]> }) {
+  const { t } = useTranslation();
+  const [form, fields] = useForm({
+    id: "maintenance-form",
+    lastResult,
+    defaultValue: { type: "Warning" },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: maintenanceSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <section className="rounded-lg bg-white p-5 shadow-sm dark:bg-slate-800" aria-labelledby="maintenance-title" data-testid="maintenance-card">
+      <h2 id="maintenance-title" className="mb-3 text-lg font-semibold">
+        {t("log.maintenance.title")}
+      </h2>
+      {active ? (
+        <Form method="post" className="flex flex-wrap items-center gap-3">
+          <input type="hidden" name="intent" value="maintenanceStop" />
+          <p className="flex-1">
+            {t("log.maintenance.active", { type: t(`log.type.${active.Type}`, { defaultValue: active.Type }) })} <strong>{active.Text}</strong>
+          </p>
+          <button type="submit" className={buttonClass}>
+            {t("log.maintenance.stop")}
+          </button>
+        </Form>
+      ) : (
+        <Form method="post" {...getFormProps(form)} className="grid gap-3 sm:grid-cols-[1fr_auto_auto] sm:items-end">
+          <input type="hidden" name="intent" value="maintenanceStart" />
+          <div className="sm:col-span-3">
+            <FormErrors errors={form.errors} id={form.errorId} />
+          </div>
+          <FormField id={fields.text.id} label={t("log.maintenance.text")} errors={fields.text.errors} errorId={fields.text.errorId}>
+            <textarea {...getTextareaProps(fields.text)} rows={1} className={inputClass} />
+          </FormField>
+          <FormField id={fields.type.id} label={t("log.maintenance.severity")} errors={fields.type.errors} errorId={fields.type.errorId}>
+            <select {...getSelectProps(fields.type)} className={inputClass}>
+              {MAINTENANCE_TYPES.map((type) => (
+                <option key={type} value={type}>
+                  {t(`log.type.${type}`)}
+                </option>
+              ))}
+            </select>
+          </FormField>
+          <button type="submit" className={buttonClass}>
+            {t("log.maintenance.start")}
+          </button>
+        </Form>
+      )}
+    </section>
+  );
+}
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageTitle(matches, "nav.log");
+}

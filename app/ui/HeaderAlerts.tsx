@@ -1,0 +1,65 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import type { HeaderAlerts as Alerts } from "~/services/header.server";
+import { useFormatters } from "./format";
+import { Icon } from "./Icon";
+
+const TYPE_DOT: Record<string, string> = { Error: "bg-red-500", Warning: "bg-amber-500", Success: "bg-green-500", Info: "bg-sky-500" };
+
+/** Header badges: unacknowledged alarms (a link to Alarming) and a popover of the latest messages. */
+export function HeaderAlerts({ alerts }: { alerts: Alerts }) {
+  const { t } = useTranslation();
+  const { dateTime } = useFormatters();
+  return (
+    <div className="flex items-center gap-1">
+      {alerts.alarms !== null && (
+        <Link
+          to="/alarming"
+          className="relative rounded-full p-2 hover:bg-black/5 dark:hover:bg-white/10"
+          data-testid="alarm-count"
+          data-count={alerts.alarms}
+          aria-label={t("alarming.header.count", { count: alerts.alarms })}
+          title={t("alarming.header.count", { count: alerts.alarms })}
+        >
+          <Icon name="bell" className="h-6 w-6" />
+          {alerts.alarms > 0 && (
+            <span className="absolute -right-0.5 -top-0.5 min-w-5 rounded-full bg-red-600 px-1 text-center text-xs font-bold leading-5 text-white" aria-hidden="true">
+              {alerts.alarms > 99 ? "99+" : alerts.alarms}
+            </span>
+          )}
+        </Link>
+      )}
+      {alerts.messages !== null && (
+        <details data-menu className="relative">
+          <summary className="list-none rounded-full p-2 hover:bg-black/5 dark:hover:bg-white/10" aria-label={t("log.header.open")} title={t("log.header.open")} data-testid="messages-popover">
+            <Icon name="log" className="h-6 w-6" />
+          </summary>
+          <div className="absolute right-0 z-30 mt-2 w-80 rounded-md border border-slate-200 bg-white p-2 text-sm shadow-lg dark:border-slate-700 dark:bg-slate-800">
+            <div className="mb-1 px-2 font-semibold">{t("log.header.title")}</div>
+            {alerts.messages.length === 0 ? (
+              <p className="px-2 py-3 text-slate-500">{t("log.emptyPopover")}</p>
+            ) : (
+              <ul className="divide-y divide-slate-100 dark:divide-slate-700">
+                {alerts.messages.map((m) => (
+                  <li key={m.ID} className="flex gap-2 px-2 py-2">
+                    <span className={`mt-1.5 h-2 w-2 shrink-0 rounded-full ${TYPE_DOT[m.Type] ?? "bg-slate-400"}`} aria-hidden="true" />
+                    <span className="min-w-0">
+                      <span className="block truncate">{m.Text}</span>
+                      <span className="block text-xs text-slate-500">
+                        {m.Sender}
+                        {m.Topic ? ` · ${m.Topic}` : ""} · {dateTime(m.Timestamp)}
+                      </span>
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            )}
+            <Link to="/log" className="mt-1 block rounded px-2 py-1.5 text-center font-medium text-brand hover:bg-brand-light">
+              {t("log.header.all")}
+            </Link>
+          </div>
+        </details>
+      )}
+    </div>
+  );
+}

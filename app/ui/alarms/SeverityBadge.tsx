@@ -1,0 +1,17 @@
+import { useTranslation } from "react-i18next";
+
+const COLOURS: Record<string, string> = {
+  critical: "bg-red-700 text-white",
+  high: "bg-orange-500 text-white",
+  medium: "bg-amber-300 text-amber-950",
+  low: "bg-sky-200 text-sky-950",
+};
+
+export function SeverityBadge({ severity }: { severity: string }) {
+  const { t } = useTranslation();
+  return (
+    <span className={`inline-block rounded px-2 py-0.5 text-xs font-semibold uppercase ${COLOURS[severity] ?? "bg-slate-200"}`} data-severity={severity}>
+      {t(`alarming.severity.${severity}`)}
+    </span>
+  );
+}

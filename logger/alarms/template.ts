@@ -1,0 +1,34 @@
+import type { Variable } from "../model/types.ts";
+import type { Rule } from "./types.ts";
+
+export const DEFAULT_MESSAGE = "{rule}: {variable} = {value} {unit} (limit {limit})";
+
+function limitOf(rule: Rule): number | string | null {
+  switch (rule.Type) {
+    case "high":
+      return rule.High;
+    case "low":
+      return rule.Low;
+    case "range":
+      return `${rule.Low}…${rule.High}`;
+    case "rate":
+      return `${rule.RatePerSec}/s`;
+    case "stale":
+      return `${rule.StaleSec} s`;
+    case "digital":
+      return rule.State;
+  }
+}
+
+/** The rule's message with {rule}, {variable}, {value}, {unit} and {limit} filled in. */
+export function renderMessage(rule: Rule, v: Variable | undefined, value: number | null): string {
+  const digits = Math.min(Math.max(v?.Precision ?? 2, 0), 6);
+  const fields: Record<string, string> = {
+    rule: rule.Name,
+    variable: v?.Name ?? rule.VariableId,
+    value: value === null ? "—" : value.toFixed(digits),
+    unit: v?.Unit ?? "",
+    limit: String(limitOf(rule) ?? ""),
+  };
+  return (rule.Message || DEFAULT_MESSAGE).replace(/\{(rule|variable|value|unit|limit)\}/g, (_, k: string) => fields[k]!).replace(/\s+/g, " ").trim();
+}

@@ -1,0 +1,142 @@
+import { z } from "zod";
+import { conflict, invalidParam, notFound, refused } from "../http/errors.ts";
+import { listRules } from "../store/alarms.ts";
+import { tx } from "../store/db.ts";
+import { deleteTarget, getTarget, insertTarget, listDeliveries, listTargets, targetByName, updateTarget } from "../store/notifications.ts";
+import type { Target, TargetInput } from "../store/notifications.ts";
+import { method } from "./registry.ts";
+import type { CallContext, Registry } from "./registry.ts";
+
+const API = "NotificationAPI";
+const PERMISSION = "UseRulesNotifications";
+
+const email = z.email();
+const common = { Name: z.string().trim().min(1).max(100), Enabled: z.boolean().default(true) };
+// Secrets are write-only: "" (or absent) on SetTarget keeps the stored one.
+const targetSchema = z.discriminatedUnion("Type", [
+  z.object({
+    ...common,
+    Type: z.literal("email"),
+    SmtpHost: z.string().trim().min(1).max(255),
+    SmtpPort: z.number().int().min(1).max(65535).default(25),
+    SmtpSecure: z.boolean().default(false),
+    SmtpUser: z.string().max(255).default(""),
+    SmtpPassword: z.string().max(255).default(""),
+    From: email,
+    To: z.array(email).min(1).max(20),
+  }),
+  z.object({
+    ...common,
+    Type: z.literal("webhook"),
+    URL: z.url({ protocol: /^https?$/ }).max(2000),
+    Secret: z.string().max(200).default(""),
+  }),
+]);
+
+/** What GetTargets shows: every field, secrets replaced by whether one is set. */
+function publicTarget(t: Target) {
+  const base = { ID: t.ID, Name: t.Name, Type: t.Type, Enabled: t.Enabled, Version: t.Version };
+  if (t.Type === "webhook") return { ...base, URL: t.Config.URL, HasSecret: t.Config.Secret !== "" };
+  const { SmtpPassword, ...rest } = t.Config;
+  return { ...base, ...rest, HasPassword: SmtpPassword !== "" };
+}
+
+function validTarget(ctx: CallContext, input: unknown, before: Target | null): TargetInput {
+  const parsed = targetSchema.safeParse(input);
+  if (!parsed.success) throw invalidParam(parsed.error.issues.map((i) => `Invalid parameter Target.${i.path.join(".")}: ${i.message}`).join("; "));
+  const t = parsed.data;
+  const clash = targetByName(ctx.db, t.Name);
+  if (clash && clash.ID !== before?.ID) throw refused(`A target named ${t.Name} already exists`);
+  if (t.Type === "webhook") {
+    const kept = before?.Type === "webhook" ? before.Config.Secret : "";
+    return { Name: t.Name, Enabled: t.Enabled, Type: "webhook", Config: { URL: t.URL, Secret: t.Secret || kept } };
+  }
+  const kept = before?.Type === "email" ? before.Config.SmtpPassword : "";
+  const { Name, Enabled, Type, SmtpPassword, ...config } = t;
+  return { Name, Enabled, Type, Config: { ...config, SmtpPassword: SmtpPassword || kept } };
+}
+
+function requireTarget(ctx: CallContext, id: number): Target {
+  const t = getTarget(ctx.db, id);
+  if (!t) throw notFound(`Target ${id} not found`);
+  return t;
+}
+
+export const notificationMethods: Registry = {
+  [`${API}.GetTargets`]: method({
+    params: z.object({}),
+    permission: PERMISSION,
+    handler: (_p, ctx) => ({ Targets: listTargets(ctx.db).map(publicTarget) }),
+  }),
+
+  [`${API}.AddTarget`]: method({
+    params: z.object({ Target: z.looseObject({}) }),
+    permission: PERMISSION,
+    handler: (p, ctx) =>
+      tx(ctx.db, () => {
+        const t = validTarget(ctx, p.Target, null);
+        const id = insertTarget(ctx.db, t);
+        ctx.audit(`Added notification target ${t.Name}`);
+        return { ID: id };
+      }),
+  }),
+
+  [`${API}.SetTarget`]: method({
+    params: z.object({ Target: z.looseObject({ ID: z.number().int().positive(), Version: z.number().int().optional() }) }),
+    permission: PERMISSION,
+    handler: (p, ctx) => {
+      const { ID, Version, ...changes } = p.Target;
+      const before = requireTarget(ctx, ID);
+      if (Version !== undefined && Version !== before.Version) throw conflict("This target was changed by someone else meanwhile; reload and try again");
+      const { ID: _id, Version: _v, ...shown } = publicTarget(before);
+      tx(ctx.db, () => {
+        updateTarget(ctx.db, ID, validTarget(ctx, { ...shown, ...changes }, before));
+        ctx.audit(`Changed notification target ${before.Name}`);
+      });
+      return {};
+    },
+  }),
+
+  [`${API}.RemoveTarget`]: method({
+    params: z.object({ ID: z.number().int().positive() }),
+    permission: PERMISSION,
+    handler: (p, ctx) => {
+      const t = requireTarget(ctx, p.ID);
+      const users = listRules(ctx.db).filter((r) => r.NotifyTargets.includes(p.ID));
+      if (users.length) throw refused(`Target ${t.Name} is still used by: ${users.map((r) => r.Name).join(", ")}`);
+      tx(ctx.db, () => {
+        deleteTarget(ctx.db, p.ID);
+        ctx.audit(`Removed notification target ${t.Name}`);
+      });
+      return {};
+    },
+  }),
+
+  [`${API}.Test`]: method({
+    params: z.object({ ID: z.number().int().positive() }),
+    permission: PERMISSION,
+    handler: async (p, ctx) => {
+      const t = requireTarget(ctx, p.ID);
+      const now = new Date().toISOString();
+      return ctx.notifier.test(t, {
+        Event: "test",
+        RuleID: null,
+        Rule: "Test notification",
+        Severity: "low",
+        State: "Normal",
+        Value: null,
+        Unit: "",
+        Text: `Test notification from Loggia, sent by ${ctx.me.username}`,
+        User: ctx.me.username,
+        Comment: "",
+        Timestamp: now,
+      });
+    },
+  }),
+
+  [`${API}.GetDeliveries`]: method({
+    params: z.object({ TargetID: z.number().int().positive().optional(), Limit: z.number().int().min(0).max(1000).default(50), Offset: z.number().int().min(0).default(0) }),
+    permission: PERMISSION,
+    handler: (p, ctx) => listDeliveries(ctx.db, p),
+  }),
+};

@@ -1,0 +1,10 @@
+import { expect, LOGGER, signIn, test, ADMIN_PASSWORD, unique } from "./fixtures";
+
+test("the trace log follows new entries live with JavaScript", async ({ page }) => {
+  await signIn(page, "admin", ADMIN_PASSWORD);
+  await page.goto("/traceLog?level=warn");
+  await page.getByTestId("trace-tail").check();
+  const method = unique("Probe.Method");
+  await fetch(`${LOGGER}/rpc/${method}`, { method: "POST", body: "{}" });
+  await expect(page.getByTestId("trace-table")).toContainText(`POST /rpc/${method} 404`, { timeout: 10_000 });
+});

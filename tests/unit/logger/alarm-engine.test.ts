@@ -1,0 +1,193 @@
+import { rmSync } from "node:fs";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { AlarmEngine } from "../../../logger/alarms/engine.ts";
+import { Notifier } from "../../../logger/alarms/notifier.ts";
+import type { Rule } from "../../../logger/alarms/types.ts";
+import type { Model, Variable } from "../../../logger/model/types.ts";
+import { getAlarmRow, insertRule, queryHistory } from "../../../logger/store/alarms.ts";
+import type { RuleInput } from "../../../logger/store/alarms.ts";
+import { openDb } from "../../../logger/store/db.ts";
+import type { Db } from "../../../logger/store/db.ts";
+import { queryMessages } from "../../../logger/store/messages.ts";
+import { migrate } from "../../../logger/store/migrations.ts";
+import { TraceLog } from "../../../logger/trace.ts";
+import { tempDir } from "./helpers.ts";
+
+const VAR = "var-oil";
+const PERIOD_US = 10_000; // 100 Hz
+const T0 = Date.UTC(2026, 10, 3, 9);
+const FIRST = (T0 * 1000) / PERIOD_US;
+
+const model: Model = {
+  devices: [],
+  sources: [],
+  variables: [{ Id: VAR, Name: "Oil temperature", Unit: "°C", Precision: 1, DeviceId: "dev-1" } as Variable],
+};
+
+const rule = (over: Partial<RuleInput> = {}): RuleInput => ({
+  Name: "Oil hot",
+  VariableId: VAR,
+  Type: "high",
+  Severity: "critical",
+  High: 90,
+  Low: null,
+  Deadband: 2,
+  RatePerSec: null,
+  WindowSec: 1,
+  StaleSec: null,
+  State: null,
+  OnDelaySec: 0,
+  OffDelaySec: 0,
+  Message: "{rule}: {variable} at {value} {unit} (limit {limit})",
+  InService: true,
+  NotifyTargets: [],
+  NotifyOn: [],
+  ...over,
+});
+
+describe("alarm engine", () => {
+  let dir: string;
+  let db: Db;
+  let now: number;
+  let engine: AlarmEngine;
+  let notifier: Notifier;
+  let next: number;
+
+  /** Appends samples at 100 Hz after the previous ones, in batches of `batch`. */
+  function feed(values: number[], batch = values.length) {
+    for (let i = 0; i < values.length; i += batch) {
+      const part = Float32Array.from(values.slice(i, i + batch));
+      engine.onSamples(VAR, next, PERIOD_US, part);
+      next += part.length;
+    }
+    now = (next * PERIOD_US) / 1000;
+  }
+  const history = (id: number) => queryHistory(db, { RuleID: id, Limit: 100, Offset: 0 }).History.toReversed();
+  const alarming = () => queryMessages(db, { Sender: "Alarming", Limit: 100, Offset: 0 }).Messages.toReversed();
+
+  beforeEach(() => {
+    dir = tempDir();
+    db = openDb(dir);
+    migrate(db);
+    now = T0;
+    next = FIRST;
+    notifier = new Notifier(db, new TraceLog(null));
+    engine = new AlarmEngine(db, model, notifier, new TraceLog(null), () => now);
+  });
+  afterEach(() => {
+    engine.close();
+    notifier.close();
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function addRule(over: Partial<RuleInput> = {}): Rule["ID"] {
+    const id = insertRule(db, rule(over), new Date(now).toISOString());
+    engine.reload();
+    return id;
+  }
+
+  it("walks the full lifecycle and writes history and messages", () => {
+    const id = addRule();
+    feed([80, 85, 91]);
+    expect(getAlarmRow(db, id)).toMatchObject({ State: "ActiveUnacknowledged", Active: true, Value: 91 });
+    expect(engine.acknowledge([id], "alice", "Checking the cooler")).toEqual([id]);
+    expect(getAlarmRow(db, id)).toMatchObject({ State: "ActiveAcknowledged", AckedBy: "alice", AckComment: "Checking the cooler" });
+    feed([89, 87]);
+    expect(getAlarmRow(db, id)!.State).toBe("Normal");
+    // Cleared before anyone acknowledged: returned unacknowledged, normal on acknowledge.
+    feed([95]);
+    feed([80]);
+    expect(getAlarmRow(db, id)!.State).toBe("ReturnedUnacknowledged");
+    expect(engine.acknowledge([id], "bob", "")).toEqual([id]);
+    expect(getAlarmRow(db, id)!.State).toBe("Normal");
+    expect(engine.acknowledge([id], "bob", "")).toEqual([]);
+
+    expect(history(id).map((h) => [h.Event, h.FromState, h.ToState, h.User])).toEqual([
+      ["Activated", "Normal", "ActiveUnacknowledged", ""],
+      ["Acknowledged", "ActiveUnacknowledged", "ActiveAcknowledged", "alice"],
+      ["Cleared", "ActiveAcknowledged", "Normal", ""],
+      ["Activated", "Normal", "ActiveUnacknowledged", ""],
+      ["Cleared", "ActiveUnacknowledged", "ReturnedUnacknowledged", ""],
+      ["Acknowledged", "ReturnedUnacknowledged", "Normal", "bob"],
+    ]);
+    // Condition transitions carry the sample's time: the same samples give the same history.
+    expect(history(id)[0]!.Timestamp).toBe(new Date(T0 + 20).toISOString());
+    const msgs = alarming();
+    expect(msgs).toHaveLength(6);
+    expect(msgs[0]).toMatchObject({ Sender: "Alarming", Topic: "Oil hot", Type: "Error", Text: "Oil hot: Oil temperature at 91.0 °C (limit 90)", Args: ["Activated", "ActiveUnacknowledged"] });
+    expect(msgs[1]).toMatchObject({ Type: "Info", Text: "Oil hot acknowledged by alice: Checking the cooler" });
+    expect(msgs[2]).toMatchObject({ Type: "Success", Args: ["Cleared", "Normal"] });
+  });
+
+  it("gives the message type by severity", () => {
+    const types: Record<string, string> = {};
+    for (const severity of ["critical", "high", "medium", "low"] as const) {
+      addRule({ Name: `R ${severity}`, Severity: severity });
+    }
+    feed([100]);
+    for (const m of alarming()) types[m.Topic] = m.Type;
+    expect(types).toEqual({ "R critical": "Error", "R high": "Error", "R medium": "Warning", "R low": "Info" });
+  });
+
+  it("raises one alarm per condition, however fast and however batched the samples come", () => {
+    const a = addRule({ Name: "A" });
+    // 20 s of a noisy value hovering around the limit, well inside the deadband.
+    const values = Array.from({ length: 2000 }, (_, i) => 91 + Math.sin(i) * 2.5);
+    feed(values, 1);
+    feed(values, 997);
+    feed(values);
+    expect(history(a).map((h) => h.Event)).toEqual(["Activated"]);
+    expect(alarming()).toHaveLength(1);
+  });
+
+  it("shelves for a while: suppressed, then back by itself when the time is up", () => {
+    const id = addRule();
+    feed([95]);
+    expect(engine.shelve(id, 60, "Sensor being replaced", "alice")).toBe("Shelved");
+    expect(getAlarmRow(db, id)).toMatchObject({ State: "Shelved", ShelvedBy: "alice", ShelveReason: "Sensor being replaced" });
+    // Changes while shelved are followed but not announced.
+    feed([80]);
+    feed([96]);
+    expect(getAlarmRow(db, id)).toMatchObject({ State: "Shelved", Active: true });
+    engine.tick(now + 59_000);
+    expect(getAlarmRow(db, id)!.State).toBe("Shelved");
+    engine.tick(now + 61_000);
+    expect(getAlarmRow(db, id)).toMatchObject({ State: "ActiveUnacknowledged", ShelvedUntil: null });
+    expect(history(id).map((h) => h.Event)).toEqual(["Activated", "Shelved", "ShelveExpired"]);
+    // Unshelving by hand while the condition is gone returns to normal.
+    engine.shelve(id, 3600, "again", "alice");
+    feed([70]);
+    expect(engine.unshelve(id, "bob")).toBe("Normal");
+  });
+
+  it("out of service: nothing is announced until the rule is back in service", () => {
+    const id = addRule({ InService: false });
+    expect(getAlarmRow(db, id)!.State).toBe("OutOfService");
+    feed([99]);
+    expect(alarming()).toHaveLength(0);
+    db.prepare("UPDATE alarm_rules SET InService = 1, Version = Version + 1 WHERE ID = ?").run(id);
+    engine.reload();
+    engine.serviceChanged(id, "alice");
+    expect(getAlarmRow(db, id)!.State).toBe("ActiveUnacknowledged");
+  });
+
+  it("keeps the condition across a restart: no second alarm for the same condition", () => {
+    const id = addRule();
+    feed([95]);
+    const again = new AlarmEngine(db, model, notifier, new TraceLog(null), () => now);
+    again.onSamples(VAR, next, PERIOD_US, Float32Array.from([96, 97]));
+    expect(history(id).map((h) => h.Event)).toEqual(["Activated"]);
+    again.close();
+  });
+
+  it("raises a stale alarm from the clock", () => {
+    const id = addRule({ Name: "No data", Type: "stale", High: null, StaleSec: 10, Severity: "medium" });
+    feed([50]);
+    engine.tick(now + 9_000);
+    expect(getAlarmRow(db, id)!.State).toBe("Normal");
+    engine.tick(now + 11_000);
+    expect(getAlarmRow(db, id)!.State).toBe("ActiveUnacknowledged");
+    expect(alarming()[0]).toMatchObject({ Topic: "No data", Type: "Warning" });
+  });
+});
