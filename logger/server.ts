@@ -1,9 +1,11 @@
 import { createServer } from "node:http";
+import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import type { LoggerContext } from "./api/registry.ts";
 import { makeClients } from "./auth/clients.ts";
 import { passwordPolicyError } from "./auth/passwords.ts";
 import { StreamHub } from "./api/data/stream.ts";
+import { FileRoot } from "./files/paths.ts";
 import { createRequestHandler } from "./http/router.ts";
 import { LiveValues } from "./model/live.ts";
 import { emptyModel } from "./model/types.ts";
@@ -91,6 +93,7 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
     clients: makeClients(opts.clientId ?? "loggia-console", opts.clientSecret ?? "loggia-console-secret"),
     ttl: { accessTtlSec: opts.accessTtlSec ?? 900, refreshTtlSec: opts.refreshTtlSec ?? 604800 },
     data: { store, live, sim, model: sim?.rig.model ?? emptyModel(), streams, now },
+    files: new FileRoot(join(opts.dataDir, "files")),
   };
 
   const server = createServer(createRequestHandler(ctx, log));

@@ -3,6 +3,7 @@ import type { OAuthClients } from "../auth/clients.ts";
 import type { PermissionName } from "../auth/permissions.ts";
 import type { TokenTtl } from "../auth/tokens.ts";
 import type { DataContext } from "../model/context.ts";
+import type { FileRoot } from "../files/paths.ts";
 import type { Db } from "../store/db.ts";
 
 // userId null = the anonymous caller of a logger that does not require login (holds every permission).
@@ -16,6 +17,8 @@ export type LoggerContext = {
   clients: OAuthClients;
   ttl: TokenTtl;
   data: DataContext;
+  /** The file browser's data root. */
+  files: FileRoot;
 };
 
 export type CallContext = LoggerContext & {
