@@ -57,7 +57,7 @@ export const FEATURES: readonly Feature[] = [
   { key: "export", path: "/export", permission: "UseExport", group: "main", icon: "download", label: "nav.export" },
   { key: "devices", path: "/devices", module: "routes/devices.tsx", permission: "ViewDevices", group: "main", icon: "devices", label: "nav.devices" },
   { key: "alarming", path: "/alarming", permission: "UseRulesNotifications", group: "tools", icon: "bell", label: "nav.alarming" },
-  { key: "fileBrowser", path: "/fileBrowser", permission: "UseFilebrowser", group: "tools", icon: "folder", label: "nav.fileBrowser" },
+  { key: "fileBrowser", path: "/fileBrowser", module: "routes/fileBrowser.tsx", permission: "UseFilebrowser", group: "tools", icon: "folder", label: "nav.fileBrowser" },
   { key: "cockpit", path: "/cockpit", permission: "ViewCockpit", group: "tools", icon: "map", label: "nav.cockpit" },
   { key: "measurementUI", path: "/measurementUI", permission: "UseMetaData", group: "tools", icon: "table", label: "nav.measurementUI" },
   { key: "config", path: "/config", permission: "ManageProject", group: "tools", icon: "sliders", label: "nav.config" },

@@ -14,6 +14,8 @@ export default [
   route("banner/dismiss", "routes/bannerDismiss.tsx"),
   route("theme/logo", "routes/themeLogo.tsx"),
   route("live", "routes/live.tsx"),
+  route("fileBrowser/raw", "routes/fileBrowserRaw.tsx"),
+  route("fileBrowser/upload", "routes/fileBrowserUpload.tsx"),
   ...screens,
   // Also the bare-UUID redirect (spec §2); keeps i18n available for the 404 page.
   route("*", "routes/notFound.tsx"),

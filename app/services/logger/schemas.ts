@@ -203,3 +203,15 @@ export const timeSeriesAnswer = z.object({
   }),
 });
 export type TimeSeries = z.infer<typeof timeSeriesAnswer>["Data"]["TimeSeries"];
+
+// Files (docs/logger-api.md, "Files").
+export const fileEntry = z.object({
+  Name: z.string(),
+  Type: z.enum(["folder", "file", "link", "other"]),
+  Size: z.number(),
+  Modified: z.string(),
+  ContentType: z.string(),
+});
+export type FileEntry = z.infer<typeof fileEntry>;
+export const fileListAnswer = z.object({ Data: z.object({ Path: z.string(), Entries: z.array(fileEntry) }) });
+export const filePathAnswer = z.object({ Data: z.object({ Path: z.string() }).loose() });
