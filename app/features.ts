@@ -76,7 +76,7 @@ export const FEATURES: readonly Feature[] = [
   { key: "roleManagement", path: "/roleManagement", module: "routes/roleManagement.tsx", permission: "ManageRoles", group: "user", icon: "shield", label: "nav.roleManagement" },
   { key: "userManagement", path: "/userManagement", module: "routes/userManagement.tsx", permission: "ManageUsers", group: "user", icon: "users", label: "nav.userManagement" },
   { key: "versionInfo", path: "/versionInfo", module: "routes/versionInfo.tsx", permission: null, group: "help", icon: "info", label: "nav.versionInfo", always: true },
-  { key: "changelogUI", path: "/changelogUI", permission: null, group: "help", icon: "history", label: "nav.changelogUI" },
+  { key: "changelogUI", path: "/changelogUI", module: "routes/changelogUI.tsx", permission: null, group: "help", icon: "history", label: "nav.changelogUI" },
   { key: "help", path: "/help", module: "routes/help.tsx", permission: null, group: "help", icon: "help", label: "nav.help", serviceOnly: true, external: true },
 ];
 
