@@ -68,7 +68,7 @@ export const FEATURES: readonly Feature[] = [
   { key: "metadata", path: "/metadata", permission: "UseMetaData", group: "advanced", icon: "tag", label: "nav.metadata" },
   { key: "monitor", path: "/monitor", module: "routes/monitor.tsx", permission: "UseMonitor", group: "advanced", icon: "pulse", label: "nav.monitor" },
   { key: "traceLog", path: "/traceLog", permission: null, group: "advanced", icon: "trace", label: "nav.traceLog" },
-  { key: "jupyterlab", path: "/jupyterlab", permission: "UseJupyterLab", group: "advanced", icon: "notebook", label: "nav.jupyterlab" },
+  { key: "jupyterlab", path: "/jupyterlab", module: "routes/jupyterlab.tsx", permission: "UseJupyterLab", group: "advanced", icon: "notebook", label: "nav.jupyterlab" },
   { key: "canscanner", path: "/canscanner", permission: null, group: "advanced", icon: "bus", label: "nav.canscanner" },
   { key: "rulesNotifications", path: "/rulesNotifications", permission: "UseRulesNotifications", group: null, icon: "rules", label: "nav.rulesNotifications" },
   { key: "settings", path: "/settings", module: "routes/settings.tsx", permission: null, group: "user", icon: "settings", label: "nav.settings", always: true },

@@ -41,6 +41,7 @@ export const globalConfig = z.looseObject({
   LoginRequired: z.boolean().optional(),
   DefaultLanguage: z.string().optional(),
   DefaultTimezone: z.string().optional(),
+  JupyterUrl: z.string().optional(),
 });
 export type GlobalConfig = z.infer<typeof globalConfig>;
 export const globalSettingsAnswer = z.object({ Config: globalConfig });
