@@ -57,7 +57,7 @@ export const FEATURES: readonly Feature[] = [
   { key: "export", path: "/export", module: "routes/export.tsx", permission: "UseExport", group: "main", icon: "download", label: "nav.export" },
   { key: "devices", path: "/devices", module: "routes/devices.tsx", permission: "ViewDevices", group: "main", icon: "devices", label: "nav.devices" },
   { key: "alarming", path: "/alarming", module: "routes/alarming.tsx", permission: "UseRulesNotifications", group: "tools", icon: "bell", label: "nav.alarming" },
-  { key: "fileBrowser", path: "/fileBrowser", permission: "UseFilebrowser", group: "tools", icon: "folder", label: "nav.fileBrowser" },
+  { key: "fileBrowser", path: "/fileBrowser", module: "routes/fileBrowser.tsx", permission: "UseFilebrowser", group: "tools", icon: "folder", label: "nav.fileBrowser" },
   { key: "cockpit", path: "/cockpit", permission: "ViewCockpit", group: "tools", icon: "map", label: "nav.cockpit" },
   { key: "measurementUI", path: "/measurementUI", module: "routes/measurementUI.tsx", permission: "UseMetaData", group: "tools", icon: "table", label: "nav.measurementUI" },
   { key: "config", path: "/config", permission: "ManageProject", group: "tools", icon: "sliders", label: "nav.config" },
@@ -68,7 +68,7 @@ export const FEATURES: readonly Feature[] = [
   { key: "metadata", path: "/metadata", module: "routes/metadata.tsx", permission: "UseMetaData", group: "advanced", icon: "tag", label: "nav.metadata" },
   { key: "monitor", path: "/monitor", module: "routes/monitor.tsx", permission: "UseMonitor", group: "advanced", icon: "pulse", label: "nav.monitor" },
   { key: "traceLog", path: "/traceLog", module: "routes/traceLog.tsx", permission: null, group: "advanced", icon: "trace", label: "nav.traceLog" },
-  { key: "jupyterlab", path: "/jupyterlab", permission: "UseJupyterLab", group: "advanced", icon: "notebook", label: "nav.jupyterlab" },
+  { key: "jupyterlab", path: "/jupyterlab", module: "routes/jupyterlab.tsx", permission: "UseJupyterLab", group: "advanced", icon: "notebook", label: "nav.jupyterlab" },
   { key: "canscanner", path: "/canscanner", permission: null, group: "advanced", icon: "bus", label: "nav.canscanner" },
   { key: "rulesNotifications", path: "/rulesNotifications", module: "routes/rulesNotifications.tsx", permission: "UseRulesNotifications", group: null, icon: "rules", label: "nav.rulesNotifications" },
   { key: "settings", path: "/settings", module: "routes/settings.tsx", permission: null, group: "user", icon: "settings", label: "nav.settings", always: true },
@@ -76,7 +76,7 @@ export const FEATURES: readonly Feature[] = [
   { key: "roleManagement", path: "/roleManagement", module: "routes/roleManagement.tsx", permission: "ManageRoles", group: "user", icon: "shield", label: "nav.roleManagement" },
   { key: "userManagement", path: "/userManagement", module: "routes/userManagement.tsx", permission: "ManageUsers", group: "user", icon: "users", label: "nav.userManagement" },
   { key: "versionInfo", path: "/versionInfo", module: "routes/versionInfo.tsx", permission: null, group: "help", icon: "info", label: "nav.versionInfo", always: true },
-  { key: "changelogUI", path: "/changelogUI", permission: null, group: "help", icon: "history", label: "nav.changelogUI" },
+  { key: "changelogUI", path: "/changelogUI", module: "routes/changelogUI.tsx", permission: null, group: "help", icon: "history", label: "nav.changelogUI" },
   { key: "help", path: "/help", module: "routes/help.tsx", permission: null, group: "help", icon: "help", label: "nav.help", serviceOnly: true, external: true },
 ];
 

@@ -17,6 +17,8 @@ export default [
   route("log/export", "routes/logExport.tsx"),
   route("traceLog/download", "routes/traceLogDownload.tsx"),
   route("export/csv", "routes/exportCsv.tsx"),
+  route("fileBrowser/raw", "routes/fileBrowserRaw.tsx"),
+  route("fileBrowser/upload", "routes/fileBrowserUpload.tsx"),
   ...screens,
   // Also the bare-UUID redirect (spec §2); keeps i18n available for the 404 page.
   route("*", "routes/notFound.tsx"),

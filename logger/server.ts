@@ -1,4 +1,5 @@
 import { createServer } from "node:http";
+import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { AlarmEngine } from "./alarms/engine.ts";
 import { Notifier } from "./alarms/notifier.ts";
@@ -7,6 +8,7 @@ import type { LoggerContext } from "./api/registry.ts";
 import { makeClients } from "./auth/clients.ts";
 import { passwordPolicyError } from "./auth/passwords.ts";
 import { StreamHub } from "./api/data/stream.ts";
+import { FileRoot } from "./files/paths.ts";
 import { createRequestHandler } from "./http/router.ts";
 import { LiveValues } from "./model/live.ts";
 import { emptyModel } from "./model/types.ts";
@@ -108,6 +110,7 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
     alarms,
     notifier,
     trace,
+    files: new FileRoot(join(opts.dataDir, "files")),
   };
 
   const server = createServer(createRequestHandler(ctx, log));

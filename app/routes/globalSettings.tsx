@@ -40,6 +40,7 @@ export async function loader(args: Route.LoaderArgs) {
       features: config.Features,
       defaultLanguage: config.DefaultLanguage ?? "en",
       defaultTimezone: config.DefaultTimezone ?? "UTC",
+      jupyterUrl: config.JupyterUrl ?? "",
     },
     styling: { mainColor: webUi.theme.mainColor, hoverColor: webUi.theme.hoverColor, customLogo: webUi.theme.logo !== null },
     zones,
@@ -83,6 +84,7 @@ async function saveGeneral(args: Route.ActionArgs, formData: FormData) {
     Features: [...new Set([...v.features, ...kept])],
     DefaultLanguage: v.defaultLanguage,
     DefaultTimezone: v.defaultTimezone,
+    JupyterUrl: v.jupyterUrl ?? "",
   };
   try {
     await logger.rpc("AdminAPI.SetGlobalSettings", { Config }, emptyAnswer);
@@ -221,6 +223,11 @@ function GeneralForm({ data: d, lastResult }: { data: LoaderData; lastResult?: S
           ))}
         </select>
       </FormField>
+      <div className="sm:col-span-2">
+        <FormField id={fields.jupyterUrl.id} label={t("globalSettings.jupyterUrl")} errors={fields.jupyterUrl.errors} errorId={fields.jupyterUrl.errorId} hint={t("globalSettings.jupyterUrlHint")}>
+          <input {...getInputProps(fields.jupyterUrl, { type: "url" })} key={fields.jupyterUrl.key} className={inputClass} maxLength={500} placeholder="http://jupyter.example:8888/lab" />
+        </FormField>
+      </div>
       <div className="flex flex-col gap-1 text-sm sm:col-span-2">
         <label className="flex items-center gap-2 font-medium">
           <input {...getInputProps(fields.loginRequired, { type: "checkbox" })} className="h-4 w-4 accent-brand" />

@@ -24,6 +24,12 @@ export const generalSchema = z
     features: z.array(z.enum(switchableKeys, { error: "validation.choose" })).default([]),
     defaultLanguage: z.enum(LANGUAGES, { error: "validation.choose" }),
     defaultTimezone: z.string({ error: "validation.timezoneRequired" }).max(64, "validation.timezoneRequired"),
+    jupyterUrl: z
+      .string()
+      .trim()
+      .max(500, "globalSettings.errors.jupyterUrl")
+      .refine((u) => /^https?:\/\/[^\s/]+/i.test(u) && URL.canParse(u), "globalSettings.errors.jupyterUrl")
+      .optional(),
   })
   .superRefine((v, ctx) => {
     // Without sign-in and without any screen the console would show nothing at all.

@@ -20,6 +20,8 @@ export const configPatch = z.looseObject({
   Features: z.array(z.string().max(64)).max(200).optional(),
   DefaultLanguage: z.enum(["en", "it"]).optional(),
   DefaultTimezone: ianaZone.optional(),
+  // The Jupyter Lab page embeds this address; "" switches it off.
+  JupyterUrl: z.union([z.literal(""), z.url({ protocol: /^https?$/, error: "Use an http or https address" }).max(500)]).optional(),
 });
 
 export const setGlobalParams = z.object({ Config: configPatch });

@@ -6,6 +6,7 @@ import type { AlarmEngine } from "../alarms/engine.ts";
 import type { Notifier } from "../alarms/notifier.ts";
 import type { DataContext } from "../model/context.ts";
 import type { TraceLog } from "../trace.ts";
+import type { FileRoot } from "../files/paths.ts";
 import type { Db } from "../store/db.ts";
 
 // userId null = the anonymous caller of a logger that does not require login (holds every permission).
@@ -22,6 +23,8 @@ export type LoggerContext = {
   alarms: AlarmEngine;
   notifier: Notifier;
   trace: TraceLog;
+  /** The file browser's data root. */
+  files: FileRoot;
 };
 
 export type CallContext = LoggerContext & {

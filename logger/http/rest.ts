@@ -36,7 +36,7 @@ export function sendRestError(res: ServerResponse, status: number, value: number
   sendJson(res, status, { Success: false, ReturnState: { Value: value, Description: description } }, headers);
 }
 
-export const REST_PREFIXES = ["/online/", "/buffer/", "/history/"];
+export const REST_PREFIXES = ["/online/", "/buffer/", "/history/", "/files/"];
 
 export async function handleRest(req: IncomingMessage, res: ServerResponse, path: string, ctx: LoggerContext, routes: RestRoute[]): Promise<void> {
   try {

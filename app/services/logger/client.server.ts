@@ -75,6 +75,14 @@ export class LoggerClient {
     return res;
   }
 
+  /** A raw body (a file) POSTed to a REST path; the JSON answer validated like rest(). */
+  async upload<S extends z.ZodType>(path: string, bytes: Uint8Array<ArrayBuffer>, schema: S): Promise<z.infer<S>> {
+    const res = await this.exchange(path, "POST", bytes);
+    const json = await readJson(res);
+    if (!res.ok) throw new LoggerError(res.status, errorText(res.status, res.statusText, json), valueOf(json));
+    return this.parse(path, schema, json);
+  }
+
   private async authorized(path: string, method: "GET" | "POST" | "DELETE" = "POST", body?: string): Promise<unknown> {
     const res = await this.exchange(path, method, body ?? (method === "POST" ? "{}" : undefined));
     const json = await readJson(res);
@@ -85,7 +93,7 @@ export class LoggerClient {
   }
 
   /** One call with the bearer; on 401/403 one refresh and one retry (spec §4, §7). */
-  private async exchange(path: string, method: string, body: string | undefined, signal?: AbortSignal): Promise<Response> {
+  private async exchange(path: string, method: string, body: string | Uint8Array<ArrayBuffer> | undefined, signal?: AbortSignal): Promise<Response> {
     const sentWith = this.tokens.get().accessToken;
     let res = await this.send(path, method, body, sentWith, signal);
     if ((res.status === 401 || res.status === 403) && this.tokens.get().refreshToken) {
@@ -162,12 +170,14 @@ export class LoggerClient {
     throw new LoggerError(res.status, errorText(res.status, res.statusText, json));
   }
 
-  private send(path: string, method: string, body: string | undefined, accessToken: string | undefined, signal?: AbortSignal) {
+  private send(path: string, method: string, body: string | Uint8Array<ArrayBuffer> | undefined, accessToken: string | undefined, signal?: AbortSignal) {
     return this.fetch(
       path,
       {
         method,
-        headers: { ...(body === undefined ? {} : { "Content-Type": "application/json" }), Authorization: `Bearer ${accessToken ?? "None"}` },
+        headers: {
+          ...(body === undefined ? {} : { "Content-Type": typeof body === "string" ? "application/json" : "application/octet-stream" }),
+          Authorization: `Bearer ${accessToken ?? "None"}` },
         body,
       },
       signal,

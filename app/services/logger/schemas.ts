@@ -41,6 +41,7 @@ export const globalConfig = z.looseObject({
   LoginRequired: z.boolean().optional(),
   DefaultLanguage: z.string().optional(),
   DefaultTimezone: z.string().optional(),
+  JupyterUrl: z.string().optional(),
 });
 export type GlobalConfig = z.infer<typeof globalConfig>;
 export const globalSettingsAnswer = z.object({ Config: globalConfig });
@@ -334,3 +335,15 @@ export const statisticsAnswer = z.object({
   }),
 });
 export type VariableStatistics = z.infer<typeof statisticsAnswer>["Data"]["Statistics"][number];
+
+// Files (docs/logger-api.md, "Files").
+export const fileEntry = z.object({
+  Name: z.string(),
+  Type: z.enum(["folder", "file", "link", "other"]),
+  Size: z.number(),
+  Modified: z.string(),
+  ContentType: z.string(),
+});
+export type FileEntry = z.infer<typeof fileEntry>;
+export const fileListAnswer = z.object({ Data: z.object({ Path: z.string(), Entries: z.array(fileEntry) }) });
+export const filePathAnswer = z.object({ Data: z.object({ Path: z.string() }).loose() });

@@ -47,11 +47,21 @@ describe("global settings", () => {
       [{ DefaultStartPage: "" }, "Config.DefaultStartPage"],
       [{ LoginRequired: "no" }, "Config.LoginRequired"],
       [{ Features: "all" }, "Config.Features"],
+      [{ JupyterUrl: "javascript:alert(1)" }, "Config.JupyterUrl"],
+      [{ JupyterUrl: "ftp://example.com" }, "Config.JupyterUrl"],
+      [{ JupyterUrl: `http://example.com/${"x".repeat(500)}` }, "Config.JupyterUrl"],
     ];
     for (const [Config, field] of cases) {
       const res = await rpc(lg.url, "AdminAPI.SetGlobalSettings", { Config }, admin);
       expect(res.status).toBe(400);
       expect(res.body.ReturnState.Description).toContain(`Invalid parameter ${field}`);
+    }
+  });
+
+  it("stores a Jupyter address and clears it with an empty one", async () => {
+    for (const JupyterUrl of ["http://127.0.0.1:8888/lab", ""]) {
+      expect((await rpc(lg.url, "AdminAPI.SetGlobalSettings", { Config: { JupyterUrl } }, admin)).status).toBe(200);
+      expect((await rpc(lg.url, "ConfigAPI.GetGlobalSettings", {}, admin)).body.Config.JupyterUrl).toBe(JupyterUrl);
     }
   });
 

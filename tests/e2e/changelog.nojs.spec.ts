@@ -1,0 +1,21 @@
+import { ADMIN_PASSWORD, createRole, createUser, expect, signIn, test } from "./fixtures";
+
+test("the changelog page renders CHANGELOG.md for every signed-in user", async ({ page }) => {
+  await signIn(page, "admin", ADMIN_PASSWORD);
+  await page.goto("/changelogUI");
+  const log = page.getByTestId("changelog");
+  await expect(log.getByRole("heading", { level: 1, name: "Changelog" })).toBeVisible();
+  await expect(log.getByRole("heading", { level: 2, name: "Unreleased" })).toBeVisible();
+  await expect(log.getByRole("listitem").filter({ hasText: /^File browser:/ })).toBeVisible();
+  await expect(page).toHaveTitle(/Changelog/);
+
+  // No permission is needed (spec §6): a user without any reaches it from the menu.
+  const role = await createRole([]);
+  const user = await createUser(role.id);
+  await page.context().clearCookies();
+  await signIn(page, user.username, user.password);
+  await page.goto("/versionInfo");
+  await expect(page.getByRole("navigation", { name: "Main menu" }).locator('a[href="/changelogUI"]')).toHaveCount(1);
+  await page.goto("/changelogUI");
+  await expect(page.getByTestId("changelog").getByRole("heading", { level: 2, name: "Unreleased" })).toBeVisible();
+});
