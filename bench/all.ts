@@ -1,0 +1,21 @@
+// `npm run bench`: every benchmark in turn, each printing its own figures and PASS/FAIL lines;
+// a failing one does not hide the others. Exits non-zero if any target was missed.
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+
+const root = join(import.meta.dirname, "..");
+const steps: [string, string, string[]][] = [
+  ["time-series store", process.execPath, [join(root, "bench", "run.ts")]],
+  ["console build", process.execPath, [join(root, "node_modules", "@react-router", "dev", "bin.cjs"), "build"]],
+  ["dashboards", process.execPath, [join(root, "bench", "dashboard.ts")]],
+  ["export", process.execPath, [join(root, "bench", "export.ts")]],
+];
+
+const failed: string[] = [];
+for (const [name, command, args] of steps) {
+  console.log(`\n=== ${name} ===`);
+  const result = spawnSync(command, args, { cwd: root, stdio: "inherit" });
+  if (result.status !== 0) failed.push(name);
+}
+console.log(failed.length ? `\nTargets missed in: ${failed.join(", ")}` : "\nAll benchmark targets met.");
+process.exit(failed.length ? 1 : 0);
