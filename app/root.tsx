@@ -18,8 +18,8 @@ import "./app.css";
 import { LOCALE_IDS, type Language } from "./locales";
 import { getAuth } from "./services/auth-state.server";
 import { activeMaintenance, bannerVisible } from "./services/banner";
-import { loadConstants } from "./services/constants.server";
 import { sessionMiddleware, stateOf } from "./services/context.server";
+import { gateInputOf } from "./services/guards.server";
 import { visibleFeatures } from "./services/gating";
 import { loadHeaderAlerts } from "./services/header.server";
 import { getLocale, i18nextMiddleware } from "./services/i18n.server";
@@ -59,16 +59,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
   const banner = activeMaintenance(messages);
   const maintenance = await readMaintenanceInfo(request);
-  const constants = loadConstants();
-  const nav = mayRead
-    ? visibleFeatures({
-        urls: constants.urls,
-        loginRequired: auth.loginRequired,
-        permissions: auth.permissions,
-        features: auth.settings?.Features ?? [],
-        controller: auth.controller,
-      }).map((f) => f.key)
-    : [];
+  const gate = gateInputOf(auth);
+  const nav = mayRead ? visibleFeatures(gate).map((f) => f.key) : [];
 
   return data({
     locale,
@@ -78,7 +70,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     mustChangePassword: auth.mustChangePassword,
     authUser: user ? { name: user.Username, email: user.EMail, roleID: user.Role } : null,
     nav,
-    helpUrl: constants.urls.help ?? null,
+    helpUrl: gate.urls.help ?? null,
     dashboards,
     theme: { mainColor: theme.mainColor, hoverColor: theme.hoverColor, lightColor: theme.lightColor, logo: theme.logo ? `/theme/logo?f=${encodeURIComponent(theme.logo)}` : null },
     themeMode: (user?.Theme as "light" | "dark" | "semi-dark" | undefined) || prefs.theme,

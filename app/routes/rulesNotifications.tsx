@@ -18,6 +18,8 @@ import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
 import { useFormatters } from "~/ui/format";
 import { pageTitle } from "~/ui/title";
 import { Toast } from "~/ui/Toasts";
+import { panelHref, withoutPanels } from "~/ui/pageState";
+import { Panel } from "~/ui/Panel";
 import type { Route } from "./+types/rulesNotifications";
 
 const INTENTS = ["addRule", "editRule", "removeRule", "addTarget", "editTarget", "removeTarget", "test"] as const;
@@ -109,7 +111,7 @@ export default function RulesNotifications({ loaderData, actionData }: Route.Com
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const { rules, targets, deliveries, variables } = loaderData;
-  const listHref = `?${withoutPanels(params)}`;
+  const listHref = `?${withoutPanels(params, PANELS)}`;
   const lastResult = (intent: string) => (actionData?.intent === intent ? (actionData.result ?? undefined) : undefined);
   const rule = (key: string) => rules.find((r) => String(r.ID) === params.get(key));
   const target = (key: string) => targets.find((x) => String(x.ID) === params.get(key));
@@ -177,7 +179,7 @@ export default function RulesNotifications({ loaderData, actionData }: Route.Com
           <h2 id="rules-title" className="text-lg font-semibold">
             {t("rules.rulesTitle")}
           </h2>
-          <Link to={panelHref(params, "addRule")} className={buttonClass} preventScrollReset>
+          <Link to={panelHref(params, PANELS, "addRule")} className={buttonClass} preventScrollReset>
             {t("rules.addRule")}
           </Link>
         </div>
@@ -220,7 +222,7 @@ export default function RulesNotifications({ loaderData, actionData }: Route.Com
                   </td>
                   <td className="px-3 py-2">
                     <div className="flex flex-wrap justify-end gap-3">
-                      <Link to={panelHref(params, "editRule", r.ID)} preventScrollReset className="text-brand hover:underline" aria-label={`${t("common.edit")} ${r.Name}`}>
+                      <Link to={panelHref(params, PANELS, "editRule", r.ID)} preventScrollReset className="text-brand hover:underline" aria-label={`${t("common.edit")} ${r.Name}`}>
                         {t("common.edit")}
                       </Link>
                       <ConfirmAction
@@ -228,7 +230,7 @@ export default function RulesNotifications({ loaderData, actionData }: Route.Com
                         title={t("rules.removeRuleTitle", { name: r.Name })}
                         message={t("rules.removeRuleMessage", { name: r.Name })}
                         confirmLabel={t("common.remove")}
-                        confirmHref={panelHref(params, "removeRule", r.ID)}
+                        confirmHref={panelHref(params, PANELS, "removeRule", r.ID)}
                         fields={{ intent: "removeRule", id: String(r.ID) }}
                         cancelHref={listHref}
                       />
@@ -247,10 +249,10 @@ export default function RulesNotifications({ loaderData, actionData }: Route.Com
             {t("rules.targetsTitle")}
           </h2>
           <div className="flex gap-2">
-            <Link to={panelHref(params, "addTarget", "email")} className={buttonClass} preventScrollReset>
+            <Link to={panelHref(params, PANELS, "addTarget", "email")} className={buttonClass} preventScrollReset>
               {t("rules.addEmail")}
             </Link>
-            <Link to={panelHref(params, "addTarget", "webhook")} className={buttonClass} preventScrollReset>
+            <Link to={panelHref(params, PANELS, "addTarget", "webhook")} className={buttonClass} preventScrollReset>
               {t("rules.addWebhook")}
             </Link>
           </div>
@@ -292,7 +294,7 @@ export default function RulesNotifications({ loaderData, actionData }: Route.Com
                           {t("rules.sendTest")}
                         </button>
                       </Form>
-                      <Link to={panelHref(params, "editTarget", x.ID)} preventScrollReset className="text-brand hover:underline" aria-label={`${t("common.edit")} ${x.Name}`}>
+                      <Link to={panelHref(params, PANELS, "editTarget", x.ID)} preventScrollReset className="text-brand hover:underline" aria-label={`${t("common.edit")} ${x.Name}`}>
                         {t("common.edit")}
                       </Link>
                       <ConfirmAction
@@ -300,7 +302,7 @@ export default function RulesNotifications({ loaderData, actionData }: Route.Com
                         title={t("rules.removeTargetTitle", { name: x.Name })}
                         message={t("rules.removeTargetMessage", { name: x.Name })}
                         confirmLabel={t("common.remove")}
-                        confirmHref={panelHref(params, "removeTarget", x.ID)}
+                        confirmHref={panelHref(params, PANELS, "removeTarget", x.ID)}
                         fields={{ intent: "removeTarget", id: String(x.ID) }}
                         cancelHref={listHref}
                       />
@@ -384,26 +386,8 @@ function Deliveries({ deliveries }: { deliveries: Route.ComponentProps["loaderDa
   );
 }
 
-function withoutPanels(params: URLSearchParams) {
-  const next = new URLSearchParams(params);
-  for (const key of PANELS) next.delete(key);
-  return next.toString();
-}
 
-function panelHref(params: URLSearchParams, panel: string, id: number | string = "") {
-  const next = new URLSearchParams(withoutPanels(params));
-  next.set(panel, String(id));
-  return `?${next}`;
-}
 
-function Panel({ title, children }: { title: string; children: React.ReactNode }) {
-  return (
-    <section className="rounded-lg bg-white p-6 shadow-sm dark:bg-slate-800" aria-label={title}>
-      <h2 className="mb-4 text-lg font-semibold">{title}</h2>
-      {children}
-    </section>
-  );
-}
 
 type VariableOption = Pick<VariableRow, "Id" | "Name" | "Unit" | "deviceName" | "DataFormat">;
 const str = (v: number | null | undefined) => (v === null || v === undefined ? undefined : String(v));

@@ -17,10 +17,13 @@ import { SortHeader, sortRows } from "~/ui/SortHeader";
 import { Toast } from "~/ui/Toasts";
 import { pageTitle } from "~/ui/title";
 import { FormActions } from "~/ui/FormActions";
+import { panelHref, withoutPanels } from "~/ui/pageState";
+import { Panel } from "~/ui/Panel";
 import type { Route } from "./+types/userManagement";
 
 const USERS = "GI.system/UserManagementAPI";
 const INTENTS = ["add", "edit", "password", "remove"] as const;
+const USER_PANELS = INTENTS;
 const FIELD_PATTERNS = { username: /username/i, email: /e-?mail/i, role: /\brole\b/i, password: /password/i };
 
 export async function loader(args: Route.LoaderArgs) {
@@ -104,14 +107,14 @@ export default function UserManagement({ loaderData, actionData }: Route.Compone
   const editing = find("edit");
   const resetting = find("password");
   const removing = find("remove");
-  const listHref = `?${withoutPanels(params)}`;
+  const listHref = `?${withoutPanels(params, USER_PANELS)}`;
   const lastResult = (intent: string) => (actionData?.intent === intent ? (actionData.result ?? undefined) : undefined);
 
   return (
     <section className="flex flex-col gap-6">
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-2xl font-semibold">{t("users.title")}</h1>
-        <Link to={panelHref(params, "add")} className={buttonClass} preventScrollReset>
+        <Link to={panelHref(params, USER_PANELS, "add")} className={buttonClass} preventScrollReset>
           {t("users.add")}
         </Link>
       </div>
@@ -184,10 +187,10 @@ export default function UserManagement({ loaderData, actionData }: Route.Compone
                 <td className="px-4 py-2">{zoneLabel(u) || t("users.fields.browserZone")}</td>
                 <td className="px-4 py-2">
                   <div className="flex flex-wrap justify-end gap-3">
-                    <Link to={panelHref(params, "edit", u.ID)} preventScrollReset className="text-brand hover:underline" aria-label={`${t("common.edit")} ${u.Username}`}>
+                    <Link to={panelHref(params, USER_PANELS, "edit", u.ID)} preventScrollReset className="text-brand hover:underline" aria-label={`${t("common.edit")} ${u.Username}`}>
                       {t("common.edit")}
                     </Link>
-                    <Link to={panelHref(params, "password", u.ID)} preventScrollReset className="text-brand hover:underline" aria-label={`${t("users.resetPassword")} ${u.Username}`}>
+                    <Link to={panelHref(params, USER_PANELS, "password", u.ID)} preventScrollReset className="text-brand hover:underline" aria-label={`${t("users.resetPassword")} ${u.Username}`}>
                       {t("users.resetPassword")}
                     </Link>
                     <ConfirmAction
@@ -195,7 +198,7 @@ export default function UserManagement({ loaderData, actionData }: Route.Compone
                       title={t("users.removeTitle", { username: u.Username })}
                       message={t("users.removeMessage", { username: u.Username })}
                       confirmLabel={t("users.removeConfirm")}
-                      confirmHref={panelHref(params, "remove", u.ID)}
+                      confirmHref={panelHref(params, USER_PANELS, "remove", u.ID)}
                       fields={{ intent: "remove", id: String(u.ID) }}
                       cancelHref={listHref}
                     />
@@ -210,18 +213,7 @@ export default function UserManagement({ loaderData, actionData }: Route.Compone
   );
 }
 
-function withoutPanels(params: URLSearchParams) {
-  const next = new URLSearchParams(params);
-  for (const key of ["add", "edit", "password", "remove"]) next.delete(key);
-  return next.toString();
-}
 
-/** The list URL with one panel (add, edit, password, remove) open. */
-function panelHref(params: URLSearchParams, panel: string, id: number | string = "") {
-  const next = new URLSearchParams(withoutPanels(params));
-  next.set(panel, String(id));
-  return `?${next}`;
-}
 
 function zoneLabel(u: User) {
   const mode = zoneMode(u);
@@ -230,14 +222,6 @@ function zoneLabel(u: User) {
   return "";
 }
 
-function Panel({ title, children }: { title: string; children: React.ReactNode }) {
-  return (
-    <section className="rounded-lg bg-white p-6 shadow-sm dark:bg-slate-800" aria-label={title}>
-      <h2 className="mb-4 text-lg font-semibold">{title}</h2>
-      {children}
-    </section>
-  );
-}
 
 function UserForm({ intent, user, roles, zones, lastResult, cancelHref }: { intent: "add" | "edit"; user?: User; roles: Role[]; zones: { Value: string; Description: string }[]; lastResult?: SubmissionResult<string[]>; cancelHref: string }) {
   const { t } = useTranslation();

@@ -3,12 +3,23 @@ import { featureByKey } from "~/features";
 import { getAuth, type AuthState } from "./auth-state.server";
 import { loadConstants } from "./constants.server";
 import { stateOf } from "./context.server";
-import { gateFeature } from "./gating";
+import { gateFeature, type GateInput } from "./gating";
 import { isRememberable, safePath, startPagePath } from "./redirects";
 
 interface GuardArgs {
   url: URL;
   context: Readonly<RouterContextProvider>;
+}
+
+/** What the feature gate of spec §6 needs to know about this caller and system. */
+export function gateInputOf(auth: AuthState): GateInput {
+  return {
+    urls: loadConstants().urls,
+    loginRequired: auth.loginRequired,
+    permissions: auth.permissions,
+    features: auth.settings?.Features ?? [],
+    controller: auth.controller,
+  };
 }
 
 /**
@@ -34,13 +45,7 @@ export async function requireSession({ url, context }: GuardArgs, opts: { allowP
 /** requireSession plus the feature gate of spec §6: 404 when the feature is off, 403 when not permitted. */
 export async function requireFeature(args: GuardArgs, key: string): Promise<AuthState> {
   const auth = await requireSession(args);
-  const gate = gateFeature(featureByKey(key), {
-    urls: loadConstants().urls,
-    loginRequired: auth.loginRequired,
-    permissions: auth.permissions,
-    features: auth.settings?.Features ?? [],
-    controller: auth.controller,
-  });
+  const gate = gateFeature(featureByKey(key), gateInputOf(auth));
   if (gate === "absent") throw data({ reason: "not-found" }, { status: 404 });
   if (gate === "forbidden") throw data({ reason: "forbidden" }, { status: 403 });
   return auth;
@@ -70,13 +75,7 @@ export function holds(auth: AuthState, permission: string) {
 /** For shared endpoints (the live relay): any one of the features will do. */
 export async function requireAnyFeature(args: GuardArgs, keys: string[]): Promise<AuthState> {
   const auth = await requireSession(args);
-  const input = {
-    urls: loadConstants().urls,
-    loginRequired: auth.loginRequired,
-    permissions: auth.permissions,
-    features: auth.settings?.Features ?? [],
-    controller: auth.controller,
-  };
+  const input = gateInputOf(auth);
   if (!keys.some((k) => gateFeature(featureByKey(k), input) === "ok")) throw data({ reason: "forbidden" }, { status: 403 });
   return auth;
 }

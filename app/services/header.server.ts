@@ -1,6 +1,6 @@
 import { featureByKey } from "~/features";
 import type { AuthState } from "./auth-state.server";
-import { loadConstants } from "./constants.server";
+import { gateInputOf } from "./guards.server";
 import { gateFeature } from "./gating";
 import type { LoggerClient } from "./logger/client.server";
 import { alarmSummaryAnswer, messagesAnswer, type Message } from "./logger/schemas";
@@ -16,14 +16,7 @@ export const POPOVER_MESSAGES = 5;
 
 /** Whether the caller may open a feature (the gate of requireFeature, as a yes/no). */
 export function featureOpen(auth: AuthState, key: string): boolean {
-  const input = {
-    urls: loadConstants().urls,
-    loginRequired: auth.loginRequired,
-    permissions: auth.permissions,
-    features: auth.settings?.Features ?? [],
-    controller: auth.controller,
-  };
-  return gateFeature(featureByKey(key), input) === "ok";
+  return gateFeature(featureByKey(key), gateInputOf(auth)) === "ok";
 }
 
 /**
