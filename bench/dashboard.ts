@@ -2,13 +2,12 @@
 // issue — server render of an 8-widget dashboard, SVG chart build time and size, the chart
 // component against bare uPlot in Chromium, and the JavaScript each route loads. Prints figures
 // and ratios; it never fails a build (benchmarks are not timed tests).
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import { createServer as netServer } from "node:net";
 import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import { startLogger } from "../logger/server.ts";
+import { adminToken, freePort, signInCookie, startConsole } from "./stack.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const PASSWORD = "Bench-Pass-1!";
@@ -23,14 +22,6 @@ const row = (figure: string, value: string, target: string, ratio: string) => {
 };
 const pct = (xs: number[], p: number) => xs.toSorted((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
 
-function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const s = netServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    });
-  });
-}
 
 async function rpc<T>(base: string, token: string, method: string, params: object): Promise<T> {
   const res = await fetch(`${base}/rpc/${method}`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` }, body: JSON.stringify(params) });
@@ -43,36 +34,10 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), "loggia-bench-dash-"));
   say("Starting a logger with one hour of simulated history…");
   const logger = await startLogger({ port: 0, dataDir, adminPassword: PASSWORD, log: () => {}, simulator: { seed: 1, backfillSec: 3600 } });
-  const port = await freePort();
-  const consoleUrl = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, [join(root, "node_modules/@react-router/serve/bin.cjs"), "build/server/index.js"], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", LOGGER_URL: logger.url, NODE_ENV: "production", SESSION_SECRET: "bench-secret-0123456789abcdefghij" },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  const { url: consoleUrl, child } = await startConsole(logger.url);
   try {
-    for (let i = 0; ; i++) {
-      try {
-        await fetch(`${consoleUrl}/signin`);
-        break;
-      } catch {
-        if (i > 100) throw new Error("console did not start");
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
-    const signin = await fetch(`${consoleUrl}/signin`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: consoleUrl },
-      body: new URLSearchParams({ username: "admin", password: PASSWORD }),
-    });
-    const cookie = signin.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-    const tokenRes = await fetch(`${logger.url}/token`, {
-      method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Authorization: `Basic ${Buffer.from("loggia-console:loggia-console-secret").toString("base64")}` },
-      body: new URLSearchParams({ grant_type: "password", username: "admin", password: PASSWORD }),
-    });
-    const token = ((await tokenRes.json()) as { access_token: string }).access_token;
+    const cookie = await signInCookie(consoleUrl, PASSWORD);
+    const token = await adminToken(logger.url, PASSWORD);
     const vars = ((await (await fetch(`${logger.url}/online/structure/variables`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { Data: { Id: string; Name: string }[] }).Data;
     const ids = vars.map((v) => v.Id);
     const chart = (ID: string, X: number, Y: number, Variables: string[]) => ({ ID, Type: "chart", X, Y, W: 6, H: 4, Variables });

@@ -2,12 +2,11 @@
 // at least 1 GB streamed logger → console → client at ≥ 50 MB/s, while the console's resident
 // memory grows by < 50 MB. The console runs as its own process (react-router-serve), so its RSS
 // is read from /proc; the logger runs here with simulated history backfilled.
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer as netServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startLogger } from "../logger/server.ts";
+import { adminToken, signInCookie, startConsole } from "./stack.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const PASSWORD = "Bench-Pass-1!";
@@ -16,14 +15,6 @@ const TARGET_BYTES = 1e9;
 const HOURS = 14;
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
-function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const s = netServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    });
-  });
-}
 
 /** Resident set of a process in MB (Linux); null elsewhere. */
 function rssMb(pid: number): number | null {
@@ -40,37 +31,11 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), "loggia-bench-export-"));
   say(`Starting a logger with ${HOURS} h of simulated history…`);
   const logger = await startLogger({ port: 0, dataDir, adminPassword: PASSWORD, log: () => {}, simulator: { seed: 1, backfillSec: HOURS * 3600 } });
-  const port = await freePort();
-  const consoleUrl = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, [join(root, "node_modules/@react-router/serve/bin.cjs"), "build/server/index.js"], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", LOGGER_URL: logger.url, NODE_ENV: "production", SESSION_SECRET: "bench-secret-0123456789abcdefghij" },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  const { url: consoleUrl, child } = await startConsole(logger.url);
   let pass = false;
   try {
-    for (let i = 0; ; i++) {
-      try {
-        await fetch(`${consoleUrl}/signin`);
-        break;
-      } catch {
-        if (i > 100) throw new Error("console did not start");
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
-    const signin = await fetch(`${consoleUrl}/signin`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: consoleUrl },
-      body: new URLSearchParams({ username: "admin", password: PASSWORD }),
-    });
-    const cookie = signin.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-    const tokenRes = await fetch(`${logger.url}/token`, {
-      method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Authorization: `Basic ${Buffer.from("loggia-console:loggia-console-secret").toString("base64")}` },
-      body: new URLSearchParams({ grant_type: "password", username: "admin", password: PASSWORD }),
-    });
-    const token = ((await tokenRes.json()) as { access_token: string }).access_token;
+    const cookie = await signInCookie(consoleUrl, PASSWORD);
+    const token = await adminToken(logger.url, PASSWORD);
     const vars = ((await (await fetch(`${logger.url}/online/structure/variables`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { Data: { Id: string; SampleRateHz: number }[] }).Data;
     const bench = vars.filter((v) => v.SampleRateHz === 100);
     const end = Date.now() - 60_000;

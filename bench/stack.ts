@@ -1,0 +1,61 @@
+// Start-up shared by the benches that measure the console: a built console process against a
+// logger, a signed-in session cookie, and a bearer token for seeding through the logger.
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer as netServer } from "node:net";
+import { join, resolve } from "node:path";
+
+const root = resolve(import.meta.dirname, "..");
+const CLIENT = Buffer.from("loggia-console:loggia-console-secret").toString("base64");
+
+export function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const s = netServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => done(port));
+    });
+  });
+}
+
+/** The built console (build/server) on a free port, answering once /signin does. */
+export async function startConsole(loggerUrl: string): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [join(root, "node_modules/@react-router/serve/bin.cjs"), "build/server/index.js"], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", LOGGER_URL: loggerUrl, NODE_ENV: "production", SESSION_SECRET: "bench-secret-0123456789abcdefghij" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (let i = 0; ; i++) {
+    try {
+      await fetch(`${url}/signin`);
+      return { url, child };
+    } catch {
+      if (i > 100) {
+        child.kill();
+        throw new Error("console did not start");
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+/** The session cookie of admin signed in through the console's form. */
+export async function signInCookie(consoleUrl: string, password: string): Promise<string> {
+  const signin = await fetch(`${consoleUrl}/signin`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: consoleUrl },
+    body: new URLSearchParams({ username: "admin", password }),
+  });
+  return signin.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+}
+
+/** An access token of admin, straight from the logger. */
+export async function adminToken(loggerUrl: string, password: string): Promise<string> {
+  const res = await fetch(`${loggerUrl}/token`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Authorization: `Basic ${CLIENT}` },
+    body: new URLSearchParams({ grant_type: "password", username: "admin", password }),
+  });
+  return ((await res.json()) as { access_token: string }).access_token;
+}
