@@ -1,5 +1,6 @@
 import en from "./en/translation.json";
 import enAlarming from "./en/alarming.json";
+import enConfig from "./en/config.json";
 import enDashboards from "./en/dashboards.json";
 import enHistory from "./en/history.json";
 import enFileBrowser from "./en/fileBrowser.json";
@@ -13,6 +14,7 @@ import enTrace from "./en/trace.json";
 import enUsers from "./en/users.json";
 import it from "./it/translation.json";
 import itAlarming from "./it/alarming.json";
+import itConfig from "./it/config.json";
 import itDashboards from "./it/dashboards.json";
 import itHistory from "./it/history.json";
 import itFileBrowser from "./it/fileBrowser.json";
@@ -27,8 +29,8 @@ import itUsers from "./it/users.json";
 
 // Screen files are merged under their own key (t("users.title")), so screens own their texts.
 export const resources = {
-  en: { translation: { ...en, users: enUsers, roles: enRoles, globalSettings: enGlobalSettings, live: enLive, dashboards: enDashboards, alarming: enAlarming, rules: enRules, log: enLog, trace: enTrace, history: enHistory, fileBrowser: enFileBrowser, jupyter: enJupyter } },
-  it: { translation: { ...it, users: itUsers, roles: itRoles, globalSettings: itGlobalSettings, live: itLive, dashboards: itDashboards, alarming: itAlarming, rules: itRules, log: itLog, trace: itTrace, history: itHistory, fileBrowser: itFileBrowser, jupyter: itJupyter } },
+  en: { translation: { ...en, users: enUsers, roles: enRoles, globalSettings: enGlobalSettings, live: enLive, dashboards: enDashboards, alarming: enAlarming, rules: enRules, log: enLog, trace: enTrace, history: enHistory, fileBrowser: enFileBrowser, jupyter: enJupyter, config: enConfig } },
+  it: { translation: { ...it, users: itUsers, roles: itRoles, globalSettings: itGlobalSettings, live: itLive, dashboards: itDashboards, alarming: itAlarming, rules: itRules, log: itLog, trace: itTrace, history: itHistory, fileBrowser: itFileBrowser, jupyter: itJupyter, config: itConfig } },
 };
 export const LANGUAGES = ["en", "it"] as const;
 export type Language = (typeof LANGUAGES)[number];

@@ -347,3 +347,26 @@ export const fileEntry = z.object({
 export type FileEntry = z.infer<typeof fileEntry>;
 export const fileListAnswer = z.object({ Data: z.object({ Path: z.string(), Entries: z.array(fileEntry) }) });
 export const filePathAnswer = z.object({ Data: z.object({ Path: z.string() }).loose() });
+
+// ConfigAPI.GetProjectConfig / SetProjectConfig (Simple Config).
+export const projectChannel = z.looseObject({
+  VariableId: z.string(),
+  Index: z.number(),
+  Enabled: z.boolean(),
+  Name: z.string(),
+  Unit: z.string(),
+  RangeMin: z.number(),
+  RangeMax: z.number(),
+  Precision: z.number(),
+});
+export const projectConfigAnswer = z.object({
+  Config: z.looseObject({
+    ProjectName: z.string(),
+    DeviceName: z.string().nullable(),
+    SampleRateHz: z.number().nullable(),
+    Channels: z.array(projectChannel),
+  }),
+  SampleRates: z.array(z.number()),
+  Revision: z.number(),
+});
+export type ProjectConfigAnswer = z.infer<typeof projectConfigAnswer>;

@@ -27,6 +27,12 @@ describe("ConfigAPI project config", () => {
     lg = await start({ adminPassword: ADMIN_PASSWORD, simulator: { seed: 5, tickMs: 50 } });
     admin = (await login(lg.url, "admin", ADMIN_PASSWORD)).access;
     viewer = (await addUser(lg.url, admin, "watcher", "Viewer")).token;
+    // The rate-change test reads the seconds before the change: wait until they exist.
+    for (let i = 0; i < 100; i++) {
+      const sources = (await rest("GET", "/history/structure/sources")).body.Data as Array<{ AvailableTimeSec: number }>;
+      if (sources.every((s) => s.AvailableTimeSec >= 2.5)) break;
+      await sleep(50);
+    }
   });
   afterAll(() => lg.stop());
 
