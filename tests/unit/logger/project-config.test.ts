@@ -122,6 +122,17 @@ describe("ConfigAPI project config", () => {
     expect(Math.min(...buckets.Min[0].filter((v: number | null) => v !== null))).toBe(stats.Min);
     expect(Math.max(...buckets.Max[0].filter((v: number | null) => v !== null))).toBe(stats.Max);
 
+    // CSV export across the change: one row per 10 ms slot, the new rate's samples every other row.
+    const csv = await fetch(`${lg.url}/history/data`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${admin}` },
+      body: JSON.stringify({ Start: before - 400, End: before + 400, Format: "csv", Variables: [ref(oil!.VariableId)], CSVSettings: { TimeFormat: "epoch" } }),
+    });
+    const lines = (await csv.text()).trim().split("\r\n");
+    expect(lines[0]).toBe("time,Sump oil temperature [K]");
+    expect(lines.length - 1).toBe(across.Size);
+    expect(lines.slice(1).filter((l) => l.split(",")[1] !== "").length).toBe(filled.filter(Boolean).length);
+
     const log = await rpc(lg.url, "GI.system/MessagingAPI.GetMessages", { Filter: { Topic: "Audit", Sender: "admin" }, Limit: 20 }, admin);
     const texts = log.body.Messages.map((m: { Text: string }) => m.Text);
     expect(texts).toEqual(
