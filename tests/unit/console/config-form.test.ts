@@ -32,6 +32,7 @@ describe("Simple Config form", () => {
   it("reports every problem at once, next to its field", () => {
     const s = post({ projectName: "" }, [row("a", "Oil"), row("b", "OIL"), row("c", "x".repeat(65)), row("d", "Fan", { min: "5", max: "5", precision: "7" }), row("e", "Pump", { min: "1,5" })]);
     expect(s.status).toBe("error");
+    if (s.status !== "error") return;
     expect(s.error).toEqual({
       projectName: ["config.validation.projectNameRequired"],
       "channels[1].name": ["config.validation.duplicateName"],
