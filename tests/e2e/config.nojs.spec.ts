@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, createRole, createUser, expect, rpc, signIn, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, createRole, createUser, expect, rpc, signIn, test, token, unique } from "./fixtures";
 
 // Simple Config with JavaScript on and off. The e2e logger is shared by every test: each test
 // puts the project config back as it found it (in `finally`, through the logger API).
@@ -124,6 +124,11 @@ test("without ManageProject the screen and its action answer 403", async ({ page
   await signIn(page, user.username, user.password);
   const res = await page.goto("/config");
   expect(res?.status()).toBe(403);
-  const post = await page.request.post("/config", { form: { projectName: "x", revision: "0" }, headers: { Origin: new URL(page.url()).origin } });
+  await expect(page.getByTestId("error-403")).toBeVisible();
+  const post = await page.request.post("/config", { form: { projectName: "x", revision: "0" }, headers: { Origin: new URL(page.url()).origin }, maxRedirects: 0 });
   expect(post.status()).toBe(403);
+  // The logger refuses the call itself too.
+  const bearer = await token(user.username, user.password);
+  await expect(rpc("ConfigAPI.SetProjectConfig", { Config: { ProjectName: "x", SampleRateHz: 100, Channels: [] } }, bearer)).rejects.toThrow(/403/);
+  await expect(rpc("ConfigAPI.GetProjectConfig", {}, bearer)).rejects.toThrow(/403/);
 });
