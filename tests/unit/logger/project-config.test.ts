@@ -148,6 +148,36 @@ describe("ConfigAPI project config", () => {
     );
   });
 
+  it("keeps live values, the SSE stream and alarms going across a rate change", async () => {
+    const a = await current();
+    const [oil, coolant] = a.Config.Channels;
+    const high = await rpc(lg.url, "AlarmAPI.AddRule", { Rule: { Name: "Sump impossible", VariableId: oil!.VariableId, Type: "high", High: -1e9, Severity: "low" } }, admin);
+    const stale = await rpc(lg.url, "AlarmAPI.AddRule", { Rule: { Name: "Coolant silent", VariableId: coolant!.VariableId, Type: "stale", StaleSec: 0.3, Severity: "low" } }, admin);
+    expect([high.status, stale.status]).toEqual([200, 200]);
+    const r = await set({ ...a.Config, SampleRateHz: 200 }, a.Revision);
+    expect(r.body.Config.SampleRateHz).toBe(200);
+    const alarms = async () => (await rpc(lg.url, "AlarmAPI.GetAlarms", {}, admin)).body.Alarms as Array<{ ID: number; Active: boolean; Value: number | null }>;
+    let seen: Array<{ ID: number; Active: boolean }> = [];
+    for (let i = 0; i < 60; i++) {
+      seen = await alarms();
+      if (seen.filter((x) => [high.body.ID, stale.body.ID].includes(x.ID) && x.Active).length === 2) break;
+      await sleep(100);
+    }
+    // The limit rule still sees the renamed channel's samples at 200 Hz; the disabled one goes stale.
+    expect(seen.find((x) => x.ID === high.body.ID)).toMatchObject({ Active: true });
+    expect(seen.find((x) => x.ID === stale.body.ID)).toMatchObject({ Active: true });
+
+    const ctrl = new AbortController();
+    const res = await fetch(`${lg.url}/online/stream?variables=${oil!.VariableId},${coolant!.VariableId}`, { headers: { Authorization: `Bearer ${admin}` }, signal: ctrl.signal });
+    const reader = res.body!.getReader();
+    let text = "";
+    while (!/data: .*\n\n[\s\S]*data: .*\n\n/.test(text)) text += new TextDecoder().decode((await reader.read()).value);
+    ctrl.abort();
+    const events = [...text.matchAll(/data: (.*)\n\n/g)].map((m) => JSON.parse(m[1]!) as { values: Record<string, number | null> });
+    expect(events.at(-1)!.values[oil!.VariableId]).toEqual(expect.any(Number));
+    expect(events.at(-1)!.values[coolant!.VariableId]).toBeNull();
+  });
+
   it("answers 409 to an edit based on an old revision", async () => {
     const a = await current();
     const r = await set({ ...a.Config, ProjectName: "Someone else" }, a.Revision - 1);
