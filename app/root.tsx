@@ -45,10 +45,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
   const [user, dashboards, messages] = mayRead
     ? await Promise.all([
-        auth.userId !== null ? logger.rpc("GI.system/UserManagementAPI.GetUser", { ID: auth.userId }, userAnswer).then((a) => a.User) : null,
-        logger.rpc("WebUIAPI.List", {}, dashboardListAnswer).then((a) => a.List),
+        auth.userId !== null ? logger.readRpc("GI.system/UserManagementAPI.GetUser", { ID: auth.userId }, userAnswer).then((a) => a.User) : null,
+        logger.readRpc("WebUIAPI.List", {}, dashboardListAnswer).then((a) => a.List),
         logger
-          .rpc(
+          .readRpc(
             "GI.system/MessagingAPI.GetMessages",
             { Filter: { Sender: "Maintainer", Topic: "", Type: "" }, From: "", To: "", Limit: 5000, Offset: 0 },
             messagesAnswer,
