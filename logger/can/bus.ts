@@ -182,7 +182,8 @@ export class CanBus {
       };
       this.model.devices.push(device);
       this.model.sources.push({ Id: ids.source, Name: "CAN bus", PeriodUs: PERIOD_US, DeviceId: ids.device, Variables: [] });
-      this.store.defineSource({ Id: ids.source, Name: "CAN bus", PeriodUs: PERIOD_US });
+      // Like the simulated sources: 90 days unless changed (Project State) since.
+      this.store.defineSource({ Id: ids.source, Name: "CAN bus", PeriodUs: PERIOD_US, RetentionSec: this.store.source(ids.source) ? undefined : 90 * 86400 });
     }
     return { device, module: device.Modules[0]! };
   }

@@ -211,6 +211,14 @@ describe("CANAPI over HTTP", () => {
     expect(can.Modules[0].Variables).toEqual([id]);
     const read = await (await fetch(`${logger.url}/online/data`, { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify({ Variables: [id] }) })).json();
     expect(read.Data.Values).toEqual([2250]);
+    // It is stored like any other variable: the history lists its source and answers for it.
+    const sources = await (await fetch(`${logger.url}/history/structure/sources`, { headers: { Authorization: `Bearer ${token}` } })).json();
+    const source = sources.Data.find((s: { Name: string }) => s.Name === "CAN bus");
+    expect(source).toMatchObject({ SampleRateHz: 10, Variables: [id] });
+    const history = await (await fetch(`${logger.url}/history/data`, { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify({ Start: -60_000, End: 0, Variables: [{ SID: source.Id, VID: id }], Points: 10 }) })).json();
+    const values = (history.Data.TimeSeries.Values[0] as (number | null)[]).filter((v) => v !== null);
+    expect(values.length).toBeGreaterThan(0);
+    expect(new Set(values)).toEqual(new Set([2250]));
 
     await logger.close();
     logger = await start({ dataDir, adminPassword: ADMIN_PASSWORD, simulator: { seed: 3 } });
