@@ -220,7 +220,8 @@ function ScanTable({ rows, windowMs }: { rows: CanScanRow[]; windowMs: number })
 function SignalsTable({ signals, busy, canSeeVariables }: { signals: CanSignal[]; busy: boolean; canSeeVariables: boolean }) {
   const { t } = useTranslation();
   const { value, number } = useFormatters();
-  const decimals = (factor: number) => (factor > 0 && factor < 1 ? Math.min(6, Math.ceil(-Math.log10(factor) - 1e-9)) : 0);
+  // A value scaled by the factor has the factor's decimals (0.25 → 2, 0.1 → 1), at most 6.
+  const decimals = (factor: number) => (Math.abs(factor).toFixed(6).replace(/0+$/, "").split(".")[1] ?? "").length;
   return (
     <div className="overflow-x-auto">
       <table className="w-full text-left text-sm" data-testid="can-signals">
@@ -262,7 +263,7 @@ function SignalsTable({ signals, busy, canSeeVariables }: { signals: CanSignal[]
                 <td className="px-4 py-2 text-right tabular-nums">{number(s.Min)}</td>
                 <td className="px-4 py-2 text-right tabular-nums">{number(s.Max)}</td>
                 <td className="px-4 py-2 text-xs text-slate-500">
-                  {t("can.layout", { start: s.StartBit, length: s.Length, order: t(s.ByteOrder === "little" ? "can.littleEndian" : "can.bigEndian"), sign: t(s.Signed ? "can.signed" : "can.unsigned"), factor: number(s.Factor), offset: number(s.Offset) })}
+                  {t("can.layout", { start: s.StartBit, count: s.Length, order: t(s.ByteOrder === "little" ? "can.littleEndian" : "can.bigEndian"), sign: t(s.Signed ? "can.signed" : "can.unsigned"), factor: number(s.Factor), op: s.Offset < 0 ? "−" : "+", offset: number(Math.abs(s.Offset)) })}
                 </td>
                 <td className="px-4 py-2 text-right">
                   {s.VariableId ? (

@@ -276,9 +276,10 @@ export class CanBus {
   }
 }
 
+/** Decimals a value scaled by `factor` can have: those of the factor (0.25 → 2, 0.1 → 1). */
 function decimals(factor: number): number {
-  if (!(factor > 0) || factor >= 1) return 0;
-  return Math.min(6, Math.ceil(-Math.log10(factor) - 1e-9));
+  const [, frac = ""] = Math.abs(factor).toFixed(6).replace(/0+$/, "").split(".");
+  return frac.length;
 }
 
 function writeAtomic(path: string, text: string): void {

@@ -72,7 +72,7 @@ test("uploads a capture and a DBC file, decodes known values, adds a signal as a
   const signals = page.getByTestId("can-signals");
   // Hand-computed from the last frame of each ID in the capture (see tests/unit/logger/can.test.ts).
   const expected: Record<string, string> = {
-    "EngineData.EngineSpeed": "2,250.0",
+    "EngineData.EngineSpeed": "2,250.00",
     "EngineData.Throttle": "80.0",
     "EngineData.Torque": "-100.0",
     "Temperatures.Coolant": "83",
@@ -80,7 +80,8 @@ test("uploads a capture and a DBC file, decodes known values, adds a signal as a
     "Heartbeat.Counter": "5",
   };
   for (const [name, value] of Object.entries(expected)) await expect(signals.locator(`[data-signal="${name}"]`).getByTestId("can-value")).toHaveText(value);
-  await expect(signals.locator('[data-signal="Temperatures.OilPressure"]')).toContainText("big-endian");
+  await expect(signals.locator('[data-signal="Temperatures.OilPressure"]')).toContainText("bit 15, 12 bits, big-endian, unsigned, × 0.01 + 0");
+  await expect(signals.locator('[data-signal="Temperatures.Coolant"]')).toContainText("× 1 − 40");
 
   await signals.getByRole("button", { name: `Add ${message}.${signal} as variable` }).click();
   await expect(page.getByTestId("toast-success")).toHaveText(`${message}.${signal} is now a logger variable.`);

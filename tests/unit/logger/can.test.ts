@@ -205,7 +205,7 @@ describe("CANAPI over HTTP", () => {
     expect(again.body).toMatchObject({ Created: false, Variable: { Id: id } });
 
     const vars = await (await fetch(`${logger.url}/online/structure/variables`, { headers: { Authorization: `Bearer ${token}` } })).json();
-    expect(vars.Data.find((v: { Id: string }) => v.Id === id)).toMatchObject({ Name: "EngineData.EngineSpeed", Unit: "rpm", Direction: "I" });
+    expect(vars.Data.find((v: { Id: string }) => v.Id === id)).toMatchObject({ Name: "EngineData.EngineSpeed", Unit: "rpm", Direction: "I", Precision: 2, RangeMin: 0, RangeMax: 16383.75 });
     const devices = await rpc(logger.url, "DeviceAPI.GetDevices", {}, token);
     const can = devices.body.Devices.find((d: { Name: string }) => d.Name === "CAN bus");
     expect(can.Modules[0].Variables).toEqual([id]);
