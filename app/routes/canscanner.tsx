@@ -23,8 +23,14 @@ const FRAMING = 64 * 1024;
 export async function loader(args: Route.LoaderArgs) {
   const auth = await requireFeature(args, "canscanner");
   const { logger } = stateOf(args.context);
-  const [scan, signals] = await Promise.all([logger.rpc("CANAPI.GetScan", {}, canScanAnswer), logger.rpc("CANAPI.GetSignals", {}, canSignalsAnswer)]);
-  return { scan, signals, canSeeVariables: holds(auth, "UseMetaData") };
+  try {
+    const [scan, signals] = await Promise.all([logger.rpc("CANAPI.GetScan", {}, canScanAnswer), logger.rpc("CANAPI.GetSignals", {}, canSignalsAnswer)]);
+    return { supported: true as const, scan, signals, canSeeVariables: holds(auth, "UseMetaData") };
+  } catch (error) {
+    // A logger without a CAN interface (an external one through LOGGER_URL) does not know CANAPI.
+    if (isRefusal(error) && error.status === 404) return { supported: false as const };
+    throw error;
+  }
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -96,8 +102,22 @@ function fileError(t: (key: string, o?: Record<string, unknown>) => string, name
 
 export default function CanScanner({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  if (!loaderData.supported) {
+    return (
+      <section className="flex flex-col gap-4">
+        <h1 className="text-2xl font-semibold">{t("nav.canscanner")}</h1>
+        <p role="status" className="rounded-lg bg-white p-6 shadow-sm dark:bg-slate-800">
+          {t("can.unsupported")}
+        </p>
+      </section>
+    );
+  }
+  return <Scanner data={loaderData} actionData={actionData} />;
+}
+
+function Scanner({ data: { scan, signals, canSeeVariables }, actionData }: { data: Extract<Route.ComponentProps["loaderData"], { supported: true }>; actionData: Route.ComponentProps["actionData"] }) {
+  const { t } = useTranslation();
   const { dateTime } = useFormatters();
-  const { scan, signals, canSeeVariables } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const errorOf = (intent: Intent) => (actionData?.intent === intent ? actionData.error : undefined);

@@ -230,3 +230,31 @@ describe("CANAPI over HTTP", () => {
     expect(vars2.Data.some((v: { Id: string }) => v.Id === id)).toBe(true);
   });
 });
+
+describe("a signal of the simulated bus as a variable", () => {
+  let logger: TestLogger;
+  let token: string;
+  beforeAll(async () => {
+    logger = await start({ adminPassword: ADMIN_PASSWORD, simulator: { seed: 5 } });
+    token = (await login(logger.url, "admin", ADMIN_PASSWORD)).access;
+  });
+  afterAll(async () => {
+    await logger.stop();
+  });
+
+  it("is fed with the value decoded from the frame at each sample time", async () => {
+    const dbcText = readFileSync(join(import.meta.dirname, "../../../docs/can/simulated-bus.dbc"), "utf8");
+    await rpc(logger.url, "CANAPI.UploadDatabase", { FileName: "simulated-bus.dbc", Content: dbcText }, token);
+    const added = await rpc(logger.url, "CANAPI.AddVariable", { Message: "WheelSpeeds", Signal: "WheelSpeedFL" }, token);
+    const id = added.body.Variable.Id as string;
+    const signal = parseDbc(dbcText).messages[1]!.signals[0]!;
+    const { SIM_MESSAGES, simFrameAt } = await import("../../../logger/can/simbus.ts");
+    const wheels = SIM_MESSAGES.find((m) => m.name === "WheelSpeeds")!;
+    const read = await (await fetch(`${logger.url}/online/data`, { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify({ Variables: [id] }) })).json();
+    const [value] = read.Data.Values as number[];
+    const [t] = read.Data.Timestamps as number[];
+    expect(t % 100).toBe(0);
+    expect(value).toBeCloseTo(decodeSignal(signal, simFrameAt(5, wheels, t!).data)!, 4);
+    expect(value).toBeGreaterThan(40);
+  });
+});
