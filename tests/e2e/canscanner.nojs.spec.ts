@@ -45,15 +45,15 @@ test("uploads a capture and a DBC file, decodes known values, adds a signal as a
   const dbcForm = page.getByTestId("can-database-form");
 
   // A malformed capture names the file and the line, and changes nothing.
-  await captureForm.getByLabel("File").setInputFiles(join(FIXTURES, "bad-capture.log"));
+  await captureForm.getByLabel("File").setInputFiles(join(FIXTURES, "bad-capture.candump"));
   await captureForm.getByRole("button", { name: "Upload" }).click();
-  await expect(captureForm.getByRole("alert")).toHaveText(/^bad-capture\.log, line 3: expected a candump frame/);
+  await expect(captureForm.getByRole("alert")).toHaveText(/^bad-capture\.candump, line 3: expected a candump frame/);
   await expect(page.getByTestId("can-source")).toContainText("simulated CAN bus");
 
-  await captureForm.getByLabel("File").setInputFiles(join(FIXTURES, "test-capture.log"));
+  await captureForm.getByLabel("File").setInputFiles(join(FIXTURES, "test-capture.candump"));
   await captureForm.getByRole("button", { name: "Upload" }).click();
-  await expect(page.getByTestId("toast-success")).toHaveText("Capture test-capture.log loaded.");
-  await expect(page.getByTestId("can-source")).toContainText("Scanning the capture test-capture.log (candump, 5 frames).");
+  await expect(page.getByTestId("toast-success")).toHaveText("Capture test-capture.candump loaded.");
+  await expect(page.getByTestId("can-source")).toContainText("Scanning the capture test-capture.candump (candump, 5 frames).");
   const row = page.getByTestId("can-scan").locator('[data-can-id="100"]');
   await expect(row.getByTestId("can-payload")).toHaveText(/28\s*23\s*C8\s*18\s*FC\s*AA\s*00\s*00/);
   await expect(row.getByTestId("can-count")).toHaveText("3");

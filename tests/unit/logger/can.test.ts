@@ -24,7 +24,7 @@ function lineError(run: () => unknown): CanFileError {
 
 describe("capture files", () => {
   it("reads a candump log", () => {
-    const c = parseCapture(fixture("test-capture.log"));
+    const c = parseCapture(fixture("test-capture.candump"));
     expect(c.format).toBe("candump");
     expect(c.frames).toHaveLength(5);
     expect(c.frames[0]).toEqual({ t: 1700000000000, id: 0x100, ext: false, data: Uint8Array.from([0x10, 0x27, 0x64, 0x10, 0x18, 0xfc, 0, 0]) });
@@ -33,14 +33,14 @@ describe("capture files", () => {
 
   it("reads the same frames from a Vector ASC file", () => {
     const asc = parseCapture(fixture("test-capture.asc"));
-    const log = parseCapture(fixture("test-capture.log"));
+    const log = parseCapture(fixture("test-capture.candump"));
     expect(asc.format).toBe("asc");
     expect(asc.frames.map((f) => [f.id, f.ext, [...f.data]])).toEqual(log.frames.map((f) => [f.id, f.ext, [...f.data]]));
     expect(asc.frames.map((f) => Math.round(f.t))).toEqual([0, 10, 50, 100, 110]);
   });
 
   it("names the line of a malformed frame", () => {
-    const err = lineError(() => parseCapture(fixture("bad-capture.log")));
+    const err = lineError(() => parseCapture(fixture("bad-capture.candump")));
     expect(err.line).toBe(3);
     expect(err.message).toMatch(/^Line 3: /);
     expect(lineError(() => parseCapture("(1.0) can0 123#ABC\n")).message).toMatch(/^Line 1: payload ABC is not whole hex bytes/);
@@ -50,7 +50,7 @@ describe("capture files", () => {
   });
 
   it("scans a capture: count, DLC, rate and the bytes that changed", () => {
-    const rows = scanCapture(parseCapture(fixture("test-capture.log")).frames);
+    const rows = scanCapture(parseCapture(fixture("test-capture.candump")).frames);
     expect(rows.map((r) => r.id)).toEqual([0x100, 0x200, 0x18fef100]);
     const engine = rows[0]!;
     expect(engine).toMatchObject({ dlc: 8, count: 3 });
@@ -63,7 +63,7 @@ describe("capture files", () => {
 
 describe("DBC decoding", () => {
   const db = parseDbc(fixture("test.dbc"));
-  const frames = lastFrames(parseCapture(fixture("test-capture.log")).frames);
+  const frames = lastFrames(parseCapture(fixture("test-capture.candump")).frames);
   const value = (message: string, signal: string) => {
     const m = db.messages.find((x) => x.name === message)!;
     const s = m.signals.find((x) => x.name === signal)!;
@@ -79,7 +79,7 @@ describe("DBC decoding", () => {
     expect(db.messages[0]!.signals[2]).toMatchObject({ name: "Torque", littleEndian: true, signed: true, factor: 0.1, min: -3276.8, max: 3276.7, unit: "Nm" });
   });
 
-  // Expected values worked out by hand from the last frame of each ID in test-capture.log.
+  // Expected values worked out by hand from the last frame of each ID in test-capture.candump.
   it("decodes the capture to the hand-computed values", () => {
     expect(value("EngineData", "EngineSpeed")).toBe(2250); // 0x2328 = 9000 × 0.25
     expect(value("EngineData", "Throttle")).toBeCloseTo(80, 9); // 0xC8 = 200 × 0.4
@@ -169,13 +169,13 @@ describe("CANAPI over HTTP", () => {
     expect(sim.body.Source.Kind).toBe("simulation");
     expect(sim.body.Scan.map((r: { IDHex: string }) => r.IDHex)).toEqual(["0C0", "1A0", "2F0", "3E8", "18FEF100"]);
 
-    const bad = await rpc(logger.url, "CANAPI.UploadCapture", { FileName: "bad.log", Content: fixture("bad-capture.log") }, token);
+    const bad = await rpc(logger.url, "CANAPI.UploadCapture", { FileName: "bad.log", Content: fixture("bad-capture.candump") }, token);
     expect(bad.status).toBe(400);
     expect(bad.body.ReturnState).toMatchObject({ Value: -6, Description: expect.stringMatching(/^Line 3: /) });
 
-    const up = await rpc(logger.url, "CANAPI.UploadCapture", { FileName: "test-capture.log", Content: fixture("test-capture.log") }, token);
+    const up = await rpc(logger.url, "CANAPI.UploadCapture", { FileName: "test-capture.candump", Content: fixture("test-capture.candump") }, token);
     expect(up.status).toBe(200);
-    expect(up.body.Source).toMatchObject({ Kind: "capture", FileName: "test-capture.log", Format: "candump", Frames: 5 });
+    expect(up.body.Source).toMatchObject({ Kind: "capture", FileName: "test-capture.candump", Format: "candump", Frames: 5 });
     const scan = await rpc(logger.url, "CANAPI.GetScan", {}, token);
     expect(scan.body.Scan[0]).toMatchObject({ IDHex: "100", DLC: 8, Count: 3, Payload: "28 23 C8 18 FC AA 00 00" });
   });
