@@ -69,7 +69,7 @@ export const FEATURES: readonly Feature[] = [
   { key: "monitor", path: "/monitor", module: "routes/monitor.tsx", permission: "UseMonitor", group: "advanced", icon: "pulse", label: "nav.monitor" },
   { key: "traceLog", path: "/traceLog", module: "routes/traceLog.tsx", permission: null, group: "advanced", icon: "trace", label: "nav.traceLog" },
   { key: "jupyterlab", path: "/jupyterlab", module: "routes/jupyterlab.tsx", permission: "UseJupyterLab", group: "advanced", icon: "notebook", label: "nav.jupyterlab" },
-  { key: "canscanner", path: "/canscanner", permission: null, group: "advanced", icon: "bus", label: "nav.canscanner" },
+  { key: "canscanner", path: "/canscanner", module: "routes/canscanner.tsx", permission: null, group: "advanced", icon: "bus", label: "nav.canscanner" },
   { key: "rulesNotifications", path: "/rulesNotifications", module: "routes/rulesNotifications.tsx", permission: "UseRulesNotifications", group: null, icon: "rules", label: "nav.rulesNotifications" },
   { key: "settings", path: "/settings", module: "routes/settings.tsx", permission: null, group: "user", icon: "settings", label: "nav.settings", always: true },
   { key: "globalSettings", path: "/globalSettings", module: "routes/globalSettings.tsx", permission: "ManageGlobalSettings", group: "user", icon: "shield", label: "nav.globalSettings" },

@@ -10,6 +10,7 @@ import { passwordPolicyError } from "./auth/passwords.ts";
 import { StreamHub } from "./api/data/stream.ts";
 import { FileRoot } from "./files/paths.ts";
 import { createRequestHandler } from "./http/router.ts";
+import { CanBus } from "./can/bus.ts";
 import { LiveValues } from "./model/live.ts";
 import { emptyModel } from "./model/types.ts";
 import { resolveSim } from "./sim/options.ts";
@@ -81,8 +82,15 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   const streams = new StreamHub(live, now);
   const trace = new TraceLog(opts.dataDir);
   const notifier = new Notifier(db, trace, opts.alarms);
-  const alarms = new AlarmEngine(db, sim?.rig.model ?? emptyModel(), notifier, trace, now);
+  const model = sim?.rig.model ?? emptyModel();
+  const alarms = new AlarmEngine(db, model, notifier, trace, now);
   alarms.start(opts.alarms?.tickMs);
+  const can = new CanBus({
+    dataDir: opts.dataDir, seed: simOpts?.seed ?? 1, now, store, live, model,
+    simulated: sim !== null, acquiring: () => sim?.running ?? true,
+    onError: (message) => trace.add("warn", "can", message),
+  });
+  can.start();
   if (sim) {
     sim.onSamples = (id, first, periodUs, values) => alarms.onSamples(id, first, periodUs, values);
     sim.onEvent = (level, message) => trace.add(level, "simulator", message);
@@ -94,6 +102,7 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   // Stops everything that produces data; the store itself closes after the last request.
   const stopData = () => {
     sim?.close();
+    can.close();
     alarms.close();
     notifier.close();
     streams.closeAll();
@@ -106,11 +115,12 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
     controller: opts.controller ?? false,
     clients: makeClients(opts.clientId ?? "loggia-console", opts.clientSecret ?? "loggia-console-secret"),
     ttl: { accessTtlSec: opts.accessTtlSec ?? 900, refreshTtlSec: opts.refreshTtlSec ?? 604800 },
-    data: { store, live, sim, model: sim?.rig.model ?? emptyModel(), streams, now },
+    data: { store, live, sim, model, streams, now },
     alarms,
     notifier,
     trace,
     files: new FileRoot(join(opts.dataDir, "files")),
+    can,
   };
 
   const server = createServer(createRequestHandler(ctx, log));
