@@ -5,6 +5,7 @@ import enHistory from "./en/history.json";
 import enFileBrowser from "./en/fileBrowser.json";
 import enGlobalSettings from "./en/globalSettings.json";
 import enJupyter from "./en/jupyter.json";
+import enMap from "./en/map.json";
 import enLive from "./en/live.json";
 import enLog from "./en/log.json";
 import enRoles from "./en/roles.json";
@@ -18,6 +19,7 @@ import itHistory from "./it/history.json";
 import itFileBrowser from "./it/fileBrowser.json";
 import itGlobalSettings from "./it/globalSettings.json";
 import itJupyter from "./it/jupyter.json";
+import itMap from "./it/map.json";
 import itLive from "./it/live.json";
 import itLog from "./it/log.json";
 import itRoles from "./it/roles.json";
@@ -27,8 +29,8 @@ import itUsers from "./it/users.json";
 
 // Screen files are merged under their own key (t("users.title")), so screens own their texts.
 export const resources = {
-  en: { translation: { ...en, users: enUsers, roles: enRoles, globalSettings: enGlobalSettings, live: enLive, dashboards: enDashboards, alarming: enAlarming, rules: enRules, log: enLog, trace: enTrace, history: enHistory, fileBrowser: enFileBrowser, jupyter: enJupyter } },
-  it: { translation: { ...it, users: itUsers, roles: itRoles, globalSettings: itGlobalSettings, live: itLive, dashboards: itDashboards, alarming: itAlarming, rules: itRules, log: itLog, trace: itTrace, history: itHistory, fileBrowser: itFileBrowser, jupyter: itJupyter } },
+  en: { translation: { ...en, users: enUsers, roles: enRoles, globalSettings: enGlobalSettings, live: enLive, dashboards: enDashboards, alarming: enAlarming, rules: enRules, log: enLog, trace: enTrace, history: enHistory, fileBrowser: enFileBrowser, jupyter: enJupyter, map: enMap } },
+  it: { translation: { ...it, users: itUsers, roles: itRoles, globalSettings: itGlobalSettings, live: itLive, dashboards: itDashboards, alarming: itAlarming, rules: itRules, log: itLog, trace: itTrace, history: itHistory, fileBrowser: itFileBrowser, jupyter: itJupyter, map: itMap } },
 };
 export const LANGUAGES = ["en", "it"] as const;
 export type Language = (typeof LANGUAGES)[number];

@@ -57,7 +57,7 @@ export function seedDeviceLocations(db: Db, model: Model, deviceIds: readonly st
 
 function locationEntries(d: Device) {
   const l = d.Location!;
-  const entries = [
+  const entries: { Key: string; Value: string }[] = [
     { Key: LOCATION_KEYS.lat, Value: String(l.Lat) },
     { Key: LOCATION_KEYS.lon, Value: String(l.Lon) },
   ];
