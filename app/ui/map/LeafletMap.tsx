@@ -86,6 +86,12 @@ export default function LeafletMap({ devices, tiles, title, projectStateLink, sh
     const m = map.current;
     const group = markers.current;
     if (!ready || !m || !group) return;
+    // Fitted first: Leaflet draws layers only once the map has a view.
+    if (!fitted.current) {
+      fitted.current = true;
+      if (devices.length > 0) m.fitBounds(L.latLngBounds(devices.map((d) => [d.lat, d.lon] as [number, number])), { padding: [48, 48], maxZoom: 10, animate: false });
+      else m.setView([20, 0], 2, { animate: false });
+    }
     const seen = new Set<string>();
     for (const d of devices) {
       seen.add(d.id);
@@ -114,11 +120,6 @@ export default function LeafletMap({ devices, tiles, title, projectStateLink, sh
       marker.remove();
       byId.current.delete(id);
       latest.current.delete(id);
-    }
-    if (!fitted.current) {
-      fitted.current = true;
-      if (devices.length > 0) m.fitBounds(L.latLngBounds(devices.map((d) => [d.lat, d.lon] as [number, number])), { padding: [48, 48], maxZoom: 10 });
-      else m.setView([20, 0], 2);
     }
   }, [ready, devices, projectStateLink]);
 
