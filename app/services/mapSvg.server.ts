@@ -1,4 +1,4 @@
-import { geoMercator, geoPath, type GeoPermissibleObjects } from "d3-geo";
+import { geoBounds, geoMercator, geoPath, type GeoPermissibleObjects } from "d3-geo";
 import type { FeatureCollection, Geometry } from "geojson";
 import { feature } from "topojson-client";
 
@@ -32,12 +32,28 @@ export type SvgMapOptions = {
   minSpanDeg?: number;
 };
 
+const built = new WeakMap<Countries, Map<string, SvgMapData>>();
+const KEEP = 16;
+
 /** Projects the countries and the points; the projection is fitted to the points (or the world when none). */
 export function buildSvgMap(points: readonly SvgPoint[], shapes: Countries, opts: SvgMapOptions = {}): SvgMapData {
+  // The page refreshes every few seconds with the same devices in the same places: reuse.
+  const key = JSON.stringify([points, opts]);
+  let cache = built.get(shapes);
+  if (!cache) built.set(shapes, (cache = new Map()));
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const map = project(points, shapes, opts);
+  if (cache.size >= KEEP) cache.delete(cache.keys().next().value!);
+  cache.set(key, map);
+  return map;
+}
+
+function project(points: readonly SvgPoint[], shapes: Countries, opts: SvgMapOptions): SvgMapData {
   const width = opts.width ?? 960;
   const height = opts.height ?? 540;
   const padding = opts.padding ?? 48;
-  const minSpan = opts.minSpanDeg ?? 1;
+  const minSpan = opts.minSpanDeg ?? 4;
   const projection = geoMercator();
   const extent: [[number, number], [number, number]] = [
     [padding, padding],
@@ -59,7 +75,10 @@ export function buildSvgMap(points: readonly SvgPoint[], shapes: Countries, opts
     [width, height],
   ]);
   const path = geoPath(projection).digits(1);
+  // Only shapes whose bounds meet the picture are projected (a few instead of 241).
+  const window = points.length ? visibleWindow(projection, width, height) : null;
   const paths = shapes.features
+    .filter((f) => !window || meets(boundsOf(f), window))
     .map((f, i) => ({ id: String(f.id ?? i), name: f.properties?.name ?? "", d: path(f) ?? "" }))
     .filter((c) => c.d !== "");
   const markers = points.map((p) => {
@@ -67,6 +86,30 @@ export function buildSvgMap(points: readonly SvgPoint[], shapes: Countries, opts
     return { id: p.id, x: round(x), y: round(y) };
   });
   return { width, height, countries: paths, markers };
+}
+
+type Box = [[number, number], [number, number]];
+
+const bounds = new WeakMap<object, Box>();
+function boundsOf(f: Countries["features"][number]): Box {
+  let b = bounds.get(f);
+  if (!b) bounds.set(f, (b = geoBounds(f)));
+  return b;
+}
+
+function visibleWindow(projection: ReturnType<typeof geoMercator>, width: number, height: number): Box {
+  const [west, north] = projection.invert!([0, 0])!;
+  const [east, south] = projection.invert!([width, height])!;
+  return [
+    [west, south],
+    [east, north],
+  ];
+}
+
+function meets([[w, s], [e, n]]: Box, [[vw, vs], [ve, vn]]: Box): boolean {
+  if (n < vs || s > vn) return false;
+  // A shape across the antimeridian has west > east: keep it rather than reason about it.
+  return w > e || (e >= vw && w <= ve);
 }
 
 function widen(min: number, max: number, span: number): [number, number] {

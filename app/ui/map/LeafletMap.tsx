@@ -89,7 +89,7 @@ export default function LeafletMap({ devices, tiles, title, projectStateLink, sh
     // Fitted first: Leaflet draws layers only once the map has a view.
     if (!fitted.current) {
       fitted.current = true;
-      if (devices.length > 0) m.fitBounds(L.latLngBounds(devices.map((d) => [d.lat, d.lon] as [number, number])), { padding: [48, 48], maxZoom: 10, animate: false });
+      if (devices.length > 0) m.fitBounds(L.latLngBounds(devices.map((d) => [d.lat, d.lon] as [number, number])), { padding: [48, 48], maxZoom: tiles ? 14 : 7, animate: false });
       else m.setView([20, 0], 2, { animate: false });
     }
     const seen = new Set<string>();
@@ -121,9 +121,10 @@ export default function LeafletMap({ devices, tiles, title, projectStateLink, sh
       byId.current.delete(id);
       latest.current.delete(id);
     }
-  }, [ready, devices, projectStateLink]);
+  }, [ready, devices, projectStateLink, tiles]);
 
-  return <div ref={box} role="region" aria-label={title} className="h-[60vh] min-h-80 w-full rounded-lg" data-testid="leaflet-map" />;
+  // With the offline shapes, the sea is the container's background (as in the server's SVG map).
+  return <div ref={box} role="region" aria-label={title} className="h-[60vh] min-h-80 w-full rounded-lg" style={tiles ? undefined : { background: "#e0f2fe" }} data-testid="leaflet-map" />;
 }
 
 /** The popup's content as DOM nodes: names are text, never HTML. */

@@ -44,12 +44,16 @@ describe("server-rendered SVG map", () => {
     const map = buildSvgMap([MODENA, MARANELLO, CIMONE], shapes);
     const names = map.countries.map((c) => c.name);
     expect(names).toContain("Italy");
+    // The minimum extent shows the neighbourhood, not just the inside of one country.
+    expect(names).toContain("Switzerland");
     expect(names).not.toContain("Australia");
     expect(map.countries.every((c) => c.d.startsWith("M"))).toBe(true);
+    // Same devices, same picture: the second call is the cached one.
+    expect(buildSvgMap([MODENA, MARANELLO, CIMONE], shapes)).toBe(map);
   });
 
   it("centres a single device in a minimum extent, and shows the world without devices", () => {
-    const one = buildSvgMap([MODENA], shapes, { width: 900, height: 500 });
+    const one = buildSvgMap([MODENA], shapes, { width: 900, height: 500, minSpanDeg: 1 });
     // Centred up to Mercator's stretch towards the pole (under 2 px over one degree).
     expect(Math.abs(one.markers[0].x - 450)).toBeLessThan(1);
     expect(Math.abs(one.markers[0].y - 250)).toBeLessThan(2);
