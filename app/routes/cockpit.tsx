@@ -102,9 +102,8 @@ function MapView({ devices, svg, tiles }: { devices: MapDevice[]; svg: NonNullab
             ]
           : [],
       ),
-    // Rebuilt when the data or the language change.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [devices, t, fmt.value],
+    // Rebuilt when the data or the language change (not on every render: markers update then).
+    [devices, t],
   );
   const link = useMemo(() => ({ href: "/devices", text: t("map.openProjectState") }), [t]);
   return (

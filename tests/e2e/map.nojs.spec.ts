@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { ADMIN_PASSWORD, createRole, createUser, expect, rpc, setGlobalSettings, signIn, test } from "./fixtures";
+import { ADMIN_PASSWORD, createRole, createUser, expect, LOGGER, rpc, setGlobalSettings, signIn, test, token, unique } from "./fixtures";
 
 // Runs with JavaScript on (Leaflet) and off (the server's SVG map). Device locations and the
 // tile server are global state: each test puts them back in `finally`.
@@ -154,6 +154,26 @@ test("marker colours follow the devices' state without a reload", async ({ page,
     await expect(bench).toHaveAttribute("data-state", /^(stale|alarm)$/, { timeout: 15_000 });
   } finally {
     await rpc("ProjectAPI.Start", {});
+  }
+});
+
+test("a device with an active alarm is shown in the alarm colour", async ({ page, javaScriptEnabled }) => {
+  const { Data } = await fetch(`${LOGGER}/online/structure/variables`, { headers: { Authorization: `Bearer ${await token("admin", ADMIN_PASSWORD)}` } }).then(
+    (r) => r.json() as Promise<{ Data: { Id: string; Name: string }[] }>,
+  );
+  const voltage = Data.find((v) => v.Name === "Voltage L1")!.Id;
+  const { ID } = await rpc<{ ID: number }>("AlarmAPI.AddRule", { Rule: { Name: unique("Map voltage "), VariableId: voltage, Type: "high", High: -1000, Severity: "high" } });
+  try {
+    await expect.poll(async () => (await rpc<{ Alarms: { ID: number; Active: boolean }[] }>("AlarmAPI.GetAlarms", {})).Alarms.find((a) => a.ID === ID)?.Active).toBe(true);
+    await signIn(page, "admin", ADMIN_PASSWORD);
+    await page.goto("/cockpit");
+    await expect(page.getByTestId("map-devices").locator('tr[data-device="Power meter"]').getByTestId("map-device-state")).toHaveText("Alarm");
+    const marker = javaScriptEnabled ? page.locator('path.loggia-marker[data-device="Power meter"]') : page.locator('[data-testid="svg-marker"][data-device="Power meter"]');
+    await expect(marker).toHaveAttribute("data-state", "alarm");
+    if (javaScriptEnabled) await expect(marker).toHaveAttribute("fill", "#dc2626");
+    else await expect(marker.locator("circle")).toHaveAttribute("fill", "#dc2626");
+  } finally {
+    await rpc("AlarmAPI.RemoveRule", { ID });
   }
 });
 

@@ -73,8 +73,7 @@ export default function LeafletMap({ devices, tiles, title, projectStateLink, sh
       fitted.current = false;
       setReady(false);
     };
-    // onReady and the attribution text are not reasons to rebuild the map.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // onReady and the shapes' attribution text are not reasons to rebuild the map.
   }, [tiles?.url, tiles?.attribution]);
 
   // Markers follow the data (the page revalidates every few seconds): updated in place, so an
