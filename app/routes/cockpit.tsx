@@ -60,7 +60,7 @@ export default function Cockpit({ loaderData }: Route.ComponentProps) {
       ) : (
         <MapView devices={devices} svg={svg!} tiles={tiles} />
       )}
-      <DeviceList devices={devices} />
+      <DeviceList devices={devices} canEditLocations={canEditLocations} />
     </section>
   );
 }
@@ -151,7 +151,7 @@ function StateDot({ state }: { state: DeviceState }) {
   return <span aria-hidden="true" className="inline-block h-3 w-3 rounded-full ring-2 ring-white" style={{ backgroundColor: STATE_COLOURS[state] }} />;
 }
 
-function DeviceList({ devices }: { devices: MapDevice[] }) {
+function DeviceList({ devices, canEditLocations }: { devices: MapDevice[]; canEditLocations: boolean }) {
   const { t } = useTranslation();
   const fmt = useFormatters();
   return (
@@ -200,6 +200,13 @@ function DeviceList({ devices }: { devices: MapDevice[] }) {
                   </>
                 ) : (
                   <span className="text-slate-500">{t("map.noLocation")}</span>
+                )}
+                {canEditLocations && (
+                  <div>
+                    <Link to={`/metadata?type=device&id=${encodeURIComponent(d.id)}`} className="text-xs text-brand hover:underline" aria-label={t("map.editLocationOf", { name: d.name })}>
+                      {t("map.editLocation")}
+                    </Link>
+                  </div>
                 )}
               </td>
               <td className="px-4 py-2" data-testid="map-device-values">

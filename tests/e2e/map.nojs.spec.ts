@@ -44,6 +44,9 @@ test("shows every device on the map and in the list, with state, values and a li
   for (const name of DEVICES) await expect(list.locator(`tr[data-device="${name}"]`)).toBeVisible();
   const meter = list.locator('tr[data-device="Power meter"]');
   await expect(meter.getByTestId("map-device-location")).toContainText("Maranello substation");
+  // An administrator moves a device where all metadata is edited.
+  const meterId = (await devices()).find((d) => d.Name === "Power meter")!.ID;
+  await expect(meter.getByRole("link", { name: "Edit the location of Power meter" })).toHaveAttribute("href", `/metadata?type=device&id=${meterId}`);
   await expect(meter.getByTestId("map-device-values")).toContainText(/Voltage L1: \d+\.\d V/);
   await expect(list.locator('tr[data-device="Test bench controller"]').getByTestId("map-device-values")).toContainText("Oil temperature");
   await expect(meter.getByTestId("map-device-state")).toHaveAttribute("data-state", /^(online|offline|stale|alarm)$/);
@@ -89,7 +92,8 @@ test("a device without a location is listed as such; with none located the page 
     await signIn(page, "admin", ADMIN_PASSWORD);
     await page.goto("/cockpit");
     const row = page.getByTestId("map-devices").locator('tr[data-device="Weather station"]');
-    await expect(row.getByTestId("map-device-location")).toHaveText("No location");
+    await expect(row.getByTestId("map-device-location")).toContainText("No location");
+    await expect(row.getByTestId("map-device-location")).not.toContainText("Monte Cimone");
     await expect(row.getByTestId("map-device-values")).toContainText("Air temperature");
     const markers = javaScriptEnabled ? page.locator("path.loggia-marker") : page.getByTestId("svg-marker");
     await expect(markers).toHaveCount(2);
@@ -118,7 +122,7 @@ test("the tile server setting is validated and, once set, the map draws its tile
     await expect(field).toHaveAttribute("aria-invalid", "true");
 
     await field.fill(template);
-    await page.getByLabel("Map tile attribution").fill("© Stub tiles");
+    await page.getByLabel("Map tile attribution").fill("© Stub <b>tiles</b>");
     await page.getByRole("button", { name: "Save settings" }).click();
     await expect(page.getByTestId("toast-success")).toHaveText("Successfully set settings");
     await expect(page.getByLabel("Map tile server")).toHaveValue(template);
@@ -128,7 +132,8 @@ test("the tile server setting is validated and, once set, the map draws its tile
       const map = page.getByTestId("leaflet-map");
       await expect(map.locator("img.leaflet-tile").first()).toHaveAttribute("src", /^http:\/\/127\.0\.0\.1:\d+\/tiles\/\d+\/\d+\/\d+\.png$/);
       await expect.poll(() => requests.length).toBeGreaterThan(0);
-      await expect(map.locator(".leaflet-control-attribution")).toContainText("© Stub tiles");
+      // The attribution is text: markup in it is shown, not rendered.
+      await expect(map.locator(".leaflet-control-attribution")).toContainText("© Stub <b>tiles</b>");
       await expect(map.locator("path.loggia-marker")).toHaveCount(3);
     } else {
       // Without JavaScript the server's offline map is all there is: no tiles are fetched.

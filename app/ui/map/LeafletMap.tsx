@@ -43,7 +43,7 @@ export default function LeafletMap({ devices, tiles, title, projectStateLink, sh
     markers.current = L.layerGroup().addTo(m);
     let cancelled = false;
     if (tiles) {
-      L.tileLayer(tiles.url, { attribution: tiles.attribution, maxZoom: 19, className: "loggia-tiles" }).addTo(m);
+      L.tileLayer(tiles.url, { attribution: escapeHtml(tiles.attribution), maxZoom: 19, className: "loggia-tiles" }).addTo(m);
     } else {
       fetch(countriesUrl)
         .then((r) => r.json())
@@ -53,7 +53,7 @@ export default function LeafletMap({ devices, tiles, title, projectStateLink, sh
           L.geoJSON(shapes, {
             style: { color: "#a8a29e", weight: 1, fillColor: "#f5f5f4", fillOpacity: 1 },
             interactive: false,
-            attribution: shapesAttribution,
+            attribution: escapeHtml(shapesAttribution),
           })
             .addTo(m)
             .bringToBack();
@@ -124,6 +124,11 @@ export default function LeafletMap({ devices, tiles, title, projectStateLink, sh
 
   // With the offline shapes, the sea is the container's background (as in the server's SVG map).
   return <div ref={box} role="region" aria-label={title} className="h-[60vh] min-h-80 w-full rounded-lg" style={tiles ? undefined : { background: "#e0f2fe" }} data-testid="leaflet-map" />;
+}
+
+/** Leaflet shows attributions as HTML; ours are text (an administrator's setting among them). */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** The popup's content as DOM nodes: names are text, never HTML. */
