@@ -58,7 +58,7 @@ export const FEATURES: readonly Feature[] = [
   { key: "devices", path: "/devices", module: "routes/devices.tsx", permission: "ViewDevices", group: "main", icon: "devices", label: "nav.devices" },
   { key: "alarming", path: "/alarming", module: "routes/alarming.tsx", permission: "UseRulesNotifications", group: "tools", icon: "bell", label: "nav.alarming" },
   { key: "fileBrowser", path: "/fileBrowser", module: "routes/fileBrowser.tsx", permission: "UseFilebrowser", group: "tools", icon: "folder", label: "nav.fileBrowser" },
-  { key: "cockpit", path: "/cockpit", permission: "ViewCockpit", group: "tools", icon: "map", label: "nav.cockpit" },
+  { key: "cockpit", path: "/cockpit", module: "routes/cockpit.tsx", permission: "ViewCockpit", group: "tools", icon: "map", label: "nav.cockpit" },
   { key: "measurementUI", path: "/measurementUI", module: "routes/measurementUI.tsx", permission: "UseMetaData", group: "tools", icon: "table", label: "nav.measurementUI" },
   { key: "config", path: "/config", permission: "ManageProject", group: "tools", icon: "sliders", label: "nav.config" },
   { key: "structView", path: "/structView", module: "routes/structView.tsx", permission: "ViewStructure", group: "tools", icon: "tree", label: "nav.structView" },

@@ -20,6 +20,7 @@ import { openDb } from "./store/db.ts";
 import { projectState } from "./store/measurements.ts";
 import { migrate } from "./store/migrations.ts";
 import { seed } from "./store/seed.ts";
+import { seedDeviceLocations } from "./store/device-locations.ts";
 import { seedDashboards } from "./store/seed-dashboards.ts";
 import { SeriesStore } from "./store/series/store.ts";
 import { TraceLog } from "./trace.ts";
@@ -73,6 +74,7 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
     store.applyRetention(now());
     sim = simOpts ? new Simulator(simOpts, store, live) : null;
     if (firstStart && sim) seedDashboards(db, sim.rig.model);
+    if (sim) seedDeviceLocations(db, sim.rig.model, sim.newDevices);
     if (sim && simOpts!.backfillSec > 0) await sim.backfill(simOpts!.backfillSec, log);
   } catch (err) {
     store.close();
