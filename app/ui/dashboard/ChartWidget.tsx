@@ -2,9 +2,9 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useFormatters } from "~/ui/format";
 import { useRootData } from "~/ui/rootData";
-import { SERIES } from "./colours";
 import { SvgChart } from "./SvgChart";
-import type { SeriesData, VariableInfo } from "./types";
+import type { ChartOverlay, SeriesData, VariableInfo } from "./types";
+import { seriesStyle } from "./colours";
 import { UPlotChart } from "./UPlotChart";
 
 export interface ChartWidgetProps {
@@ -18,6 +18,8 @@ export interface ChartWidgetProps {
   syncKey: string;
   onZoom(from: number, to: number): void;
   onReset(): void;
+  /** A compare overlay: the first `pairs` series are A, the rest B (same colours, dashed); the time axis counts from `origin`. */
+  overlay?: ChartOverlay;
 }
 
 /** Server SVG first; once hydrated, uPlot takes over (zoom, reset, legend toggles, cursor sync, live). */
@@ -40,7 +42,7 @@ export function ChartWidget(props: ChartWidgetProps) {
     <div className="flex h-full flex-col gap-1">
       <div className="relative min-h-0 flex-1" data-ready={ready || undefined} data-testid="chart">
         {!ready && (
-          <SvgChart series={props.series} vars={props.vars} height={Math.max(60, Math.round((props.approx.height * 800) / Math.max(props.approx.width, 1)))} from={props.from} to={props.to} locale={locale} timeZone={fmt.timeZone} label={label} />
+          <SvgChart series={props.series} vars={props.vars} height={Math.max(60, Math.round((props.approx.height * 800) / Math.max(props.approx.width, 1)))} from={props.from} to={props.to} locale={locale} timeZone={fmt.timeZone} label={label} overlay={props.overlay} />
         )}
         {hydrated && (
           <UPlotChart
@@ -56,12 +58,18 @@ export function ChartWidget(props: ChartWidgetProps) {
             onZoom={props.onZoom}
             onReset={props.onReset}
             onReady={() => setReady(true)}
+            overlay={props.overlay}
           />
         )}
       </div>
       <ul className="flex flex-wrap gap-x-3 gap-y-0.5 text-xs" aria-label={t("dashboards.widget.legend")}>
         {props.vars.map((v, i) => {
-          const swatch = <span aria-hidden="true" className="inline-block h-2 w-3 rounded-sm" style={{ background: SERIES[i % SERIES.length] }} />;
+          const style = seriesStyle(i, props.overlay);
+          const swatch = style.dash ? (
+            <span aria-hidden="true" className="inline-block h-0 w-3 border-t-2 border-dashed" style={{ borderColor: style.colour }} data-dashed="true" />
+          ) : (
+            <span aria-hidden="true" className="inline-block h-2 w-3 rounded-sm" style={{ background: style.colour }} />
+          );
           const text = v.Unit ? `${v.Name} [${v.Unit}]` : v.Name;
           return (
             <li key={v.Id}>
