@@ -2,7 +2,7 @@ import { redirect } from "react-router";
 import { choicesQuery, exportSchema } from "~/schemas/export";
 import { stateOf } from "~/services/context.server";
 import { userTimeZone } from "~/services/dashboards.server";
-import { attachment, exportBody, exportFileName, measurementComments } from "~/services/export.server";
+import { attachment, exportBody, exportFileName, measurementComments, metadataComments } from "~/services/export.server";
 import { requireFeature } from "~/services/guards.server";
 import { getMetaData, listMeasurements } from "~/services/history.server";
 import { getInstance, getLocale } from "~/services/i18n.server";
@@ -32,16 +32,12 @@ export async function action(args: Route.ActionArgs) {
   if (!parsed.success) return refuse(t(parsed.error.issues[0]!.message));
   const c = parsed.data;
   const params = new URLSearchParams(choicesQuery(form));
-  const [{ variables }, measurements, zone] = await Promise.all([loadVariables(logger), listMeasurements(logger), userTimeZone(args)]);
+  const [{ variables, devices }, measurements, zone] = await Promise.all([loadVariables(logger), listMeasurements(logger), userTimeZone(args)]);
   const range = resolveHistoryRange(params, zone, Date.now(), measurements);
   if (range.problem) return refuse(t(range.problem));
-  const vars = c.v.map((id) => variables.find((v) => v.Id === id)).filter((v) => v !== undefined);
+  const vars = c.v.map((id) => variables.find((v) => v.Id === id)).filter((v) => v !== undefined).map((v) => ({ ...v, DeviceId: v.DeviceId ?? devices.find((d) => d.Modules.some((m) => m.Variables.includes(v.Id)))?.ID }));
   if (vars.length === 0) return refuse(t("history.export.noVariables"));
-  const comments = c.meta === "on" ? [...(range.measurement ? measurementComments(range.measurement, zone) : []), ...(await variableComments())] : [];
-  async function variableComments() {
-    const rows = await getMetaData(logger, { Type: "variable" });
-    return vars.flatMap((v) => rows.filter((r) => r.ID === v.Id).map((r) => `${v.Name}: ${r.Key}: ${r.Value}`));
-  }
+  const comments = c.meta === "on" ? metadataComments(range.measurement ? measurementComments(range.measurement, zone) : [], vars, await getMetaData(logger)) : [];
   const body = exportBody(c, vars, range, zone, getLocale(args.context), comments);
   let res: Response;
   try {

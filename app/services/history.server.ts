@@ -11,9 +11,14 @@ export type MeasurementRow = Measurement & { start: number; end: number | null }
 
 const ms = (v: number | string | null | undefined) => (v === null || v === undefined ? null : typeof v === "number" ? v : Date.parse(v));
 
-/** Measurements by start, newest first (at most 10,000, the logger's cap). */
-export async function listMeasurements(logger: LoggerClient, range: { from?: number; to?: number } = {}): Promise<MeasurementRow[]> {
-  const { Data } = await logger.rest("POST", "/history/structure/measurements", { Start: range.from, End: range.to, Order: "desc", Limit: 10000 }, measurementsAnswer);
+/**
+ * Measurements by start, newest first (at most 10,000, the logger's cap). With `meta`, only those
+ * whose own, a variable's or their device's metadata has the key (case-insensitive) and a value
+ * containing the text: the logger searches, and says in MatchedOn where it matched.
+ */
+export async function listMeasurements(logger: LoggerClient, range: { from?: number; to?: number; meta?: { key: string; value: string } } = {}): Promise<MeasurementRow[]> {
+  const search = range.meta && (range.meta.key || range.meta.value) ? { MetaKey: range.meta.key, MetaValue: range.meta.value } : {};
+  const { Data } = await logger.rest("POST", "/history/structure/measurements", { Start: range.from, End: range.to, Order: "desc", Limit: 10000, ...search }, measurementsAnswer);
   return Data.map((m) => ({ ...m, start: ms(m.Start) ?? 0, end: ms(m.End) }));
 }
 

@@ -8,11 +8,15 @@ test("export a measurement as CSV: header, separators, row count and the user's 
   await signIn(page, user.username, user.password);
   const m = await recordMeasurement("Export ", 1000, [{ Key: "Operator", Value: "Anna, \"the boss\"" }]);
   const oilId = (await variableIds())["Oil temperature"]!;
+  const { Devices } = await rpc<{ Devices: { ID: string; Name: string; Modules: { Variables: string[] }[] }[] }>("DeviceAPI.GetDevices", {});
+  const device = Devices.find((d) => d.Modules.some((mod) => mod.Variables.includes(oilId)))!;
   await rpc("MetaDataAPI.SetMetaData", { Type: "variable", ID: oilId, MetaData: [{ Key: "Sensor", Value: "PT100" }] });
+  await rpc("MetaDataAPI.SetMetaData", { Type: "device", ID: device.ID, MetaData: [{ Key: "Test cell", Value: "Cell 3; line\nbreak" }] });
   try {
     await exportAndCheck();
   } finally {
     await rpc("MetaDataAPI.SetMetaData", { Type: "variable", ID: oilId, MetaData: [{ Key: "Sensor", Value: "" }] });
+    await rpc("MetaDataAPI.SetMetaData", { Type: "device", ID: device.ID, MetaData: [{ Key: "Test cell", Value: "" }] });
   }
 
   async function exportAndCheck() {
@@ -23,14 +27,19 @@ test("export a measurement as CSV: header, separators, row count and the user's 
   await form.getByRole("radio", { name: "Measurement" }).check();
   await form.getByRole("combobox", { name: "Measurement", exact: true }).selectOption({ label: m.Name });
   await form.getByLabel("Separators").selectOption("semicolon");
-  await form.getByLabel("Metadata (measurement, variables) as comment lines at the top").check();
+  await form.getByLabel("Metadata (measurement, variables, devices) as comment lines at the top").check();
   const [download] = await Promise.all([page.waitForEvent("download"), form.getByRole("button", { name: "Download CSV" }).click()]);
   expect(download.suggestedFilename()).toBe(`${m.Name.replace(/\s+/g, "-")}_Oil-temperature+Voltage-L1_raw.csv`);
   const text = await readFile((await download.path())!, "utf8");
   const lines = text.trimEnd().split("\r\n");
   expect(lines[0]).toBe(`# Measurement: ${m.Name}`);
   expect(lines).toContain('# Operator: Anna, "the boss"');
-  expect(lines).toContain("# Oil temperature: Sensor: PT100");
+  expect(lines).toContain("# Variable Oil temperature: Sensor: PT100");
+  // The device's metadata once (both variables may share it), a line break in a value folded into a space.
+  expect(lines.filter((l) => l === `# Device ${device.Name}: Test cell: Cell 3; line break`)).toHaveLength(1);
+  // Every comment line comes before the header row.
+  const firstData = lines.findIndex((l) => !l.startsWith("# "));
+  expect(lines[firstData]).toMatch(/^time;/);
   const header = lines.findIndex((l) => l.startsWith("time;"));
   expect(lines[header]).toBe("time;Oil temperature [°C];Voltage L1 [V]");
   const rows = lines.slice(header + 1);
