@@ -10,7 +10,7 @@ import { getMetaData, getMetaKeys, listMeasurements, setMetaData } from "~/servi
 import { getInstance } from "~/services/i18n.server";
 import { isRefusal } from "~/services/submission.server";
 import { loadVariables } from "~/services/variables.server";
-import { buttonClass, inputClass } from "~/ui/FormField";
+import { buttonClass, FormErrors, inputClass } from "~/ui/FormField";
 import { MetaDataEditor } from "~/ui/history/MetaDataEditor";
 import { pageTitle } from "~/ui/title";
 import type { Route } from "./+types/metadata";
@@ -37,6 +37,8 @@ export async function loader(args: Route.LoaderArgs) {
     selected: selected && chosen.success ? { type: chosen.data.type, ...selected, entries: all.filter((e) => e.Type === chosen.data.type && e.ID === chosen.data.id).map(({ Key, Value }) => ({ Key, Value })) } : null,
     all: all.map((e) => ({ ...e, name: nameOf(e.Type, e.ID) })),
     keys,
+    /** A target was asked for (link, bookmark, or the form just posted) but does not exist. */
+    missing: !selected && !!(params.get("target") || params.get("id")),
     canEdit: holds(auth, "ManageProject"),
   };
 }
@@ -95,6 +97,14 @@ export default function MetaData({ loaderData, actionData }: Route.ComponentProp
           </h2>
           <MetaDataEditor entries={selected.entries} keys={loaderData.keys} canEdit={loaderData.canEdit} hidden={{ type: selected.type, id: selected.id }} lastResult={actionData?.result} />
         </article>
+      ) : loaderData.missing ? (
+        // The object went away (perhaps while its form was being sent): say so, with the logger's answer.
+        <div className="flex flex-col gap-2">
+          <p role="alert" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-amber-900">
+            {t("history.metadata.gone")}
+          </p>
+          <FormErrors errors={actionData?.result?.error?.[""] ?? undefined} />
+        </div>
       ) : (
         <p className="text-slate-600 dark:text-slate-300">{t("history.metadata.pick")}</p>
       )}
