@@ -4,20 +4,18 @@ import { Form, Link, useNavigate, useSearchParams } from "react-router";
 import { stateOf } from "~/services/context.server";
 import { userTimeZone } from "~/services/dashboards.server";
 import { requireFeature } from "~/services/guards.server";
-import { listMeasurements, loadSeries, loadStatistics } from "~/services/history.server";
+import { listMeasurements, loadSeries, loadSources, loadStatistics, localText, oldestKept } from "~/services/history.server";
 import { getInstance } from "~/services/i18n.server";
-import { sourcesAnswer } from "~/services/logger/schemas";
 import type { Variable, VariableStatistics } from "~/services/logger/schemas";
 import { loadVariables } from "~/services/variables.server";
 import { ChartWidget } from "~/ui/dashboard/ChartWidget";
 import type { SeriesData, VariableInfo } from "~/ui/dashboard/types";
 import { buttonClass, FormErrors, inputClass } from "~/ui/FormField";
 import { useFormatters } from "~/ui/format";
-import { toLocalInput } from "~/ui/dashboard/timeRange";
 import { COMPARE_PRESETS, resolveComparison } from "~/ui/history/compare";
 import { resolveHistoryRange } from "~/ui/history/historyRange";
 import { RangeFields } from "~/ui/history/RangeFields";
-import { VariablePicker } from "~/ui/history/VariablePicker";
+import { FieldsetError, VariablePicker } from "~/ui/history/VariablePicker";
 import { pageTitle } from "~/ui/title";
 import type { Route } from "./+types/analytics";
 
@@ -46,15 +44,15 @@ export async function loader(args: Route.LoaderArgs) {
   const oldest = oldestKept(chosen, sources);
   const beyond = !range.problem && oldest !== null && visible.to <= oldest ? oldest : null;
   const cmpBeyond = compare && oldest !== null && other.to <= oldest ? oldest : null;
-  const problems = [
-    range.problem ? t(range.problem) : null,
-    noVariables ? t("history.analytics.noVariables") : null,
-    tooMany ? t("history.analytics.tooMany", { max: MAX_VARIABLES }) : null,
-    compareProblem ? t(compareProblem) : null,
-    beyond !== null ? t("history.analytics.beyondRetention", { oldest: localText(beyond, zone) }) : null,
-    cmpBeyond !== null ? t("history.analytics.cmpBeyondRetention", { oldest: localText(cmpBeyond, zone) }) : null,
-  ].filter((p): p is string => p !== null);
-  const shown = range.problem || tooMany || beyond !== null || compareProblem ? [] : chosen;
+  // Each problem goes with the part of the form it concerns.
+  const only = (...texts: (string | null)[]) => texts.filter((p): p is string => p !== null);
+  const problems = {
+    v: only(noVariables ? t("history.analytics.noVariables") : null, tooMany ? t("history.analytics.tooMany", { max: MAX_VARIABLES }) : null),
+    range: only(range.problem ? t(range.problem) : null, beyond !== null ? t("history.analytics.beyondRetention", { oldest: localText(beyond, zone) }) : null),
+    cmp: only(compareProblem ? t(compareProblem) : null, cmpBeyond !== null ? t("history.analytics.cmpBeyondRetention", { oldest: localText(cmpBeyond, zone) }) : null),
+  };
+  // A bad comparison still shows A (the problem is named next to the comparison fields).
+  const shown = range.problem || tooMany || beyond !== null ? [] : chosen;
   const withB = compare && cmpBeyond === null ? compare : null;
   const cmpName = withB ? (withB.measurement?.Name ?? t(`history.analytics.cmpLabel.${withB.kind}`, { start: localText(withB.from, zone) })) : "";
   const charts = await Promise.all(
@@ -80,25 +78,6 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
-async function loadSources(logger: Parameters<typeof listMeasurements>[0]) {
-  try {
-    return (await logger.rest("GET", "/history/structure/sources", undefined, sourcesAnswer)).Data;
-  } catch {
-    return []; // the retention check is a courtesy; the data queries report an unreachable logger
-  }
-}
-
-/** The latest "oldest kept sample" over the chosen variables' sources (null when unknown). */
-function oldestKept(vars: Variable[], sources: { Id: string; AbsoluteStart?: number | null }[]): number | null {
-  let oldest: number | null = null;
-  for (const v of vars) {
-    const start = sources.find((s) => s.Id === v.SourceId)?.AbsoluteStart;
-    if (typeof start === "number" && (oldest === null || start > oldest)) oldest = start;
-  }
-  return oldest;
-}
-
-const localText = (ms: number, zone: string) => toLocalInput(ms, zone).replace("T", " ");
 
 const info = (v: Variable): VariableInfo => ({ Id: v.Id, Name: v.Name, Unit: v.Unit, DataFormat: v.DataFormat, Precision: v.Precision, RangeMin: v.RangeMin, RangeMax: v.RangeMax });
 
@@ -135,6 +114,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
   const navigate = useNavigate();
   const fmt = useFormatters();
   const { range, charts, compare, problems, cmpChoice } = loaderData;
+  const hasProblems = problems.v.length + problems.range.length + problems.cmp.length > 0;
   const onZoom = useCallback(
     (from: number, to: number) => {
       const next = new URLSearchParams(params);
@@ -160,10 +140,15 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
     <section className="flex flex-col gap-4">
       <h1 className="text-2xl font-semibold">{t("nav.analytics")}</h1>
       <Form method="get" className="flex flex-col gap-4 rounded-lg bg-white p-4 shadow-sm dark:bg-slate-800" data-testid="analytics-form">
-        <VariablePicker variables={loaderData.variables} selected={loaderData.selected} />
-        <RangeFields range={range} measurements={loaderData.measurements} idPrefix="analytics" />
-        <fieldset className="flex flex-wrap items-end gap-4">
+        <VariablePicker variables={loaderData.variables} selected={loaderData.selected} errors={problems.v} />
+        <RangeFields range={range} measurements={loaderData.measurements} idPrefix="analytics" errors={problems.range} />
+        <fieldset className="flex flex-wrap items-end gap-4" aria-invalid={problems.cmp.length ? true : undefined} aria-describedby={problems.cmp.length ? "compare-error" : undefined} data-testid="compare-fields">
           <legend className="mb-1 text-sm font-medium">{t("history.analytics.compareLegend")}</legend>
+          {problems.cmp.length > 0 && (
+            <div className="basis-full">
+              <FieldsetError id="compare-error" errors={problems.cmp} />
+            </div>
+          )}
           <label className="flex max-w-md flex-col gap-1 text-sm font-medium">
             {t("history.analytics.compare")}
             <select name="cmp" defaultValue={cmpChoice.cmp} className={inputClass}>
@@ -197,8 +182,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
           </button>
         </div>
       </Form>
-      <FormErrors errors={problems.length ? problems : undefined} />
-      {charts.length === 0 && problems.length === 0 && <p className="text-slate-600 dark:text-slate-300">{t("history.analytics.pick")}</p>}
+      {charts.length === 0 && !hasProblems && <p className="text-slate-600 dark:text-slate-300">{t("history.analytics.pick")}</p>}
       {charts.length > 0 && (
         <div className="flex flex-wrap items-center gap-3 text-sm" data-testid="visible-range">
           <span data-testid="range-a">

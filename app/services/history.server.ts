@@ -1,5 +1,6 @@
 import type { LoggerClient } from "./logger/client.server";
-import { measurement, measurementsAnswer, statisticsAnswer, timeSeriesAnswer, type Measurement, type Variable, type VariableStatistics } from "./logger/schemas";
+import { measurement, measurementsAnswer, sourcesAnswer, statisticsAnswer, timeSeriesAnswer, type Measurement, type Source, type Variable, type VariableStatistics } from "./logger/schemas";
+import { toLocalInput } from "~/ui/dashboard/timeRange";
 import { CHART_POINTS, failureText } from "./dashboards.server";
 import type { SeriesData } from "~/ui/dashboard/types";
 import { z } from "zod";
@@ -62,3 +63,28 @@ export const getMetaData = (logger: LoggerClient, filter: { Type?: MetaType; ID?
 export const getMetaKeys = (logger: LoggerClient) => logger.rpc("MetaDataAPI.GetKeys", {}, z.object({ Keys: z.array(z.string()) })).then((a) => a.Keys);
 export const setMetaData = (logger: LoggerClient, type: MetaType, id: string, entries: { Key: string; Value: string }[]) =>
   logger.rpc("MetaDataAPI.SetMetaData", { Type: type, ID: id, MetaData: entries }, z.object({ MetaData: z.array(z.object({ Key: z.string(), Value: z.string() })) }));
+
+/** The logger's sources (their AbsoluteStart is the oldest sample kept); none when it cannot say. */
+export async function loadSources(logger: LoggerClient): Promise<Source[]> {
+  try {
+    return (await logger.rest("GET", "/history/structure/sources", undefined, sourcesAnswer)).Data;
+  } catch {
+    return []; // the retention check is a courtesy; the data queries report an unreachable logger
+  }
+}
+
+/**
+ * The latest "oldest kept sample" over the chosen variables' sources (null when unknown): a range
+ * ending at or before it has no data for at least one of them (retention, or before recording).
+ */
+export function oldestKept(vars: Pick<Variable, "SourceId">[], sources: Pick<Source, "Id" | "AbsoluteStart">[]): number | null {
+  let oldest: number | null = null;
+  for (const v of vars) {
+    const start = sources.find((s) => s.Id === v.SourceId)?.AbsoluteStart;
+    if (typeof start === "number" && (oldest === null || start > oldest)) oldest = start;
+  }
+  return oldest;
+}
+
+/** An instant as the user reads it in messages: "2026-01-01 10:00" in their zone. */
+export const localText = (ms: number, zone: string) => toLocalInput(ms, zone).replace("T", " ");

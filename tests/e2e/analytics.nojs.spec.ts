@@ -100,7 +100,9 @@ test("compare with a chosen start for B: same length, kept in the URL; a missing
   expect(countB).toBeGreaterThan(countA * 0.8);
   expect(countB).toBeLessThan(countA * 1.25);
   await page.goto(`/analytics?v=${ids["Oil pressure"]}&span=measurement&m=${a.ID}&cmp=at&cmpAt=`);
-  await expect(page.getByText("Enter the start of B.")).toBeVisible();
+  await expect(page.getByTestId("compare-fields").getByTestId("field-error")).toHaveText("Enter the start of B.");
+  // A is still shown.
+  await expect(page.getByTestId("statistics").locator('tr[data-variable="Oil pressure"]')).toBeVisible();
   await expect(page.getByTestId("analytics-form").getByLabel("Oil pressure [bar]")).toBeChecked();
   await expect(page.getByTestId("analytics-form").getByRole("combobox", { name: "Compare with" })).toHaveValue("at");
 });
@@ -112,10 +114,10 @@ test("bad requests: no variables, a range before the oldest data kept — explai
   await form.getByRole("radio", { name: "Last" }).check();
   await form.getByRole("combobox", { name: "Last" }).selectOption("5m");
   await form.getByRole("button", { name: "Show" }).click();
-  await expect(page.getByText("Choose at least one variable.")).toBeVisible();
+  await expect(form.getByTestId("variable-picker").getByTestId("field-error")).toHaveText("Choose at least one variable.");
   await expect(form.getByRole("combobox", { name: "Last" })).toHaveValue("5m");
   await page.goto(`/analytics?v=${ids["Oil temperature"]}&span=absolute&from=2020-01-01T10:00&to=2020-01-01T11:00`);
-  await expect(page.getByText(/The range ends before the oldest data kept/)).toBeVisible();
+  await expect(form.getByTestId("range-fields").getByTestId("field-error")).toContainText("The range ends before the oldest data kept");
   await expect(page.getByTestId("statistics")).toHaveCount(0);
   await expect(form.getByLabel("Oil temperature [°C]")).toBeChecked();
   await expect(form.getByRole("textbox", { name: "From" }).or(form.getByLabel("From", { exact: true }))).toHaveValue("2020-01-01T10:00");

@@ -65,6 +65,8 @@ test("a bad export request is explained on the form with the choices kept", asyn
   await form.getByLabel("Time column").selectOption("excel");
   await form.getByRole("button", { name: "Download CSV" }).click();
   await expect(page.getByText("Choose at least one variable.")).toBeVisible();
+  // Next to the variables, not above the form.
+  await expect(form.getByTestId("variable-picker").getByTestId("field-error")).toHaveText("Choose at least one variable.");
   await expect(form.getByRole("radio", { name: "Resampled" })).toBeChecked();
   await expect(form.getByLabel("Aggregate")).toHaveValue("max");
   await expect(form.getByLabel("Time column")).toHaveValue("excel");
@@ -74,12 +76,23 @@ test("a bad export request is explained on the form with the choices kept", asyn
   await form.getByRole("button", { name: "Download CSV" }).click();
   await expect(page.getByText("Enter an interval between 0.001 and 86400 seconds.")).toBeVisible();
   await expect(form.getByLabel("Interval (seconds)")).toHaveValue("0");
+  await expect(form.getByRole("spinbutton", { name: "Interval (seconds)" })).toHaveAttribute("aria-invalid", "true");
+  await expect(page.locator("#interval-error")).toHaveText("Enter an interval between 0.001 and 86400 seconds.");
+  await expect(form.getByTestId("variable-picker").getByTestId("field-error")).toHaveCount(0);
   await form.getByRole("radio", { name: "Raw samples" }).check();
 
   await form.getByRole("radio", { name: "From – to" }).check();
   await form.getByLabel("From", { exact: true }).fill("2026-01-02T10:00");
   await form.getByLabel("To", { exact: true }).fill("2026-01-01T10:00");
   await form.getByRole("button", { name: "Download CSV" }).click();
-  await expect(page.getByText("The end must be after the start.")).toBeVisible();
+  await expect(form.getByTestId("range-fields").getByTestId("field-error")).toHaveText("The end must be after the start.");
+  await expect(form.getByLabel("Oil temperature [°C]")).toBeChecked();
+
+  // A range before the oldest data kept (retention, or before the logger recorded anything).
+  await form.getByLabel("From", { exact: true }).fill("2020-01-01T10:00");
+  await form.getByLabel("To", { exact: true }).fill("2020-01-01T11:00");
+  await form.getByRole("button", { name: "Download CSV" }).click();
+  await expect(form.getByTestId("range-fields").getByTestId("field-error")).toContainText("The range ends before the oldest data kept");
+  await expect(form.getByLabel("From", { exact: true })).toHaveValue("2020-01-01T10:00");
   await expect(form.getByLabel("Oil temperature [°C]")).toBeChecked();
 });

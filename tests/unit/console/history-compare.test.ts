@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { metadataComments, MAX_COMMENTS } from "~/services/export.server";
 import type { Variable } from "~/services/logger/schemas";
 import { formatOffset, offsetTicks } from "~/ui/dashboard/chartGeometry";
+import { chartOptions } from "~/ui/dashboard/UPlotChart";
 import { resolveComparison, wallShift } from "~/ui/history/compare";
 import { resolveHistoryRange } from "~/ui/history/historyRange";
 
@@ -93,5 +94,34 @@ describe("metadataComments", () => {
     const lines = metadataComments([], [v("v1", "Oil", "d1", "Bench")], many);
     expect(lines).toHaveLength(MAX_COMMENTS);
     expect(lines.at(-1)).toBe("(51 more metadata lines left out)");
+  });
+});
+
+describe("uPlot options of a compare overlay", () => {
+  const vars = [
+    { Id: "a", Name: "Oil", Unit: "°C", DataFormat: "FLOAT" },
+    { Id: "a~cmp", Name: "Oil · yesterday", Unit: "°C", DataFormat: "FLOAT" },
+  ];
+  const origin = Date.UTC(2026, 0, 1, 10, 0, 0);
+  const base = { vars, from: origin, to: origin + 600_000, locale: "en-US", timeZone: ROME, syncKey: "t" };
+  const fakeUPlot = { tzDate: (d: Date) => d } as unknown as typeof import("uplot").default;
+
+  it("draws B dashed in A's colour and labels the time axis as offsets from A's start", () => {
+    const opts = chartOptions({ ...base, overlay: { origin, pairs: 1 } }, fakeUPlot, true, { width: 800, height: 300 });
+    expect(opts.series[1]!.dash).toBeUndefined();
+    expect(opts.series[2]!.dash).toEqual([6, 4]);
+    expect(opts.series[2]!.stroke).toBe(opts.series[1]!.stroke);
+    const axis = opts.axes![0]!;
+    const splits = (axis.splits as (u: unknown, i: number, min: number, max: number) => number[])(null, 0, origin / 1000, (origin + 600_000) / 1000);
+    expect(splits[0]).toBe(origin / 1000);
+    const labels = (axis.values as (u: unknown, t: number[]) => string[])(null, splits);
+    expect(labels).toEqual(["+0:00", "+5:00", "+10:00"]);
+  });
+
+  it("keeps the clock axis and distinct colours without an overlay", () => {
+    const opts = chartOptions(base, fakeUPlot, true, { width: 800, height: 300 });
+    expect(opts.series[2]!.dash).toBeUndefined();
+    expect(opts.series[2]!.stroke).not.toBe(opts.series[1]!.stroke);
+    expect(opts.axes![0]!.values).toBeUndefined();
   });
 });
