@@ -1,3 +1,4 @@
+import type uPlot from "uplot";
 import { describe, expect, it } from "vitest";
 import { metadataComments, MAX_COMMENTS } from "~/services/export.server";
 import type { Variable } from "~/services/logger/schemas";
@@ -104,7 +105,7 @@ describe("uPlot options of a compare overlay", () => {
   ];
   const origin = Date.UTC(2026, 0, 1, 10, 0, 0);
   const base = { vars, from: origin, to: origin + 600_000, locale: "en-US", timeZone: ROME, syncKey: "t" };
-  const fakeUPlot = { tzDate: (d: Date) => d } as unknown as typeof import("uplot").default;
+  const fakeUPlot = { tzDate: (d: Date) => d } as unknown as typeof uPlot;
 
   it("draws B dashed in A's colour and labels the time axis as offsets from A's start", () => {
     const opts = chartOptions({ ...base, overlay: { origin, pairs: 1 } }, fakeUPlot, true, { width: 800, height: 300 });
