@@ -12,7 +12,7 @@ import { ChartWidget } from "~/ui/dashboard/ChartWidget";
 import type { SeriesData, VariableInfo } from "~/ui/dashboard/types";
 import { buttonClass, FormErrors, inputClass } from "~/ui/FormField";
 import { useFormatters } from "~/ui/format";
-import { COMPARE_PRESETS, resolveComparison } from "~/ui/history/compare";
+import { cmpAtInput, COMPARE_PRESETS, resolveComparison } from "~/ui/history/compare";
 import { resolveHistoryRange } from "~/ui/history/historyRange";
 import { RangeFields } from "~/ui/history/RangeFields";
 import { FieldsetError, VariablePicker } from "~/ui/history/VariablePicker";
@@ -68,7 +68,7 @@ export async function loader(args: Route.LoaderArgs) {
     selected: chosen.map((v) => v.Id),
     range,
     /** The compare choice as typed (kept on errors), and the comparison drawn. */
-    cmpChoice: { cmp: params.get("cmp") ?? "", cmpAt: params.get("cmpAt") ?? "" },
+    cmpChoice: { cmp: params.get("cmp") ?? "", cmpAt: cmpAtInput(params.get("cmpAt"), zone) },
     compare: withB ? { kind: withB.kind, name: cmpName, from: other.from, to: other.to, baseFrom: withB.from } : null,
     problems,
     charts,

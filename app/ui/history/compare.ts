@@ -57,3 +57,11 @@ export function wallShift(from: number, days: number, zone: string): number {
   // Seconds of `from` are kept: toLocalInput shows whole minutes.
   return earlier === null ? -days * DAY : earlier + (((from % 60_000) + 60_000) % 60_000) - from;
 }
+
+/** What the "B starts at" input shows: a datetime-local value (with seconds) for epoch ms or a local time; else as typed. */
+export function cmpAtInput(raw: string | null, zone: string): string {
+  const at = parseInstant(raw, zone);
+  if (at === null) return raw ?? "";
+  const seconds = Math.floor((((at % 60_000) + 60_000) % 60_000) / 1000);
+  return `${toLocalInput(at, zone)}:${String(seconds).padStart(2, "0")}`;
+}

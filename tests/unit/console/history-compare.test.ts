@@ -4,7 +4,7 @@ import { metadataComments, MAX_COMMENTS } from "~/services/export.server";
 import type { Variable } from "~/services/logger/schemas";
 import { formatOffset, offsetTicks } from "~/ui/dashboard/chartGeometry";
 import { chartOptions } from "~/ui/dashboard/UPlotChart";
-import { resolveComparison, wallShift } from "~/ui/history/compare";
+import { cmpAtInput, resolveComparison, wallShift } from "~/ui/history/compare";
 import { resolveHistoryRange } from "~/ui/history/historyRange";
 
 const ROME = "Europe/Rome";
@@ -49,6 +49,10 @@ describe("resolveComparison", () => {
     expect(at.to - at.from).toBe(30 * 60_000);
     expect(compare(`span=absolute&from=2026-03-20T10:00&to=2026-03-20T10:30&cmp=at&cmpAt=${Date.UTC(2026, 2, 1)}`).compare!.from).toBe(Date.UTC(2026, 2, 1));
     expect(compare("span=absolute&from=2026-03-20T10:00&to=2026-03-20T10:30&cmp=at&cmpAt=").problem).toBe("history.analytics.cmpAtInvalid");
+    // The input shows B's start in the user's zone, to the second, whichever way it came.
+    expect(cmpAtInput(String(Date.UTC(2026, 2, 19, 7, 0, 42, 500)), ROME)).toBe("2026-03-19T08:00:42");
+    expect(cmpAtInput("2026-03-19T08:00", ROME)).toBe("2026-03-19T08:00:00");
+    expect(cmpAtInput("garbage", ROME)).toBe("garbage");
     expect(compare("span=absolute&from=2026-03-20T10:00&to=2026-03-20T10:30&cmp=at&cmpAt=2026-03-20T10:00").problem).toBe("history.analytics.cmpSame");
   });
 
