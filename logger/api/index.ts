@@ -13,6 +13,7 @@ import { systemMethods } from "./system.ts";
 import { traceMethods } from "./trace.ts";
 import { userMethods } from "./users.ts";
 import { webuiMethods } from "./webui.ts";
+import { canMethods } from "./can.ts";
 
 export const registry: Registry = {
   ...systemMethods,
@@ -29,4 +30,5 @@ export const registry: Registry = {
   ...notificationMethods,
   ...traceMethods,
   ...metadataMethods,
+  ...canMethods,
 };
