@@ -161,6 +161,8 @@ export const measurement = z.looseObject({
   SourceId: z.string().optional(),
   Variables: z.array(z.string()).optional().default([]),
   MetaData: z.array(z.object({ Key: z.string(), Value: z.string() })).optional().default([]),
+  /** Only in answers to a metadata search: where it matched. */
+  MatchedOn: z.array(z.enum(["measurement", "variable", "device"])).optional(),
 });
 export type Measurement = z.infer<typeof measurement>;
 

@@ -2,10 +2,10 @@ import { useContext, useEffect, useState } from "react";
 import { useT } from "~/ui/useT";
 import { useFormatters } from "~/ui/format";
 import { useRootData } from "~/ui/rootData";
-import { SERIES } from "./colours";
 import { ServerChartsContext } from "./serverCharts";
 import { SvgChart } from "./SvgChart";
-import type { SeriesData, VariableInfo } from "./types";
+import type { ChartOverlay, SeriesData, VariableInfo } from "./types";
+import { seriesStyle } from "./colours";
 import { UPlotChart } from "./UPlotChart";
 
 interface Loaded {
@@ -33,6 +33,8 @@ interface Common {
   syncKey: string;
   onZoom(from: number, to: number): void;
   onReset(): void;
+  /** A compare overlay: the first `pairs` series are A, the rest B (same colours, dashed); the time axis counts from `origin`. */
+  overlay?: ChartOverlay;
 }
 
 /** Server SVG first; once hydrated and its data fetched, uPlot takes over (zoom, reset, legend toggles, cursor sync, live). */
@@ -63,7 +65,7 @@ export function ChartWidget(props: ChartWidgetProps) {
       <div className="relative min-h-0 flex-1" data-ready={ready || undefined} data-testid="chart">
         {!ready &&
           (inline ? (
-            <SvgChart series={inline.series} vars={props.vars} height={height} from={inline.from} to={inline.to} locale={locale} timeZone={fmt.timeZone} label={label} />
+            <SvgChart series={inline.series} vars={props.vars} height={height} from={inline.from} to={inline.to} locale={locale} timeZone={fmt.timeZone} label={label} overlay={props.overlay} />
           ) : (
             <div className="h-full w-full" dangerouslySetInnerHTML={{ __html: markup }} suppressHydrationWarning />
           ))}
@@ -81,12 +83,18 @@ export function ChartWidget(props: ChartWidgetProps) {
             onZoom={props.onZoom}
             onReset={props.onReset}
             onReady={() => setReady(true)}
+            overlay={props.overlay}
           />
         )}
       </div>
       <ul className="flex flex-wrap gap-x-3 gap-y-0.5 text-xs" aria-label={t("dashboards.widget.legend")}>
         {props.vars.map((v, i) => {
-          const swatch = <span aria-hidden="true" className="inline-block h-2 w-3 rounded-sm" style={{ background: SERIES[i % SERIES.length] }} />;
+          const style = seriesStyle(i, props.overlay);
+          const swatch = style.dash ? (
+            <span aria-hidden="true" className="inline-block h-0 w-3 border-t-2 border-dashed" style={{ borderColor: style.colour }} data-dashed="true" />
+          ) : (
+            <span aria-hidden="true" className="inline-block h-2 w-3 rounded-sm" style={{ background: style.colour }} />
+          );
           const text = v.Unit ? `${v.Name} [${v.Unit}]` : v.Name;
           return (
             <li key={v.Id}>

@@ -2,10 +2,10 @@ import { useCallback, useEffect, useLayoutEffect, useRef } from "react";
 import type uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import type { LiveSample } from "~/ui/live/useLiveValues";
-import { tickNumber } from "./chartGeometry";
-import { SERIES } from "./colours";
+import { formatOffset, offsetTicks, tickNumber } from "./chartGeometry";
+import { seriesStyle } from "./colours";
 import { useLiveSamples } from "./liveBus";
-import type { SeriesData, VariableInfo } from "./types";
+import type { ChartOverlay, SeriesData, VariableInfo } from "./types";
 
 export interface UPlotChartProps {
   series: SeriesData;
@@ -21,6 +21,7 @@ export interface UPlotChartProps {
   onZoom(from: number, to: number): void;
   onReset(): void;
   onReady(): void;
+  overlay?: ChartOverlay;
 }
 
 type Columns = (number | null)[][];
@@ -49,22 +50,37 @@ export function toColumns(series: SeriesData, n: number): Columns {
 }
 
 /** uPlot options: one scale per unit, axes for the first two units, min/max as bands. */
-export function chartOptions(p: Pick<UPlotChartProps, "vars" | "from" | "to" | "locale" | "timeZone" | "syncKey">, uPlotCtor: typeof uPlot, banded: boolean, size: { width: number; height: number }): uPlot.Options {
+export function chartOptions(p: Pick<UPlotChartProps, "vars" | "from" | "to" | "locale" | "timeZone" | "syncKey" | "overlay">, uPlotCtor: typeof uPlot, banded: boolean, size: { width: number; height: number }): uPlot.Options {
   const n = p.vars.length;
   const units = [...new Set(p.vars.map((v) => v.Unit ?? ""))];
   const series: uPlot.Series[] = [{}];
-  p.vars.forEach((v, i) => series.push({ label: v.Unit ? `${v.Name} [${v.Unit}]` : v.Name, stroke: SERIES[i % SERIES.length], width: 1.5, scale: `u:${v.Unit ?? ""}`, points: { show: false } }));
+  p.vars.forEach((v, i) => {
+    const style = seriesStyle(i, p.overlay);
+    series.push({ label: v.Unit ? `${v.Name} [${v.Unit}]` : v.Name, stroke: style.colour, width: 1.5, dash: style.dash ? [6, 4] : undefined, scale: `u:${v.Unit ?? ""}`, points: { show: false } });
+  });
   const bands: uPlot.Band[] = [];
   if (banded) {
     for (const kind of ["min", "max"]) {
       p.vars.forEach((v) => series.push({ label: `${v.Name} ${kind}`, stroke: "transparent", width: 0, scale: `u:${v.Unit ?? ""}`, points: { show: false } }));
     }
-    p.vars.forEach((_, i) => bands.push({ series: [1 + 2 * n + i, 1 + n + i], fill: `${SERIES[i % SERIES.length]}26` }));
+    p.vars.forEach((_, i) => bands.push({ series: [1 + 2 * n + i, 1 + n + i], fill: `${seriesStyle(i, p.overlay).colour}${seriesStyle(i, p.overlay).dash ? "14" : "26"}` }));
   }
   // The x range is the dashboard's, not the data's: set after creation and on every new range.
   const scales: uPlot.Scales = { x: { time: true, auto: false } };
   for (const u of units) scales[`u:${u}`] = { auto: true };
-  const axes: uPlot.Axis[] = [{ stroke: "#64748b", grid: { stroke: "#94a3b833" }, ticks: { stroke: "#94a3b855" } }];
+  const overlay = p.overlay;
+  const axes: uPlot.Axis[] = [
+    overlay
+      ? {
+          stroke: "#64748b",
+          grid: { stroke: "#94a3b833" },
+          ticks: { stroke: "#94a3b855" },
+          // Offsets from A's start, at round steps counted from it (both ranges share this axis).
+          splits: (_u, _i, min, max) => offsetTicks(min * 1000, max * 1000, overlay.origin).ticks.map((t) => t / 1000),
+          values: (_u, ticks) => ticks.map((t) => formatOffset(t * 1000 - overlay.origin)),
+        }
+      : { stroke: "#64748b", grid: { stroke: "#94a3b833" }, ticks: { stroke: "#94a3b855" } },
+  ];
   units.slice(0, 2).forEach((u, k) =>
     axes.push({
       scale: `u:${u}`,
@@ -100,7 +116,7 @@ export function UPlotChart(props: UPlotChartProps) {
   latest.current = props;
   const n = props.vars.length;
   const banded = !!(props.series.min && props.series.max);
-  const shape = `${props.vars.map((v) => `${v.Id}:${v.Unit}`).join(",")}|${banded}|${props.syncKey}|${props.timeZone}`;
+  const shape = `${props.vars.map((v) => `${v.Id}:${v.Unit}`).join(",")}|${banded}|${props.syncKey}|${props.timeZone}|${props.overlay ? `${props.overlay.origin}:${props.overlay.pairs}` : ""}`;
 
   // A layout effect: the chart exists before the browser paints the commit that mounted it.
   useLayoutEffect(() => {

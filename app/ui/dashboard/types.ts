@@ -27,3 +27,10 @@ export interface DashboardData {
   valuesError: string | null;
   widgets: Record<string, WidgetData>;
 }
+
+/** Two ranges overlaid aligned at their start: `pairs` series of A, then as many of B. */
+export interface ChartOverlay {
+  /** Epoch ms of A's start: the time axis shows offsets from it. */
+  origin: number;
+  pairs: number;
+}
