@@ -11,6 +11,7 @@ import enRoles from "./en/roles.json";
 import enRules from "./en/rules.json";
 import enTrace from "./en/trace.json";
 import enUsers from "./en/users.json";
+import enVnc from "./en/vnc.json";
 import it from "./it/translation.json";
 import itAlarming from "./it/alarming.json";
 import itDashboards from "./it/dashboards.json";
@@ -24,11 +25,12 @@ import itRoles from "./it/roles.json";
 import itRules from "./it/rules.json";
 import itTrace from "./it/trace.json";
 import itUsers from "./it/users.json";
+import itVnc from "./it/vnc.json";
 
 // Screen files are merged under their own key (t("users.title")), so screens own their texts.
 export const resources = {
-  en: { translation: { ...en, users: enUsers, roles: enRoles, globalSettings: enGlobalSettings, live: enLive, dashboards: enDashboards, alarming: enAlarming, rules: enRules, log: enLog, trace: enTrace, history: enHistory, fileBrowser: enFileBrowser, jupyter: enJupyter } },
-  it: { translation: { ...it, users: itUsers, roles: itRoles, globalSettings: itGlobalSettings, live: itLive, dashboards: itDashboards, alarming: itAlarming, rules: itRules, log: itLog, trace: itTrace, history: itHistory, fileBrowser: itFileBrowser, jupyter: itJupyter } },
+  en: { translation: { ...en, users: enUsers, roles: enRoles, globalSettings: enGlobalSettings, live: enLive, dashboards: enDashboards, alarming: enAlarming, rules: enRules, log: enLog, trace: enTrace, history: enHistory, fileBrowser: enFileBrowser, jupyter: enJupyter, vnc: enVnc } },
+  it: { translation: { ...it, users: itUsers, roles: itRoles, globalSettings: itGlobalSettings, live: itLive, dashboards: itDashboards, alarming: itAlarming, rules: itRules, log: itLog, trace: itTrace, history: itHistory, fileBrowser: itFileBrowser, jupyter: itJupyter, vnc: itVnc } },
 };
 export const LANGUAGES = ["en", "it"] as const;
 export type Language = (typeof LANGUAGES)[number];

@@ -25,21 +25,7 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   const storage = sessionStorageFor(request);
   const session = await storage.getSession(request.headers.get("Cookie"));
   const before = JSON.stringify(session.data);
-  const logger = new LoggerClient(
-    { baseUrl: env.loggerUrl, clientId: env.clientId, clientSecret: env.clientSecret, timeoutMs: env.loggerTimeoutMs },
-    {
-      get: () => ({ accessToken: session.get("accessToken"), refreshToken: session.get("refreshToken") }),
-      set: (pair) => {
-        if (pair) {
-          session.set("accessToken", pair.access_token);
-          session.set("refreshToken", pair.refresh_token);
-        } else {
-          session.unset("accessToken");
-          session.unset("refreshToken");
-        }
-      },
-    },
-  );
+  const logger = loggerClientFor(session);
   context.set(requestState, { session, logger });
   const response = await next();
   if (JSON.stringify(session.data) !== before) {
@@ -54,3 +40,22 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   }
   return response;
 };
+
+/** A logger client bound to the tokens of this cookie session (also used by the VNC proxy's upgrade check). */
+export function loggerClientFor(session: AppSession): LoggerClient {
+  return new LoggerClient(
+    { baseUrl: env.loggerUrl, clientId: env.clientId, clientSecret: env.clientSecret, timeoutMs: env.loggerTimeoutMs },
+    {
+      get: () => ({ accessToken: session.get("accessToken"), refreshToken: session.get("refreshToken") }),
+      set: (pair) => {
+        if (pair) {
+          session.set("accessToken", pair.access_token);
+          session.set("refreshToken", pair.refresh_token);
+        } else {
+          session.unset("accessToken");
+          session.unset("refreshToken");
+        }
+      },
+    },
+  );
+}
