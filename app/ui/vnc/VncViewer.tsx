@@ -8,7 +8,7 @@ import { buttonClass, inputClass } from "~/ui/FormField";
 
 type State = { kind: "idle" | "connecting" | "connected" | "disconnected" } | { kind: "reconnecting"; seconds: number; attempt: number };
 
-const BACKOFF_S = [1, 2, 4, 8, 15, 30];
+const BACKOFF_S = [2, 4, 8, 15, 30];
 const secondaryButton = "rounded-md border border-slate-300 px-3 py-2 text-sm font-medium hover:bg-slate-100 disabled:opacity-50 dark:border-slate-600 dark:hover:bg-slate-700";
 
 function proxyUrl(target: number) {
@@ -125,12 +125,13 @@ export function VncViewer({ targets, initialTarget }: { targets: { ID: number; N
     <div className="flex flex-col gap-4 rounded-lg bg-white p-6 shadow-sm dark:bg-slate-800" data-testid="vnc-viewer">
       <h2 className="text-lg font-semibold">{t("vnc.viewer")}</h2>
       <div className="flex flex-wrap items-end gap-4">
-        <label className="flex flex-col gap-1 text-sm font-medium">
-          {t("vnc.target")}
+        <div className="flex flex-col gap-1 text-sm font-medium">
+          <label htmlFor="vnc-target">{t("vnc.target")}</label>
           <select
+            id="vnc-target"
             value={targetId}
             onChange={(e) => {
-              disconnect();
+              if (wanted.current || rfbRef.current) disconnect();
               setTargetId(Number(e.target.value));
             }}
             className={inputClass}
@@ -141,7 +142,7 @@ export function VncViewer({ targets, initialTarget }: { targets: { ID: number; N
               </option>
             ))}
           </select>
-        </label>
+        </div>
         {active ? (
           <button type="button" onClick={disconnect} className={buttonClass}>
             {t("vnc.disconnect")}
