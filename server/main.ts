@@ -6,11 +6,10 @@ import { createServer as netServer } from "node:net";
 import { networkInterfaces } from "node:os";
 import { join, posix, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { IncomingMessage } from "node:http";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
-import { createVncProxy, type UpgradeCheck } from "./vnc-proxy.ts";
+import { createVncProxy, upgradeRequest, type UpgradeCheck } from "./vnc-proxy.ts";
 
 process.env.NODE_ENV ??= "production";
 process.setSourceMapsEnabled(true);
@@ -71,18 +70,8 @@ app.use((req, res, next) => {
 });
 app.all("/{*splat}", createRequestHandler({ build, mode: process.env.NODE_ENV }));
 
-/** The upgrade request as a fetch Request, so app code reads cookie and URL as in a loader. */
-function toRequest(req: IncomingMessage): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
-  }
-  return new Request(`http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`, { headers });
-}
-
 const proxy = createVncProxy({
-  authorize: (req) => authorizeVncUpgrade(toRequest(req)),
+  authorize: (req) => authorizeVncUpgrade(upgradeRequest(req)),
   maxConnections: Number(process.env.VNC_MAX_CONNECTIONS ?? 16) || 16,
 });
 

@@ -113,6 +113,16 @@ export function createVncProxy(options: VncProxyOptions) {
   };
 }
 
+/** The upgrade request as a fetch Request, so app code reads its cookie and URL as in a loader. */
+export function upgradeRequest(req: IncomingMessage): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  return new Request(`http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`, { headers });
+}
+
 /** Browsers send Origin on WebSocket upgrades: it must be this console (no cross-site use of the cookie). */
 function sameOrigin(req: IncomingMessage): boolean {
   const origin = req.headers.origin;
@@ -273,13 +283,13 @@ function bridge(ws: WebSocket, target: VncTarget, handshakeTimeoutMs: number) {
     tcp.destroy();
     browser.destroy();
   };
+  // Until the handshakes are done a failing target is explained to the browser (below), not cut.
+  let piping = false;
   browser.on("error", closeBoth);
   browser.on("close", () => tcp.destroy());
-  tcp.on("error", closeBoth);
-  // After a failed handshake the browser is told why first (browser.end), then closed.
-  let explaining = false;
+  tcp.on("error", () => (piping ? closeBoth() : tcp.destroy()));
   tcp.on("close", () => {
-    if (!explaining) browser.destroy();
+    if (piping) browser.destroy();
   });
 
   const browserReader = new Reader(browser);
@@ -298,12 +308,16 @@ function bridge(ws: WebSocket, target: VncTarget, handshakeTimeoutMs: number) {
         // RFB 3.8 lets the browser see why: noVNC reports it as a security failure.
         const text = error instanceof HandshakeError ? error.message : "the VNC server cannot be reached";
         const reason = Buffer.from(text, "utf8");
-        explaining = true;
         browser.end(Buffer.concat([u32(1), u32(reason.length), reason]));
         tcp.destroy();
         return;
       }
       clearTimeout(timer);
+      piping = true;
+      if (tcp.destroyed) {
+        closeBoth();
+        return;
+      }
       browser.write(u32(0));
       const fromBrowser = browserReader.release();
       const fromServer = tcpReader.release();
