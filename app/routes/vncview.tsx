@@ -78,7 +78,7 @@ export default function VncView({ loaderData, actionData }: Route.ComponentProps
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const { targets, canManage } = loaderData;
-  // Rendered on the server as "needs JavaScript"; the viewer replaces it once React runs.
+  // The server renders the "needs JavaScript" note; the viewer takes its place once React runs.
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
   const byId = (key: string) => targets.find((target) => String(target.ID) === params.get(key));
@@ -103,9 +103,12 @@ export default function VncView({ loaderData, actionData }: Route.ComponentProps
         (hydrated ? (
           <VncViewer targets={targets.map(({ ID, Name }) => ({ ID, Name }))} initialTarget={Number(params.get("target")) || undefined} />
         ) : (
-          <div role="status" className="rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-amber-900" data-testid="vnc-needs-js">
-            {t("vnc.needsJs")}
-          </div>
+          // Only browsers without JavaScript show this; with it the viewer replaces it at once.
+          <noscript>
+            <div role="status" className="rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-amber-900" data-testid="vnc-needs-js">
+              {t("vnc.needsJs")}
+            </div>
+          </noscript>
         ))}
 
       {removing && <ConfirmPanel title={t("vnc.removeTitle")} {...removeForm(removing, params, t)} />}
