@@ -298,4 +298,18 @@ describe("VNC WebSocket proxy", () => {
       await p.close();
     }
   });
+
+  it("without login, needs no session (the VNC view needs no permission, spec §6)", async () => {
+    const admin = (await login(logger.url, "admin", ADMIN_PASSWORD)).access;
+    const p = await openProxy();
+    try {
+      expect((await rpc(logger.url, "ConfigAPI.SetGlobalSettings", { Config: { LoginRequired: false } }, admin)).status).toBe(200);
+      const c = client(`${p.url}/vncview/ws?target=${targetId}`);
+      expect(await browserHandshake(c)).toBe(0);
+      c.ws.close();
+    } finally {
+      await rpc(logger.url, "ConfigAPI.SetGlobalSettings", { Config: { LoginRequired: true } });
+      await p.close();
+    }
+  });
 });
