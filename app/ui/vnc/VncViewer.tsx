@@ -9,7 +9,7 @@ import { buttonClass, inputClass } from "~/ui/FormField";
 type State = { kind: "idle" | "connecting" | "connected" | "disconnected" } | { kind: "reconnecting"; seconds: number; attempt: number };
 
 const BACKOFF_S = [2, 4, 8, 15, 30];
-const secondaryButton = "rounded-md border border-slate-300 px-3 py-2 text-sm font-medium hover:bg-slate-100 disabled:opacity-50 dark:border-slate-600 dark:hover:bg-slate-700";
+const secondaryButton = "h-10 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium hover:bg-slate-100 disabled:opacity-50 dark:border-slate-600 dark:hover:bg-slate-700";
 
 function proxyUrl(target: number) {
   const url = new URL(`/vncview/ws?target=${target}`, window.location.href);
@@ -43,7 +43,15 @@ export function VncViewer({ targets, initialTarget }: { targets: { ID: number; N
   const open = useCallback(async (id: number) => {
     stopTimer();
     setState({ kind: "connecting" });
-    const { default: RFBClass } = await import("@novnc/novnc");
+    let RFBClass: typeof RFB;
+    try {
+      RFBClass = (await import("@novnc/novnc")).default;
+    } catch {
+      // The viewer's code could not be loaded (e.g. a new version was deployed): a reload helps.
+      wanted.current = false;
+      setState({ kind: "disconnected" });
+      return;
+    }
     if (!wanted.current || !screenRef.current) return;
     const rfb = new RFBClass(screenRef.current, proxyUrl(id), { shared: true });
     rfbRef.current = rfb;
@@ -157,18 +165,18 @@ export function VncViewer({ targets, initialTarget }: { targets: { ID: number; N
             {t("vnc.reconnectNow")}
           </button>
         )}
-        <label className="flex items-center gap-2 text-sm">
+        <label className="flex h-10 items-center gap-2 text-sm">
           <input type="checkbox" checked={viewOnly} onChange={(e) => setViewOnly(e.target.checked)} className="h-4 w-4 accent-brand" />
           {t("vnc.viewOnly")}
         </label>
-        <label className="flex items-center gap-2 text-sm">
+        <label className="flex h-10 items-center gap-2 text-sm">
           <input type="checkbox" checked={scale} onChange={(e) => setScale(e.target.checked)} className="h-4 w-4 accent-brand" />
           {t("vnc.scale")}
         </label>
         <button type="button" onClick={() => rfbRef.current?.sendCtrlAltDel()} disabled={state.kind !== "connected" || viewOnly} className={secondaryButton}>
           {t("vnc.ctrlAltDel")}
         </button>
-        <span role="status" aria-live="polite" className={`rounded-full px-3 py-1 text-sm font-medium ${stateColour}`} data-testid="vnc-state" data-state={state.kind}>
+        <span role="status" aria-live="polite" className={`mb-1.5 rounded-full px-3 py-1 text-sm font-medium ${stateColour}`} data-testid="vnc-state" data-state={state.kind}>
           {stateText}
         </span>
       </div>
