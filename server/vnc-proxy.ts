@@ -107,7 +107,11 @@ export function createVncProxy(options: VncProxyOptions) {
       return open;
     },
     close() {
-      for (const client of wss.clients) client.terminate();
+      // "Going away" lets noVNC tell a shutdown from a broken line; stragglers are cut after 1 s.
+      for (const client of wss.clients) {
+        client.close(1001, "server shutting down");
+        setTimeout(() => client.terminate(), 1000).unref();
+      }
       wss.close();
     },
   };
