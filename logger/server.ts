@@ -10,6 +10,7 @@ import { passwordPolicyError } from "./auth/passwords.ts";
 import { StreamHub } from "./api/data/stream.ts";
 import { FileRoot } from "./files/paths.ts";
 import { createRequestHandler } from "./http/router.ts";
+import { CanBus } from "./can/bus.ts";
 import { LiveValues } from "./model/live.ts";
 import { emptyModel } from "./model/types.ts";
 import { resolveSim } from "./sim/options.ts";
@@ -19,6 +20,7 @@ import { openDb } from "./store/db.ts";
 import { projectState } from "./store/measurements.ts";
 import { migrate } from "./store/migrations.ts";
 import { seed } from "./store/seed.ts";
+import { seedDeviceLocations } from "./store/device-locations.ts";
 import { seedDashboards } from "./store/seed-dashboards.ts";
 import { SeriesStore } from "./store/series/store.ts";
 import { TraceLog } from "./trace.ts";
@@ -72,6 +74,7 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
     store.applyRetention(now());
     sim = simOpts ? new Simulator(simOpts, store, live) : null;
     if (firstStart && sim) seedDashboards(db, sim.rig.model);
+    if (sim) seedDeviceLocations(db, sim.rig.model, sim.newDevices);
     if (sim && simOpts!.backfillSec > 0) await sim.backfill(simOpts!.backfillSec, log);
   } catch (err) {
     store.close();
@@ -81,8 +84,15 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   const streams = new StreamHub(live, now);
   const trace = new TraceLog(opts.dataDir);
   const notifier = new Notifier(db, trace, opts.alarms);
-  const alarms = new AlarmEngine(db, sim?.rig.model ?? emptyModel(), notifier, trace, now);
+  const model = sim?.rig.model ?? emptyModel();
+  const alarms = new AlarmEngine(db, model, notifier, trace, now);
   alarms.start(opts.alarms?.tickMs);
+  const can = new CanBus({
+    dataDir: opts.dataDir, seed: simOpts?.seed ?? 1, now, store, live, model,
+    simulated: sim !== null, acquiring: () => sim?.running ?? true,
+    onError: (message) => trace.add("warn", "can", message),
+  });
+  can.start();
   if (sim) {
     sim.onSamples = (id, first, periodUs, values) => alarms.onSamples(id, first, periodUs, values);
     sim.onEvent = (level, message) => trace.add(level, "simulator", message);
@@ -94,6 +104,7 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   // Stops everything that produces data; the store itself closes after the last request.
   const stopData = () => {
     sim?.close();
+    can.close();
     alarms.close();
     notifier.close();
     streams.closeAll();
@@ -106,11 +117,12 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
     controller: opts.controller ?? false,
     clients: makeClients(opts.clientId ?? "loggia-console", opts.clientSecret ?? "loggia-console-secret"),
     ttl: { accessTtlSec: opts.accessTtlSec ?? 900, refreshTtlSec: opts.refreshTtlSec ?? 604800 },
-    data: { store, live, sim, model: sim?.rig.model ?? emptyModel(), streams, now },
+    data: { store, live, sim, model, streams, now },
     alarms,
     notifier,
     trace,
     files: new FileRoot(join(opts.dataDir, "files")),
+    can,
   };
 
   const server = createServer(createRequestHandler(ctx, log));

@@ -14,6 +14,7 @@ import { traceMethods } from "./trace.ts";
 import { userMethods } from "./users.ts";
 import { vncMethods } from "./vnc.ts";
 import { webuiMethods } from "./webui.ts";
+import { canMethods } from "./can.ts";
 
 export const registry: Registry = {
   ...systemMethods,
@@ -31,4 +32,5 @@ export const registry: Registry = {
   ...traceMethods,
   ...metadataMethods,
   ...vncMethods,
+  ...canMethods,
 };

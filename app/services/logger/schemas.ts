@@ -42,6 +42,8 @@ export const globalConfig = z.looseObject({
   DefaultLanguage: z.string().optional(),
   DefaultTimezone: z.string().optional(),
   JupyterUrl: z.string().optional(),
+  MapTileUrl: z.string().optional(),
+  MapTileAttribution: z.string().optional(),
 });
 export type GlobalConfig = z.infer<typeof globalConfig>;
 export const globalSettingsAnswer = z.object({ Config: globalConfig });
@@ -169,7 +171,7 @@ export const device = z.looseObject({
   Serial: z.string().optional().default(""),
   Firmware: z.string().optional().default(""),
   IPAddress: z.string().optional().default(""),
-  Location: z.object({ Lat: z.number(), Lon: z.number() }).nullable().optional(),
+  Location: z.object({ Lat: z.number().min(-90).max(90), Lon: z.number().min(-180).max(180), Site: z.string().optional() }).nullable().optional().catch(null),
   Connected: z.boolean(),
   LastHeartbeat: z.union([z.string(), z.number()]).nullable().optional(),
   SourceId: z.string().optional(),

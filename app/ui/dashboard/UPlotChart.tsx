@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef } from "react";
 import type uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import type { LiveSample } from "~/ui/live/useLiveValues";
@@ -24,6 +24,16 @@ export interface UPlotChartProps {
 }
 
 type Columns = (number | null)[][];
+
+// uPlot is its own chunk, asked for as soon as a chart module loads (in parallel with hydration)
+// and kept once here, so a chart is created in the same commit that mounts it.
+let UPlotCtor: typeof uPlot | null = null;
+let loading: Promise<typeof uPlot> | null = null;
+function loadUPlot(): Promise<typeof uPlot> {
+  loading ??= import("uplot").then((m) => (UPlotCtor = m.default));
+  return loading;
+}
+if (typeof window !== "undefined") void loadUPlot();
 
 /** uPlot columns: [seconds, means…, minima…, maxima…]. */
 export function toColumns(series: SeriesData, n: number): Columns {
@@ -84,18 +94,21 @@ export function UPlotChart(props: UPlotChartProps) {
   const el = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const data = useRef<Columns | null>(null);
+  /** What the plot shows, so the mount is not followed by a second identical draw. */
+  const shown = useRef<{ series: SeriesData; from: number; to: number } | null>(null);
   const latest = useRef(props);
   latest.current = props;
   const n = props.vars.length;
   const banded = !!(props.series.min && props.series.max);
   const shape = `${props.vars.map((v) => `${v.Id}:${v.Unit}`).join(",")}|${banded}|${props.syncKey}|${props.timeZone}`;
 
-  useEffect(() => {
+  // A layout effect: the chart exists before the browser paints the commit that mounted it.
+  useLayoutEffect(() => {
     const box = el.current!;
     let cancelled = false;
     let ro: ResizeObserver | null = null;
     const onDblClick = () => latest.current.onReset();
-    void import("uplot").then(({ default: UPlot }) => {
+    const create = (UPlot: typeof uPlot) => {
       if (cancelled) return;
       const p = latest.current;
       const opts = chartOptions(p, UPlot, banded, { width: box.clientWidth || 300, height: box.clientHeight || 150 });
@@ -114,11 +127,16 @@ export function UPlotChart(props: UPlotChartProps) {
       const u = new UPlot(opts, data.current as uPlot.AlignedData, box);
       plot.current = u;
       u.setScale("x", { min: p.from / 1000, max: p.to / 1000 });
+      shown.current = { series: p.series, from: p.from, to: p.to };
       u.over.addEventListener("dblclick", onDblClick);
-      ro = new ResizeObserver(() => u.setSize({ width: box.clientWidth, height: box.clientHeight }));
+      ro = new ResizeObserver(() => {
+        if (box.clientWidth !== u.width || box.clientHeight !== u.height) u.setSize({ width: box.clientWidth, height: box.clientHeight });
+      });
       ro.observe(box);
       p.onReady();
-    });
+    };
+    if (UPlotCtor) create(UPlotCtor);
+    else void loadUPlot().then(create);
     return () => {
       cancelled = true;
       ro?.disconnect();
@@ -132,7 +150,9 @@ export function UPlotChart(props: UPlotChartProps) {
 
   useEffect(() => {
     const u = plot.current;
-    if (!u) return;
+    const s = shown.current;
+    if (!u || (s && s.series === props.series && s.from === props.from && s.to === props.to)) return;
+    shown.current = { series: props.series, from: props.from, to: props.to };
     data.current = toColumns(props.series, n);
     u.batch(() => {
       u.setData(data.current as uPlot.AlignedData, false);

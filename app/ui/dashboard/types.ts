@@ -13,7 +13,8 @@ export interface SeriesData {
   max?: (number | null)[][];
 }
 
-export type WidgetData = { state: "ok"; series?: SeriesData } | { state: "error"; error: string };
+/** A chart's series travel separately (/dashboard/series); the page gets `chart` only. */
+export type WidgetData = { state: "ok"; series?: SeriesData; chart?: { size: number; empty: boolean } } | { state: "error"; error: string };
 
 export type VariableInfo = Pick<Variable, "Id" | "Name" | "Unit" | "DataFormat" | "Precision" | "RangeMin" | "RangeMax">;
 
