@@ -68,3 +68,6 @@ export default function handleRequest(
     );
   });
 }
+
+// For server/main.ts: the VNC WebSocket proxy's session and target check (reaches it via the build's entry.module).
+export { authorizeVncUpgrade } from "./services/vnc-proxy.server";

@@ -63,7 +63,7 @@ export const FEATURES: readonly Feature[] = [
   { key: "config", path: "/config", permission: "ManageProject", group: "tools", icon: "sliders", label: "nav.config" },
   { key: "structView", path: "/structView", module: "routes/structView.tsx", permission: "ViewStructure", group: "tools", icon: "tree", label: "nav.structView" },
   { key: "variableOverview", path: "/variableOverview", module: "routes/variableOverview.tsx", permission: "UseMetaData", group: "tools", icon: "list", label: "nav.variableOverview" },
-  { key: "vncview", path: "/vncview", permission: null, group: "tools", icon: "screen", label: "nav.vncview" },
+  { key: "vncview", path: "/vncview", module: "routes/vncview.tsx", permission: null, group: "tools", icon: "screen", label: "nav.vncview" },
   { key: "log", path: "/log", module: "routes/log.tsx", permission: "ViewLogs", group: "advanced", icon: "log", label: "nav.log" },
   { key: "metadata", path: "/metadata", module: "routes/metadata.tsx", permission: "UseMetaData", group: "advanced", icon: "tag", label: "nav.metadata" },
   { key: "monitor", path: "/monitor", module: "routes/monitor.tsx", permission: "UseMonitor", group: "advanced", icon: "pulse", label: "nav.monitor" },

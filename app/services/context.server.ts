@@ -40,22 +40,7 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   // Only requests that change nothing read through the cache; any other one may have changed
   // what the cached answers say, so they are all dropped once it is done.
   const reading = request.method === "GET" || request.method === "HEAD";
-  const logger = new LoggerClient(
-    { baseUrl: env.loggerUrl, clientId: env.clientId, clientSecret: env.clientSecret, timeoutMs: env.loggerTimeoutMs },
-    {
-      get: () => ({ accessToken: session.get("accessToken"), refreshToken: session.get("refreshToken") }),
-      set: (pair) => {
-        if (pair) {
-          session.set("accessToken", pair.access_token);
-          session.set("refreshToken", pair.refresh_token);
-        } else {
-          session.unset("accessToken");
-          session.unset("refreshToken");
-        }
-      },
-    },
-    { cache: reading },
-  );
+  const logger = loggerClientFor(session, { cache: reading });
   context.set(requestState, { session, logger });
   let response: Response;
   try {
@@ -75,3 +60,23 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   }
   return response;
 };
+
+/** A logger client bound to the tokens of this cookie session (also used by the VNC proxy's upgrade check). */
+export function loggerClientFor(session: AppSession, options: { cache?: boolean } = {}): LoggerClient {
+  return new LoggerClient(
+    { baseUrl: env.loggerUrl, clientId: env.clientId, clientSecret: env.clientSecret, timeoutMs: env.loggerTimeoutMs },
+    {
+      get: () => ({ accessToken: session.get("accessToken"), refreshToken: session.get("refreshToken") }),
+      set: (pair) => {
+        if (pair) {
+          session.set("accessToken", pair.access_token);
+          session.set("refreshToken", pair.refresh_token);
+        } else {
+          session.unset("accessToken");
+          session.unset("refreshToken");
+        }
+      },
+    },
+    options,
+  );
+}

@@ -12,6 +12,7 @@ import { settingsMethods } from "./settings.ts";
 import { systemMethods } from "./system.ts";
 import { traceMethods } from "./trace.ts";
 import { userMethods } from "./users.ts";
+import { vncMethods } from "./vnc.ts";
 import { webuiMethods } from "./webui.ts";
 import { canMethods } from "./can.ts";
 
@@ -30,5 +31,6 @@ export const registry: Registry = {
   ...notificationMethods,
   ...traceMethods,
   ...metadataMethods,
+  ...vncMethods,
   ...canMethods,
 };

@@ -179,6 +179,16 @@ const migrations: string[] = [
     PRIMARY KEY (Type, ID, Key)
   );
   `,
+  // 5: VNC targets an administrator configured (VncAPI); the console's proxy connects only to these.
+  `
+  CREATE TABLE vnc_targets (
+    ID INTEGER PRIMARY KEY AUTOINCREMENT,
+    Name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    Host TEXT NOT NULL,
+    Port INTEGER NOT NULL,
+    Password TEXT NOT NULL DEFAULT ''
+  );
+  `,
 ];
 
 /** The schema version a fully migrated database has. */

@@ -351,3 +351,11 @@ export const fileEntry = z.object({
 export type FileEntry = z.infer<typeof fileEntry>;
 export const fileListAnswer = z.object({ Data: z.object({ Path: z.string(), Entries: z.array(fileEntry) }) });
 export const filePathAnswer = z.object({ Data: z.object({ Path: z.string() }).loose() });
+
+// VNC targets (docs/logger-api.md, "VncAPI"): List never carries the password, Connect does
+// (read only by the console's WebSocket proxy on the server).
+export const vncTarget = z.object({ ID: z.number().int(), Name: z.string(), Host: z.string(), Port: z.number().int(), HasPassword: z.boolean() });
+export type VncTarget = z.infer<typeof vncTarget>;
+export const vncTargetsAnswer = z.object({ Targets: z.array(vncTarget) });
+export const vncConnectAnswer = z.object({ ID: z.number().int(), Name: z.string(), Host: z.string().min(1), Port: z.number().int().min(1).max(65535), Password: z.string() });
+export type VncConnectTarget = z.infer<typeof vncConnectAnswer>;
