@@ -17,6 +17,7 @@ import { FormActions } from "~/ui/FormActions";
 import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
 import { pageTitle } from "~/ui/title";
 import { VncViewer } from "~/ui/vnc/VncViewer";
+import { listHref } from "~/ui/pageState";
 import type { Route } from "./+types/vncview";
 
 // The VNC view (issue #8): noVNC in the page, connected through the console's WebSocket proxy
@@ -169,12 +170,7 @@ function formatAddress(target: VncTarget) {
 }
 
 /** The page URL with at most one page state (add, edit=ID, remove=ID). */
-function pageHref(params: URLSearchParams, state?: string, id?: number) {
-  const next = new URLSearchParams(params);
-  for (const key of PAGE_STATES) next.delete(key);
-  if (state) next.set(state, id === undefined ? "" : String(id));
-  return next.size ? `${PATH}?${next}` : PATH;
-}
+const pageHref = (params: URLSearchParams, state?: string, id?: number) => listHref(PATH, params, PAGE_STATES, state, id);
 
 function removeForm(target: VncTarget, params: URLSearchParams, t: TFunction) {
   return {
