@@ -3,13 +3,14 @@ import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { I18nextProvider, initReactI18next } from "react-i18next";
 import { HydratedRouter } from "react-router/dom";
-import { resources } from "./locales";
+import { isLanguage, loadTexts } from "./locales";
 
-// Both languages are small, so they ship in the bundle; the server's choice is on <html lang>.
+// The server's choice of language is on <html lang>; only that language's texts are loaded.
 async function main() {
+  const lng = isLanguage(document.documentElement.lang) ? document.documentElement.lang : "en";
   await i18next.use(initReactI18next).init({
-    resources,
-    lng: document.documentElement.lang || "en",
+    resources: { [lng]: { translation: await loadTexts(lng) } },
+    lng,
     fallbackLng: "en",
     interpolation: { escapeValue: false },
   });

@@ -6,7 +6,10 @@ import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
+import { chartMarkup } from "./services/chartSvg.server";
+import { stateIfAny } from "./services/context.server";
 import { getInstance } from "./services/i18n.server";
+import { ServerChartsContext, type SvgLook } from "./ui/dashboard/serverCharts";
 
 export const streamTimeout = 5_000;
 
@@ -27,9 +30,13 @@ export default function handleRequest(
       (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
 
+    const charts = stateIfAny(loadContext)?.charts;
+    const svgOf = charts ? (id: string, look: SvgLook) => (charts.has(id) ? chartMarkup(charts.get(id)!, look) : null) : null;
     const { pipe, abort } = renderToPipeableStream(
       <I18nextProvider i18n={getInstance(loadContext)}>
-        <ServerRouter context={routerContext} url={request.url} />
+        <ServerChartsContext.Provider value={svgOf}>
+          <ServerRouter context={routerContext} url={request.url} />
+        </ServerChartsContext.Provider>
       </I18nextProvider>,
       {
         [readyOption]() {
@@ -61,3 +68,6 @@ export default function handleRequest(
     );
   });
 }
+
+// For server/main.ts: the VNC WebSocket proxy's session and target check (reaches it via the build's entry.module).
+export { authorizeVncUpgrade } from "./services/vnc-proxy.server";

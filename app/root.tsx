@@ -15,7 +15,7 @@ import {
 } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
-import { LOCALE_IDS, type Language } from "./locales";
+import { loadTexts, LOCALE_IDS, type Language } from "./locales";
 import { getAuth } from "./services/auth-state.server";
 import { activeMaintenance, bannerVisible } from "./services/banner";
 import { sessionMiddleware, stateOf } from "./services/context.server";
@@ -45,10 +45,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
   const [user, dashboards, messages] = mayRead
     ? await Promise.all([
-        auth.userId !== null ? logger.rpc("GI.system/UserManagementAPI.GetUser", { ID: auth.userId }, userAnswer).then((a) => a.User) : null,
-        logger.rpc("WebUIAPI.List", {}, dashboardListAnswer).then((a) => a.List),
+        auth.userId !== null ? logger.readRpc("GI.system/UserManagementAPI.GetUser", { ID: auth.userId }, userAnswer).then((a) => a.User) : null,
+        logger.readRpc("WebUIAPI.List", {}, dashboardListAnswer).then((a) => a.List),
         logger
-          .rpc(
+          .readRpc(
             "GI.system/MessagingAPI.GetMessages",
             { Filter: { Sender: "Maintainer", Topic: "", Type: "" }, From: "", To: "", Limit: 5000, Offset: 0 },
             messagesAnswer,
@@ -116,7 +116,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
 export default function App({ loaderData }: Route.ComponentProps) {
   const { i18n } = useTranslation();
   useEffect(() => {
-    if (i18n.language !== loaderData.locale) void i18n.changeLanguage(loaderData.locale);
+    const lng = loaderData.locale;
+    if (i18n.language === lng) return;
+    // The browser has only the language it started with: another one is loaded first.
+    void (async () => {
+      if (!i18n.hasResourceBundle(lng, "translation")) i18n.addResourceBundle(lng, "translation", await loadTexts(lng));
+      await i18n.changeLanguage(lng);
+    })();
   }, [loaderData.locale, i18n]);
   useHashToken();
   const matches = useMatches();

@@ -14,6 +14,7 @@ export default [
   route("banner/dismiss", "routes/bannerDismiss.tsx"),
   route("theme/logo", "routes/themeLogo.tsx"),
   route("live", "routes/live.tsx"),
+  route("dashboard/series", "routes/dashboardSeries.ts"),
   route("log/export", "routes/logExport.tsx"),
   route("traceLog/download", "routes/traceLogDownload.tsx"),
   route("export/csv", "routes/exportCsv.tsx"),

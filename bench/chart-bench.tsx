@@ -79,7 +79,9 @@ async function liveUpdates(): Promise<{ bare: number; component: number }> {
   await new Promise<void>((ready) =>
     root.render(createElement(LiveBusContext.Provider, { value: bus }, createElement(UPlotChart, { ...props, series, follow: true, hidden: new Set<string>(), onZoom() {}, onReset() {}, onReady: ready }))),
   );
+  // The chart exists at its first commit; its live subscription is a passive effect, run after paint.
   await frame();
+  await new Promise((r) => setTimeout(r, 50));
   const times: number[] = [];
   for (let k = 0; k < 60; k++) {
     const values = Object.fromEntries(vars.map((v, i) => [v.Id, 50 + i + Math.random()]));
@@ -88,6 +90,7 @@ async function liveUpdates(): Promise<{ bare: number; component: number }> {
     times.push(performance.now() - t0);
   }
   root.unmount();
+  if (median(times) < 0.05) throw new Error("live samples did not reach the chart");
   return { bare: median(bareTimes), component: median(times) };
 }
 

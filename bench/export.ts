@@ -1,6 +1,6 @@
 // `node bench/export.ts` (after `npm run build`): the Export issue's figure — a CSV export of
 // at least 1 GB streamed logger → console → client at ≥ 50 MB/s, while the console's resident
-// memory grows by < 50 MB. The console runs as its own process (react-router-serve), so its RSS
+// memory grows by < 50 MB. The console runs as its own process (server/main.ts), so its RSS
 // is read from /proc; the logger runs here with simulated history backfilled.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -20,7 +20,7 @@ export function freePort(): Promise<number> {
 export async function startConsole(loggerUrl: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [join(root, "node_modules/@react-router/serve/bin.cjs"), "build/server/index.js"], {
+  const child = spawn(process.execPath, [join(root, "server/main.ts"), "build/server/index.js"], {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", LOGGER_URL: loggerUrl, NODE_ENV: "production", SESSION_SECRET: "bench-secret-0123456789abcdefghij" },
     stdio: ["ignore", "ignore", "inherit"],

@@ -10,6 +10,7 @@ import { passwordPolicyError } from "./auth/passwords.ts";
 import { StreamHub } from "./api/data/stream.ts";
 import { FileRoot } from "./files/paths.ts";
 import { createRequestHandler } from "./http/router.ts";
+import { CanBus } from "./can/bus.ts";
 import { LiveValues } from "./model/live.ts";
 import { emptyModel } from "./model/types.ts";
 import { resolveSim } from "./sim/options.ts";
@@ -21,6 +22,7 @@ import { applyStoredChannels } from "./api/project-config.ts";
 import { loadProjectConfig } from "./store/project-config.ts";
 import { migrate } from "./store/migrations.ts";
 import { seed } from "./store/seed.ts";
+import { seedDeviceLocations } from "./store/device-locations.ts";
 import { seedDashboards } from "./store/seed-dashboards.ts";
 import { SeriesStore } from "./store/series/store.ts";
 import { TraceLog } from "./trace.ts";
@@ -78,6 +80,7 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
     sim = simOpts ? new Simulator(simOpts, store, live) : null;
     if (sim) applyStoredChannels(db, { store, model: sim.rig.model }, sim);
     if (firstStart && sim) seedDashboards(db, sim.rig.model);
+    if (sim) seedDeviceLocations(db, sim.rig.model, sim.newDevices);
     if (sim && simOpts!.backfillSec > 0) await sim.backfill(simOpts!.backfillSec, log);
   } catch (err) {
     store.close();
@@ -87,8 +90,15 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   const streams = new StreamHub(live, now);
   const trace = new TraceLog(opts.dataDir);
   const notifier = new Notifier(db, trace, opts.alarms);
-  const alarms = new AlarmEngine(db, sim?.rig.model ?? emptyModel(), notifier, trace, now);
+  const model = sim?.rig.model ?? emptyModel();
+  const alarms = new AlarmEngine(db, model, notifier, trace, now);
   alarms.start(opts.alarms?.tickMs);
+  const can = new CanBus({
+    dataDir: opts.dataDir, seed: simOpts?.seed ?? 1, now, store, live, model,
+    simulated: sim !== null, acquiring: () => sim?.running ?? true,
+    onError: (message) => trace.add("warn", "can", message),
+  });
+  can.start();
   if (sim) {
     sim.onSamples = (id, first, periodUs, values) => alarms.onSamples(id, first, periodUs, values);
     sim.onEvent = (level, message) => trace.add(level, "simulator", message);
@@ -100,6 +110,7 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   // Stops everything that produces data; the store itself closes after the last request.
   const stopData = () => {
     sim?.close();
+    can.close();
     alarms.close();
     notifier.close();
     streams.closeAll();
@@ -112,11 +123,12 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
     controller: opts.controller ?? false,
     clients: makeClients(opts.clientId ?? "loggia-console", opts.clientSecret ?? "loggia-console-secret"),
     ttl: { accessTtlSec: opts.accessTtlSec ?? 900, refreshTtlSec: opts.refreshTtlSec ?? 604800 },
-    data: { store, live, sim, model: sim?.rig.model ?? emptyModel(), streams, now },
+    data: { store, live, sim, model, streams, now },
     alarms,
     notifier,
     trace,
     files: new FileRoot(join(opts.dataDir, "files")),
+    can,
   };
 
   const server = createServer(createRequestHandler(ctx, log));

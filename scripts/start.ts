@@ -112,7 +112,7 @@ async function main() {
       ...(freshData && env.SIM !== "off" && !env.BACKFILL ? { BACKFILL: "1h" } : {}),
     });
   }
-  await start("console", process.execPath, [join(root, "node_modules", "@react-router", "serve", "bin.cjs"), "build/server/index.js"], /http:\/\//, {
+  await start("console", process.execPath, [join(root, "server", "main.ts"), "build/server/index.js"], /http:\/\//, {
     ...env,
     NODE_ENV: "production",
     PORT: String(port),

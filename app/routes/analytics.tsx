@@ -4,16 +4,18 @@ import { Form, Link, useNavigate, useSearchParams } from "react-router";
 import { stateOf } from "~/services/context.server";
 import { userTimeZone } from "~/services/dashboards.server";
 import { requireFeature } from "~/services/guards.server";
-import { listMeasurements, loadSeries, loadStatistics } from "~/services/history.server";
+import { listMeasurements, loadSeries, loadSources, loadStatistics, localText, oldestKept } from "~/services/history.server";
+import { getInstance } from "~/services/i18n.server";
 import type { Variable, VariableStatistics } from "~/services/logger/schemas";
 import { loadVariables } from "~/services/variables.server";
 import { ChartWidget } from "~/ui/dashboard/ChartWidget";
 import type { SeriesData, VariableInfo } from "~/ui/dashboard/types";
 import { buttonClass, FormErrors, inputClass } from "~/ui/FormField";
 import { useFormatters } from "~/ui/format";
+import { cmpAtInput, COMPARE_PRESETS, resolveComparison } from "~/ui/history/compare";
 import { resolveHistoryRange } from "~/ui/history/historyRange";
 import { RangeFields } from "~/ui/history/RangeFields";
-import { VariablePicker } from "~/ui/history/VariablePicker";
+import { FieldsetError, VariablePicker } from "~/ui/history/VariablePicker";
 import { pageTitle } from "~/ui/title";
 import type { Route } from "./+types/analytics";
 
@@ -25,38 +27,57 @@ const UNITS_PER_CHART = 2;
 export async function loader(args: Route.LoaderArgs) {
   await requireFeature(args, "analytics");
   const { logger } = stateOf(args.context);
+  const { t } = getInstance(args.context);
   const params = args.url.searchParams;
-  const [{ variables }, measurements, zone] = await Promise.all([loadVariables(logger), listMeasurements(logger), userTimeZone(args)]);
+  const [{ variables }, measurements, zone, sources] = await Promise.all([loadVariables(logger), listMeasurements(logger), userTimeZone(args), loadSources(logger)]);
   const range = resolveHistoryRange(params, zone, Date.now(), measurements);
   const wanted = params.getAll("v");
   const chosen = wanted.map((id) => variables.find((v) => v.Id === id)).filter((v): v is (typeof variables)[number] => v !== undefined);
   const tooMany = chosen.length > MAX_VARIABLES;
-  const shown = range.problem || tooMany ? [] : chosen;
-  const compareWith = range.measurement ? (measurements.find((m) => m.ID === params.get("cmp") && m.ID !== range.measurement!.ID) ?? null) : null;
-  // Aligned at their start: the same offset into the other measurement, the same length.
-  const shift = compareWith && range.measurement ? compareWith.start - range.measurement.start : 0;
+  // A submitted form (it always sends span) without variables is a bad request, not a first visit.
+  const noVariables = params.has("span") && chosen.length === 0;
+  const { compare, problem: compareProblem } = resolveComparison(params, range, zone, measurements);
   const visible = { from: range.from, to: range.to };
+  const shift = compare?.shift ?? 0;
   const other = { from: visible.from + shift, to: visible.to + shift };
+  // Retention: a range that ends before the oldest data the chosen variables' sources keep.
+  const oldest = oldestKept(chosen, sources);
+  const beyond = !range.problem && oldest !== null && visible.to <= oldest ? oldest : null;
+  const cmpBeyond = compare && oldest !== null && other.to <= oldest ? oldest : null;
+  // Each problem goes with the part of the form it concerns.
+  const only = (...texts: (string | null)[]) => texts.filter((p): p is string => p !== null);
+  const problems = {
+    v: only(noVariables ? t("history.analytics.noVariables") : null, tooMany ? t("history.analytics.tooMany", { max: MAX_VARIABLES }) : null),
+    range: only(range.problem ? t(range.problem) : null, beyond !== null ? t("history.analytics.beyondRetention", { oldest: localText(beyond, zone) }) : null),
+    cmp: only(compareProblem ? t(compareProblem) : null, cmpBeyond !== null ? t("history.analytics.cmpBeyondRetention", { oldest: localText(cmpBeyond, zone) }) : null),
+  };
+  // A bad comparison still shows A (the problem is named next to the comparison fields).
+  const shown = range.problem || tooMany || beyond !== null ? [] : chosen;
+  const withB = compare && cmpBeyond === null ? compare : null;
+  const cmpName = withB ? (withB.measurement?.Name ?? t(`history.analytics.cmpLabel.${withB.kind}`, { start: localText(withB.from, zone) })) : "";
   const charts = await Promise.all(
     chartGroups(shown).map(async (vars) => {
-      const [main, cmp] = await Promise.all([loadSeries(logger, vars, visible), compareWith ? loadSeries(logger, vars, other) : null]);
-      return { vars: vars.map(info), ...overlay(main, cmp, vars, compareWith?.Name ?? "") };
+      const [main, cmp] = await Promise.all([loadSeries(logger, vars, visible), withB ? loadSeries(logger, vars, other) : null]);
+      return { vars: vars.map(info), ...overlay(main, cmp, vars, cmpName) };
     }),
   );
-  const [stats, cmpStats] = await Promise.all([loadStatistics(logger, shown, visible), compareWith ? loadStatistics(logger, shown, other) : null]);
+  const [stats, cmpStats] = await Promise.all([loadStatistics(logger, shown, visible), withB ? loadStatistics(logger, shown, other) : null]);
   return {
     variables: variables.map((v) => ({ Id: v.Id, Name: v.Name, Unit: v.Unit, deviceName: v.deviceName, Precision: v.Precision })),
     measurements: measurements.map((m) => ({ ID: m.ID, Name: m.Name })),
     selected: chosen.map((v) => v.Id),
     range,
-    compare: compareWith ? { ID: compareWith.ID, Name: compareWith.Name } : null,
+    /** The compare choice as typed (kept on errors), and the comparison drawn. */
+    cmpChoice: { cmp: params.get("cmp") ?? "", cmpAt: cmpAtInput(params.get("cmpAt"), zone) },
+    compare: withB ? { kind: withB.kind, name: cmpName, from: other.from, to: other.to, baseFrom: withB.from } : null,
+    problems,
     charts,
     stats: stats.stats,
     cmpStats: cmpStats?.stats ?? [],
-    statsError: stats.error,
-    tooMany,
+    statsError: stats.error ?? cmpStats?.error ?? null,
   };
 }
+
 
 const info = (v: Variable): VariableInfo => ({ Id: v.Id, Name: v.Name, Unit: v.Unit, DataFormat: v.DataFormat, Precision: v.Precision, RangeMin: v.RangeMin, RangeMax: v.RangeMax });
 
@@ -92,7 +113,8 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const fmt = useFormatters();
-  const { range, charts, compare } = loaderData;
+  const { range, charts, compare, problems, cmpChoice } = loaderData;
+  const hasProblems = problems.v.length + problems.range.length + problems.cmp.length > 0;
   const onZoom = useCallback(
     (from: number, to: number) => {
       const next = new URLSearchParams(params);
@@ -108,7 +130,6 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
     next.delete("zt");
     void navigate(`?${next}`, { preventScrollReset: true });
   }, [params, navigate]);
-  const problems = [range.problem ? t(range.problem) : null, loaderData.tooMany ? t("history.analytics.tooMany", { max: MAX_VARIABLES }) : null].filter((p): p is string => p !== null);
   const resetHref = (() => {
     const next = new URLSearchParams(params);
     next.delete("zf");
@@ -119,33 +140,60 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
     <section className="flex flex-col gap-4">
       <h1 className="text-2xl font-semibold">{t("nav.analytics")}</h1>
       <Form method="get" className="flex flex-col gap-4 rounded-lg bg-white p-4 shadow-sm dark:bg-slate-800" data-testid="analytics-form">
-        <VariablePicker variables={loaderData.variables} selected={loaderData.selected} />
-        <RangeFields range={range} measurements={loaderData.measurements} idPrefix="analytics" />
-        <label className="flex max-w-md flex-col gap-1 text-sm font-medium">
-          {t("history.analytics.compare")}
-          <select name="cmp" defaultValue={compare?.ID ?? ""} className={inputClass}>
-            <option value="">{t("history.analytics.noCompare")}</option>
-            {loaderData.measurements.map((m) => (
-              <option key={m.ID} value={m.ID}>
-                {m.Name}
-              </option>
-            ))}
-          </select>
-          <span className="text-xs font-normal text-slate-500">{t("history.analytics.compareHint")}</span>
-        </label>
+        <VariablePicker variables={loaderData.variables} selected={loaderData.selected} errors={problems.v} />
+        <RangeFields range={range} measurements={loaderData.measurements} idPrefix="analytics" errors={problems.range} />
+        <fieldset className="flex flex-wrap items-end gap-4" aria-invalid={problems.cmp.length ? true : undefined} aria-describedby={problems.cmp.length ? "compare-error" : undefined} data-testid="compare-fields">
+          <legend className="mb-1 text-sm font-medium">{t("history.analytics.compareLegend")}</legend>
+          {problems.cmp.length > 0 && (
+            <div className="basis-full">
+              <FieldsetError id="compare-error" errors={problems.cmp} />
+            </div>
+          )}
+          <label className="flex max-w-md flex-col gap-1 text-sm font-medium">
+            {t("history.analytics.compare")}
+            <select name="cmp" defaultValue={cmpChoice.cmp} className={inputClass}>
+              <option value="">{t("history.analytics.noCompare")}</option>
+              <optgroup label={t("history.analytics.compareRanges")}>
+                {COMPARE_PRESETS.map((p) => (
+                  <option key={p} value={p}>
+                    {t(`history.analytics.cmpChoice.${p}`)}
+                  </option>
+                ))}
+                <option value="at">{t("history.analytics.cmpChoice.at")}</option>
+              </optgroup>
+              <optgroup label={t("history.analytics.compareMeasurements")}>
+                {loaderData.measurements.map((m) => (
+                  <option key={m.ID} value={m.ID}>
+                    {m.Name}
+                  </option>
+                ))}
+              </optgroup>
+            </select>
+          </label>
+          <label className="flex flex-col gap-1 text-sm font-medium">
+            {t("history.analytics.cmpAt")}
+            <input type="datetime-local" step="1" name="cmpAt" defaultValue={cmpChoice.cmpAt} className={inputClass} />
+          </label>
+          <p className="basis-full text-xs font-normal text-slate-500">{t("history.analytics.compareHint")}</p>
+        </fieldset>
         <div>
           <button type="submit" className={buttonClass}>
             {t("history.analytics.show")}
           </button>
         </div>
       </Form>
-      <FormErrors errors={problems.length ? problems : undefined} />
-      {charts.length === 0 && problems.length === 0 && <p className="text-slate-600 dark:text-slate-300">{t("history.analytics.pick")}</p>}
+      {charts.length === 0 && !hasProblems && <p className="text-slate-600 dark:text-slate-300">{t("history.analytics.pick")}</p>}
       {charts.length > 0 && (
         <div className="flex flex-wrap items-center gap-3 text-sm" data-testid="visible-range">
-          <span>
+          <span data-testid="range-a">
+            {compare ? `${t("history.analytics.rangeA")}: ` : ""}
             {fmt.dateTime(range.from)} – {fmt.dateTime(range.to)}
           </span>
+          {compare && (
+            <span data-testid="range-b">
+              {t("history.analytics.rangeB", { name: compare.name })}: {fmt.dateTime(compare.from)} – {fmt.dateTime(compare.to)}
+            </span>
+          )}
           {range.zoomed && (
             <Link to={resetHref} preventScrollReset className="text-brand hover:underline">
               {t("history.analytics.resetZoom")}
@@ -161,12 +209,23 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
             </p>
           ) : (
             <div className="h-80">
-              <ChartWidget series={c.series} vars={[...c.vars, ...c.extra]} from={range.from} to={range.to} follow={false} approx={{ width: 1100, height: 300 }} syncKey="analytics" onZoom={onZoom} onReset={onReset} />
+              <ChartWidget
+                series={c.series}
+                vars={[...c.vars, ...c.extra]}
+                from={range.from}
+                to={range.to}
+                follow={false}
+                approx={{ width: 1100, height: 300 }}
+                syncKey="analytics"
+                onZoom={onZoom}
+                onReset={onReset}
+                overlay={compare && c.extra.length ? { origin: range.base.from, pairs: c.vars.length } : undefined}
+              />
             </div>
           )}
         </div>
       ))}
-      {loaderData.stats.length > 0 && <StatisticsTable stats={loaderData.stats} cmpStats={loaderData.cmpStats} compareName={compare?.Name ?? null} variables={loaderData.variables} />}
+      {loaderData.stats.length > 0 && <StatisticsTable stats={loaderData.stats} cmpStats={loaderData.cmpStats} compareName={compare?.name ?? null} variables={loaderData.variables} />}
       {loaderData.statsError && <FormErrors errors={[t(loaderData.statsError)]} />}
     </section>
   );

@@ -1,14 +1,15 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useNavigation, useSearchParams } from "react-router";
-import { REFRESH_MS } from "~/schemas/dashboards";
+import { REFRESH_MS } from "~/schemas/dashboardConstants";
 import { stateOf } from "~/services/context.server";
-import { getDashboard, listDashboards, loadDashboardData, userTimeZone } from "~/services/dashboards.server";
+import { chartSources, getDashboard, listDashboards, loadDashboardData, pageData, userTimeZone } from "~/services/dashboards.server";
 import { requireFeature } from "~/services/guards.server";
 import { DashboardGrid } from "~/ui/dashboard/DashboardGrid";
 import { LiveBus, LiveBusContext } from "~/ui/dashboard/liveBus";
 import { RangeBar } from "~/ui/dashboard/RangeBar";
 import { resolveRange, resolveRefresh } from "~/ui/dashboard/timeRange";
+import { useChartSeries } from "~/ui/dashboard/useChartSeries";
 import { usePolledData } from "~/ui/dashboard/useDashboardLive";
 import { WidgetCard } from "~/ui/dashboard/WidgetCard";
 import { useFormatters } from "~/ui/format";
@@ -43,7 +44,8 @@ export async function loader(args: Route.LoaderArgs) {
   const range = resolveRange(params, dashboard.content.Range, zone, Date.now());
   const refresh = resolveRefresh(params, dashboard.content.Refresh);
   const data = await loadDashboardData(logger, dashboard.content, range);
-  return { ...base, range, refresh, data };
+  stateOf(args.context).charts = chartSources(data, dashboard.content, range);
+  return { ...base, range, refresh, data: pageData(data, dashboard.content) };
 }
 
 /** The logger client throws data(…, 502/503) when the logger is unreachable or garbled. */
@@ -110,6 +112,8 @@ function DashboardView({ loaderData, offline, mayEdit }: { loaderData: Loaded; o
   const [bus] = useState(() => new LiveBus());
   const [live, setLive] = useState<{ values: Record<string, number | null>; state: LiveState }>({ values: data?.values ?? {}, state: "connecting" });
   const busy = navigation.state === "loading" && navigation.location?.pathname === "/dashboard";
+  const hasCharts = dashboard.content?.Widgets.some((w) => w.Type === "chart") ?? false;
+  const loaded = useChartSeries(hasCharts && range ? { id: dashboard.ID, from: range.from, to: range.to } : null);
 
   const withRange = useCallback(
     (change: (p: URLSearchParams) => void) => {
@@ -166,6 +170,7 @@ function DashboardView({ loaderData, offline, mayEdit }: { loaderData: Loaded; o
               data={data}
               values={live.values}
               range={{ from: range.from, to: range.to, follow: range.preset !== null }}
+              loaded={loaded?.[w.ID]}
               approx={approx}
               syncKey={`dashboard-${dashboard.ID}`}
               busy={busy}

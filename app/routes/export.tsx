@@ -1,7 +1,7 @@
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, useSearchParams } from "react-router";
-import { AGGREGATES, separatorsFor, TIME_FORMATS } from "~/schemas/export";
+import { AGGREGATES, EXPORT_ERROR_FIELDS, separatorsFor, TIME_FORMATS, type ExportErrorField } from "~/schemas/export";
 import { stateOf } from "~/services/context.server";
 import { userTimeZone } from "~/services/dashboards.server";
 import { requireFeature } from "~/services/guards.server";
@@ -12,7 +12,7 @@ import { buttonClass, FormErrors, inputClass } from "~/ui/FormField";
 import { useFormatters } from "~/ui/format";
 import { resolveHistoryRange } from "~/ui/history/historyRange";
 import { RangeFields } from "~/ui/history/RangeFields";
-import { VariablePicker } from "~/ui/history/VariablePicker";
+import { FieldsetError, VariablePicker } from "~/ui/history/VariablePicker";
 import { pageTitle } from "~/ui/title";
 import type { Route } from "./+types/export";
 
@@ -23,17 +23,19 @@ export async function loader(args: Route.LoaderArgs) {
   const [{ variables }, measurements, zone] = await Promise.all([loadVariables(logger), listMeasurements(logger), userTimeZone(args)]);
   const range = resolveHistoryRange(params, zone, Date.now(), measurements);
   const error = params.get("error");
+  const field = params.get("errorField");
   return {
     variables: variables.map((v) => ({ Id: v.Id, Name: v.Name, Unit: v.Unit, deviceName: v.deviceName })),
     measurements: measurements.map((m) => ({ ID: m.ID, Name: m.Name })),
     selected: params.getAll("v"),
     range: { ...range, problem: null },
     language: getLocale(args.context),
-    error: error ? error.slice(0, 500) : null,
+    error: error ? { text: error.slice(0, 500), field: EXPORT_ERROR_FIELDS.find((f) => f === field) ?? null } : null,
   };
 }
 
-type Progress = { state: "idle" } | { state: "running" | "done"; rows: number; bytes: number } | { state: "cancelled" } | { state: "failed"; error: string };
+type Refusal = { text: string; field: ExportErrorField | null };
+type Progress = { state: "idle" } | { state: "running" | "done"; rows: number; bytes: number } | { state: "cancelled" } | { state: "failed"; error: Refusal };
 
 export default function Export({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
@@ -53,21 +55,23 @@ export default function Export({ loaderData }: Route.ComponentProps) {
       const result = await download(event.currentTarget, ac.signal, (rows, bytes) => setProgress({ state: "running", rows, bytes }));
       setProgress({ state: "done", ...result });
     } catch (error) {
-      setProgress(ac.signal.aborted ? { state: "cancelled" } : { state: "failed", error: error instanceof Error ? error.message : String(error) });
+      setProgress(ac.signal.aborted ? { state: "cancelled" } : { state: "failed", error: error instanceof ExportRefused ? error.refusal : { text: error instanceof Error ? error.message : String(error), field: null } });
     } finally {
       abort.current = null;
     }
   }
 
-  const errors = [loaderData.error, progress.state === "failed" ? progress.error : null].filter((e): e is string => !!e);
+  // The latest refusal: the script's answer once the form was sent with JavaScript, else the URL's.
+  const refusal = progress.state === "failed" ? progress.error : progress.state === "idle" ? loaderData.error : null;
+  const at = (field: ExportErrorField | null) => (refusal && refusal.field === field ? [refusal.text] : undefined);
   const size = (n: number) => `${fmt.number(n / 1e6, 1)} MB`;
   return (
     <section className="flex flex-col gap-4">
       <h1 className="text-2xl font-semibold">{t("nav.export")}</h1>
-      <FormErrors errors={errors.length ? errors : undefined} />
+      <FormErrors errors={at(null)} />
       <Form method="post" action="/export/csv" reloadDocument onSubmit={onSubmit} className="flex flex-col gap-4 rounded-lg bg-white p-4 shadow-sm dark:bg-slate-800" data-testid="export-form">
-        <VariablePicker variables={loaderData.variables} selected={loaderData.selected} />
-        <RangeFields range={loaderData.range} measurements={loaderData.measurements} idPrefix="export" />
+        <VariablePicker variables={loaderData.variables} selected={loaderData.selected} errors={at("v")} />
+        <RangeFields range={loaderData.range} measurements={loaderData.measurements} idPrefix="export" errors={at("range")} />
         <fieldset className="flex flex-wrap items-end gap-4">
           <legend className="mb-1 text-sm font-medium">{t("history.export.mode")}</legend>
           <label className="flex items-center gap-2 text-sm">
@@ -80,7 +84,8 @@ export default function Export({ loaderData }: Route.ComponentProps) {
           </label>
           <label className="flex flex-col gap-1 text-sm font-medium">
             {t("history.export.interval")}
-            <input type="number" name="interval" step="any" defaultValue={choice("interval", "1")} className={`${inputClass} w-32`} />
+            <input type="number" name="interval" step="any" defaultValue={choice("interval", "1")} aria-invalid={at("interval") ? true : undefined} aria-describedby={at("interval") ? "interval-error" : undefined} className={`${inputClass} w-32`} />
+            <FieldsetError id="interval-error" errors={at("interval")} />
           </label>
           <label className="flex flex-col gap-1 text-sm font-medium">
             {t("history.export.aggregate")}
@@ -147,8 +152,8 @@ async function download(form: HTMLFormElement, signal: AbortSignal, onProgress: 
   body.set("js", "1");
   const res = await fetch(form.action, { method: "POST", body, signal });
   if (!res.ok || !res.body) {
-    const answer = (await res.json().catch(() => null)) as { error?: string } | null;
-    throw new Error(answer?.error ?? res.statusText);
+    const answer = (await res.json().catch(() => null)) as { error?: string; field?: string | null } | null;
+    throw new ExportRefused({ text: answer?.error ?? res.statusText, field: EXPORT_ERROR_FIELDS.find((f) => f === answer?.field) ?? null });
   }
   const parts: Uint8Array[] = [];
   let bytes = 0;
@@ -172,6 +177,12 @@ async function download(form: HTMLFormElement, signal: AbortSignal, onProgress: 
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
   return { rows: Math.max(0, lines - 1), bytes };
+}
+
+class ExportRefused extends Error {
+  constructor(readonly refusal: Refusal) {
+    super(refusal.text);
+  }
 }
 
 function fileName(disposition: string | null): string | null {

@@ -1,10 +1,11 @@
 import { redirect } from "react-router";
-import { choicesQuery, exportSchema } from "~/schemas/export";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { choicesQuery, EXPORT_ERROR_FIELDS, exportSchema, type ExportErrorField } from "~/schemas/export";
 import { stateOf } from "~/services/context.server";
 import { userTimeZone } from "~/services/dashboards.server";
-import { attachment, exportBody, exportFileName, measurementComments } from "~/services/export.server";
+import { attachment, exportBody, exportFileName, measurementComments, metadataComments } from "~/services/export.server";
 import { requireFeature } from "~/services/guards.server";
-import { getMetaData, listMeasurements } from "~/services/history.server";
+import { getMetaData, listMeasurements, loadSources, localText, oldestKept } from "~/services/history.server";
 import { getInstance, getLocale } from "~/services/i18n.server";
 import { isRefusal } from "~/services/submission.server";
 import { loadVariables } from "~/services/variables.server";
@@ -21,34 +22,38 @@ export async function action(args: Route.ActionArgs) {
   const { t } = getInstance(args.context);
   const form = await args.request.formData();
   const viaScript = form.get("js") === "1";
-  const refuse = (text: string, status = 400) => {
-    if (viaScript) return Response.json({ error: text }, { status });
+  // A refusal names the field it concerns (v, interval, range) so the form shows it there.
+  const refuse = (text: string, field: ExportErrorField | null = null, status = 400) => {
+    if (viaScript) return Response.json({ error: text, field }, { status });
     const back = choicesQuery(form);
     back.set("error", text);
+    if (field) back.set("errorField", field);
     return redirect(`/export?${back}`);
   };
   const resampled = form.get("mode") === "resampled";
-  const parsed = exportSchema.safeParse({ ...Object.fromEntries(form), interval: resampled ? form.get("interval") : "1", v: form.getAll("v") });
-  if (!parsed.success) return refuse(t(parsed.error.issues[0]!.message));
-  const c = parsed.data;
-  const params = new URLSearchParams(choicesQuery(form));
-  const [{ variables }, measurements, zone] = await Promise.all([loadVariables(logger), listMeasurements(logger), userTimeZone(args)]);
-  const range = resolveHistoryRange(params, zone, Date.now(), measurements);
-  if (range.problem) return refuse(t(range.problem));
-  const vars = c.v.map((id) => variables.find((v) => v.Id === id)).filter((v) => v !== undefined);
-  if (vars.length === 0) return refuse(t("history.export.noVariables"));
-  const comments = c.meta === "on" ? [...(range.measurement ? measurementComments(range.measurement, zone) : []), ...(await variableComments())] : [];
-  async function variableComments() {
-    const rows = await getMetaData(logger, { Type: "variable" });
-    return vars.flatMap((v) => rows.filter((r) => r.ID === v.Id).map((r) => `${v.Name}: ${r.Key}: ${r.Value}`));
+  // conform's parser: empty fields count as missing, each error keyed by its field.
+  const submission = parseWithZod(form, { schema: resampled ? exportSchema : exportSchema.extend({ interval: exportSchema.shape.interval.catch(1) }) });
+  if (submission.status !== "success") {
+    const [field, messages] = Object.entries(submission.error ?? {}).find(([, m]) => m?.length) ?? ["", ["history.export.noVariables"]];
+    return refuse(t(messages![0]!), EXPORT_ERROR_FIELDS.find((f) => f === field) ?? null);
   }
+  const c = submission.value;
+  const params = new URLSearchParams(choicesQuery(form));
+  const [{ variables, devices }, measurements, zone, sources] = await Promise.all([loadVariables(logger), listMeasurements(logger), userTimeZone(args), loadSources(logger)]);
+  const range = resolveHistoryRange(params, zone, Date.now(), measurements);
+  if (range.problem) return refuse(t(range.problem), "range");
+  const vars = c.v.map((id) => variables.find((v) => v.Id === id)).filter((v) => v !== undefined).map((v) => ({ ...v, DeviceId: v.DeviceId ?? devices.find((d) => d.Modules.some((m) => m.Variables.includes(v.Id)))?.ID }));
+  if (vars.length === 0) return refuse(t("history.export.noVariables"), "v");
+  const oldest = oldestKept(vars, sources);
+  if (oldest !== null && range.to <= oldest) return refuse(t("history.export.beyondRetention", { oldest: localText(oldest, zone) }), "range");
+  const comments = c.meta === "on" ? metadataComments(range.measurement ? measurementComments(range.measurement, zone) : [], vars, await getMetaData(logger)) : [];
   const body = exportBody(c, vars, range, zone, getLocale(args.context), comments);
   let res: Response;
   try {
     res = await logger.stream("/history/data", "POST", body, args.request.signal);
   } catch (error) {
     if (!isRefusal(error)) throw error;
-    return refuse(t("history.export.failed", { reason: error.message }), error.status);
+    return refuse(t("history.export.failed", { reason: error.message }), null, error.status);
   }
   return new Response(res.body, {
     headers: {

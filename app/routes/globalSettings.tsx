@@ -41,6 +41,8 @@ export async function loader(args: Route.LoaderArgs) {
       defaultLanguage: config.DefaultLanguage ?? "en",
       defaultTimezone: config.DefaultTimezone ?? "UTC",
       jupyterUrl: config.JupyterUrl ?? "",
+      mapTileUrl: config.MapTileUrl ?? "",
+      mapTileAttribution: config.MapTileAttribution ?? "",
     },
     styling: { mainColor: webUi.theme.mainColor, hoverColor: webUi.theme.hoverColor, customLogo: webUi.theme.logo !== null },
     zones,
@@ -85,6 +87,8 @@ async function saveGeneral(args: Route.ActionArgs, formData: FormData) {
     DefaultLanguage: v.defaultLanguage,
     DefaultTimezone: v.defaultTimezone,
     JupyterUrl: v.jupyterUrl ?? "",
+    MapTileUrl: v.mapTileUrl ?? "",
+    MapTileAttribution: v.mapTileAttribution ?? "",
   };
   try {
     await logger.rpc("AdminAPI.SetGlobalSettings", { Config }, emptyAnswer);
@@ -226,6 +230,16 @@ function GeneralForm({ data: d, lastResult }: { data: LoaderData; lastResult?: S
       <div className="sm:col-span-2">
         <FormField id={fields.jupyterUrl.id} label={t("globalSettings.jupyterUrl")} errors={fields.jupyterUrl.errors} errorId={fields.jupyterUrl.errorId} hint={t("globalSettings.jupyterUrlHint")}>
           <input {...getInputProps(fields.jupyterUrl, { type: "url" })} key={fields.jupyterUrl.key} className={inputClass} maxLength={500} placeholder="http://jupyter.example:8888/lab" />
+        </FormField>
+      </div>
+      <div className="sm:col-span-2">
+        <FormField id={fields.mapTileUrl.id} label={t("globalSettings.mapTileUrl")} errors={fields.mapTileUrl.errors} errorId={fields.mapTileUrl.errorId} hint={t("globalSettings.mapTileUrlHint")}>
+          <input {...getInputProps(fields.mapTileUrl, { type: "text" })} key={fields.mapTileUrl.key} className={inputClass} maxLength={500} placeholder="https://tiles.example/{z}/{x}/{y}.png" inputMode="url" />
+        </FormField>
+      </div>
+      <div className="sm:col-span-2">
+        <FormField id={fields.mapTileAttribution.id} label={t("globalSettings.mapTileAttribution")} errors={fields.mapTileAttribution.errors} errorId={fields.mapTileAttribution.errorId} hint={t("globalSettings.mapTileAttributionHint")}>
+          <input {...getInputProps(fields.mapTileAttribution, { type: "text" })} key={fields.mapTileAttribution.key} className={inputClass} maxLength={300} />
         </FormField>
       </div>
       <div className="flex flex-col gap-1 text-sm sm:col-span-2">

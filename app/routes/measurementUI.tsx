@@ -1,3 +1,5 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useSearchParams } from "react-router";
 import { z } from "zod";
@@ -6,14 +8,14 @@ import { stateOf } from "~/services/context.server";
 import { userTimeZone } from "~/services/dashboards.server";
 import { readIntent, requireConfirmation } from "~/services/forms.server";
 import { holds, redirectWithToast, requireFeature, requirePermission } from "~/services/guards.server";
-import { deleteMeasurement, listMeasurements, setMeasurementMetaData } from "~/services/history.server";
+import { deleteMeasurement, getMetaKeys, listMeasurements, setMeasurementMetaData } from "~/services/history.server";
 import { getInstance } from "~/services/i18n.server";
 import { sourcesAnswer } from "~/services/logger/schemas";
 import { isRefusal } from "~/services/submission.server";
 import { loadVariables } from "~/services/variables.server";
 import { ConfirmAction, ConfirmPanel } from "~/ui/ConfirmAction";
 import { parseInstant, toLocalInput } from "~/ui/dashboard/timeRange";
-import { buttonClass, inputClass } from "~/ui/FormField";
+import { buttonClass, FormErrors, inputClass } from "~/ui/FormField";
 import { useFormatters } from "~/ui/format";
 import { MetaDataEditor } from "~/ui/history/MetaDataEditor";
 import { SortHeader, sortRows } from "~/ui/SortHeader";
@@ -36,7 +38,13 @@ export async function loader(args: Route.LoaderArgs) {
   const f = filterSchema.parse({ q: params.get("q") ?? "", key: params.get("key") ?? "", value: params.get("value") ?? "", page: params.get("page") ?? 1 });
   const from = parseInstant(params.get("from"), zone) ?? undefined;
   const to = parseInstant(params.get("to"), zone) ?? undefined;
-  const [all, { Data: sources }] = await Promise.all([listMeasurements(logger, { from, to }), logger.rest("GET", "/history/structure/sources", undefined, sourcesAnswer)]);
+  const meta = { key: f.key.trim(), value: f.value };
+  const [all, { Data: sources }, keys] = await Promise.all([
+    listMeasurements(logger, { from, to, meta }),
+    logger.rest("GET", "/history/structure/sources", undefined, sourcesAnswer),
+    // Keys of measurements, variables and devices alike; the filter works without the suggestions.
+    getMetaKeys(logger).catch(() => [] as string[]),
+  ]);
   const now = Date.now();
   const source = (id: string | undefined) => sources.find((s) => s.Id === id);
   const rows = all.map((m) => {
@@ -46,11 +54,8 @@ export async function loader(args: Route.LoaderArgs) {
     return { ...m, sourceName: source(m.SourceId)?.Name ?? m.SourceId ?? "", rate, duration, bytes: Math.round(duration * rate * m.Variables.length * 4) };
   });
   const lower = (s: string) => s.toLowerCase();
-  const matching = rows.filter(
-    (m) =>
-      (!f.q || lower(m.Name).includes(lower(f.q))) &&
-      (!f.key && !f.value ? true : m.MetaData.some((e) => (!f.key || lower(e.Key) === lower(f.key)) && (!f.value || lower(e.Value).includes(lower(f.value))))),
-  );
+  // Metadata is matched by the logger (listMeasurements above); the name here.
+  const matching = rows.filter((m) => !f.q || lower(m.Name).includes(lower(f.q)));
   const sorted = sortRows(matching, params, { name: (m) => m.Name, source: (m) => m.sourceName, start: (m) => m.start, end: (m) => m.end ?? now, duration: (m) => m.duration, rate: (m) => m.rate, variables: (m) => m.Variables.length, size: (m) => m.bytes }, "start");
   const pages = Math.max(1, Math.ceil(sorted.length / PAGE_SIZE));
   const page = Math.min(f.page, pages);
@@ -63,7 +68,7 @@ export async function loader(args: Route.LoaderArgs) {
     page,
     pages,
     zone,
-    keys: [...new Set(all.flatMap((m) => m.MetaData.map((e) => e.Key)))].sort(),
+    keys: [...new Set([...keys, ...all.flatMap((m) => m.MetaData.map((e) => e.Key))])].sort(),
     detail: id ? { measurement: selected, variables: variables.map((v) => ({ Id: v.Id, Name: v.Name, Unit: v.Unit, deviceName: v.deviceName })) } : null,
     removing: all.find((m) => m.ID === params.get("remove")) ?? null,
     canManage: holds(auth, "ManageProject"),
@@ -88,21 +93,21 @@ export async function action(args: Route.ActionArgs) {
       await deleteMeasurement(logger, id.data);
     } catch (error) {
       if (!isRefusal(error)) throw error;
-      return data({ error: error.message, key: "", value: "" }, { status: error.status });
+      return data({ removeError: error.message, result: undefined }, { status: error.status });
     }
     back.delete("id");
     return redirectWithToast(args.context, `/measurementUI?${back}`, { type: "success", text: t("history.measurements.deleted", { name }) });
   }
-  const typed = { key: String(formData.get("key") ?? ""), value: String(formData.get("value") ?? "") };
-  const entry = metaEntrySchema.safeParse(typed);
-  if (!entry.success) return data({ error: t(entry.error.issues[0]!.message), ...typed }, { status: 400 });
+  const submission = parseWithZod(formData, { schema: metaEntrySchema });
+  if (submission.status !== "success") return data({ removeError: null, result: submission.reply() }, { status: 400 });
+  const entry = submission.value;
   try {
-    await setMeasurementMetaData(logger, id.data, [{ Key: entry.data.key, Value: entry.data.value }]);
+    await setMeasurementMetaData(logger, id.data, [{ Key: entry.key, Value: entry.value }]);
   } catch (error) {
     if (!isRefusal(error)) throw error;
-    return data({ error: error.message, ...typed }, { status: error.status });
+    return data({ removeError: null, result: submission.reply({ formErrors: [error.message] }) }, { status: error.status });
   }
-  const text = entry.data.value ? t("history.metadata.saved") : t("history.metadata.removed", { key: entry.data.key });
+  const text = entry.value ? t("history.metadata.saved") : t("history.metadata.removed", { key: entry.key });
   return redirectWithToast(args.context, `/measurementUI?${back}`, { type: "success", text });
 }
 
@@ -131,7 +136,7 @@ export default function MeasurementExplorer({ loaderData, actionData }: Route.Co
         />
       )}
       {detail && (
-        <Details detail={detail} keys={loaderData.keys} canManage={loaderData.canManage} listHref={listHref} error={actionData?.error} typed={actionData} removeHref={href((p) => p.set("remove", detail.measurement?.ID ?? ""))} />
+        <Details detail={detail} keys={loaderData.keys} canManage={loaderData.canManage} listHref={listHref} lastResult={actionData?.result} removeError={actionData?.removeError ?? null} removeHref={href((p) => p.set("remove", detail.measurement?.ID ?? ""))} />
       )}
       <Form method="get" className="flex flex-wrap items-end gap-2" role="search" aria-label={t("history.measurements.filter")}>
         {["sort", "dir"].map((k) => params.get(k) && <input key={k} type="hidden" name={k} value={params.get(k)!} />)}
@@ -165,6 +170,7 @@ export default function MeasurementExplorer({ loaderData, actionData }: Route.Co
           ))}
         </datalist>
       </Form>
+      <p className="-mt-2 text-xs text-slate-500">{t("history.measurements.metaHint")}</p>
       <div className="overflow-x-auto rounded-lg bg-white shadow-sm dark:bg-slate-800">
         <table className="w-full text-left text-sm" data-testid="measurements-table">
           <thead className="bg-slate-100 dark:bg-slate-700">
@@ -210,7 +216,14 @@ function MeasurementLine({ m, detailHref }: { m: Row; detailHref: string }) {
   const fmt = useFormatters();
   return (
     <tr className="border-t border-slate-100 dark:border-slate-700" data-measurement={m.Name}>
-      <td className="px-4 py-2 font-medium">{m.Name}</td>
+      <td className="px-4 py-2 font-medium">
+        {m.Name}
+        {m.MatchedOn && m.MatchedOn.length > 0 && (
+          <span className="ml-2 text-xs font-normal text-slate-500" data-testid="matched-on">
+            {t("history.measurements.matchedOn", { scopes: m.MatchedOn.map((s) => t(`history.measurements.scopes.${s}`)).join(", ") })}
+          </span>
+        )}
+      </td>
       <td className="px-4 py-2">{m.sourceName}</td>
       <td className="px-4 py-2 whitespace-nowrap">{fmt.dateTime(m.start)}</td>
       <td className="px-4 py-2 whitespace-nowrap">{m.end === null ? t("history.measurements.running") : fmt.dateTime(m.end)}</td>
@@ -227,7 +240,7 @@ function MeasurementLine({ m, detailHref }: { m: Row; detailHref: string }) {
   );
 }
 
-function Details({ detail, keys, canManage, listHref, removeHref, error, typed }: { detail: NonNullable<Route.ComponentProps["loaderData"]["detail"]>; keys: string[]; canManage: boolean; listHref: string; removeHref: string; error?: string; typed?: { key: string; value: string } }) {
+function Details({ detail, keys, canManage, listHref, removeHref, lastResult, removeError }: { detail: NonNullable<Route.ComponentProps["loaderData"]["detail"]>; keys: string[]; canManage: boolean; listHref: string; removeHref: string; lastResult?: SubmissionResult<string[]>; removeError: string | null }) {
   const { t } = useTranslation();
   const fmt = useFormatters();
   const m = detail.measurement;
@@ -266,6 +279,7 @@ function Details({ detail, keys, canManage, listHref, removeHref, error, typed }
           />
         )}
       </div>
+      <FormErrors errors={removeError ? [removeError] : undefined} />
       <h3 className="font-semibold">{t("history.variables.label")}</h3>
       <ul className="flex flex-wrap gap-x-4 text-sm">
         {detail.variables.map((v) => (
@@ -276,7 +290,7 @@ function Details({ detail, keys, canManage, listHref, removeHref, error, typed }
         ))}
       </ul>
       <h3 className="font-semibold">{t("history.measurements.metadata")}</h3>
-      <MetaDataEditor entries={m.MetaData} keys={keys} canEdit={canManage} hidden={{ id: m.ID }} error={error} typed={typed} />
+      <MetaDataEditor entries={m.MetaData} keys={keys} canEdit={canManage} hidden={{ id: m.ID }} lastResult={lastResult} />
     </article>
   );
 }

@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link } from "react-router";
 import { z } from "zod";
@@ -9,7 +10,7 @@ import { getMetaData, getMetaKeys, listMeasurements, setMetaData } from "~/servi
 import { getInstance } from "~/services/i18n.server";
 import { isRefusal } from "~/services/submission.server";
 import { loadVariables } from "~/services/variables.server";
-import { buttonClass, inputClass } from "~/ui/FormField";
+import { buttonClass, FormErrors, inputClass } from "~/ui/FormField";
 import { MetaDataEditor } from "~/ui/history/MetaDataEditor";
 import { pageTitle } from "~/ui/title";
 import type { Route } from "./+types/metadata";
@@ -36,6 +37,8 @@ export async function loader(args: Route.LoaderArgs) {
     selected: selected && chosen.success ? { type: chosen.data.type, ...selected, entries: all.filter((e) => e.Type === chosen.data.type && e.ID === chosen.data.id).map(({ Key, Value }) => ({ Key, Value })) } : null,
     all: all.map((e) => ({ ...e, name: nameOf(e.Type, e.ID) })),
     keys,
+    /** A target was asked for (link, bookmark, or the form just posted) but does not exist. */
+    missing: !selected && !!(params.get("target") || params.get("id")),
     canEdit: holds(auth, "ManageProject"),
   };
 }
@@ -48,16 +51,16 @@ export async function action(args: Route.ActionArgs) {
   readIntent(formData, ["meta"] as const);
   const which = target.safeParse({ type: formData.get("type"), id: formData.get("id") });
   if (!which.success) throw data({ reason: "bad-request" }, { status: 400 });
-  const typed = { key: String(formData.get("key") ?? ""), value: String(formData.get("value") ?? "") };
-  const entry = metaEntrySchema.safeParse(typed);
-  if (!entry.success) return data({ error: t(entry.error.issues[0]!.message), ...typed }, { status: 400 });
+  const submission = parseWithZod(formData, { schema: metaEntrySchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  const entry = submission.value;
   try {
-    await setMetaData(stateOf(args.context).logger, which.data.type, which.data.id, [{ Key: entry.data.key, Value: entry.data.value }]);
+    await setMetaData(stateOf(args.context).logger, which.data.type, which.data.id, [{ Key: entry.key, Value: entry.value }]);
   } catch (error) {
     if (!isRefusal(error)) throw error;
-    return data({ error: error.message, ...typed }, { status: error.status });
+    return data({ result: submission.reply({ formErrors: [error.message] }) }, { status: error.status });
   }
-  const text = entry.data.value ? t("history.metadata.saved") : t("history.metadata.removed", { key: entry.data.key });
+  const text = entry.value ? t("history.metadata.saved") : t("history.metadata.removed", { key: entry.key });
   return redirectWithToast(args.context, `/metadata${args.url.search}`, { type: "success", text });
 }
 
@@ -92,8 +95,16 @@ export default function MetaData({ loaderData, actionData }: Route.ComponentProp
           <h2 className="text-lg font-semibold">
             {t(`history.metadata.types.${selected.type}`)}: {selected.name}
           </h2>
-          <MetaDataEditor entries={selected.entries} keys={loaderData.keys} canEdit={loaderData.canEdit} hidden={{ type: selected.type, id: selected.id }} error={actionData?.error} typed={actionData} />
+          <MetaDataEditor entries={selected.entries} keys={loaderData.keys} canEdit={loaderData.canEdit} hidden={{ type: selected.type, id: selected.id }} lastResult={actionData?.result} />
         </article>
+      ) : loaderData.missing ? (
+        // The object went away (perhaps while its form was being sent): say so, with the logger's answer.
+        <div className="flex flex-col gap-2">
+          <p role="alert" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-amber-900">
+            {t("history.metadata.gone")}
+          </p>
+          <FormErrors errors={actionData?.result?.error?.[""] ?? undefined} />
+        </div>
       ) : (
         <p className="text-slate-600 dark:text-slate-300">{t("history.metadata.pick")}</p>
       )}

@@ -18,6 +18,7 @@ import { SortHeader, sortRows } from "~/ui/SortHeader";
 import { refusalOf } from "~/services/submission.server";
 import { pageTitle } from "~/ui/title";
 import { FormActions } from "~/ui/FormActions";
+import { listHref } from "~/ui/pageState";
 import type { Route } from "./+types/roleManagement";
 
 const API = "GI.system/UserManagementAPI";
@@ -205,13 +206,8 @@ export default function RoleManagement({ loaderData, actionData }: Route.Compone
   );
 }
 
-/** The current list URL with at most one page state (add, edit=ID, remove=ID) set. */
-function pageHref(params: URLSearchParams, state?: string, id?: number) {
-  const next = new URLSearchParams(params);
-  for (const key of PAGE_STATES) next.delete(key);
-  if (state) next.set(state, id === undefined ? "" : String(id));
-  return next.size ? `${PATH}?${next}` : PATH;
-}
+/** The page URL with at most one page state (add, edit=ID, remove=ID). */
+const pageHref = (params: URLSearchParams, state?: string, id?: number) => listHref(PATH, params, PAGE_STATES, state, id);
 
 function removeForm(role: RoleRow, params: URLSearchParams, t: TFunction) {
   return {

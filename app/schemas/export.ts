@@ -25,6 +25,10 @@ export function separatorsFor(sep: ExportChoices["sep"], language: string): { De
   return semicolon ? { Delimiter: ";", DecimalSeparator: "," } : { Delimiter: ",", DecimalSeparator: "." };
 }
 
+/** Fields a refused export names, so the form shows the message next to them. */
+export const EXPORT_ERROR_FIELDS = ["v", "interval", "range"] as const;
+export type ExportErrorField = (typeof EXPORT_ERROR_FIELDS)[number];
+
 /** The form's fields as query parameters: a refused export returns to the form with them. */
 export function choicesQuery(form: FormData): URLSearchParams {
   const out = new URLSearchParams();

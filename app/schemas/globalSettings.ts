@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { FEATURES } from "~/features";
 import { LANGUAGES } from "~/locales";
+import { isTileUrl } from "./map";
 
 // Global Settings: shared by the forms (inline validation) and the action. Messages are i18n keys.
 
@@ -30,6 +31,9 @@ export const generalSchema = z
       .max(500, "globalSettings.errors.jupyterUrl")
       .refine((u) => /^https?:\/\/[^\s/]+/i.test(u) && URL.canParse(u), "globalSettings.errors.jupyterUrl")
       .optional(),
+    // The Map's base layer ({z}/{x}/{y} template); empty means the built-in offline map.
+    mapTileUrl: z.string().trim().refine(isTileUrl, "globalSettings.errors.mapTileUrl").optional(),
+    mapTileAttribution: z.string().trim().max(300, "globalSettings.errors.mapTileAttribution").optional(),
   })
   .superRefine((v, ctx) => {
     // Without sign-in and without any screen the console would show nothing at all.

@@ -35,7 +35,7 @@ export function globalSettingsMethod(controller: boolean) {
 async function resolve(context: Readonly<RouterContextProvider>): Promise<AuthState> {
   const { logger, session } = stateOf(context);
   const [{ LoginRequired: loginRequired }, name] = await Promise.all([
-    logger.rpc("AdminAPI.LoginRequired", {}, loginRequiredAnswer),
+    logger.readRpc("AdminAPI.LoginRequired", {}, loginRequiredAnswer),
     versionName(logger),
   ]);
   const controller = !name.includes(SERVICE_MARKER);
@@ -51,7 +51,7 @@ async function resolve(context: Readonly<RouterContextProvider>): Promise<AuthSt
     session.set("mustChangePassword", verified.must_change_password);
   }
   const mayRead = !loginRequired || verified !== null;
-  const settings = mayRead ? (await logger.rpc(globalSettingsMethod(controller), {}, globalSettingsAnswer)).Config : null;
+  const settings = mayRead ? (await logger.readRpc(globalSettingsMethod(controller), {}, globalSettingsAnswer)).Config : null;
   return {
     loginRequired,
     controller,

@@ -1,5 +1,6 @@
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { env } from "./env.server";
+import { forgetCachedAnswers } from "./logger/cache.server";
 import { LoggerClient } from "./logger/client.server";
 import { sessionStorageFor, type AppSession } from "./session.server";
 
@@ -8,12 +9,23 @@ export interface RequestState {
   logger: LoggerClient;
   /** Memoised per request so parallel loaders share one verify round trip. */
   auth?: Promise<import("./auth-state.server").AuthState>;
+  /** Charts a loader wants drawn as SVG into this page (server render only). */
+  charts?: Map<string, import("~/ui/dashboard/serverCharts").ChartSource>;
 }
 
 export const requestState = createContext<RequestState>();
 
 export function stateOf(context: Readonly<RouterContextProvider>): RequestState {
   return context.get(requestState);
+}
+
+/** The request's state if the session middleware got to run (not before it, nor for a failure in it). */
+export function stateIfAny(context: Readonly<RouterContextProvider>): RequestState | undefined {
+  try {
+    return context.get(requestState);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -25,7 +37,33 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   const storage = sessionStorageFor(request);
   const session = await storage.getSession(request.headers.get("Cookie"));
   const before = JSON.stringify(session.data);
-  const logger = new LoggerClient(
+  // Only requests that change nothing read through the cache; any other one may have changed
+  // what the cached answers say, so they are all dropped once it is done.
+  const reading = request.method === "GET" || request.method === "HEAD";
+  const logger = loggerClientFor(session, { cache: reading });
+  context.set(requestState, { session, logger });
+  let response: Response;
+  try {
+    response = await next();
+  } finally {
+    if (!reading) forgetCachedAnswers();
+  }
+  if (JSON.stringify(session.data) !== before) {
+    const cookie = await storage.commitSession(session);
+    try {
+      response.headers.append("Set-Cookie", cookie);
+    } catch {
+      const copy = new Response(response.body, response);
+      copy.headers.append("Set-Cookie", cookie);
+      return copy;
+    }
+  }
+  return response;
+};
+
+/** A logger client bound to the tokens of this cookie session (also used by the VNC proxy's upgrade check). */
+export function loggerClientFor(session: AppSession, options: { cache?: boolean } = {}): LoggerClient {
+  return new LoggerClient(
     { baseUrl: env.loggerUrl, clientId: env.clientId, clientSecret: env.clientSecret, timeoutMs: env.loggerTimeoutMs },
     {
       get: () => ({ accessToken: session.get("accessToken"), refreshToken: session.get("refreshToken") }),
@@ -39,18 +77,6 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
         }
       },
     },
+    options,
   );
-  context.set(requestState, { session, logger });
-  const response = await next();
-  if (JSON.stringify(session.data) !== before) {
-    const cookie = await storage.commitSession(session);
-    try {
-      response.headers.append("Set-Cookie", cookie);
-    } catch {
-      const copy = new Response(response.body, response);
-      copy.headers.append("Set-Cookie", cookie);
-      return copy;
-    }
-  }
-  return response;
-};
+}

@@ -8,7 +8,9 @@ import { LoggerError } from "./logger/errors";
 import { dashboardListAnswer, emptyAnswer, timeSeriesAnswer, userAnswer, variablesAnswer, type Variable } from "./logger/schemas";
 import { readPrefs } from "./prefs.server";
 import { effectiveZone } from "./timezone";
-import type { DashboardData, WidgetData } from "~/ui/dashboard/types";
+import type { ChartSource } from "~/ui/dashboard/serverCharts";
+import { CHART_POINTS } from "~/ui/dashboard/timeRange";
+import type { DashboardData, SeriesData, WidgetData } from "~/ui/dashboard/types";
 import { readValues } from "./variables.server";
 
 const dashboardAnswer = z.object({
@@ -25,12 +27,12 @@ export interface StoredDashboard {
   content: DashboardContent | null;
 }
 
-export const listDashboards = (logger: LoggerClient) => logger.rpc("WebUIAPI.List", {}, dashboardListAnswer).then((a) => a.List);
+export const listDashboards = (logger: LoggerClient) => logger.readRpc("WebUIAPI.List", {}, dashboardListAnswer).then((a) => a.List);
 
 /** The dashboard, or null when it does not exist (any more). */
 export async function getDashboard(logger: LoggerClient, id: string): Promise<StoredDashboard | null> {
   try {
-    const { Dashboard: d } = await logger.rpc("WebUIAPI.GetDashboard", { ID: id }, dashboardAnswer);
+    const { Dashboard: d } = await logger.readRpc("WebUIAPI.GetDashboard", { ID: id }, dashboardAnswer);
     const content = contentSchema.safeParse(d.Content);
     return { ID: d.ID, Name: d.Name, IsDefault: d.IsDefault, Version: d.Version, content: content.success ? content.data : null };
   } catch (error) {
@@ -47,7 +49,7 @@ export const setDefaultDashboard = (logger: LoggerClient, id: string) => logger.
 /** All variables, or an error text; the manager and the dashboard both live with a logger without data API. */
 export async function tryVariables(logger: LoggerClient): Promise<{ variables: Variable[]; error: string | null }> {
   try {
-    const { Data } = await logger.rest("GET", "/online/structure/variables", undefined, variablesAnswer);
+    const { Data } = await logger.readRest("GET", "/online/structure/variables", undefined, variablesAnswer);
     return { variables: Data, error: null };
   } catch (error) {
     return { variables: [], error: failureText(error) };
@@ -57,15 +59,16 @@ export async function tryVariables(logger: LoggerClient): Promise<{ variables: V
 /** The zone absolute ranges are typed in: the user's, as the root loader resolves it for display. */
 export async function userTimeZone({ request, context }: { request: Request; context: Readonly<RouterContextProvider> }): Promise<string> {
   const [auth, prefs] = await Promise.all([getAuth(context), readPrefs(request)]);
-  const user = auth.userId !== null ? (await stateOf(context).logger.rpc("GI.system/UserManagementAPI.GetUser", { ID: auth.userId }, userAnswer)).User : null;
+  const user = auth.userId !== null ? (await stateOf(context).logger.readRpc("GI.system/UserManagementAPI.GetUser", { ID: auth.userId }, userAnswer)).User : null;
   return effectiveZone(user, prefs.browserZone, auth.settings?.DefaultTimezone || "UTC");
 }
 
 // ---- Widget data ----
 
-/** Buckets per chart: about two per pixel column of a wide chart (ARCHITECTURE principle 4). */
-export const CHART_POINTS = 1000;
+export { CHART_POINTS };
 export const SPARK_POINTS = 60;
+/** Current values drawn into a page may be this old: the page goes live (JS) or refreshes (≥ 5 s) anyway. */
+const VALUES_MAX_AGE_MS = 1000;
 
 /** Everything the widgets show, fetched in parallel; one failing query fails only its widget. */
 export async function loadDashboardData(logger: LoggerClient, content: DashboardContent, range: { from: number; to: number }): Promise<DashboardData> {
@@ -77,7 +80,7 @@ export async function loadDashboardData(logger: LoggerClient, content: Dashboard
   const current = [...new Set(content.Widgets.filter((w) => w.Type !== "chart").flatMap((w) => w.Variables))].filter((id) => variables[id]);
   const [values, series] = await Promise.all([
     current.length
-      ? readValues(logger, current).then(
+      ? readValues(logger, current, VALUES_MAX_AGE_MS).then(
           (v) => ({ values: v, error: null }),
           (error: unknown) => ({ values: {}, error: failureText(error) }),
         )
@@ -99,28 +102,72 @@ async function widgetSeries(logger: LoggerClient, w: Widget, variables: Record<s
   const wanted = w.Type === "chart" || (w.Type === "value" && w.Options.Sparkline);
   const vars = w.Variables.map((id) => variables[id]).filter((v): v is Variable => v !== undefined);
   if (!wanted || vars.length === 0) return { state: "ok" };
+  const points = w.Type === "chart" ? CHART_POINTS : SPARK_POINTS;
   try {
-    const { Data } = await logger.rest(
+    const answer = await logger.readRest(
       "POST",
       "/history/data",
       {
         Start: Math.round(range.from),
         End: Math.round(range.to),
         Variables: vars.map((v) => ({ SID: v.SourceId ?? "", VID: v.Id })),
-        Points: w.Type === "chart" ? CHART_POINTS : SPARK_POINTS,
+        Points: points,
         Type: "equidistant",
         Format: "json",
       },
       timeSeriesAnswer,
+      // Buckets already complete do not change; the newest may, within one bucket width.
+      (range.to - range.from) / points,
     );
-    const ts = Data.TimeSeries;
-    // Columns follow the widget's variable order, so deleted variables leave no hole.
-    const digits = ts.Values.map((col, i) => decimalsFor([col, ts.Min?.[i], ts.Max?.[i]]));
-    const round = (cols: (number | null)[][] | undefined) => cols?.map((col, i) => roundColumn(col, digits[i]!));
-    return { state: "ok", series: { start: ts.Start, delta: ts.Delta, size: ts.Size, values: round(ts.Values)!, min: round(ts.Min), max: round(ts.Max) } };
+    return { state: "ok", series: seriesOf(answer.Data.TimeSeries) };
   } catch (error) {
     return { state: "error", error: failureText(error) };
   }
+}
+
+type TimeSeries = z.infer<typeof timeSeriesAnswer>["Data"]["TimeSeries"];
+// One answer (cached by the logger client) is rounded once, and keeps its identity for the SVG cache.
+const rounded = new WeakMap<TimeSeries, SeriesData>();
+
+function seriesOf(ts: TimeSeries): SeriesData {
+  let series = rounded.get(ts);
+  if (!series) {
+    // Columns follow the widget's variable order, so deleted variables leave no hole.
+    const digits = ts.Values.map((col, i) => decimalsFor([col, ts.Min?.[i], ts.Max?.[i]]));
+    const round = (cols: (number | null)[][] | undefined) => cols?.map((col, i) => roundColumn(col, digits[i]!));
+    series = { start: ts.Start, delta: ts.Delta, size: ts.Size, values: round(ts.Values)!, min: round(ts.Min), max: round(ts.Max) };
+    rounded.set(ts, series);
+  }
+  return series;
+}
+
+/**
+ * The page's share of the data: charts travel as a summary only. Their SVG is drawn into the
+ * HTML on the server and uPlot fetches the buckets itself (/dashboard/series), so a page never
+ * carries 8,000 numbers per chart twice.
+ */
+export function pageData(data: DashboardData, content: DashboardContent): DashboardData {
+  const widgets: Record<string, WidgetData> = {};
+  for (const w of content.Widgets) {
+    const d = data.widgets[w.ID];
+    if (w.Type === "chart" && d?.state === "ok" && d.series) {
+      const s = d.series;
+      widgets[w.ID] = { state: "ok", chart: { size: s.size, empty: s.values.every((col) => col.every((v) => v === null)) } };
+    } else if (d) widgets[w.ID] = d;
+  }
+  return { ...data, widgets };
+}
+
+/** The charts the server draws as SVG into this page. */
+export function chartSources(data: DashboardData, content: DashboardContent, range: { from: number; to: number }): Map<string, ChartSource> {
+  const charts = new Map<string, ChartSource>();
+  for (const w of content.Widgets) {
+    const d = data.widgets[w.ID];
+    if (w.Type !== "chart" || d?.state !== "ok" || !d.series) continue;
+    const vars = w.Variables.map((id) => data.variables[id]).filter((v) => v !== undefined);
+    charts.set(w.ID, { series: d.series, vars, from: range.from, to: range.to });
+  }
+  return charts;
 }
 
 /**

@@ -20,6 +20,27 @@ export function measurementComments(m: MeasurementRow, zone: string): string[] {
   return [`Measurement: ${m.Name}`, `Start: ${new Date(m.start).toISOString()}`, `End: ${m.end === null ? "" : new Date(m.end).toISOString()}`, `Time zone: ${zone}`, ...m.MetaData.map((e) => `${e.Key}: ${e.Value}`)];
 }
 
+/** The logger takes at most this many comment lines (CSVSettings.Comments). */
+export const MAX_COMMENTS = 200;
+
+/**
+ * The comment lines of an export "with metadata" (written by the logger as `# <line>` before the
+ * header row; see docs/logger-api.md and README, "CSV metadata lines"):
+ *   # Measurement: <name> / Start / End / Time zone / <Key>: <Value>   (the exported measurement)
+ *   # Variable <variable name>: <Key>: <Value>                          (each exported variable)
+ *   # Device <device name>: <Key>: <Value>                              (each of their devices, once)
+ * At most MAX_COMMENTS lines; a last line says how many were left out.
+ */
+export function metadataComments(measurement: string[], vars: (Variable & { deviceName?: string })[], rows: { Type: string; ID: string; Key: string; Value: string }[]): string[] {
+  const lines = [...measurement];
+  for (const v of vars) for (const r of rows) if (r.Type === "variable" && r.ID === v.Id) lines.push(`Variable ${v.Name}: ${r.Key}: ${r.Value}`);
+  const devices = new Map<string, string>();
+  for (const v of vars) if (v.DeviceId && !devices.has(v.DeviceId)) devices.set(v.DeviceId, v.deviceName || v.DeviceId);
+  for (const [id, name] of devices) for (const r of rows) if (r.Type === "device" && r.ID === id) lines.push(`Device ${name}: ${r.Key}: ${r.Value}`);
+  if (lines.length <= MAX_COMMENTS) return lines;
+  return [...lines.slice(0, MAX_COMMENTS - 1), `(${lines.length - MAX_COMMENTS + 1} more metadata lines left out)`];
+}
+
 /**
  * A file name that says what is inside: the measurement or the range (wall time in the user's
  * zone), the variables, raw or the resampling, e.g. `Oil-temperature+1_2026-01-01_1000-1100_raw.csv`.

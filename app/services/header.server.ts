@@ -27,9 +27,9 @@ export async function loadHeaderAlerts(logger: LoggerClient, auth: AuthState): P
   if (auth.loginRequired && !auth.signedIn) return { alarms: null, messages: null };
   const may = (key: string) => featureOpen(auth, key);
   const [alarms, messages] = await Promise.all([
-    may("alarming") ? logger.rpc("AlarmAPI.GetSummary", {}, alarmSummaryAnswer).then((a) => a.Unacknowledged, () => null) : null,
+    may("alarming") ? logger.readRpc("AlarmAPI.GetSummary", {}, alarmSummaryAnswer).then((a) => a.Unacknowledged, () => null) : null,
     may("log")
-      ? logger.rpc("GI.system/MessagingAPI.GetMessages", { Limit: POPOVER_MESSAGES, Offset: 0 }, messagesAnswer).then((a) => a.Messages, () => null)
+      ? logger.readRpc("GI.system/MessagingAPI.GetMessages", { Limit: POPOVER_MESSAGES, Offset: 0 }, messagesAnswer).then((a) => a.Messages, () => null)
       : null,
   ]);
   return { alarms, messages };

@@ -1,5 +1,6 @@
 import type { LoggerClient } from "./logger/client.server";
-import { measurement, measurementsAnswer, statisticsAnswer, timeSeriesAnswer, type Measurement, type Variable, type VariableStatistics } from "./logger/schemas";
+import { measurement, measurementsAnswer, sourcesAnswer, statisticsAnswer, timeSeriesAnswer, type Measurement, type Source, type Variable, type VariableStatistics } from "./logger/schemas";
+import { toLocalInput } from "~/ui/dashboard/timeRange";
 import { CHART_POINTS, failureText } from "./dashboards.server";
 import type { SeriesData } from "~/ui/dashboard/types";
 import { z } from "zod";
@@ -11,9 +12,14 @@ export type MeasurementRow = Measurement & { start: number; end: number | null }
 
 const ms = (v: number | string | null | undefined) => (v === null || v === undefined ? null : typeof v === "number" ? v : Date.parse(v));
 
-/** Measurements by start, newest first (at most 10,000, the logger's cap). */
-export async function listMeasurements(logger: LoggerClient, range: { from?: number; to?: number } = {}): Promise<MeasurementRow[]> {
-  const { Data } = await logger.rest("POST", "/history/structure/measurements", { Start: range.from, End: range.to, Order: "desc", Limit: 10000 }, measurementsAnswer);
+/**
+ * Measurements by start, newest first (at most 10,000, the logger's cap). With `meta`, only those
+ * whose own, a variable's or their device's metadata has the key (case-insensitive) and a value
+ * containing the text: the logger searches, and says in MatchedOn where it matched.
+ */
+export async function listMeasurements(logger: LoggerClient, range: { from?: number; to?: number; meta?: { key: string; value: string } } = {}): Promise<MeasurementRow[]> {
+  const search = range.meta && (range.meta.key || range.meta.value) ? { MetaKey: range.meta.key, MetaValue: range.meta.value } : {};
+  const { Data } = await logger.rest("POST", "/history/structure/measurements", { Start: range.from, End: range.to, Order: "desc", Limit: 10000, ...search }, measurementsAnswer);
   return Data.map((m) => ({ ...m, start: ms(m.Start) ?? 0, end: ms(m.End) }));
 }
 
@@ -57,3 +63,28 @@ export const getMetaData = (logger: LoggerClient, filter: { Type?: MetaType; ID?
 export const getMetaKeys = (logger: LoggerClient) => logger.rpc("MetaDataAPI.GetKeys", {}, z.object({ Keys: z.array(z.string()) })).then((a) => a.Keys);
 export const setMetaData = (logger: LoggerClient, type: MetaType, id: string, entries: { Key: string; Value: string }[]) =>
   logger.rpc("MetaDataAPI.SetMetaData", { Type: type, ID: id, MetaData: entries }, z.object({ MetaData: z.array(z.object({ Key: z.string(), Value: z.string() })) }));
+
+/** The logger's sources (their AbsoluteStart is the oldest sample kept); none when it cannot say. */
+export async function loadSources(logger: LoggerClient): Promise<Source[]> {
+  try {
+    return (await logger.rest("GET", "/history/structure/sources", undefined, sourcesAnswer)).Data;
+  } catch {
+    return []; // the retention check is a courtesy; the data queries report an unreachable logger
+  }
+}
+
+/**
+ * The latest "oldest kept sample" over the chosen variables' sources (null when unknown): a range
+ * ending at or before it has no data for at least one of them (retention, or before recording).
+ */
+export function oldestKept(vars: Pick<Variable, "SourceId">[], sources: Pick<Source, "Id" | "AbsoluteStart">[]): number | null {
+  let oldest: number | null = null;
+  for (const v of vars) {
+    const start = sources.find((s) => s.Id === v.SourceId)?.AbsoluteStart;
+    if (typeof start === "number" && (oldest === null || start > oldest)) oldest = start;
+  }
+  return oldest;
+}
+
+/** An instant as the user reads it in messages: "2026-01-01 10:00" in their zone. */
+export const localText = (ms: number, zone: string) => toLocalInput(ms, zone).replace("T", " ");

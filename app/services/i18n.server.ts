@@ -1,7 +1,13 @@
 import { initReactI18next } from "react-i18next";
 import { createI18nextMiddleware } from "remix-i18next";
-import { LANGUAGES, resources } from "~/locales";
+import { LANGUAGES, registerTexts } from "~/locales";
+import en from "~/locales/en";
+import it from "~/locales/it";
 import { localeCookie, sessionStorageFor } from "./session.server";
+
+registerTexts("en", en);
+registerTexts("it", it);
+const resources = { en: { translation: en }, it: { translation: it } };
 
 // Locale: the signed-in user's setting (kept in the session) → the language cookie →
 // Accept-Language → en.

@@ -25,11 +25,13 @@ export async function loadVariables(logger: LoggerClient): Promise<{ variables: 
 const READ_CHUNK = 500;
 
 /** Current values by variable id (null when the logger has none yet). */
-export async function readValues(logger: LoggerClient, ids: readonly string[]): Promise<Record<string, number | null>> {
+/** maxAgeMs > 0 accepts values read that long ago by the same sign-in (a page render, not a control). */
+export async function readValues(logger: LoggerClient, ids: readonly string[], maxAgeMs = 0): Promise<Record<string, number | null>> {
   const values: Record<string, number | null> = {};
   for (let i = 0; i < ids.length; i += READ_CHUNK) {
     const chunk = ids.slice(i, i + READ_CHUNK);
-    const { Data } = await logger.rest("POST", "/online/data", { Variables: chunk, Function: "read" }, onlineValuesAnswer);
+    const body = { Variables: chunk, Function: "read" };
+    const { Data } = await (maxAgeMs > 0 ? logger.readRest("POST", "/online/data", body, onlineValuesAnswer, maxAgeMs) : logger.rest("POST", "/online/data", body, onlineValuesAnswer));
     chunk.forEach((id, k) => (values[id] = Data.Values[k] ?? null));
   }
   return values;

@@ -1,5 +1,5 @@
 import { useEffect, useMemo } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { useLocation } from "react-router";
 import type { RootData } from "./rootData";
 import { MaintenanceBanner } from "./MaintenanceBanner";
@@ -28,7 +28,7 @@ function useMenuDismissal() {
 }
 
 export function AppShell({ data, bare, kiosk = false, children }: { data: RootData; bare: boolean; kiosk?: boolean; children: React.ReactNode }) {
-  const { t } = useTranslation();
+  const t = useT();
   useMenuDismissal();
   const entries = useMemo(
     () => buildNav({ keys: data.nav, dashboards: data.dashboards, loginRequired: data.loginRequired, helpUrl: data.helpUrl }),

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 
 export const inputClass =
   "rounded-md border border-slate-300 bg-white px-3 py-2 text-base font-normal focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/30 aria-[invalid]:border-red-500 dark:border-slate-600 dark:bg-slate-900";
@@ -8,7 +8,7 @@ export const inputClass =
  * label text names the control; hint and errors stay outside the label so they do not.
  */
 export function FormField({ id, label, errors, errorId, children, hint }: { id?: string; label: string; errors?: string[]; errorId?: string; hint?: string; children: React.ReactNode }) {
-  const { t } = useTranslation();
+  const t = useT();
   return (
     <div className="flex flex-col gap-1 text-sm font-medium">
       <label htmlFor={id}>{label}</label>
@@ -24,7 +24,7 @@ export function FormField({ id, label, errors, errorId, children, hint }: { id?:
 }
 
 export function FormErrors({ errors, id }: { errors?: string[]; id?: string }) {
-  const { t } = useTranslation();
+  const t = useT();
   if (!errors?.length) return null;
   return (
     <div id={id} role="alert" className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800" data-testid="form-error">

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { Link } from "react-router";
 import type { HeaderAlerts as Alerts } from "~/services/header.server";
 import { useFormatters } from "./format";
@@ -8,7 +8,7 @@ const TYPE_DOT: Record<string, string> = { Error: "bg-red-500", Warning: "bg-amb
 
 /** Header badges: unacknowledged alarms (a link to Alarming) and a popover of the latest messages. */
 export function HeaderAlerts({ alerts }: { alerts: Alerts }) {
-  const { t } = useTranslation();
+  const t = useT();
   const { dateTime } = useFormatters();
   return (
     <div className="flex items-center gap-1">

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { Form, useLocation } from "react-router";
 import type { Banner } from "~/services/banner";
 
@@ -10,7 +10,7 @@ const COLOURS: Record<Banner["severity"], string> = {
 };
 
 export function MaintenanceBanner({ banner }: { banner: Banner }) {
-  const { t } = useTranslation();
+  const t = useT();
   const location = useLocation();
   return (
     <div role="status" data-testid="maintenance-banner" data-severity={banner.severity} className={`flex items-center gap-3 border-b px-4 py-2 text-sm ${COLOURS[banner.severity]}`}>

@@ -1,10 +1,10 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { Form, Link, NavLink as RouterNavLink, useLocation } from "react-router";
 import { Icon } from "./Icon";
 import { groupActive, type NavEntry, type NavGroup, type NavLink } from "./navTree";
 
 function ItemLink({ link, className }: { link: NavLink; className: string }) {
-  const { t } = useTranslation();
+  const t = useT();
   const text = link.text ?? t(link.label ?? "");
   const body = (
     <>
@@ -42,7 +42,7 @@ function ItemLink({ link, className }: { link: NavLink; className: string }) {
 const itemClass = "flex items-center gap-2 rounded px-3 py-2 text-sm hover:bg-brand-light hover:text-brand dark:hover:bg-slate-700 dark:hover:text-white";
 
 function GroupItems({ group }: { group: NavGroup }) {
-  const { t } = useTranslation();
+  const t = useT();
   return (
     <ul className="flex flex-col gap-0.5">
       {group.items.map((l) => (
@@ -76,7 +76,7 @@ function GroupItems({ group }: { group: NavGroup }) {
 }
 
 function SubGroup({ group }: { group: NavGroup }) {
-  const { t } = useTranslation();
+  const t = useT();
   const { pathname } = useLocation();
   const active = groupActive(group, pathname);
   return (
@@ -94,7 +94,7 @@ function SubGroup({ group }: { group: NavGroup }) {
 
 /** Horizontal header menu (md and up): top-level links and dropdown groups. */
 export function HeaderMenu({ entries }: { entries: NavEntry[] }) {
-  const { t } = useTranslation();
+  const t = useT();
   const { pathname } = useLocation();
   return (
     <nav aria-label={t("nav.main")} className="hidden md:block">
@@ -131,7 +131,7 @@ export function HeaderMenu({ entries }: { entries: NavEntry[] }) {
 
 /** Vertical menu: the sidebar (md and up, vertical layout) and the drawer below md. */
 export function SideMenu({ entries, label }: { entries: NavEntry[]; label: string }) {
-  const { t } = useTranslation();
+  const t = useT();
   const { pathname } = useLocation();
   return (
     <nav aria-label={label}>
@@ -164,7 +164,7 @@ export function SideMenu({ entries, label }: { entries: NavEntry[]; label: strin
 }
 
 export function Logo({ src, className = "" }: { src: string | null; className?: string }) {
-  const { t } = useTranslation();
+  const t = useT();
   // Spec §9: default logo 151x41, custom logo up to 215x69.
   return (
     <Link to="/" className={`flex items-center ${className}`} aria-label={t("nav.home")}>

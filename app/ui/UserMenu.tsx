@@ -1,10 +1,10 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { Form, Link } from "react-router";
 import { Icon } from "./Icon";
 
 /** Top-right popup (spec §2): Profile, Setting and Logout. */
 export function UserMenu({ user }: { user: { name: string; email: string } }) {
-  const { t } = useTranslation();
+  const t = useT();
   const item = "flex w-full items-center gap-2 rounded px-3 py-2 text-left text-sm hover:bg-brand-light hover:text-brand dark:hover:bg-slate-700";
   return (
     <details data-menu className="relative">

@@ -1,6 +1,25 @@
-import { useRootData } from "~/ui/rootData";
+import { useRootData } from "./rootData";
 
-/** Dates and numbers through Intl, in the user's locale and time zone (never the server's). */
+// Intl formatters are costly to build and immutable: one per locale, zone and options, shared
+// by every render (a dashboard formats hundreds of values per page).
+const dateTimes = new Map<string, Intl.DateTimeFormat>();
+const numbers = new Map<string, Intl.NumberFormat>();
+
+function dateTimeFormat(locale: string, timeZone: string): Intl.DateTimeFormat {
+  const key = `${locale}|${timeZone}`;
+  let f = dateTimes.get(key);
+  if (!f) dateTimes.set(key, (f = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "medium", timeZone })));
+  return f;
+}
+
+function numberFormat(locale: string, min: number | undefined, max: number | undefined): Intl.NumberFormat {
+  const key = `${locale}|${min}|${max}`;
+  let f = numbers.get(key);
+  if (!f) numbers.set(key, (f = new Intl.NumberFormat(locale, { minimumFractionDigits: min, maximumFractionDigits: max })));
+  return f;
+}
+
+/** Dates and numbers in the user's locale and time zone (spec: Intl, the user's zone). */
 export function useFormatters() {
   const root = useRootData();
   const locale = root?.localeId ?? "en-US";
@@ -10,16 +29,16 @@ export function useFormatters() {
     dateTime(value: string | number | Date) {
       const date = value instanceof Date ? value : new Date(value);
       if (Number.isNaN(date.getTime())) return String(value);
-      return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "medium", timeZone }).format(date);
+      return dateTimeFormat(locale, timeZone).format(date);
     },
     /** A measured value with the variable's precision; "—" when there is none. */
     value(value: number | null | undefined, precision?: number) {
       if (value === null || value === undefined || Number.isNaN(value)) return "—";
       const digits = precision === undefined ? undefined : Math.min(Math.max(precision, 0), 12);
-      return new Intl.NumberFormat(locale, digits === undefined ? { maximumFractionDigits: 3 } : { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+      return (digits === undefined ? numberFormat(locale, undefined, 3) : numberFormat(locale, digits, digits)).format(value);
     },
     number(value: number, digits?: number) {
-      return new Intl.NumberFormat(locale, digits === undefined ? undefined : { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+      return numberFormat(locale, digits, digits).format(value);
     },
   };
 }

@@ -14,3 +14,10 @@ export function panelHref(params: URLSearchParams, panels: readonly string[], pa
   next.set(panel, String(id));
   return `?${next}`;
 }
+
+/** The list's own URL (path included) with at most one panel open: links and cancel targets. */
+export function listHref(path: string, params: URLSearchParams, panels: readonly string[], panel?: string, id?: number | string): string {
+  const next = new URLSearchParams(withoutPanels(params, panels));
+  if (panel) next.set(panel, id === undefined ? "" : String(id));
+  return next.size ? `${path}?${next}` : path;
+}

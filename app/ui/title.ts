@@ -1,4 +1,4 @@
-import { resources } from "~/locales";
+import { textsIfLoaded } from "~/locales";
 
 type Matches = readonly ({ id: string; loaderData?: unknown } | undefined)[];
 
@@ -6,6 +6,6 @@ type Matches = readonly ({ id: string; loaderData?: unknown } | undefined)[];
 export function pageTitle(matches: Matches, key: string): { title: string }[] {
   const root = matches.find((m) => m?.id === "root")?.loaderData as { locale?: string } | undefined;
   const lng = root?.locale === "it" ? "it" : "en";
-  const text = key.split(".").reduce<unknown>((node, part) => (node && typeof node === "object" ? (node as Record<string, unknown>)[part] : undefined), resources[lng].translation);
+  const text = key.split(".").reduce<unknown>((node, part) => (node && typeof node === "object" ? (node as Record<string, unknown>)[part] : undefined), textsIfLoaded(lng) ?? textsIfLoaded("en"));
   return [{ title: typeof text === "string" ? `Loggia · ${text}` : "Loggia" }];
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { invalidParam, notFound, refused } from "../http/errors.ts";
 import type { DataContext } from "../model/context.ts";
+import { deviceLocations } from "../store/device-locations.ts";
 import { projectState, runningMeasurement, setRunning, startMeasurement, stopMeasurement } from "../store/measurements.ts";
 import type { Measurement } from "../store/measurements.ts";
 import type { Db } from "../store/db.ts";
@@ -29,21 +30,24 @@ export const deviceMethods: Registry = {
   "DeviceAPI.GetDevices": method({
     params: z.object({}),
     permission: null,
-    handler: (_p, ctx) => ({
-      Devices: ctx.data.model.devices.map((d) => ({
+    handler: (_p, ctx) => {
+      const locations = deviceLocations(ctx.db);
+      const Devices = ctx.data.model.devices.map((d) => ({
         ID: d.ID,
         Name: d.Name,
         Type: d.Type,
         Serial: d.Serial,
         Firmware: d.Firmware,
         IPAddress: d.IPAddress,
-        Location: d.Location,
+        // From the device's metadata (Latitude, Longitude, Site); null when it has none.
+        Location: locations.get(d.ID) ?? null,
         ...(ctx.data.sim?.deviceStatus(d.ID) ?? { Connected: false, LastHeartbeat: null }),
         SourceId: d.SourceId,
         SampleRateHz: d.SampleRateHz,
         Modules: d.Modules,
-      })),
-    }),
+      }));
+      return { Devices };
+    },
   }),
 
   "DeviceAPI.SetRetention": method({

@@ -22,6 +22,17 @@ export const configPatch = z.looseObject({
   DefaultTimezone: ianaZone.optional(),
   // The Jupyter Lab page embeds this address; "" switches it off.
   JupyterUrl: z.union([z.literal(""), z.url({ protocol: /^https?$/, error: "Use an http or https address" }).max(500)]).optional(),
+  // The Map's base layer: a tile URL template ({z}/{x}/{y}); "" means the built-in offline map.
+  MapTileUrl: z
+    .union([
+      z.literal(""),
+      z
+        .string()
+        .max(500)
+        .refine((u) => /^https?:\/\/[^\s/]+/i.test(u) && ["{z}", "{x}", "{y}"].every((p) => u.includes(p)), "Use an http or https address with {z}, {x} and {y}"),
+    ])
+    .optional(),
+  MapTileAttribution: z.string().max(300).optional(),
 });
 
 export const setGlobalParams = z.object({ Config: configPatch });

@@ -13,7 +13,9 @@ import { settingsMethods } from "./settings.ts";
 import { systemMethods } from "./system.ts";
 import { traceMethods } from "./trace.ts";
 import { userMethods } from "./users.ts";
+import { vncMethods } from "./vnc.ts";
 import { webuiMethods } from "./webui.ts";
+import { canMethods } from "./can.ts";
 
 export const registry: Registry = {
   ...systemMethods,
@@ -30,5 +32,7 @@ export const registry: Registry = {
   ...notificationMethods,
   ...traceMethods,
   ...metadataMethods,
+  ...vncMethods,
+  ...canMethods,
   ...projectConfigMethods,
 };

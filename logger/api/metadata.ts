@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { notFound } from "../http/errors.ts";
+import { invalidParam, notFound } from "../http/errors.ts";
+import { coordinateError } from "../store/device-locations.ts";
 import { getMeasurement, listMeasurements, setMetaData } from "../store/measurements.ts";
 import { listMetaData, setMetaEntries } from "../store/metadata.ts";
 import { method } from "./registry.ts";
@@ -45,6 +46,10 @@ export const metadataMethods: Registry = {
     permission: "ManageProject",
     handler: (p, ctx) => {
       const name = targetName(ctx, p.Type, p.ID);
+      if (p.Type === "device") {
+        const problem = p.MetaData.map((e) => coordinateError(e.Key, e.Value)).find((m) => m !== null);
+        if (problem) throw invalidParam(problem);
+      }
       const meta = p.Type === "measurement" ? setMetaData(ctx.db, p.ID, p.MetaData)!.MetaData : setMetaEntries(ctx.db, p.Type, p.ID, p.MetaData);
       ctx.audit(`Changed metadata of ${p.Type} ${name}: ${p.MetaData.map((e) => e.Key).join(", ")}`);
       return { MetaData: meta };

@@ -8,6 +8,7 @@ import type { DataContext } from "../model/context.ts";
 import type { TraceLog } from "../trace.ts";
 import type { FileRoot } from "../files/paths.ts";
 import type { Db } from "../store/db.ts";
+import type { CanBus } from "../can/bus.ts";
 
 // userId null = the anonymous caller of a logger that does not require login (holds every permission).
 export type Caller = { userId: number | null; username: string; permissions: ReadonlySet<string> };
@@ -25,6 +26,8 @@ export type LoggerContext = {
   trace: TraceLog;
   /** The file browser's data root. */
   files: FileRoot;
+  /** The CAN scanner (simulated bus or capture, DBC, signals as variables). */
+  can: CanBus;
 };
 
 export type CallContext = LoggerContext & {

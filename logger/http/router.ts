@@ -5,6 +5,7 @@ import { handleRevoke, handleToken, handleVerify } from "../auth/oauth.ts";
 import { RpcError } from "./errors.ts";
 import { sendJson, sendReturnState } from "./respond.ts";
 import { REST_PREFIXES, handleRest } from "./rest.ts";
+import { handleRevision } from "./revision.ts";
 import { handleRpc } from "./rpc.ts";
 import { dataRoutes } from "../api/data/index.ts";
 
@@ -24,6 +25,10 @@ async function route(req: IncomingMessage, res: ServerResponse, path: string, ct
       return sendJson(res, 405, { error: "invalid_request", error_description: "Use POST" }, { Allow: "POST" });
     }
     return oauth(req, res, ctx);
+  }
+  if (path === "/revision") {
+    if (req.method !== "GET") return sendReturnState(res, 405, -5, "Use GET", {}, { Allow: "GET" });
+    return handleRevision(res, ctx);
   }
   if (REST_PREFIXES.some((p) => path.startsWith(p))) return handleRest(req, res, path, ctx, dataRoutes);
   return sendReturnState(res, 404, -4, `Not found: ${path}`);

@@ -19,6 +19,9 @@ export type Variable = {
   SampleRateHz: number;
 };
 
+/** WGS84 degrees; Site is a short place name. */
+export type DeviceLocation = { Lat: number; Lon: number; Site?: string };
+
 export type Module = { ID: string; Name: string; Type: string; Variables: string[] };
 
 export type Device = {
@@ -28,7 +31,8 @@ export type Device = {
   Serial: string;
   Firmware: string;
   IPAddress: string;
-  Location: { Lat: number; Lon: number };
+  /** Where the device stands when it is first seen; seeded into its metadata (Latitude, Longitude, Site). */
+  Location: DeviceLocation | null;
   SourceId: string;
   SampleRateHz: number;
   Modules: Module[];

@@ -4,8 +4,10 @@ import type { ResolvedSim } from "./options.ts";
 import { digital, held, load, pressure, solar, speed, strain, temperature, vibration, wander } from "./signals.ts";
 import type { Fill, SignalContext } from "./signals.ts";
 
-// A small engine test cell near Modena: a bench controller (analog + digital I/O), a power
-// meter on its supply, and a weather station on the roof that sits on a flaky radio link.
+// A small engine test programme around Modena: a bench controller (analog + digital I/O) in the
+// test cell, a power meter at the substation that feeds it, and a weather station up in the
+// Apennines on a flaky radio link. Locations are where each device is first seen; they are
+// seeded into device metadata, where an administrator can change them.
 
 export type Rig = {
   model: Model;
@@ -123,7 +125,7 @@ export function buildRig(o: ResolvedSim): Rig {
 
   const bench = device("bench", {
     Name: "Test bench controller", Type: "Controller", Serial: "TB-2041-0173", Firmware: "4.12.2",
-    IPAddress: "192.168.10.20", Location: { Lat: 44.6471, Lon: 10.9252 },
+    IPAddress: "192.168.10.20", Location: { Lat: 44.6471, Lon: 10.9252, Site: "Modena test cell" },
   }, o.benchRateHz);
   const ai = module(bench, "bench-ai", "Analog inputs", "AI");
   const channels: string[] = [];
@@ -140,7 +142,7 @@ export function buildRig(o: ResolvedSim): Rig {
 
   const meter = device("meter", {
     Name: "Power meter", Type: "PowerMeter", Serial: "PM-5560-88213", Firmware: "2.3.0",
-    IPAddress: "192.168.10.31", Location: { Lat: 44.6472, Lon: 10.9250 },
+    IPAddress: "192.168.10.31", Location: { Lat: 44.5287, Lon: 10.8636, Site: "Maranello substation" },
   }, 1);
   const pm = module(meter, "meter-main", "Supply", "Meter");
   const ctx = (s: number): SignalContext => ({ seed: o.seed, stream: s, periodUs: 1e6 });
@@ -159,7 +161,7 @@ export function buildRig(o: ResolvedSim): Rig {
 
   const station = device("weather", {
     Name: "Weather station", Type: "WeatherStation", Serial: "WS-300-1142", Firmware: "1.8.5",
-    IPAddress: "10.44.0.7", Location: { Lat: 44.6503, Lon: 10.9311 },
+    IPAddress: "10.44.0.7", Location: { Lat: 44.1936, Lon: 10.7016, Site: "Monte Cimone" },
   }, 1);
   const ws = module(station, "weather-sensors", "Sensors", "Weather");
   const weather: Channel[] = [

@@ -21,6 +21,8 @@ export class Simulator {
   private readonly live: LiveValues;
   private readonly sources: SourceState[];
   private timer: NodeJS.Timeout | null = null;
+  /** Devices whose source this data folder had never seen (their metadata gets seeded). */
+  readonly newDevices: string[] = [];
   running = false;
   since = 0;
   /** Sees every live sample as it is acquired (the alarm engine). */
@@ -38,6 +40,7 @@ export class Simulator {
     const { model } = this.rig;
     for (const s of model.sources) {
       const existed = store.source(s.Id);
+      if (!existed) this.newDevices.push(s.DeviceId);
       store.defineSource({ Id: s.Id, Name: s.Name, PeriodUs: s.PeriodUs, RetentionSec: existed ? undefined : o.retentionSec });
     }
     for (const v of model.variables) store.defineVariable({ Id: v.Id, SourceId: v.SourceId, Name: v.Name, Unit: v.Unit });
@@ -84,7 +87,7 @@ export class Simulator {
 
   /**
    * Changes a device's sample rate at once: what is due at the old rate is acquired first, the
-   * store starts a new segment at the new period (docs/decisions/0004), and the signals are
+   * store starts a new segment at the new period (docs/decisions/0008), and the signals are
    * rebuilt for it. Returns false when the rate is already the device's.
    */
   setRate(deviceId: string, rateHz: number): boolean {

@@ -106,3 +106,54 @@ export function setRunning(db: Db, running: boolean, now: number): void {
   projectState(db, now);
   run(db, "UPDATE project_state SET Running = ?, Since = ? WHERE ID = 1", running ? 1 : 0, now);
 }
+
+/** Where a metadata search matched a measurement: its own entries, one of its variables', its device's. */
+export type MetaScope = "measurement" | "variable" | "device";
+export type MetaSearch = {
+  /** Key, compared case-insensitively (ASCII); empty = any key. */
+  Key: string;
+  /** Part of the value, case-insensitively (ASCII); empty = any value. */
+  Value: string;
+  /** Sources and variables of the devices whose metadata matched (the model maps devices to them). */
+  DeviceSources: string[];
+  DeviceVariables: string[];
+};
+
+/** SQL matching ?1 (key) and ?2 (part of the value) against two column expressions. */
+const META_MATCH = (key: string, value: string) => `(?1 = '' OR lower(${key}) = lower(?1)) AND (?2 = '' OR instr(lower(${value}), lower(?2)) > 0)`;
+
+/** Device IDs whose metadata matches a search (the caller maps them to sources and variables). */
+export function devicesMatching(db: Db, key: string, value: string): string[] {
+  return all<{ ID: string }>(db, `SELECT DISTINCT ID FROM metadata WHERE Type = 'device' AND ${META_MATCH("Key", "Value")}`, key, value).map((r) => r.ID);
+}
+
+/**
+ * Measurements overlapping [Start, End] that carry the key/value themselves, on one of their
+ * variables, or on their device; each with the scopes it matched on. One query, so Limit counts
+ * matches (not rows filtered afterwards).
+ */
+export function searchMeasurements(db: Db, f: MeasurementFilter, now: number, s: MetaSearch): (Measurement & { MatchedOn: MetaScope[] })[] {
+  const where: string[] = [];
+  const params: (string | number)[] = [s.Key, s.Value, JSON.stringify(s.DeviceSources), JSON.stringify(s.DeviceVariables)];
+  if (f.End !== undefined) {
+    where.push(`Start <= ?${params.length + 1}`);
+    params.push(f.End);
+  }
+  if (f.Start !== undefined) {
+    where.push(`COALESCE(End, ?${params.length + 1}) >= ?${params.length + 2}`);
+    params.push(now, f.Start);
+  }
+  const sql = `SELECT * FROM (
+      SELECT m.*,
+        EXISTS (SELECT 1 FROM json_each(m.MetaData) j WHERE ${META_MATCH("j.value ->> '$.Key'", "j.value ->> '$.Value'")}) AS OnMeasurement,
+        EXISTS (SELECT 1 FROM json_each(m.Variables) v JOIN metadata md ON md.Type = 'variable' AND md.ID = v.value WHERE ${META_MATCH("md.Key", "md.Value")}) AS OnVariable,
+        (m.SourceId IN (SELECT value FROM json_each(?3)) OR EXISTS (SELECT 1 FROM json_each(m.Variables) v WHERE v.value IN (SELECT value FROM json_each(?4)))) AS OnDevice
+      FROM measurements m ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
+    ) WHERE OnMeasurement OR OnVariable OR OnDevice
+    ORDER BY Start ${f.Order === "asc" ? "ASC" : "DESC"}, ID LIMIT ?${params.length + 1}`;
+  params.push(f.Limit);
+  return all<Row & { OnMeasurement: number; OnVariable: number; OnDevice: number }>(db, sql, ...params).map((r) => ({
+    ...fromRow(r),
+    MatchedOn: [r.OnMeasurement ? "measurement" : null, r.OnVariable ? "variable" : null, r.OnDevice ? "device" : null].filter((x): x is MetaScope => x !== null),
+  }));
+}

@@ -179,7 +179,17 @@ const migrations: string[] = [
     PRIMARY KEY (Type, ID, Key)
   );
   `,
-  // 5: the Simple Config screen's project config (bench sample rate and analog channels, JSON);
+  // 5: VNC targets an administrator configured (VncAPI); the console's proxy connects only to these.
+  `
+  CREATE TABLE vnc_targets (
+    ID INTEGER PRIMARY KEY AUTOINCREMENT,
+    Name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    Host TEXT NOT NULL,
+    Port INTEGER NOT NULL,
+    Password TEXT NOT NULL DEFAULT ''
+  );
+  `,
+  // 6: the Simple Config screen's project config (bench sample rate and analog channels, JSON);
   // the project name stays in project_state. Revision guards concurrent edits.
   `
   CREATE TABLE project_config (

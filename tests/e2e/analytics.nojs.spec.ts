@@ -48,3 +48,77 @@ test("a range whose end is before its start is explained, choices kept", async (
   await expect(page.getByText("The end must be after the start.")).toBeVisible();
   await expect(page.getByTestId("analytics-form").getByLabel("Oil temperature [°C]")).toBeChecked();
 });
+
+test("compare two ranges: the previous period overlaid dashed, offset time axis, statistics for both", async ({ page, javaScriptEnabled }) => {
+  // Data before B's measurement, so its previous period has samples too.
+  await recordMeasurement("Before ", 1500);
+  const m = await recordMeasurement("Range ", 1500);
+  const ids = await variableIds();
+  await page.goto("/analytics");
+  const form = page.getByTestId("analytics-form");
+  await form.getByLabel("Oil temperature [°C]").check();
+  await form.getByRole("radio", { name: "Measurement" }).check();
+  await form.getByRole("combobox", { name: "Measurement", exact: true }).selectOption({ label: m.Name });
+  await form.getByRole("combobox", { name: "Compare with" }).selectOption({ label: "The previous period" });
+  await form.getByRole("button", { name: "Show" }).click();
+  await expect(page).toHaveURL(/cmp=previous/);
+  expect(new URL(page.url()).searchParams.getAll("v")).toEqual([ids["Oil temperature"]]);
+  // The legend names both, B dashed; statistics for A and for B.
+  await expect(page.getByText("Oil temperature · previous period [°C]")).toBeVisible();
+  await expect(page.locator('[data-dashed="true"]').first()).toBeAttached();
+  const stats = page.getByTestId("statistics");
+  await expect(stats.locator('tr[data-variable="Oil temperature"]')).toBeVisible();
+  await expect(stats.locator('tr[data-variable="Oil temperature · previous period"]')).toBeVisible();
+  await expect(page.getByTestId("range-b")).toContainText("B (previous period)");
+  // The choice stays in the form.
+  await expect(form.getByRole("combobox", { name: "Compare with" })).toHaveValue("previous");
+  if (!javaScriptEnabled) {
+    // The server's SVG: offsets from A's start on the time axis ("+0:00", "+0:01"), B's path dashed.
+    const svg = page.getByTestId("svg-chart");
+    await expect(svg.getByText("+0:00", { exact: true })).toBeAttached();
+    await expect(svg.locator('path[stroke-dasharray="6 4"]')).toHaveCount(1);
+  } else {
+    await expect(page.getByTestId("chart")).toHaveAttribute("data-ready", "true");
+    // uPlot draws its x axis labels into the canvas; the legend shows B as a dashed swatch.
+    await expect(page.getByRole("button", { name: "Oil temperature · previous period [°C]" })).toBeVisible();
+  }
+});
+
+test("compare with a chosen start for B: same length, kept in the URL; a missing start is explained", async ({ page }) => {
+  const a = await recordMeasurement("At A ", 1500);
+  const b = await recordMeasurement("At B ", 1500);
+  const ids = await variableIds();
+  // B from the second measurement's start, A the first measurement: the same as comparing measurements.
+  await page.goto(`/analytics?v=${ids["Oil pressure"]}&span=measurement&m=${a.ID}&cmp=at&cmpAt=${b.Start}`);
+  const stats = page.getByTestId("statistics");
+  const rowA = stats.locator('tr[data-variable="Oil pressure"] [data-stat="Count"]');
+  const rowB = stats.locator('tr[data-variable^="Oil pressure · from "] [data-stat="Count"]');
+  await expect(rowB).toBeVisible();
+  const countA = Number((await rowA.textContent())!.replace(/\D/g, ""));
+  const countB = Number((await rowB.textContent())!.replace(/\D/g, ""));
+  // Same length at the same rate: about as many samples (one bucket either way).
+  expect(countB).toBeGreaterThan(countA * 0.8);
+  expect(countB).toBeLessThan(countA * 1.25);
+  await page.goto(`/analytics?v=${ids["Oil pressure"]}&span=measurement&m=${a.ID}&cmp=at&cmpAt=`);
+  await expect(page.getByTestId("compare-fields").getByTestId("field-error")).toHaveText("Enter the start of B.");
+  // A is still shown.
+  await expect(page.getByTestId("statistics").locator('tr[data-variable="Oil pressure"]')).toBeVisible();
+  await expect(page.getByTestId("analytics-form").getByLabel("Oil pressure [bar]")).toBeChecked();
+  await expect(page.getByTestId("analytics-form").getByRole("combobox", { name: "Compare with" })).toHaveValue("at");
+});
+
+test("bad requests: no variables, a range before the oldest data kept — explained, choices kept", async ({ page }) => {
+  const ids = await variableIds();
+  await page.goto("/analytics");
+  const form = page.getByTestId("analytics-form");
+  await form.getByRole("radio", { name: "Last" }).check();
+  await form.getByRole("combobox", { name: "Last" }).selectOption("5m");
+  await form.getByRole("button", { name: "Show" }).click();
+  await expect(form.getByTestId("variable-picker").getByTestId("field-error")).toHaveText("Choose at least one variable.");
+  await expect(form.getByRole("combobox", { name: "Last" })).toHaveValue("5m");
+  await page.goto(`/analytics?v=${ids["Oil temperature"]}&span=absolute&from=2020-01-01T10:00&to=2020-01-01T11:00`);
+  await expect(form.getByTestId("range-fields").getByTestId("field-error")).toContainText("The range ends before the oldest data kept");
+  await expect(page.getByTestId("statistics")).toHaveCount(0);
+  await expect(form.getByLabel("Oil temperature [°C]")).toBeChecked();
+  await expect(form.getByRole("textbox", { name: "From" }).or(form.getByLabel("From", { exact: true }))).toHaveValue("2020-01-01T10:00");
+});

@@ -8,11 +8,15 @@ test("export a measurement as CSV: header, separators, row count and the user's 
   await signIn(page, user.username, user.password);
   const m = await recordMeasurement("Export ", 1000, [{ Key: "Operator", Value: "Anna, \"the boss\"" }]);
   const oilId = (await variableIds())["Oil temperature"]!;
+  const { Devices } = await rpc<{ Devices: { ID: string; Name: string; Modules: { Variables: string[] }[] }[] }>("DeviceAPI.GetDevices", {});
+  const device = Devices.find((d) => d.Modules.some((mod) => mod.Variables.includes(oilId)))!;
   await rpc("MetaDataAPI.SetMetaData", { Type: "variable", ID: oilId, MetaData: [{ Key: "Sensor", Value: "PT100" }] });
+  await rpc("MetaDataAPI.SetMetaData", { Type: "device", ID: device.ID, MetaData: [{ Key: "Test cell", Value: "Cell 3; line\nbreak" }] });
   try {
     await exportAndCheck();
   } finally {
     await rpc("MetaDataAPI.SetMetaData", { Type: "variable", ID: oilId, MetaData: [{ Key: "Sensor", Value: "" }] });
+    await rpc("MetaDataAPI.SetMetaData", { Type: "device", ID: device.ID, MetaData: [{ Key: "Test cell", Value: "" }] });
   }
 
   async function exportAndCheck() {
@@ -23,14 +27,19 @@ test("export a measurement as CSV: header, separators, row count and the user's 
   await form.getByRole("radio", { name: "Measurement" }).check();
   await form.getByRole("combobox", { name: "Measurement", exact: true }).selectOption({ label: m.Name });
   await form.getByLabel("Separators").selectOption("semicolon");
-  await form.getByLabel("Metadata (measurement, variables) as comment lines at the top").check();
+  await form.getByLabel("Metadata (measurement, variables, devices) as comment lines at the top").check();
   const [download] = await Promise.all([page.waitForEvent("download"), form.getByRole("button", { name: "Download CSV" }).click()]);
   expect(download.suggestedFilename()).toBe(`${m.Name.replace(/\s+/g, "-")}_Oil-temperature+Voltage-L1_raw.csv`);
   const text = await readFile((await download.path())!, "utf8");
   const lines = text.trimEnd().split("\r\n");
   expect(lines[0]).toBe(`# Measurement: ${m.Name}`);
   expect(lines).toContain('# Operator: Anna, "the boss"');
-  expect(lines).toContain("# Oil temperature: Sensor: PT100");
+  expect(lines).toContain("# Variable Oil temperature: Sensor: PT100");
+  // The device's metadata once (both variables may share it), a line break in a value folded into a space.
+  expect(lines.filter((l) => l === `# Device ${device.Name}: Test cell: Cell 3; line break`)).toHaveLength(1);
+  // Every comment line comes before the header row.
+  const firstData = lines.findIndex((l) => !l.startsWith("# "));
+  expect(lines[firstData]).toMatch(/^time;/);
   const header = lines.findIndex((l) => l.startsWith("time;"));
   expect(lines[header]).toBe("time;Oil temperature [°C];Voltage L1 [V]");
   const rows = lines.slice(header + 1);
@@ -56,6 +65,8 @@ test("a bad export request is explained on the form with the choices kept", asyn
   await form.getByLabel("Time column").selectOption("excel");
   await form.getByRole("button", { name: "Download CSV" }).click();
   await expect(page.getByText("Choose at least one variable.")).toBeVisible();
+  // Next to the variables, not above the form.
+  await expect(form.getByTestId("variable-picker").getByTestId("field-error")).toHaveText("Choose at least one variable.");
   await expect(form.getByRole("radio", { name: "Resampled" })).toBeChecked();
   await expect(form.getByLabel("Aggregate")).toHaveValue("max");
   await expect(form.getByLabel("Time column")).toHaveValue("excel");
@@ -65,12 +76,23 @@ test("a bad export request is explained on the form with the choices kept", asyn
   await form.getByRole("button", { name: "Download CSV" }).click();
   await expect(page.getByText("Enter an interval between 0.001 and 86400 seconds.")).toBeVisible();
   await expect(form.getByLabel("Interval (seconds)")).toHaveValue("0");
+  await expect(form.getByRole("spinbutton", { name: "Interval (seconds)" })).toHaveAttribute("aria-invalid", "true");
+  await expect(page.locator("#interval-error")).toHaveText("Enter an interval between 0.001 and 86400 seconds.");
+  await expect(form.getByTestId("variable-picker").getByTestId("field-error")).toHaveCount(0);
   await form.getByRole("radio", { name: "Raw samples" }).check();
 
   await form.getByRole("radio", { name: "From – to" }).check();
   await form.getByLabel("From", { exact: true }).fill("2026-01-02T10:00");
   await form.getByLabel("To", { exact: true }).fill("2026-01-01T10:00");
   await form.getByRole("button", { name: "Download CSV" }).click();
-  await expect(page.getByText("The end must be after the start.")).toBeVisible();
+  await expect(form.getByTestId("range-fields").getByTestId("field-error")).toHaveText("The end must be after the start.");
+  await expect(form.getByLabel("Oil temperature [°C]")).toBeChecked();
+
+  // A range before the oldest data kept (retention, or before the logger recorded anything).
+  await form.getByLabel("From", { exact: true }).fill("2020-01-01T10:00");
+  await form.getByLabel("To", { exact: true }).fill("2020-01-01T11:00");
+  await form.getByRole("button", { name: "Download CSV" }).click();
+  await expect(form.getByTestId("range-fields").getByTestId("field-error")).toContainText("The range ends before the oldest data kept");
+  await expect(form.getByLabel("From", { exact: true })).toHaveValue("2020-01-01T10:00");
   await expect(form.getByLabel("Oil temperature [°C]")).toBeChecked();
 });

@@ -1,5 +1,5 @@
-import { ADMIN_PASSWORD, expect, signIn, test, unique } from "./fixtures";
-import { recordMeasurement } from "./history";
+import { ADMIN_PASSWORD, expect, rpc, signIn, test, unique } from "./fixtures";
+import { recordMeasurement, variableIds } from "./history";
 
 test.beforeEach(async ({ page }) => {
   await signIn(page, "admin", ADMIN_PASSWORD);
@@ -48,4 +48,49 @@ test("edit a measurement's metadata, find it by that metadata, open it in Analyt
   await page.getByTestId("confirm-form").getByRole("button", { name: "Delete" }).click();
   await expect(page.getByText(`Measurement ${m.Name} deleted`)).toBeVisible();
   await expect(page.getByTestId("measurements-table").locator(`tr[data-measurement="${m.Name}"]`)).toHaveCount(0);
+});
+
+test("find measurements by the metadata of their variables and device, with where it matched and suggested keys", async ({ page }) => {
+  const { Devices } = await rpc<{ Devices: { ID: string; Modules: { Variables: string[] }[] }[] }>("DeviceAPI.GetDevices", {});
+  const ids = await variableIds();
+  const variable = ids["Oil temperature"]!;
+  const device = Devices.find((d) => d.Modules.some((mod) => mod.Variables.includes(variable)))!;
+  const sensorKey = unique("Sensor");
+  const sensor = unique("PT100-");
+  const siteKey = unique("Site");
+  const set = (Type: string, ID: string, Key: string, Value: string) => rpc("MetaDataAPI.SetMetaData", { Type, ID, MetaData: [{ Key, Value }] });
+  await set("variable", variable, sensorKey, sensor);
+  await set("device", device.ID, siteKey, "Hall 7 north");
+  try {
+    const m = await recordMeasurement("VarMeta ", 600);
+    await page.goto("/measurementUI");
+    // Keys of variables and devices are suggested too.
+    await expect(page.locator(`#meta-keys option[value="${sensorKey}"]`)).toBeAttached();
+    await expect(page.locator(`#meta-keys option[value="${siteKey}"]`)).toBeAttached();
+    await page.getByLabel("Metadata key").fill(sensorKey);
+    await page.getByLabel("Metadata value").fill(sensor.toLowerCase());
+    await page.getByRole("button", { name: "Apply" }).click();
+    const table = page.getByTestId("measurements-table");
+    const row = table.locator(`tr[data-measurement="${m.Name}"]`);
+    await expect(row).toBeVisible();
+    await expect(row.getByTestId("matched-on")).toHaveText("(metadata of the variable)");
+    // The filter stays in the form and the URL.
+    await expect(page.getByLabel("Metadata key")).toHaveValue(sensorKey);
+    expect(new URL(page.url()).searchParams.get("key")).toBe(sensorKey);
+
+    // Any key, a part of the device's value.
+    await page.getByLabel("Metadata key").fill("");
+    await page.getByLabel("Metadata value").fill("hall 7");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(row).toBeVisible();
+    await expect(row.getByTestId("matched-on")).toHaveText("(metadata of the device)");
+
+    // Nothing matches: the list is empty, not unfiltered.
+    await page.getByLabel("Metadata value").fill(unique("no-such-"));
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(table.getByText("No measurements match the filter.")).toBeVisible();
+  } finally {
+    await set("variable", variable, sensorKey, "");
+    await set("device", device.ID, siteKey, "");
+  }
 });

@@ -1,4 +1,5 @@
-import { ADMIN_PASSWORD, expect, rpc, signIn, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, expect, LOGGER, rpc, signIn, test, token, unique } from "./fixtures";
+import { recordMeasurement } from "./history";
 
 test("edit a device's metadata as a form, with keys suggested from existing ones", async ({ page }) => {
   await signIn(page, "admin", ADMIN_PASSWORD);
@@ -23,5 +24,36 @@ test("edit a device's metadata as a form, with keys suggested from existing ones
     await expect(page.getByTestId("metadata").locator(`tr[data-key="${key}"]`)).toHaveCount(0);
   } finally {
     await rpc("MetaDataAPI.SetMetaData", { Type: "device", ID: device.ID, MetaData: [{ Key: key, Value: "" }] });
+  }
+});
+
+test("metadata form errors: next to the field, the logger's refusal above, what was typed kept", async ({ page, javaScriptEnabled }) => {
+  await signIn(page, "admin", ADMIN_PASSWORD);
+  const m = await recordMeasurement("Gone ", 300);
+  await page.goto(`/metadata?type=measurement&id=${m.ID}`);
+  const form = page.getByTestId("metadata-form");
+  await form.getByLabel("Key").fill(" ");
+  await form.getByLabel("Value").fill("kept value");
+  await form.getByRole("button", { name: "Set" }).click();
+  const key = page.getByTestId("metadata-form").getByLabel("Key");
+  await expect(key).toHaveAttribute("aria-invalid", "true");
+  const describedBy = await key.getAttribute("aria-describedby");
+  await expect(page.locator(`[id="${describedBy}"]`)).toHaveText("Enter a key (1–64 characters).");
+  await expect(page.getByTestId("metadata-form").getByLabel("Value")).toHaveValue("kept value");
+  await expect(page.getByTestId("metadata-form").getByLabel("Value")).not.toHaveAttribute("aria-invalid", "true");
+
+  // The measurement disappears meanwhile: the logger's answer is shown.
+  const res = await fetch(`${LOGGER}/history/structure/measurements/${m.ID}`, { method: "DELETE", headers: { Authorization: `Bearer ${await token("admin", ADMIN_PASSWORD)}` } });
+  expect(res.status).toBe(200);
+  await page.getByTestId("metadata-form").getByLabel("Key").fill("Operator");
+  await page.getByTestId("metadata-form").getByRole("button", { name: "Set" }).click();
+  await expect(page.getByTestId("form-error")).toContainText(`Unknown measurement ${m.ID}`);
+  if (javaScriptEnabled) {
+    // The page stays as it was (no reload after a refusal): the entry is kept for another try.
+    await expect(page.getByTestId("metadata-form").getByLabel("Key")).toHaveValue("Operator");
+    await expect(page.getByTestId("metadata-form").getByLabel("Value")).toHaveValue("kept value");
+  } else {
+    // The reloaded page no longer finds the measurement and says so.
+    await expect(page.getByText("This object does not exist (any more).")).toBeVisible();
   }
 });

@@ -1,4 +1,4 @@
-import { createRole, createUser, expect, LOGGER, signIn, test, token } from "./fixtures";
+import { ADMIN_PASSWORD, createRole, createUser, expect, LOGGER, signIn, test, token } from "./fixtures";
 
 // Permission matrix: each admin screen refuses GET and POST without its permission (403), and
 // the logger refuses the underlying call too — hiding a menu entry is not security.
@@ -36,3 +36,29 @@ for (const row of MATRIX) {
     expect((await page.goto(row.path))?.status()).toBe(200);
   });
 }
+
+test("a dashboard's chart buckets (/dashboard/series) need ViewDashboards and a valid query", async ({ page }) => {
+  const { List } = await (async () => {
+    const bearer = await token("admin", ADMIN_PASSWORD);
+    const res = await fetch(`${LOGGER}/rpc/WebUIAPI.List`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${bearer}` }, body: "{}" });
+    return (await res.json()) as { List: { ID: string }[] };
+  })();
+  const id = List[0]!.ID;
+  const now = Date.now();
+  const url = `/dashboard/series?id=${id}&from=${now - 3_600_000}&to=${now}`;
+
+  const none = await createUser((await createRole(["ViewDevices"])).id);
+  await signIn(page, none.username, none.password);
+  expect((await page.request.get(url)).status()).toBe(403);
+
+  await page.goto("/logout");
+  const viewer = await createUser((await createRole(["ViewDashboards"])).id);
+  await signIn(page, viewer.username, viewer.password);
+  const ok = await page.request.get(url);
+  expect(ok.status()).toBe(200);
+  const body = (await ok.json()) as { from: number; to: number; widgets: Record<string, { size?: number; values?: unknown[] }> };
+  expect(body.to - body.from).toBe(3_600_000);
+  expect(Object.values(body.widgets).some((w) => (w.size ?? 0) > 0 && Array.isArray(w.values))).toBe(true);
+  expect((await page.request.get(`/dashboard/series?id=${id}&from=${now}&to=${now - 1}`)).status()).toBe(400);
+  expect((await page.request.get(`/dashboard/series?id=no-such-dashboard&from=1&to=2`)).status()).toBe(404);
+});

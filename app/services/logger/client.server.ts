@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import type { z } from "zod";
+import { cachedAnswer, sharedRevision } from "./cache.server";
 import { LoggerError, errorText } from "./errors";
 import { oauthError, tokenPair, verifyAnswer, type TokenPair, type VerifyAnswer } from "./schemas";
 
@@ -19,6 +20,13 @@ export interface TokenStore {
 export class InvalidCredentials extends Error {}
 
 const REFRESH_SHARE_MS = 30_000;
+/** A cached read is asked again after this long even if the revision stayed (alarm shelving ends by time). */
+const CACHE_TTL_MS = 10_000;
+/** A cached verify: a token's expiry changes nothing at the logger's revision. */
+const VERIFY_TTL_MS = 5_000;
+/** Loggers without GET /revision (external ones) are asked again this much later. */
+const NO_REVISION_RETRY_MS = 60_000;
+let revisionUnsupportedUntil = 0;
 const inflightRefreshes = new Map<string, { at: number; promise: Promise<TokenPair | null> }>();
 
 /**
@@ -30,10 +38,45 @@ export class LoggerClient {
   private refreshing: Promise<boolean> | null = null;
   readonly config: LoggerConfig;
   private readonly tokens: TokenStore;
+  /** Reads may be served from the cross-request cache (requests that change nothing: GET). */
+  private readonly cache: boolean;
+  private revisionPromise: Promise<string | null> | null = null;
 
-  constructor(config: LoggerConfig, tokens: TokenStore) {
+  constructor(config: LoggerConfig, tokens: TokenStore, options: { cache?: boolean } = {}) {
     this.config = config;
     this.tokens = tokens;
+    this.cache = options.cache ?? false;
+  }
+
+  /** The logger's change revision, asked once per request; null when it has none (no caching). */
+  private revision(): Promise<string | null> {
+    if (!this.cache || Date.now() < revisionUnsupportedUntil) return Promise.resolve(null);
+    this.revisionPromise ??= sharedRevision(() =>
+      this.fetch("/revision", { method: "GET" }).then(async (res) => {
+        const json = (await readJson(res)) as { Revision?: unknown } | null;
+        if (res.ok && typeof json?.Revision === "string") return json.Revision;
+        revisionUnsupportedUntil = Date.now() + NO_REVISION_RETRY_MS;
+        return null;
+      }),
+    );
+    return this.revisionPromise;
+  }
+
+  /** A read that may come from the cache while the logger's revision is unchanged. */
+  private async cached<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
+    const revision = await this.revision();
+    if (revision === null) return load();
+    return cachedAnswer(`${this.tokens.get().accessToken ?? "-"}\u0000${key}`, revision, ttlMs, load);
+  }
+
+  /** rpc() for reads: the same answer, from the cache when the logger changed nothing since. */
+  readRpc<S extends z.ZodType>(method: string, params: object, schema: S): Promise<z.infer<S>> {
+    return this.cached(`rpc\u0000${method}\u0000${JSON.stringify(params)}`, CACHE_TTL_MS, () => this.rpc(method, params, schema));
+  }
+
+  /** rest() for reads (GET, or a POST query such as /history/data); ttlMs bounds data that moves on. */
+  readRest<S extends z.ZodType>(method: "GET" | "POST", path: string, body: object | undefined, schema: S, ttlMs = CACHE_TTL_MS): Promise<z.infer<S>> {
+    return this.cached(`rest\u0000${method}\u0000${path}\u0000${JSON.stringify(body ?? null)}`, Math.min(ttlMs, CACHE_TTL_MS), () => this.rest(method, path, body, schema));
   }
 
   async rpc<S extends z.ZodType>(method: string, params: object, schema: S): Promise<z.infer<S>> {
@@ -43,6 +86,11 @@ export class LoggerClient {
 
   /** POST /verify; null when there is no valid session (after one refresh attempt). */
   async verify(): Promise<VerifyAnswer | null> {
+    if (!this.tokens.get().accessToken) return null;
+    return this.cached("verify", VERIFY_TTL_MS, () => this.verifyNow());
+  }
+
+  private async verifyNow(): Promise<VerifyAnswer | null> {
     if (!this.tokens.get().accessToken) return null;
     try {
       const body = await this.authorized("/verify");

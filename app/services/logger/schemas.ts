@@ -42,6 +42,8 @@ export const globalConfig = z.looseObject({
   DefaultLanguage: z.string().optional(),
   DefaultTimezone: z.string().optional(),
   JupyterUrl: z.string().optional(),
+  MapTileUrl: z.string().optional(),
+  MapTileAttribution: z.string().optional(),
 });
 export type GlobalConfig = z.infer<typeof globalConfig>;
 export const globalSettingsAnswer = z.object({ Config: globalConfig });
@@ -159,6 +161,8 @@ export const measurement = z.looseObject({
   SourceId: z.string().optional(),
   Variables: z.array(z.string()).optional().default([]),
   MetaData: z.array(z.object({ Key: z.string(), Value: z.string() })).optional().default([]),
+  /** Only in answers to a metadata search: where it matched. */
+  MatchedOn: z.array(z.enum(["measurement", "variable", "device"])).optional(),
 });
 export type Measurement = z.infer<typeof measurement>;
 
@@ -169,7 +173,7 @@ export const device = z.looseObject({
   Serial: z.string().optional().default(""),
   Firmware: z.string().optional().default(""),
   IPAddress: z.string().optional().default(""),
-  Location: z.object({ Lat: z.number(), Lon: z.number() }).nullable().optional(),
+  Location: z.object({ Lat: z.number().min(-90).max(90), Lon: z.number().min(-180).max(180), Site: z.string().optional() }).nullable().optional().catch(null),
   Connected: z.boolean(),
   LastHeartbeat: z.union([z.string(), z.number()]).nullable().optional(),
   SourceId: z.string().optional(),
@@ -347,6 +351,14 @@ export const fileEntry = z.object({
 export type FileEntry = z.infer<typeof fileEntry>;
 export const fileListAnswer = z.object({ Data: z.object({ Path: z.string(), Entries: z.array(fileEntry) }) });
 export const filePathAnswer = z.object({ Data: z.object({ Path: z.string() }).loose() });
+
+// VNC targets (docs/logger-api.md, "VncAPI"): List never carries the password, Connect does
+// (read only by the console's WebSocket proxy on the server).
+export const vncTarget = z.object({ ID: z.number().int(), Name: z.string(), Host: z.string(), Port: z.number().int(), HasPassword: z.boolean() });
+export type VncTarget = z.infer<typeof vncTarget>;
+export const vncTargetsAnswer = z.object({ Targets: z.array(vncTarget) });
+export const vncConnectAnswer = z.object({ ID: z.number().int(), Name: z.string(), Host: z.string().min(1), Port: z.number().int().min(1).max(65535), Password: z.string() });
+export type VncConnectTarget = z.infer<typeof vncConnectAnswer>;
 
 // ConfigAPI.GetProjectConfig / SetProjectConfig (Simple Config).
 export const projectChannel = z.looseObject({

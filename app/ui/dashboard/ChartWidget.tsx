@@ -1,35 +1,59 @@
-import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useContext, useEffect, useState } from "react";
+import { useT } from "~/ui/useT";
 import { useFormatters } from "~/ui/format";
 import { useRootData } from "~/ui/rootData";
-import { SERIES } from "./colours";
+import { ServerChartsContext } from "./serverCharts";
 import { SvgChart } from "./SvgChart";
-import type { SeriesData, VariableInfo } from "./types";
+import type { ChartOverlay, SeriesData, VariableInfo } from "./types";
+import { seriesStyle } from "./colours";
 import { UPlotChart } from "./UPlotChart";
 
-export interface ChartWidgetProps {
+interface Loaded {
   series: SeriesData;
-  vars: VariableInfo[];
   from: number;
   to: number;
+}
+
+export type ChartWidgetProps = Common &
+  (
+    | /** The data is in the page: SVG and uPlot drawn from it (Analytics). */ Loaded
+    | {
+        /** A dashboard widget: the server draws its SVG into the HTML (ServerChartsContext). */
+        widgetId: string;
+        /** Its buckets for uPlot, fetched after hydration with the range they cover. */
+        loaded?: Loaded;
+      }
+  );
+
+interface Common {
+  vars: VariableInfo[];
   follow: boolean;
   /** Plot area in CSS pixels as laid out on a 1200 px wide grid (the SVG's aspect ratio). */
   approx: { width: number; height: number };
   syncKey: string;
   onZoom(from: number, to: number): void;
   onReset(): void;
+  /** A compare overlay: the first `pairs` series are A, the rest B (same colours, dashed); the time axis counts from `origin`. */
+  overlay?: ChartOverlay;
 }
 
-/** Server SVG first; once hydrated, uPlot takes over (zoom, reset, legend toggles, cursor sync, live). */
+/** Server SVG first; once hydrated and its data fetched, uPlot takes over (zoom, reset, legend toggles, cursor sync, live). */
 export function ChartWidget(props: ChartWidgetProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const fmt = useFormatters();
   const locale = useRootData()?.localeId ?? "en-US";
+  const svgOf = useContext(ServerChartsContext);
   const [hydrated, setHydrated] = useState(false);
   const [ready, setReady] = useState(false);
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   useEffect(() => setHydrated(true), []);
   const label = t("dashboards.widget.chartLabel", { names: props.vars.map((v) => v.Name).join(", ") });
+  const height = Math.max(60, Math.round((props.approx.height * 800) / Math.max(props.approx.width, 1)));
+  // Server: the SVG markup. Browser: nothing, and React keeps the server's markup (never re-rendered
+  // with other markup) until uPlot is ready and the SVG goes.
+  const inline = "series" in props ? props : null;
+  const loaded = inline ?? ("loaded" in props ? props.loaded : undefined);
+  const markup = inline ? "" : (svgOf?.((props as { widgetId: string }).widgetId, { height, locale, timeZone: fmt.timeZone, label }) ?? "");
   const toggle = (id: string) =>
     setHidden((h) => {
       const next = new Set(h);
@@ -39,15 +63,18 @@ export function ChartWidget(props: ChartWidgetProps) {
   return (
     <div className="flex h-full flex-col gap-1">
       <div className="relative min-h-0 flex-1" data-ready={ready || undefined} data-testid="chart">
-        {!ready && (
-          <SvgChart series={props.series} vars={props.vars} height={Math.max(60, Math.round((props.approx.height * 800) / Math.max(props.approx.width, 1)))} from={props.from} to={props.to} locale={locale} timeZone={fmt.timeZone} label={label} />
-        )}
-        {hydrated && (
+        {!ready &&
+          (inline ? (
+            <SvgChart series={inline.series} vars={props.vars} height={height} from={inline.from} to={inline.to} locale={locale} timeZone={fmt.timeZone} label={label} overlay={props.overlay} />
+          ) : (
+            <div className="h-full w-full" dangerouslySetInnerHTML={{ __html: markup }} suppressHydrationWarning />
+          ))}
+        {hydrated && loaded && (
           <UPlotChart
-            series={props.series}
+            series={loaded.series}
             vars={props.vars}
-            from={props.from}
-            to={props.to}
+            from={loaded.from}
+            to={loaded.to}
             follow={props.follow}
             hidden={hidden}
             locale={locale}
@@ -56,12 +83,18 @@ export function ChartWidget(props: ChartWidgetProps) {
             onZoom={props.onZoom}
             onReset={props.onReset}
             onReady={() => setReady(true)}
+            overlay={props.overlay}
           />
         )}
       </div>
       <ul className="flex flex-wrap gap-x-3 gap-y-0.5 text-xs" aria-label={t("dashboards.widget.legend")}>
         {props.vars.map((v, i) => {
-          const swatch = <span aria-hidden="true" className="inline-block h-2 w-3 rounded-sm" style={{ background: SERIES[i % SERIES.length] }} />;
+          const style = seriesStyle(i, props.overlay);
+          const swatch = style.dash ? (
+            <span aria-hidden="true" className="inline-block h-0 w-3 border-t-2 border-dashed" style={{ borderColor: style.colour }} data-dashed="true" />
+          ) : (
+            <span aria-hidden="true" className="inline-block h-2 w-3 rounded-sm" style={{ background: style.colour }} />
+          );
           const text = v.Unit ? `${v.Name} [${v.Unit}]` : v.Name;
           return (
             <li key={v.Id}>

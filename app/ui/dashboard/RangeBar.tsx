@@ -1,13 +1,13 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { Form, Link, useSearchParams } from "react-router";
-import { RANGES, REFRESH, type RefreshInterval } from "~/schemas/dashboards";
+import { RANGES, REFRESH, type RefreshInterval } from "~/schemas/dashboardConstants";
 import { buttonClass, inputClass } from "~/ui/FormField";
 import { useFormatters } from "~/ui/format";
 import { toLocalInput, type ResolvedRange } from "./timeRange";
 
 /** Presets as links, an absolute range and the refresh interval as a GET form: all in the URL. */
 export function RangeBar({ range, refresh }: { range: ResolvedRange; refresh: RefreshInterval }) {
-  const { t } = useTranslation();
+  const t = useT();
   const [params] = useSearchParams();
   const { timeZone } = useFormatters();
   const presetHref = (preset: string) => {

@@ -1,6 +1,6 @@
-import type { SeriesData, VariableInfo } from "./types";
-import { niceTicks, tickNumber, timeFormat, timeTicks, unitScales, type UnitScale } from "./chartGeometry";
-import { SERIES } from "./colours";
+import type { ChartOverlay, SeriesData, VariableInfo } from "./types";
+import { formatOffset, niceTicks, offsetTicks, tickNumber, timeFormat, timeTicks, unitScales, type UnitScale } from "./chartGeometry";
+import { seriesStyle } from "./colours";
 
 const W = 800;
 const TOP = 8;
@@ -19,13 +19,14 @@ export interface SvgChartProps {
   locale: string;
   timeZone: string;
   label: string;
+  overlay?: ChartOverlay;
 }
 
 /**
  * The chart as plain SVG, drawn on the server from the bucketed query: means as lines, min/max
  * as a band, gaps (nulls) left open. Complete without JavaScript; uPlot replaces it when it can.
  */
-export function SvgChart({ series, vars, height, from, to, locale, timeZone, label }: SvgChartProps) {
+export function SvgChart({ series, vars, height, from, to, locale, timeZone, label, overlay }: SvgChartProps) {
   const scales = unitScales(vars, series);
   const left = AXIS;
   const right = W - (scales.some((s) => s.side === 1) ? AXIS : 12);
@@ -34,8 +35,9 @@ export function SvgChart({ series, vars, height, from, to, locale, timeZone, lab
   const scaleOf = new Map(scales.map((s) => [s.unit, s]));
   const y = (s: UnitScale) => (v: number) => bottom - ((v - s.min) / (s.max - s.min)) * (bottom - TOP);
   const span = to - from || 1;
-  const times = timeTicks(from, to);
-  const fmt = timeFormat(locale, timeZone, times.step);
+  const times = overlay ? offsetTicks(from, to, overlay.origin) : timeTicks(from, to);
+  const clock = timeFormat(locale, timeZone, times.step);
+  const fmt = overlay ? { format: (t: number) => formatOffset(t - overlay.origin) } : clock;
   return (
     <svg viewBox={`0 0 ${W} ${height}`} className="h-full w-full" role="img" aria-label={label} data-testid="svg-chart">
       <g className="text-slate-400" stroke="currentColor" strokeWidth={0.5}>
@@ -70,12 +72,12 @@ export function SvgChart({ series, vars, height, from, to, locale, timeZone, lab
         {vars.map((v, i) => {
           const s = scaleOf.get(v.Unit ?? "")!;
           const q = (x: number) => Math.round(Q - ((x - s.min) / (s.max - s.min)) * Q);
-          const colour = SERIES[i % SERIES.length];
+          const { colour, dash } = seriesStyle(i, overlay);
           const band = series.min?.[i] && series.max?.[i] ? bandPath(series.min[i]!, series.max[i]!, q) : "";
           return (
             <g key={v.Id}>
               {band && <path d={band} fill={colour} fillOpacity={0.15} />}
-              <path d={linePath(series.values[i] ?? [], q)} fill="none" stroke={colour} strokeWidth={1.5} strokeLinejoin="round" vectorEffect="non-scaling-stroke" />
+              <path d={linePath(series.values[i] ?? [], q)} fill="none" stroke={colour} strokeWidth={1.5} strokeLinejoin="round" vectorEffect="non-scaling-stroke" strokeDasharray={dash ? "6 4" : undefined} data-dashed={dash || undefined} />
             </g>
           );
         })}

@@ -1,11 +1,11 @@
-import { useCallback, useEffect, useRef } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef } from "react";
 import type uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import type { LiveSample } from "~/ui/live/useLiveValues";
-import { tickNumber } from "./chartGeometry";
-import { SERIES } from "./colours";
+import { formatOffset, offsetTicks, tickNumber } from "./chartGeometry";
+import { seriesStyle } from "./colours";
 import { useLiveSamples } from "./liveBus";
-import type { SeriesData, VariableInfo } from "./types";
+import type { ChartOverlay, SeriesData, VariableInfo } from "./types";
 
 export interface UPlotChartProps {
   series: SeriesData;
@@ -21,9 +21,20 @@ export interface UPlotChartProps {
   onZoom(from: number, to: number): void;
   onReset(): void;
   onReady(): void;
+  overlay?: ChartOverlay;
 }
 
 type Columns = (number | null)[][];
+
+// uPlot is its own chunk, asked for as soon as a chart module loads (in parallel with hydration)
+// and kept once here, so a chart is created in the same commit that mounts it.
+let UPlotCtor: typeof uPlot | null = null;
+let loading: Promise<typeof uPlot> | null = null;
+function loadUPlot(): Promise<typeof uPlot> {
+  loading ??= import("uplot").then((m) => (UPlotCtor = m.default));
+  return loading;
+}
+if (typeof window !== "undefined") void loadUPlot();
 
 /** uPlot columns: [seconds, means…, minima…, maxima…]. */
 export function toColumns(series: SeriesData, n: number): Columns {
@@ -39,22 +50,37 @@ export function toColumns(series: SeriesData, n: number): Columns {
 }
 
 /** uPlot options: one scale per unit, axes for the first two units, min/max as bands. */
-export function chartOptions(p: Pick<UPlotChartProps, "vars" | "from" | "to" | "locale" | "timeZone" | "syncKey">, uPlotCtor: typeof uPlot, banded: boolean, size: { width: number; height: number }): uPlot.Options {
+export function chartOptions(p: Pick<UPlotChartProps, "vars" | "from" | "to" | "locale" | "timeZone" | "syncKey" | "overlay">, uPlotCtor: typeof uPlot, banded: boolean, size: { width: number; height: number }): uPlot.Options {
   const n = p.vars.length;
   const units = [...new Set(p.vars.map((v) => v.Unit ?? ""))];
   const series: uPlot.Series[] = [{}];
-  p.vars.forEach((v, i) => series.push({ label: v.Unit ? `${v.Name} [${v.Unit}]` : v.Name, stroke: SERIES[i % SERIES.length], width: 1.5, scale: `u:${v.Unit ?? ""}`, points: { show: false } }));
+  p.vars.forEach((v, i) => {
+    const style = seriesStyle(i, p.overlay);
+    series.push({ label: v.Unit ? `${v.Name} [${v.Unit}]` : v.Name, stroke: style.colour, width: 1.5, dash: style.dash ? [6, 4] : undefined, scale: `u:${v.Unit ?? ""}`, points: { show: false } });
+  });
   const bands: uPlot.Band[] = [];
   if (banded) {
     for (const kind of ["min", "max"]) {
       p.vars.forEach((v) => series.push({ label: `${v.Name} ${kind}`, stroke: "transparent", width: 0, scale: `u:${v.Unit ?? ""}`, points: { show: false } }));
     }
-    p.vars.forEach((_, i) => bands.push({ series: [1 + 2 * n + i, 1 + n + i], fill: `${SERIES[i % SERIES.length]}26` }));
+    p.vars.forEach((_, i) => bands.push({ series: [1 + 2 * n + i, 1 + n + i], fill: `${seriesStyle(i, p.overlay).colour}${seriesStyle(i, p.overlay).dash ? "14" : "26"}` }));
   }
   // The x range is the dashboard's, not the data's: set after creation and on every new range.
   const scales: uPlot.Scales = { x: { time: true, auto: false } };
   for (const u of units) scales[`u:${u}`] = { auto: true };
-  const axes: uPlot.Axis[] = [{ stroke: "#64748b", grid: { stroke: "#94a3b833" }, ticks: { stroke: "#94a3b855" } }];
+  const overlay = p.overlay;
+  const axes: uPlot.Axis[] = [
+    overlay
+      ? {
+          stroke: "#64748b",
+          grid: { stroke: "#94a3b833" },
+          ticks: { stroke: "#94a3b855" },
+          // Offsets from A's start, at round steps counted from it (both ranges share this axis).
+          splits: (_u, _i, min, max) => offsetTicks(min * 1000, max * 1000, overlay.origin).ticks.map((t) => t / 1000),
+          values: (_u, ticks) => ticks.map((t) => formatOffset(t * 1000 - overlay.origin)),
+        }
+      : { stroke: "#64748b", grid: { stroke: "#94a3b833" }, ticks: { stroke: "#94a3b855" } },
+  ];
   units.slice(0, 2).forEach((u, k) =>
     axes.push({
       scale: `u:${u}`,
@@ -84,18 +110,21 @@ export function UPlotChart(props: UPlotChartProps) {
   const el = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const data = useRef<Columns | null>(null);
+  /** What the plot shows, so the mount is not followed by a second identical draw. */
+  const shown = useRef<{ series: SeriesData; from: number; to: number } | null>(null);
   const latest = useRef(props);
   latest.current = props;
   const n = props.vars.length;
   const banded = !!(props.series.min && props.series.max);
-  const shape = `${props.vars.map((v) => `${v.Id}:${v.Unit}`).join(",")}|${banded}|${props.syncKey}|${props.timeZone}`;
+  const shape = `${props.vars.map((v) => `${v.Id}:${v.Unit}`).join(",")}|${banded}|${props.syncKey}|${props.timeZone}|${props.overlay ? `${props.overlay.origin}:${props.overlay.pairs}` : ""}`;
 
-  useEffect(() => {
+  // A layout effect: the chart exists before the browser paints the commit that mounted it.
+  useLayoutEffect(() => {
     const box = el.current!;
     let cancelled = false;
     let ro: ResizeObserver | null = null;
     const onDblClick = () => latest.current.onReset();
-    void import("uplot").then(({ default: UPlot }) => {
+    const create = (UPlot: typeof uPlot) => {
       if (cancelled) return;
       const p = latest.current;
       const opts = chartOptions(p, UPlot, banded, { width: box.clientWidth || 300, height: box.clientHeight || 150 });
@@ -114,11 +143,16 @@ export function UPlotChart(props: UPlotChartProps) {
       const u = new UPlot(opts, data.current as uPlot.AlignedData, box);
       plot.current = u;
       u.setScale("x", { min: p.from / 1000, max: p.to / 1000 });
+      shown.current = { series: p.series, from: p.from, to: p.to };
       u.over.addEventListener("dblclick", onDblClick);
-      ro = new ResizeObserver(() => u.setSize({ width: box.clientWidth, height: box.clientHeight }));
+      ro = new ResizeObserver(() => {
+        if (box.clientWidth !== u.width || box.clientHeight !== u.height) u.setSize({ width: box.clientWidth, height: box.clientHeight });
+      });
       ro.observe(box);
       p.onReady();
-    });
+    };
+    if (UPlotCtor) create(UPlotCtor);
+    else void loadUPlot().then(create);
     return () => {
       cancelled = true;
       ro?.disconnect();
@@ -132,7 +166,9 @@ export function UPlotChart(props: UPlotChartProps) {
 
   useEffect(() => {
     const u = plot.current;
-    if (!u) return;
+    const s = shown.current;
+    if (!u || (s && s.series === props.series && s.from === props.from && s.to === props.to)) return;
+    shown.current = { series: props.series, from: props.from, to: props.to };
     data.current = toColumns(props.series, n);
     u.batch(() => {
       u.setData(data.current as uPlot.AlignedData, false);

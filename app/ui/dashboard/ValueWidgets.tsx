@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import type { Widget } from "~/schemas/dashboards";
 import { useFormatters } from "~/ui/format";
 import { Sparkline } from "~/ui/live/Sparkline";
@@ -85,7 +85,7 @@ export function BarWidget({ widget, v, value }: OneValue) {
 }
 
 export function LampWidget({ widget, value }: OneValue) {
-  const { t } = useTranslation();
+  const t = useT();
   const states = widget.Options.States;
   const match = value === null ? undefined : states?.find((s) => s.Value === value);
   const colour = value === null ? null : match ? COLOUR_HEX[match.Color] : value !== 0 ? COLOUR_HEX.green : COLOUR_HEX.grey;
@@ -101,7 +101,7 @@ export function LampWidget({ widget, value }: OneValue) {
 }
 
 export function TableWidget({ widget, vars, values }: { widget: Widget; vars: VariableInfo[]; values: Record<string, number | null> }) {
-  const { t } = useTranslation();
+  const t = useT();
   const fmt = useFormatters();
   return (
     <table className="w-full text-sm">

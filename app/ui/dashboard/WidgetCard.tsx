@@ -1,8 +1,8 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import type { Widget } from "~/schemas/dashboards";
 import { ChartWidget } from "./ChartWidget";
 import { SafeText } from "./SafeText";
-import type { DashboardData, VariableInfo } from "./types";
+import type { DashboardData, SeriesData, VariableInfo } from "./types";
 import { BarWidget, GaugeWidget, LampWidget, TableWidget, ValueWidget } from "./ValueWidgets";
 
 export interface WidgetCardProps {
@@ -10,6 +10,8 @@ export interface WidgetCardProps {
   data: DashboardData;
   values: Record<string, number | null>;
   range: { from: number; to: number; follow: boolean };
+  /** A chart's buckets as fetched for uPlot after hydration, with their range. */
+  loaded?: { series: SeriesData; from: number; to: number };
   /** Size on a 1200 px wide grid, for the server SVG's aspect ratio. */
   approx: { width: number; height: number };
   syncKey: string;
@@ -20,7 +22,7 @@ export interface WidgetCardProps {
 
 /** One grid cell: title, and the widget or its empty / error state. A failure stays in its cell. */
 export function WidgetCard(props: WidgetCardProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const { widget, data } = props;
   const vars = widget.Variables.map((id) => data.variables[id]).filter((v): v is VariableInfo => v !== undefined);
   const deleted = data.variablesError ? 0 : widget.Variables.length - vars.length;
@@ -42,8 +44,8 @@ export function WidgetCard(props: WidgetCardProps) {
   );
 }
 
-function Body({ widget, data, values, range, approx, syncKey, onZoom, onReset, vars, deleted }: WidgetCardProps & { vars: VariableInfo[]; deleted: number }) {
-  const { t } = useTranslation();
+function Body({ widget, data, values, range, loaded, approx, syncKey, onZoom, onReset, vars, deleted }: WidgetCardProps & { vars: VariableInfo[]; deleted: number }) {
+  const t = useT();
   // Failures are the logger's own words (spec §8) or one of our keys; never a key lookup of free text.
   const said = (text: string) => (text.startsWith("dashboards.") ? t(text) : text);
   if (widget.Type === "text") return widget.Options.Text?.trim() ? <SafeText text={widget.Options.Text} /> : <State kind="empty">{t("dashboards.widget.noText")}</State>;
@@ -53,14 +55,14 @@ function Body({ widget, data, values, range, approx, syncKey, onZoom, onReset, v
   const result = data.widgets[widget.ID];
   if (result?.state === "error") return <State kind="error">{t("dashboards.widget.dataFailed", { error: said(result.error) })}</State>;
   if (widget.Type === "chart") {
-    const series = result?.series;
-    if (!series) return <State kind="loading">{t("dashboards.widget.loading")}</State>;
-    if (series.size === 0) return <State kind="empty">{t("dashboards.widget.noData")}</State>;
+    const summary = result?.chart;
+    if (!summary) return <State kind="loading">{t("dashboards.widget.loading")}</State>;
+    if (summary.size === 0) return <State kind="empty">{t("dashboards.widget.noData")}</State>;
     // An empty range still draws the axes, so a zoom into a gap can be double-clicked away.
-    const empty = series.values.every((col) => col.every((v) => v === null));
+    const empty = loaded ? loaded.series.values.every((col) => col.every((v) => v === null)) : summary.empty;
     return (
       <div className="relative h-full">
-        <ChartWidget series={series} vars={vars} from={range.from} to={range.to} follow={range.follow} approx={approx} syncKey={syncKey} onZoom={onZoom} onReset={onReset} />
+        <ChartWidget widgetId={widget.ID} loaded={loaded} vars={vars} follow={range.follow} approx={approx} syncKey={syncKey} onZoom={onZoom} onReset={onReset} />
         {empty && (
           <p className="pointer-events-none absolute inset-x-0 top-1/3 text-center text-sm text-slate-500" data-testid="widget-empty">
             {t("dashboards.widget.noData")}

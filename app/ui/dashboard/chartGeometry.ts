@@ -98,3 +98,23 @@ export function tickNumber(locale: string, value: number): string {
   }
   return f.format(value);
 }
+
+/** Ticks at round offsets from `origin` (a compare overlay's time axis counts from its start). */
+export function offsetTicks(from: number, to: number, origin: number, count = 6): { ticks: number[]; step: number } {
+  const raw = (to - from) / Math.max(count, 1);
+  const step = TIME_STEPS.find((s) => s >= raw) ?? Math.ceil(raw / 86_400_000) * 86_400_000;
+  const ticks: number[] = [];
+  for (let t = origin + Math.ceil((from - origin) / step) * step; t <= to; t += step) ticks.push(t);
+  return { ticks, step };
+}
+
+/** An offset as "+h:mm:ss" ("+m:ss" under an hour); digits only, so the same in every language. */
+export function formatOffset(ms: number): string {
+  const sign = ms < 0 ? "−" : "+";
+  const total = Math.round(Math.abs(ms) / 1000);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const two = (n: number) => String(n).padStart(2, "0");
+  return h > 0 ? `${sign}${h}:${two(m)}:${two(s)}` : `${sign}${m}:${two(s)}`;
+}

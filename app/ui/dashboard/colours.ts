@@ -13,3 +13,9 @@ export function thresholdColour(value: number | null | undefined, thresholds: Wi
   for (const t of thresholds) if (value >= t.Value && (!hit || t.Value >= hit.Value)) hit = t;
   return hit && COLOUR_HEX[hit.Color];
 }
+
+/** Colour and dash of series i; in a compare overlay, B's series take their A twin's colour, dashed. */
+export function seriesStyle(i: number, overlay?: { pairs: number }): { colour: string; dash: boolean } {
+  if (overlay && overlay.pairs > 0) return { colour: SERIES[(i % overlay.pairs) % SERIES.length]!, dash: i >= overlay.pairs };
+  return { colour: SERIES[i % SERIES.length]!, dash: false };
+}

@@ -1,8 +1,11 @@
-import { RANGE_MS, RANGES, REFRESH, type RangePreset, type RefreshInterval } from "~/schemas/dashboards";
+import { RANGE_MS, RANGES, REFRESH, type RangePreset, type RefreshInterval } from "~/schemas/dashboardConstants";
 
 // A dashboard's time range and refresh interval live in the URL (shareable views):
 // ?range=1h (a preset, relative to now) or ?from=…&to=… (absolute: epoch ms, or a
 // datetime-local value in the user's time zone), and ?refresh=30s.
+
+/** Buckets per chart: about two per pixel column of a wide chart (ARCHITECTURE principle 4). */
+export const CHART_POINTS = 1000;
 
 export interface ResolvedRange {
   from: number;
@@ -17,7 +20,12 @@ export function resolveRange(params: URLSearchParams, fallback: RangePreset, tim
   if (from !== null && to !== null && to > from) return { from, to, preset: null };
   const wanted = params.get("range");
   const preset = (RANGES as readonly string[]).includes(wanted ?? "") ? (wanted as RangePreset) : fallback;
-  return { from: now - RANGE_MS[preset], to: now, preset };
+  // A relative range ends on its bucket grid, as Grafana rounds relative ranges: every viewer
+  // within one bucket asks the same query (cacheable), and a partial last bucket is never drawn.
+  const span = RANGE_MS[preset];
+  const grid = span / CHART_POINTS;
+  const end = Math.floor(now / grid) * grid;
+  return { from: end - span, to: end, preset };
 }
 
 export function resolveRefresh(params: URLSearchParams, fallback: RefreshInterval): RefreshInterval {

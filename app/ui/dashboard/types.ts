@@ -13,7 +13,8 @@ export interface SeriesData {
   max?: (number | null)[][];
 }
 
-export type WidgetData = { state: "ok"; series?: SeriesData } | { state: "error"; error: string };
+/** A chart's series travel separately (/dashboard/series); the page gets `chart` only. */
+export type WidgetData = { state: "ok"; series?: SeriesData; chart?: { size: number; empty: boolean } } | { state: "error"; error: string };
 
 export type VariableInfo = Pick<Variable, "Id" | "Name" | "Unit" | "DataFormat" | "Precision" | "RangeMin" | "RangeMax">;
 
@@ -25,4 +26,11 @@ export interface DashboardData {
   values: Record<string, number | null>;
   valuesError: string | null;
   widgets: Record<string, WidgetData>;
+}
+
+/** Two ranges overlaid aligned at their start: `pairs` series of A, then as many of B. */
+export interface ChartOverlay {
+  /** Epoch ms of A's start: the time axis shows offsets from it. */
+  origin: number;
+  pairs: number;
 }

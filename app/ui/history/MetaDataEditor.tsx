@@ -1,14 +1,26 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { Form, useNavigation } from "react-router";
-import { buttonClass, FormErrors, inputClass } from "~/ui/FormField";
+import { metaEntrySchema } from "~/schemas/metadata";
+import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
 
 /**
  * Key/value metadata as a table with a remove button per key and one form to set a key; keys
- * suggested from the ones already in use. Posts intent=meta plus the `hidden` fields.
+ * suggested from the ones already in use. Posts intent=meta plus the `hidden` fields. Validated
+ * with conform (metaEntrySchema, in the browser and again in the action): errors next to the
+ * field they concern, the logger's refusals above, what was typed kept (also without JavaScript).
  */
-export function MetaDataEditor({ entries, keys, canEdit, hidden, error, typed }: { entries: { Key: string; Value: string }[]; keys: string[]; canEdit: boolean; hidden: Record<string, string>; error?: string; typed?: { key: string; value: string } }) {
+export function MetaDataEditor({ entries, keys, canEdit, hidden, lastResult }: { entries: { Key: string; Value: string }[]; keys: string[]; canEdit: boolean; hidden: Record<string, string>; lastResult?: SubmissionResult<string[]> }) {
   const { t } = useTranslation();
   const busy = useNavigation().state === "submitting";
+  const [form, fieldsOf] = useForm({
+    id: `metadata-${Object.values(hidden).join("-")}`,
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: metaEntrySchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
   const fields = (
     <>
       <input type="hidden" name="intent" value="meta" />
@@ -53,17 +65,15 @@ export function MetaDataEditor({ entries, keys, canEdit, hidden, error, typed }:
         </table>
       )}
       {canEdit ? (
-        <Form method="post" preventScrollReset className="flex flex-wrap items-end gap-2" data-testid="metadata-form">
+        <Form method="post" preventScrollReset {...getFormProps(form)} className="flex flex-wrap items-start gap-2" data-testid="metadata-form">
           {fields}
-          <label className="flex flex-col gap-1 text-sm font-medium">
-            {t("history.metadata.key")}
-            <input name="key" list="metadata-keys" required maxLength={64} defaultValue={typed?.key ?? ""} aria-invalid={error ? true : undefined} className={inputClass} />
-          </label>
-          <label className="flex flex-col gap-1 text-sm font-medium">
-            {t("history.metadata.value")}
-            <input name="value" maxLength={1000} defaultValue={typed?.value ?? ""} className={inputClass} />
-          </label>
-          <button type="submit" className={buttonClass} disabled={busy}>
+          <FormField id={fieldsOf.key.id} label={t("history.metadata.key")} errors={fieldsOf.key.errors} errorId={fieldsOf.key.errorId}>
+            <input {...getInputProps(fieldsOf.key, { type: "text" })} key={fieldsOf.key.key} list="metadata-keys" required maxLength={64} className={inputClass} />
+          </FormField>
+          <FormField id={fieldsOf.value.id} label={t("history.metadata.value")} errors={fieldsOf.value.errors} errorId={fieldsOf.value.errorId} hint={t("history.metadata.valueHint")}>
+            <input {...getInputProps(fieldsOf.value, { type: "text" })} key={fieldsOf.value.key} maxLength={1000} className={inputClass} />
+          </FormField>
+          <button type="submit" className={`${buttonClass} mt-6`} disabled={busy}>
             {t("history.metadata.add")}
           </button>
           <datalist id="metadata-keys">
@@ -75,7 +85,7 @@ export function MetaDataEditor({ entries, keys, canEdit, hidden, error, typed }:
       ) : (
         <p className="text-sm text-slate-500">{t("history.metadata.readOnly")}</p>
       )}
-      <FormErrors errors={error ? [error] : undefined} />
+      <FormErrors errors={form.errors} id={form.errorId} />
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { inputClass } from "~/ui/FormField";
 import { useFormatters } from "~/ui/format";
 import { toLocalInput } from "~/ui/dashboard/timeRange";
 import type { HistoryRange } from "./historyRange";
+import { FieldsetError } from "./VariablePicker";
 
 export interface MeasurementChoice {
   ID: string;
@@ -11,15 +12,20 @@ export interface MeasurementChoice {
 }
 
 /** The three ways to give a range (preset, absolute in the user's zone, a measurement) as radios. */
-export function RangeFields({ range, measurements, idPrefix }: { range: HistoryRange; measurements: MeasurementChoice[]; idPrefix: string }) {
+export function RangeFields({ range, measurements, idPrefix, errors }: { range: HistoryRange; measurements: MeasurementChoice[]; idPrefix: string; errors?: readonly string[] }) {
   const { t } = useTranslation();
   const { timeZone } = useFormatters();
   const radio = (span: HistoryRange["span"]) => (
     <input type="radio" name="span" value={span} defaultChecked={range.span === span} id={`${idPrefix}-span-${span}`} />
   );
   return (
-    <fieldset className="flex flex-wrap items-end gap-4">
+    <fieldset className="flex flex-wrap items-end gap-4" aria-invalid={errors?.length ? true : undefined} aria-describedby={errors?.length ? `${idPrefix}-range-error` : undefined} data-testid="range-fields">
       <legend className="mb-1 text-sm font-medium">{t("history.range.label")}</legend>
+      {errors?.length ? (
+        <div className="basis-full">
+          <FieldsetError id={`${idPrefix}-range-error`} errors={errors} />
+        </div>
+      ) : null}
       <div className="flex items-center gap-2">
         {radio("preset")}
         <label htmlFor={`${idPrefix}-span-preset`} className="text-sm">

@@ -1,10 +1,10 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import type { LiveState } from "./useLiveValues";
 
 /** Live / reconnecting badge; only with JavaScript, since without it nothing updates live. */
 export function LiveBadge({ state }: { state: LiveState }) {
-  const { t } = useTranslation();
+  const t = useT();
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
   if (!hydrated) return null;

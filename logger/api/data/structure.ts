@@ -2,7 +2,7 @@ import { z } from "zod";
 import { notFound, refused } from "../../http/errors.ts";
 import { sendData } from "../../http/rest.ts";
 import type { RestRoute } from "../../http/rest.ts";
-import { deleteMeasurement, getMeasurement, listMeasurements, setMetaData } from "../../store/measurements.ts";
+import { deleteMeasurement, devicesMatching, getMeasurement, listMeasurements, searchMeasurements, setMetaData } from "../../store/measurements.ts";
 import { describeSource } from "./common.ts";
 import type { Area } from "./common.ts";
 
@@ -13,6 +13,10 @@ const MeasurementFilter = z.object({
   End: time.optional(),
   Order: z.enum(["asc", "desc"]).default("desc"),
   Limit: z.coerce.number().int().min(1).max(10_000).default(1000),
+  /** Metadata search: measurements whose own, a variable's or their device's metadata has this key… */
+  MetaKey: z.string().trim().max(64).optional(),
+  /** …and a value containing this (both case-insensitive); each answer then says MatchedOn. */
+  MetaValue: z.string().max(1000).optional(),
 });
 
 const MetaData = z.object({
@@ -38,7 +42,20 @@ export const structureRoutes: RestRoute[] = [
       handler: async (r) => {
         const f = await r.input(MeasurementFilter);
         if (f.Start !== undefined && f.End !== undefined && f.End < f.Start) throw refused("End is before Start");
-        sendData(r.res, listMeasurements(r.ctx.db, f, r.ctx.data.now()));
+        const key = f.MetaKey ?? "";
+        const value = f.MetaValue ?? "";
+        if (!key && !value) return sendData(r.res, listMeasurements(r.ctx.db, f, r.ctx.data.now()));
+        const devices = new Set(devicesMatching(r.ctx.db, key, value));
+        const { sources, variables } = r.ctx.data.model;
+        sendData(
+          r.res,
+          searchMeasurements(r.ctx.db, f, r.ctx.data.now(), {
+            Key: key,
+            Value: value,
+            DeviceSources: sources.filter((s) => devices.has(s.DeviceId)).map((s) => s.Id),
+            DeviceVariables: variables.filter((v) => devices.has(v.DeviceId)).map((v) => v.Id),
+          }),
+        );
       },
     }),
   ),

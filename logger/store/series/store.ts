@@ -28,7 +28,7 @@ const SCHEMA = `
   );
   -- Id = rowKey(variable, level, index): level 0 = raw block, 1.. = rollup chunk.
   CREATE TABLE IF NOT EXISTS series_rows (Id INTEGER PRIMARY KEY, Data BLOB NOT NULL);
-  -- Period changes (docs/decisions/0004): segment 0 of a source is implicit (its PeriodUs until
+  -- Period changes (docs/decisions/0008): segment 0 of a source is implicit (its PeriodUs until
   -- a first change); a variable's own Key holds its segment-0 samples unless series_parts
   -- lists that Key under another segment; every later segment has a Key of its own here.
   CREATE TABLE IF NOT EXISTS series_segments (

@@ -62,7 +62,12 @@ describe("widget form", () => {
 describe("time range in the URL", () => {
   const now = Date.UTC(2026, 0, 15, 12, 0);
   it("reads presets, absolute epoch ms and wall times in the user's zone", () => {
-    expect(resolveRange(new URLSearchParams(""), "1h", "UTC", now)).toEqual({ from: now - 3_600_000, to: now, preset: "1h" });
+    // Relative ranges end on their 1,000-bucket grid (3.6 s for 1 h), at most one bucket before now.
+    const at = now + 1_234;
+    const r = resolveRange(new URLSearchParams(""), "1h", "UTC", at);
+    expect(r).toEqual({ from: now - 3_600_000, to: now, preset: "1h" });
+    expect(resolveRange(new URLSearchParams(""), "1h", "UTC", now + 3_599)).toEqual(r);
+    expect(resolveRange(new URLSearchParams(""), "1h", "UTC", now + 3_600).to).toBe(now + 3_600);
     expect(resolveRange(new URLSearchParams("range=7d"), "1h", "UTC", now).preset).toBe("7d");
     expect(resolveRange(new URLSearchParams("range=2y"), "5m", "UTC", now).preset).toBe("5m");
     expect(resolveRange(new URLSearchParams("from=1767225600000&to=1767229200000"), "1h", "UTC", now)).toEqual({ from: 1767225600000, to: 1767229200000, preset: null });

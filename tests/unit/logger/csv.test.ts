@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CsvSettings, headerLines, numberCell, quoteField, timeCell } from "../../../logger/api/data/csv.ts";
+import { CsvSettings, headerLines, numberCell, quoteField, RowBuffer, timeCell } from "../../../logger/api/data/csv.ts";
 import { ADMIN_PASSWORD, login, sleep, start } from "./helpers.ts";
 import type { TestLogger } from "./helpers.ts";
 
@@ -18,6 +18,25 @@ describe("CSV cells", () => {
     expect(numberCell(-1.5, ",")).toBe("-1,5");
     expect(numberCell(null, ",")).toBe("");
     expect(numberCell(42, ",")).toBe("42");
+  });
+
+  it("writes every float32 as its shortest decimal that reads back as the same float32", () => {
+    const b = new RowBuffer(64, ".");
+    const cell = (v: number) => ((b.pos = 0), b.value(v), b.buf.toString("latin1", 0, b.pos));
+    for (const [v, text] of [[1, "1"], [10, "10"], [1e14, "100000000000000"], [0.1, "0.1"], [1e-6, "0.000001"], [999999, "999999"], [123.456, "123.456"], [-0.5, "-0.5"], [88.12345886230469, "88.12346"]] as const) {
+      expect(cell(Math.fround(v))).toBe(text);
+    }
+    // Decades from 1e-6 to 1e14, both signs: each text reads back exactly, and no shorter decimal would.
+    let seed = 7;
+    for (let i = 0; i < 20_000; i++) {
+      seed = (seed * 16807) % 2147483647;
+      const v = Math.fround(((seed / 2147483647) * 9 + 1) * 10 ** ((seed % 21) - 6) * (i % 2 ? -1 : 1));
+      const text = cell(v);
+      expect(Math.fround(Number(text))).toBe(v);
+      const digits = text.replace(/^-?0*\.?0*/, "").replace(".", "").length;
+      // (Whole numbers are written out in full rather than in exponent notation.)
+      if (digits > 1 && text.includes(".")) expect(Math.fround(Number(v.toPrecision(digits - 1)))).not.toBe(v);
+    }
   });
 
   it("formats time as ISO 8601 in the zone across the Europe/Rome DST changes", () => {

@@ -19,7 +19,8 @@ describe("MetaDataAPI", () => {
     await rpc(lg.url, "MeasurementAPI.Stop", {}, admin);
 
     const set = (Type: string, ID: string, MetaData: object[]) => rpc(lg.url, "MetaDataAPI.SetMetaData", { Type, ID, MetaData }, admin);
-    expect((await set("device", device.ID, [{ Key: "Location", Value: "Cell 3" }])).body.MetaData).toEqual([{ Key: "Location", Value: "Cell 3" }]);
+    // The device also has its seeded location keys (Latitude, Longitude, Site).
+    expect((await set("device", device.ID, [{ Key: "Location", Value: "Cell 3" }])).body.MetaData).toContainEqual({ Key: "Location", Value: "Cell 3" });
     await set("variable", variable, [{ Key: "Sensor", Value: "PT100" }, { Key: "Calibrated", Value: "2026-01-10" }]);
     await set("measurement", Measurement.ID, [{ Key: "Operator", Value: "Anna" }]);
     expect((await set("variable", "nope", [{ Key: "A", Value: "b" }])).status).toBe(404);
@@ -33,7 +34,7 @@ describe("MetaDataAPI", () => {
         { Type: "measurement", ID: Measurement.ID, Key: "Operator", Value: "Anna" },
       ]),
     );
-    expect((await rpc(lg.url, "MetaDataAPI.GetKeys", {}, admin)).body.Keys).toEqual(["Calibrated", "Location", "Operator", "Sensor"]);
+    expect((await rpc(lg.url, "MetaDataAPI.GetKeys", {}, admin)).body.Keys).toEqual(["Calibrated", "Latitude", "Location", "Longitude", "Operator", "Sensor", "Site"]);
 
     await set("variable", variable, [{ Key: "Sensor", Value: "" }]);
     const left = (await rpc(lg.url, "MetaDataAPI.GetMetaData", { Type: "variable", ID: variable }, admin)).body.MetaData;

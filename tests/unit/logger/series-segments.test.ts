@@ -6,7 +6,7 @@ import { trackStatistics } from "../../../logger/store/series/statistics.ts";
 import { SeriesStore } from "../../../logger/store/series/store.ts";
 import { tempDir } from "./helpers.ts";
 
-// A source whose sample rate changes (docs/decisions/0004): queries, statistics and rollups
+// A source whose sample rate changes (docs/decisions/0008): queries, statistics and rollups
 // across the boundaries must be exactly what the samples say, also after a restart.
 
 const dirs: string[] = [];

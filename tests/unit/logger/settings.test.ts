@@ -50,6 +50,9 @@ describe("global settings", () => {
       [{ JupyterUrl: "javascript:alert(1)" }, "Config.JupyterUrl"],
       [{ JupyterUrl: "ftp://example.com" }, "Config.JupyterUrl"],
       [{ JupyterUrl: `http://example.com/${"x".repeat(500)}` }, "Config.JupyterUrl"],
+      [{ MapTileUrl: "http://tiles.example/{z}/{x}.png" }, "Config.MapTileUrl"],
+      [{ MapTileUrl: "file:///tiles/{z}/{x}/{y}.png" }, "Config.MapTileUrl"],
+      [{ MapTileAttribution: "x".repeat(301) }, "Config.MapTileAttribution"],
     ];
     for (const [Config, field] of cases) {
       const res = await rpc(lg.url, "AdminAPI.SetGlobalSettings", { Config }, admin);
@@ -62,6 +65,13 @@ describe("global settings", () => {
     for (const JupyterUrl of ["http://127.0.0.1:8888/lab", ""]) {
       expect((await rpc(lg.url, "AdminAPI.SetGlobalSettings", { Config: { JupyterUrl } }, admin)).status).toBe(200);
       expect((await rpc(lg.url, "ConfigAPI.GetGlobalSettings", {}, admin)).body.Config.JupyterUrl).toBe(JupyterUrl);
+    }
+  });
+
+  it("stores a map tile URL template and clears it with an empty one", async () => {
+    for (const MapTileUrl of ["https://tiles.example/{z}/{x}/{y}.png", ""]) {
+      expect((await rpc(lg.url, "AdminAPI.SetGlobalSettings", { Config: { MapTileUrl, MapTileAttribution: "© Example" } }, admin)).status).toBe(200);
+      expect((await rpc(lg.url, "ConfigAPI.GetGlobalSettings", {}, admin)).body.Config).toMatchObject({ MapTileUrl, MapTileAttribution: "© Example" });
     }
   });
 

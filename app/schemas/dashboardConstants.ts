@@ -1,0 +1,15 @@
+// The dashboard constants client code needs, without zod (it would weigh on every dashboard page).
+
+export const WIDGET_TYPES = ["chart", "value", "gauge", "bar", "lamp", "table", "text"] as const;
+export type WidgetType = (typeof WIDGET_TYPES)[number];
+export const COLOURS = ["green", "amber", "red", "blue", "grey"] as const;
+export type Colour = (typeof COLOURS)[number];
+export const RANGES = ["5m", "1h", "24h", "7d"] as const;
+export type RangePreset = (typeof RANGES)[number];
+export const REFRESH = ["off", "5s", "10s", "30s", "1m", "5m"] as const;
+export type RefreshInterval = (typeof REFRESH)[number];
+
+export const RANGE_MS: Record<RangePreset, number> = { "5m": 300_000, "1h": 3_600_000, "24h": 86_400_000, "7d": 604_800_000 };
+export const REFRESH_MS: Record<RefreshInterval, number> = { off: 0, "5s": 5_000, "10s": 10_000, "30s": 30_000, "1m": 60_000, "5m": 300_000 };
+export const MAX_VARIABLES = 8;
+export const MAX_WIDGETS = 64;

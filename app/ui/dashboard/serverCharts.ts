@@ -1,0 +1,23 @@
+import { createContext } from "react";
+import type { SeriesData, VariableInfo } from "./types";
+
+/** What the server needs to draw one chart widget as SVG. */
+export interface ChartSource {
+  series: SeriesData;
+  vars: VariableInfo[];
+  from: number;
+  to: number;
+}
+
+export interface SvgLook {
+  height: number;
+  locale: string;
+  timeZone: string;
+  label: string;
+}
+
+/**
+ * During a server render only: a chart widget's SVG markup by widget id. In the browser there
+ * is none, and the widget keeps the server's markup until uPlot replaces it.
+ */
+export const ServerChartsContext = createContext<((widgetId: string, look: SvgLook) => string | null) | null>(null);

@@ -1,0 +1,90 @@
+import { z } from "zod";
+import { notFound, refused } from "../http/errors.ts";
+import { all, get, run, tx } from "../store/db.ts";
+import { method } from "./registry.ts";
+import type { Registry } from "./registry.ts";
+import { id } from "./schemas.ts";
+
+// VNC targets for the console's VNC view. The console's WebSocket proxy connects only to a
+// target stored here (never to an address a browser names); the password is handed out only by
+// Connect, which the console's server calls, and never by List.
+
+type Row = { ID: number; Name: string; Host: string; Port: number; Password: string };
+
+// A host name (RFC 1123 labels) or an IPv4/IPv6 literal; no scheme, path or spaces.
+const host = z
+  .string()
+  .trim()
+  .min(1, { message: "Host must not be empty" })
+  .max(253)
+  .refine((h) => /^[A-Za-z0-9]([A-Za-z0-9-]{0,62})?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,62})?)*\.?$/.test(h) || /^\[?[0-9A-Fa-f:.]+\]?$/.test(h), {
+    message: "Host must be a host name or an IP address",
+  });
+
+export const vncMethods: Registry = {
+  "VncAPI.List": method({
+    params: z.object({}),
+    permission: null,
+    handler: (_p, ctx) => ({
+      Targets: all<Row>(ctx.db, "SELECT ID, Name, Host, Port, Password FROM vnc_targets ORDER BY Name COLLATE NOCASE, ID").map((t) => ({
+        ID: t.ID,
+        Name: t.Name,
+        Host: t.Host,
+        Port: t.Port,
+        HasPassword: t.Password !== "",
+      })),
+    }),
+  }),
+
+  "VncAPI.Set": method({
+    params: z.object({
+      ID: id.default(-1),
+      Name: z.string().trim().min(1, { message: "Name must not be empty" }).max(64),
+      Host: host,
+      Port: z.number().int().min(1).max(65535),
+      // Omitted: keep the stored password (or none for a new target); "" removes it.
+      Password: z.string().max(64).optional(),
+    }),
+    permission: "ManageGlobalSettings",
+    handler: (p, ctx) =>
+      tx(ctx.db, () => {
+        const hostName = p.Host.replace(/^\[(.*)\]$/, "$1");
+        const clash = get<{ ID: number }>(ctx.db, "SELECT ID FROM vnc_targets WHERE Name = ? AND ID <> ?", p.Name, p.ID);
+        if (clash) throw refused(`Another VNC target is already called ${p.Name}`);
+        let targetId: number;
+        if (p.ID <= 0) {
+          targetId = run(ctx.db, "INSERT INTO vnc_targets (Name, Host, Port, Password) VALUES (?, ?, ?, ?)", p.Name, hostName, p.Port, p.Password ?? "");
+        } else {
+          if (!get(ctx.db, "SELECT 1 FROM vnc_targets WHERE ID = ?", p.ID)) throw notFound(`VNC target ${p.ID} not found`);
+          run(ctx.db, "UPDATE vnc_targets SET Name = ?, Host = ?, Port = ? WHERE ID = ?", p.Name, hostName, p.Port, p.ID);
+          if (p.Password !== undefined) run(ctx.db, "UPDATE vnc_targets SET Password = ? WHERE ID = ?", p.Password, p.ID);
+          targetId = p.ID;
+        }
+        ctx.audit(`Set VNC target ${p.Name}`);
+        return { ID: targetId };
+      }),
+  }),
+
+  "VncAPI.Remove": method({
+    params: z.object({ ID: id }),
+    permission: "ManageGlobalSettings",
+    handler: (p, ctx) =>
+      tx(ctx.db, () => {
+        const row = get<Row>(ctx.db, "SELECT Name FROM vnc_targets WHERE ID = ?", p.ID);
+        if (!row) throw notFound(`VNC target ${p.ID} not found`);
+        run(ctx.db, "DELETE FROM vnc_targets WHERE ID = ?", p.ID);
+        ctx.audit(`Removed VNC target ${row.Name}`);
+        return {};
+      }),
+  }),
+
+  "VncAPI.Connect": method({
+    params: z.object({ ID: id }),
+    permission: null,
+    handler: (p, ctx) => {
+      const row = get<Row>(ctx.db, "SELECT ID, Name, Host, Port, Password FROM vnc_targets WHERE ID = ?", p.ID);
+      if (!row) throw notFound(`VNC target ${p.ID} not found`);
+      return { ID: row.ID, Name: row.Name, Host: row.Host, Port: row.Port, Password: row.Password };
+    },
+  }),
+};

@@ -1,0 +1,98 @@
+// The console's HTTP server: what `react-router-serve` does (express 5, compression, immutable
+// /assets, public/ files, the React Router request handler, a one-line request log), plus
+// WebSocket upgrades for the VNC view's proxy (server/vnc-proxy.ts), which react-router-serve
+// cannot handle. Usage: node server/main.ts [build/server/index.js]; PORT, HOST as before.
+import { createServer as netServer } from "node:net";
+import { networkInterfaces } from "node:os";
+import { join, posix, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express from "express";
+import { createVncProxy, upgradeRequest, type UpgradeCheck } from "./vnc-proxy.ts";
+
+process.env.NODE_ENV ??= "production";
+process.setSourceMapsEnabled(true);
+
+type ServerBuild = Parameters<typeof createRequestHandler>[0]["build"] & {
+  entry: { module: { authorizeVncUpgrade?: (request: Request) => Promise<UpgradeCheck> } };
+  publicPath: string;
+  assetsBuildDirectory: string;
+};
+
+const buildPath = resolve(process.argv[2] ?? "build/server/index.js");
+const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
+const authorizeVncUpgrade = build.entry.module.authorizeVncUpgrade;
+if (!authorizeVncUpgrade) throw new Error(`${buildPath} does not export authorizeVncUpgrade from its entry.server`);
+
+function freePort(preferred: number, host?: string): Promise<number> {
+  const tryPort = (port: number) =>
+    new Promise<number | undefined>((done, fail) => {
+      const s = netServer();
+      s.unref();
+      s.once("error", (e: NodeJS.ErrnoException) => (e.code === "EADDRINUSE" || e.code === "EACCES" ? done(undefined) : fail(e)));
+      s.listen(host ? { port, host } : { port }, () => {
+        const address = s.address();
+        const chosen = typeof address === "object" && address ? address.port : port;
+        s.close(() => done(chosen));
+      });
+    });
+  return tryPort(preferred).then(async (p) => p ?? (await tryPort(0)) ?? Promise.reject(new Error("No available port found")));
+}
+
+const parsedPort = process.env.PORT === undefined ? NaN : Number(process.env.PORT);
+const port = Number.isNaN(parsedPort) ? await freePort(3000, process.env.HOST) : parsedPort;
+const publicPath = (() => {
+  let p: string;
+  try {
+    p = new URL(build.publicPath).pathname;
+  } catch {
+    p = build.publicPath;
+  }
+  return p.startsWith("/") ? p : `/${p}`;
+})();
+
+const app = express();
+app.disable("x-powered-by");
+app.use(compression());
+app.use(posix.join(publicPath, "assets"), express.static(join(build.assetsBuildDirectory, "assets"), { immutable: true, maxAge: "1y" }));
+app.use(publicPath, express.static(build.assetsBuildDirectory));
+app.use(express.static("public", { maxAge: "1h" }));
+app.use("/.well-known", express.static(join(build.assetsBuildDirectory, ".well-known")));
+// morgan's "tiny" format, as react-router-serve logs (morgan is not one of our dependencies).
+app.use((req, res, next) => {
+  const started = process.hrtime.bigint();
+  res.on("finish", () => {
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    console.log(`${req.method} ${req.originalUrl} ${res.statusCode} ${res.getHeader("content-length") ?? "-"} - ${ms.toFixed(3)} ms`);
+  });
+  next();
+});
+app.all("/{*splat}", createRequestHandler({ build, mode: process.env.NODE_ENV }));
+
+const proxy = createVncProxy({
+  authorize: (req) => authorizeVncUpgrade(upgradeRequest(req)),
+  maxConnections: Number(process.env.VNC_MAX_CONNECTIONS ?? 16) || 16,
+});
+
+const onListen = () => {
+  const address =
+    process.env.HOST ||
+    Object.values(networkInterfaces())
+      .flat()
+      .find((ip) => String(ip?.family).includes("4") && !ip?.internal)?.address;
+  if (!address) console.log(`[loggia-console] http://localhost:${port}`);
+  else console.log(`[loggia-console] http://localhost:${port} (http://${address}:${port})`);
+};
+const server = process.env.HOST ? app.listen(port, process.env.HOST, onListen) : app.listen(port, onListen);
+server.on("upgrade", (req, socket, head) => {
+  if (!proxy.handleUpgrade(req, socket, head)) socket.destroy();
+});
+
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.once(signal, () => {
+    proxy.close();
+    server.close(console.error);
+    server.closeIdleConnections();
+  });
+}
