@@ -60,7 +60,7 @@ export const FEATURES: readonly Feature[] = [
   { key: "fileBrowser", path: "/fileBrowser", module: "routes/fileBrowser.tsx", permission: "UseFilebrowser", group: "tools", icon: "folder", label: "nav.fileBrowser" },
   { key: "cockpit", path: "/cockpit", module: "routes/cockpit.tsx", permission: "ViewCockpit", group: "tools", icon: "map", label: "nav.cockpit" },
   { key: "measurementUI", path: "/measurementUI", module: "routes/measurementUI.tsx", permission: "UseMetaData", group: "tools", icon: "table", label: "nav.measurementUI" },
-  { key: "config", path: "/config", permission: "ManageProject", group: "tools", icon: "sliders", label: "nav.config" },
+  { key: "config", path: "/config", module: "routes/config.tsx", permission: "ManageProject", group: "tools", icon: "sliders", label: "nav.config" },
   { key: "structView", path: "/structView", module: "routes/structView.tsx", permission: "ViewStructure", group: "tools", icon: "tree", label: "nav.structView" },
   { key: "variableOverview", path: "/variableOverview", module: "routes/variableOverview.tsx", permission: "UseMetaData", group: "tools", icon: "list", label: "nav.variableOverview" },
   { key: "vncview", path: "/vncview", module: "routes/vncview.tsx", permission: null, group: "tools", icon: "screen", label: "nav.vncview" },

@@ -18,6 +18,8 @@ import type { SimOptions } from "./sim/options.ts";
 import { Simulator } from "./sim/simulator.ts";
 import { openDb } from "./store/db.ts";
 import { projectState } from "./store/measurements.ts";
+import { applyStoredChannels } from "./api/project-config.ts";
+import { loadProjectConfig } from "./store/project-config.ts";
 import { migrate } from "./store/migrations.ts";
 import { seed } from "./store/seed.ts";
 import { seedDeviceLocations } from "./store/device-locations.ts";
@@ -72,7 +74,11 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   try {
     const firstStart = await seed(db, opts.adminPassword);
     store.applyRetention(now());
+    // The rate chosen on the Simple Config screen wins over the configured default.
+    const storedRate = loadProjectConfig(db).config.SampleRateHz;
+    if (simOpts && storedRate) simOpts.benchRateHz = storedRate;
     sim = simOpts ? new Simulator(simOpts, store, live) : null;
+    if (sim) applyStoredChannels(db, { store, model: sim.rig.model }, sim);
     if (firstStart && sim) seedDashboards(db, sim.rig.model);
     if (sim) seedDeviceLocations(db, sim.rig.model, sim.newDevices);
     if (sim && simOpts!.backfillSec > 0) await sim.backfill(simOpts!.backfillSec, log);

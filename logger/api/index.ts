@@ -6,6 +6,7 @@ import { deviceMethods } from "./devices.ts";
 import { messagingMethods } from "./messaging.ts";
 import { notificationMethods } from "./notifications.ts";
 import { metadataMethods } from "./metadata.ts";
+import { projectConfigMethods } from "./project-config.ts";
 import type { Registry } from "./registry.ts";
 import { roleMethods } from "./roles.ts";
 import { settingsMethods } from "./settings.ts";
@@ -33,4 +34,5 @@ export const registry: Registry = {
   ...metadataMethods,
   ...vncMethods,
   ...canMethods,
+  ...projectConfigMethods,
 };

@@ -15,6 +15,10 @@ export type Rig = {
   outputs: Map<string, { value: number; format: DataFormat }>;
   /** Whether a device delivers data at time t (ms); the weather station drops out now and then. */
   connectedAt(deviceId: string, tMs: number): boolean;
+  /** The bench controller and its analog inputs: what the Simple Config screen edits. */
+  bench: { deviceId: string; channels: string[] };
+  /** New signals for a device's variables at another period (the sample rate changed). */
+  refill(deviceId: string, periodUs: number): void;
 };
 
 type Channel = { name: string; unit: string; format?: DataFormat; dir?: "I" | "O"; precision: number; min: number; max: number; fill?: (c: SignalContext) => Fill };
@@ -72,6 +76,8 @@ export function buildRig(o: ResolvedSim): Rig {
   const fills = new Map<string, Fill>();
   const outputs = new Map<string, { value: number; format: DataFormat }>();
   const model: Model = { devices: [], sources: [], variables: [] };
+  // Signals that depend on the period, so a rate change can rebuild them with the same stream.
+  const makers = new Map<string, (periodUs: number) => Fill>();
   let stream = 0;
 
   function device(key: string, d: Omit<Device, "ID" | "SourceId" | "SampleRateHz" | "Modules">, rateHz: number): Device {
@@ -107,7 +113,13 @@ export function buildRig(o: ResolvedSim): Rig {
     src.Variables.push(v.Id);
     const make = ch.fill;
     if (!fill && !make) throw new Error(`No signal for ${ch.name}`);
-    fills.set(v.Id, fill ?? make!({ seed: o.seed, stream: ++stream * 7919, periodUs: src.PeriodUs }));
+    if (fill) {
+      fills.set(v.Id, fill);
+    } else {
+      const ctx = { seed: o.seed, stream: ++stream * 7919 };
+      makers.set(v.Id, (periodUs) => make!({ ...ctx, periodUs }));
+      fills.set(v.Id, makers.get(v.Id)!(src.PeriodUs));
+    }
     return v;
   }
 
@@ -116,7 +128,8 @@ export function buildRig(o: ResolvedSim): Rig {
     IPAddress: "192.168.10.20", Location: { Lat: 44.6471, Lon: 10.9252, Site: "Modena test cell" },
   }, o.benchRateHz);
   const ai = module(bench, "bench-ai", "Analog inputs", "AI");
-  for (let i = 0; i < o.benchChannels; i++) variable(bench, ai, BENCH[i] ?? extra(i));
+  const channels: string[] = [];
+  for (let i = 0; i < o.benchChannels; i++) channels.push(variable(bench, ai, BENCH[i] ?? extra(i)).Id);
   const dio = module(bench, "bench-dio", "Digital I/O", "DIO");
   for (const [name, p, hold] of DIGITAL_IN) {
     variable(bench, dio, { name, unit: "", format: "BOOL", precision: 0, min: 0, max: 1, fill: (c) => digital(c, p, hold) });
@@ -174,6 +187,19 @@ export function buildRig(o: ResolvedSim): Rig {
     fills,
     outputs,
     connectedAt: (deviceId, tMs) => deviceId !== station.ID || !drop(Math.floor(tMs / 1000)),
+    bench: { deviceId: bench.ID, channels },
+    refill: (deviceId, periodUs) => {
+      const dev = model.devices.find((d) => d.ID === deviceId)!;
+      const src = model.sources.find((s) => s.Id === dev.SourceId)!;
+      src.PeriodUs = periodUs;
+      dev.SampleRateHz = 1e6 / periodUs;
+      for (const id of src.Variables) {
+        const v = model.variables.find((x) => x.Id === id)!;
+        v.SampleRateHz = dev.SampleRateHz;
+        const make = makers.get(id);
+        if (make) fills.set(id, make(periodUs));
+      }
+    },
   };
 }
 

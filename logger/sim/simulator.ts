@@ -29,6 +29,8 @@ export class Simulator {
   onSamples: SampleListener | null = null;
   /** Reports what happens to the rig (the trace log). */
   onEvent: ((level: "info" | "warn", message: string) => void) | null = null;
+  /** Channels switched off in the project config: they acquire nothing (a gap in history). */
+  private readonly disabled = new Set<string>();
 
   constructor(o: ResolvedSim, store: SeriesStore, live: LiveValues) {
     this.o = o;
@@ -65,6 +67,47 @@ export class Simulator {
     this.tick();
   }
 
+  /** Switches a channel's acquisition on or off; an off channel has no live value either. */
+  setEnabled(id: string, enabled: boolean): void {
+    if (enabled === !this.disabled.has(id)) return;
+    if (enabled) {
+      this.disabled.delete(id);
+      return;
+    }
+    this.tick();
+    this.disabled.add(id);
+    const now = this.o.now();
+    this.live.set(id, null, now);
+    this.live.commit(now);
+  }
+
+  isEnabled(id: string): boolean {
+    return !this.disabled.has(id);
+  }
+
+  /**
+   * Changes a device's sample rate at once: what is due at the old rate is acquired first, the
+   * store starts a new segment at the new period (docs/decisions/0008), and the signals are
+   * rebuilt for it. Returns false when the rate is already the device's.
+   */
+  setRate(deviceId: string, rateHz: number): boolean {
+    const s = this.sources.find((x) => x.deviceId === deviceId);
+    if (!s) throw new Error(`Unknown device ${deviceId}`);
+    const periodUs = 1e6 / rateHz;
+    if (!Number.isInteger(periodUs) || periodUs < 1) throw new Error(`Sample rate ${rateHz} Hz: 1,000,000 / rate must be a whole number of microseconds`);
+    if (periodUs === s.periodUs) return false;
+    const before = 1e6 / s.periodUs;
+    this.tick();
+    this.store.changePeriod(s.id, periodUs, this.o.now() * 1000);
+    this.rig.refill(deviceId, periodUs);
+    s.periodUs = periodUs;
+    s.next = -1;
+    const name = this.rig.model.devices.find((d) => d.ID === deviceId)?.Name ?? deviceId;
+    this.onEvent?.("info", `${name}: sample rate changed from ${before} Hz to ${rateHz} Hz`);
+    this.tick();
+    return true;
+  }
+
   tick(): void {
     const now = this.o.now();
     let delivered = false;
@@ -90,9 +133,17 @@ export class Simulator {
     if (delivered) this.live.commit(now);
   }
 
+  // Where the current segment's samples continue: the furthest any channel got (an off channel
+  // lags behind), never before the segment's start.
   private storedEnd(s: SourceState): number {
-    const v = this.store.variable(s.vars[0]!);
-    return v ? this.store.seriesOf(v).end : -1;
+    let end = -1;
+    for (const id of s.vars) {
+      const v = this.store.variable(id);
+      if (!v) continue;
+      const vs = this.store.seriesOf(v);
+      end = Math.max(end, vs.end, vs.floor);
+    }
+    return end;
   }
 
   private generate(s: SourceState, from: number, to: number, live: boolean): void {
@@ -100,6 +151,7 @@ export class Simulator {
     const buf = new Float32Array(n);
     const t = ((to - 1) * s.periodUs) / 1000;
     for (const id of s.vars) {
+      if (this.disabled.has(id)) continue;
       this.rig.fills.get(id)!(buf, from, n);
       this.store.append(id, from, buf);
       if (live) {

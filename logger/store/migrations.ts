@@ -189,6 +189,15 @@ const migrations: string[] = [
     Password TEXT NOT NULL DEFAULT ''
   );
   `,
+  // 6: the Simple Config screen's project config (bench sample rate and analog channels, JSON);
+  // the project name stays in project_state. Revision guards concurrent edits.
+  `
+  CREATE TABLE project_config (
+    ID INTEGER PRIMARY KEY CHECK (ID = 1),
+    Config TEXT NOT NULL,
+    Revision INTEGER NOT NULL
+  );
+  `,
 ];
 
 /** The schema version a fully migrated database has. */

@@ -359,3 +359,26 @@ export type VncTarget = z.infer<typeof vncTarget>;
 export const vncTargetsAnswer = z.object({ Targets: z.array(vncTarget) });
 export const vncConnectAnswer = z.object({ ID: z.number().int(), Name: z.string(), Host: z.string().min(1), Port: z.number().int().min(1).max(65535), Password: z.string() });
 export type VncConnectTarget = z.infer<typeof vncConnectAnswer>;
+
+// ConfigAPI.GetProjectConfig / SetProjectConfig (Simple Config).
+export const projectChannel = z.looseObject({
+  VariableId: z.string(),
+  Index: z.number(),
+  Enabled: z.boolean(),
+  Name: z.string(),
+  Unit: z.string(),
+  RangeMin: z.number(),
+  RangeMax: z.number(),
+  Precision: z.number(),
+});
+export const projectConfigAnswer = z.object({
+  Config: z.looseObject({
+    ProjectName: z.string(),
+    DeviceName: z.string().nullable(),
+    SampleRateHz: z.number().nullable(),
+    Channels: z.array(projectChannel),
+  }),
+  SampleRates: z.array(z.number()),
+  Revision: z.number(),
+});
+export type ProjectConfigAnswer = z.infer<typeof projectConfigAnswer>;

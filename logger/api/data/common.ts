@@ -30,13 +30,16 @@ export type SourceInfo = {
 
 export function describeSource(data: DataContext, src: SeriesSource, area: Area): SourceInfo {
   const vars = data.store.variablesOf(src.Id);
+  // In ms, over every segment (the source's rate may have changed).
   let first = Infinity;
   let last = -Infinity;
   for (const v of vars) {
-    const vs = data.store.seriesOf(v);
-    if (vs.end < 0) continue;
-    first = Math.min(first, vs.first);
-    last = Math.max(last, vs.end - 1);
+    for (const part of data.store.partsOf(v)) {
+      const vs = part.vs;
+      if (vs.end < 0 || vs.first < 0) continue;
+      first = Math.min(first, (vs.first * part.periodUs) / 1000);
+      last = Math.max(last, ((vs.end - 1) * part.periodUs) / 1000);
+    }
   }
   const info: SourceInfo = {
     Id: src.Id,
@@ -47,9 +50,9 @@ export function describeSource(data: DataContext, src: SeriesSource, area: Area)
     AvailableTimeSec: 0,
     Variables: vars.map((v) => v.Id),
   };
-  if (last < 0) return info;
-  const start = Math.max((first * src.PeriodUs) / 1000, horizonMs(data, src, area));
-  const end = (last * src.PeriodUs) / 1000;
+  if (!Number.isFinite(last)) return info;
+  const start = Math.max(first, horizonMs(data, src, area));
+  const end = last;
   info.AbsoluteStart = start;
   info.LastTimeStamp = end;
   info.AvailableTimeSec = Math.max(0, (end - start) / 1000);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { BLOCK_SAMPLES } from "../../store/series/blocks.ts";
-import { bucketColumns, bucketSamples, f32 } from "../../store/series/query.ts";
+import { bucketColumns, bucketSamples, bucketTime, f32, partSamples, trackColumns } from "../../store/series/query.ts";
+import type { Part } from "../../store/series/store.ts";
 import type { Plan } from "../../store/series/query.ts";
 import type { RowReader } from "../../store/series/ranges.ts";
 import type { VarSeries } from "../../store/series/writer.ts";
@@ -163,6 +164,27 @@ export function aggregateColumn(rows: RowReader, vs: VarSeries | null, periodUs:
   for (let k = k0; k < k1; k++) {
     const [a, b] = bucketSamples(p, k, periodUs);
     out.push(lastSample(rows, vs, Math.max(a, 0), Math.min(b, vs.end)));
+  }
+  return out;
+}
+
+/** aggregateColumn for a variable made of parts (a source whose period changed). */
+export function aggregateTrack(rows: RowReader, parts: readonly Part[], p: Plan, k0: number, k1: number, aggregate: CsvSettings["Aggregate"]): (number | null)[] {
+  if (parts.length <= 1) return aggregateColumn(rows, parts[0]?.vs ?? null, parts[0]?.periodUs ?? p.periodUs, p, k0, k1, aggregate);
+  if (aggregate !== "last") {
+    const cols = trackColumns(rows, parts, p, k0, k1);
+    return aggregate === "min" ? cols.min : aggregate === "max" ? cols.max : cols.mean;
+  }
+  const out: (number | null)[] = [];
+  for (let k = k0; k < k1; k++) {
+    const [t0, t1] = bucketTime(p, k);
+    let found: number | null = null;
+    for (let i = parts.length - 1; i >= 0 && found === null; i--) {
+      const part = parts[i]!;
+      const [a, b] = partSamples(part, t0, t1);
+      found = lastSample(rows, part.vs, Math.max(a, 0), Math.min(b, part.vs.end));
+    }
+    out.push(found);
   }
   return out;
 }

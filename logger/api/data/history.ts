@@ -3,13 +3,13 @@ import { z } from "zod";
 import { invalidParam } from "../../http/errors.ts";
 import { sendData } from "../../http/rest.ts";
 import type { RestRequest, RestRoute } from "../../http/rest.ts";
-import { bucketColumns, ceilDiv, planQuery } from "../../store/series/query.ts";
+import { ceilDiv, finestPeriod, planQuery, trackColumns } from "../../store/series/query.ts";
 import type { Plan } from "../../store/series/query.ts";
-import type { SeriesVariable } from "../../store/series/store.ts";
+import type { Part, SeriesVariable } from "../../store/series/store.ts";
 import type { VarSeries } from "../../store/series/writer.ts";
 import { epochMs, horizonMs, storedVariable } from "./common.ts";
 import type { Area } from "./common.ts";
-import { CsvSettings, RowBuffer, aggregateColumn, headerLines, timeCell } from "./csv.ts";
+import { CsvSettings, RowBuffer, aggregateTrack, headerLines, timeCell } from "./csv.ts";
 import { BLOCK_SAMPLES } from "../../store/series/blocks.ts";
 import { timeFormatter } from "./timefmt.ts";
 
@@ -32,7 +32,9 @@ const HistoryData = z.object({
   CSVSettings: CsvSettings.optional(),
 });
 
-type Column = { v: SeriesVariable; vs: VarSeries; periodUs: number };
+// parts: the variable's segments that overlap the range (more than one after a rate change);
+// vs and periodUs: its only part, for the raw fast paths (null when it has several or none).
+type Column = { v: SeriesVariable; parts: Part[]; vs: VarSeries | null; periodUs: number };
 
 async function history(r: RestRequest, area: Area): Promise<void> {
   const p = await r.input(HistoryData);
@@ -49,12 +51,15 @@ async function history(r: RestRequest, area: Area): Promise<void> {
     if (end <= horizon) {
       throw invalidParam(`The range ends before ${new Date(horizon).toISOString()}, the oldest data ${area === "buffer" ? "the buffer" : "source " + src.Name} keeps`);
     }
-    return { v, vs: data.store.seriesOf(v), periodUs: src.PeriodUs };
+    const parts = data.store.partsOf(v, start * 1000, end * 1000);
+    const only = parts.length === 1 ? parts[0]! : null;
+    return { v, parts, vs: only?.vs ?? null, periodUs: only?.periodUs ?? src.PeriodUs };
   });
   const tz = p.TimeZone ? timeFormatter(p.TimeZone) : null;
   if (p.TimeZone && !tz) throw invalidParam(`Unknown TimeZone ${p.TimeZone}`);
 
-  const primary = Math.min(...columns.map((c) => c.periodUs));
+  // The finest period any column has in the range: raw answers use its grid.
+  const primary = finestPeriod(columns.map((c) => c.parts), Math.min(...columns.map((c) => c.periodUs)));
   if (p.Interval !== undefined && p.Points !== undefined) throw invalidParam("Give Points or Interval, not both");
   const plan = p.Interval !== undefined ? planInterval(Math.round(start * 1000), Math.round(end * 1000), p.Interval, primary) : planQuery(Math.round(start * 1000), Math.round(end * 1000), p.Points, primary);
   // CSV streams with flat memory, so it has no cap (an export of a year is a long download, not a crash).
@@ -69,7 +74,7 @@ async function history(r: RestRequest, area: Area): Promise<void> {
   if (p.Format === "csv") return streamCsv(r, plan, columns, tz ?? timeFormatter("UTC")!);
 
   const rows = data.store.reader();
-  const cols = columns.map((c) => bucketColumns(rows, c.vs, c.periodUs, plan, 0, plan.size));
+  const cols = columns.map((c) => trackColumns(rows, c.parts, plan, 0, plan.size));
   const series: Record<string, unknown> = {
     Start: (plan.g0 * plan.periodUs) / 1000,
     End: end,
@@ -101,7 +106,7 @@ async function streamCsv(r: RestRequest, plan: Plan, columns: Column[], fmt: (ms
     if (res.destroyed) return;
     const k1 = Math.min(plan.size, k0 + CSV_SLICE);
     const rows = ctx.data.store.reader();
-    const cols = columns.map((c) => bucketColumns(rows, c.vs, c.periodUs, plan, k0, k1).mean);
+    const cols = columns.map((c) => trackColumns(rows, c.parts, plan, k0, k1).mean);
     let text = "";
     for (let k = k0; k < k1; k++) {
       text += fmt(((plan.g0 + k * plan.w) * plan.periodUs) / 1000);
@@ -144,12 +149,12 @@ async function streamSettingsCsv(r: RestRequest, plan: Plan, columns: Column[], 
   res.write(headerLines(s, columns.map((c) => (c.v.Unit ? `${c.v.Name} [${c.v.Unit}]` : c.v.Name))));
   const delimiter = s.Delimiter.charCodeAt(0);
   // Raw samples of the fastest variables come straight from their blocks; others via buckets.
-  const direct = columns.map((c) => !plan.bucketed && plan.w === 1 && c.periodUs === plan.periodUs);
+  const direct = columns.map((c) => c.vs !== null && !plan.bucketed && plan.w === 1 && c.periodUs === plan.periodUs);
   for (let k0 = 0; k0 < plan.size; k0 += CSV_SLICE) {
     if (res.destroyed) return;
     const k1 = Math.min(plan.size, k0 + CSV_SLICE);
     const rows = ctx.data.store.reader();
-    const cols = columns.map((c, i) => (direct[i] ? null : aggregateColumn(rows, c.vs, c.periodUs, plan, k0, k1, s.Aggregate)));
+    const cols = columns.map((c, i) => (direct[i] ? null : aggregateTrack(rows, c.parts, plan, k0, k1, s.Aggregate)));
     const out = new RowBuffer((k1 - k0) * (48 + 26 * columns.length), s.DecimalSeparator);
     const blockIdx = columns.map(() => -1);
     const blocks: (Float32Array | null)[] = columns.map(() => null);
@@ -163,7 +168,7 @@ async function streamSettingsCsv(r: RestRequest, plan: Plan, columns: Column[], 
           out.value(col[k - k0]);
           continue;
         }
-        const vs = columns[i]!.vs;
+        const vs = columns[i]!.vs!;
         if (g < 0 || g >= vs.end) continue;
         const b = Math.floor(g / BLOCK_SAMPLES);
         // One lookup per block and column, not per sample (row keys are BigInts).

@@ -2,8 +2,8 @@ import { z } from "zod";
 import { invalidParam } from "../../http/errors.ts";
 import { sendData } from "../../http/rest.ts";
 import type { RestRequest, RestRoute } from "../../http/rest.ts";
-import { ceilDiv, f32 } from "../../store/series/query.ts";
-import { statistics } from "../../store/series/statistics.ts";
+import { f32 } from "../../store/series/query.ts";
+import { trackStatistics } from "../../store/series/statistics.ts";
 import { epochMs, horizonMs, storedVariable } from "./common.ts";
 
 /** Above this many samples of one variable, StdDev and RMS (a pass over raw samples) are null. */
@@ -28,13 +28,13 @@ async function handler(r: RestRequest): Promise<void> {
     const { v, src } = storedVariable(data, SID, VID);
     const horizon = horizonMs(data, src, "history");
     if (end <= horizon) throw invalidParam(`The range ends before ${new Date(horizon).toISOString()}, the oldest data source ${src.Name} keeps`);
-    return { SID, VID, v, periodUs: src.PeriodUs, from: Math.max(start, horizon) };
+    return { SID, VID, v, from: Math.max(start, horizon) };
   });
-  const out = targets.map(({ SID, VID, v, periodUs, from }) => {
-    const a = ceilDiv(Math.round(from * 1000), periodUs);
-    const b = ceilDiv(Math.round(end * 1000), periodUs);
-    const s = statistics(() => data.store.reader(), data.store.seriesOf(v), a, b, MAX_SPREAD_SAMPLES);
-    const at = (g: number) => (g * periodUs) / 1000;
+  const out = targets.map(({ SID, VID, v, from }) => {
+    // Across every segment of the range (a source's rate may have changed inside it).
+    const fromUs = Math.round(from * 1000);
+    const toUs = Math.round(end * 1000);
+    const s = trackStatistics(() => data.store.reader(), data.store.partsOf(v, fromUs, toUs), fromUs, toUs, MAX_SPREAD_SAMPLES);
     return {
       SID,
       VID,
@@ -45,9 +45,9 @@ async function handler(r: RestRequest): Promise<void> {
       StdDev: num(s.std),
       RMS: num(s.rms),
       First: s.first ? f32(s.first.value) : null,
-      FirstTime: s.first ? at(s.first.index) : null,
+      FirstTime: s.first ? s.first.timeMs : null,
       Last: s.last ? f32(s.last.value) : null,
-      LastTime: s.last ? at(s.last.index) : null,
+      LastTime: s.last ? s.last.timeMs : null,
     };
   });
   sendData(r.res, { Start: start, End: end, Statistics: out });

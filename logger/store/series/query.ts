@@ -3,6 +3,7 @@ import { summarize } from "./ranges.ts";
 import type { RowReader } from "./ranges.ts";
 import { emptySummary, resetSummary } from "./rollups.ts";
 import type { VarSeries } from "./writer.ts";
+import type { Part } from "./store.ts";
 
 /** Exact ceil(a / b) for non-negative integers below 2^53 (float division can round up to an integer). */
 export function ceilDiv(a: number, b: number): number {
@@ -129,4 +130,51 @@ function rawColumns(rows: RowReader, vs: VarSeries, p: Plan, k0: number, k1: num
     mean.push(v === v ? f32(v) : null);
   }
   return { mean, min: mean, max: mean };
+}
+
+/**
+ * Buckets k0 ≤ k < k1 of one variable made of parts at different periods (a source whose rate
+ * changed). Each bucket sums the samples every part holds in its stretch of time, so the
+ * extremes, sums and counts across a period change are as exact as within one part.
+ */
+export function trackColumns(rows: RowReader, parts: readonly Part[], p: Plan, k0: number, k1: number): BucketColumns {
+  if (parts.length <= 1) return bucketColumns(rows, parts[0]?.vs ?? null, parts[0]?.periodUs ?? p.periodUs, p, k0, k1);
+  const out: BucketColumns = { mean: [], min: [], max: [] };
+  const s = emptySummary();
+  for (let k = k0; k < k1; k++) {
+    resetSummary(s);
+    const [t0, t1] = bucketTime(p, k);
+    for (const part of parts) {
+      const [a, b] = partSamples(part, t0, t1);
+      if (a < b) summarize(rows, part.vs, a, b, TOP, s);
+    }
+    if (s.count === 0) {
+      out.mean.push(null), out.min.push(null), out.max.push(null);
+    } else {
+      out.mean.push(s.count === 1 ? f32(s.sum) : mean9(s.sum / s.count));
+      out.min.push(f32(s.min));
+      out.max.push(f32(s.max));
+    }
+  }
+  return out;
+}
+
+/** Time span [t0, t1) in µs of bucket k, cut to the requested range. */
+export function bucketTime(p: Plan, k: number): [number, number] {
+  return [Math.max(p.startUs, (p.g0 + k * p.w) * p.periodUs), Math.min(p.endUs, (p.g0 + (k + 1) * p.w) * p.periodUs)];
+}
+
+/** Sample range [a, b) of a part that lies in [t0, t1) µs and in the part's own stretch of time. */
+export function partSamples(part: Part, t0: number, t1: number): [number, number] {
+  const from = Math.max(t0, part.fromUs);
+  const to = Math.min(t1, part.toUs);
+  if (!(from < to)) return [0, 0];
+  return [ceilDiv(Math.max(from, 0), part.periodUs), ceilDiv(to, part.periodUs)];
+}
+
+/** The shortest period among the parts of the given tracks (the raw grid of a mixed answer). */
+export function finestPeriod(tracks: readonly (readonly Part[])[], fallbackUs: number): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (const t of tracks) for (const part of t) best = Math.min(best, part.periodUs);
+  return Number.isFinite(best) ? best : fallbackUs;
 }

@@ -3,6 +3,8 @@ import { summarize } from "./ranges.ts";
 import type { RowReader } from "./ranges.ts";
 import { emptySummary } from "./rollups.ts";
 import type { VarSeries } from "./writer.ts";
+import { partSamples } from "./query.ts";
+import type { Part } from "./store.ts";
 
 /** Statistics of samples [a, b) of one variable; null fields when the range holds no sample. */
 export type Statistics = {
@@ -85,4 +87,48 @@ function edgeSample(reader: () => RowReader, vs: VarSeries, a: number, b: number
     }
   }
   return null;
+}
+
+/** Statistics over time [fromUs, toUs) of a variable made of parts; first/last carry their time in ms. */
+export type TrackStatistics = Omit<Statistics, "first" | "last"> & {
+  first: { timeMs: number; value: number } | null;
+  last: { timeMs: number; value: number } | null;
+};
+
+/**
+ * Like statistics(), across the parts of a variable whose source changed its period: the
+ * summaries of the parts merge exactly (min, max, count, sum), the spread is one pass around
+ * the merged mean, and first/last come from the first/last part that holds a sample.
+ */
+export function trackStatistics(reader: () => RowReader, parts: readonly Part[], fromUs: number, toUs: number, maxRaw: number): TrackStatistics {
+  const out: TrackStatistics = { count: 0, min: null, max: null, mean: null, std: null, rms: null, first: null, last: null };
+  const ranges = parts
+    .map((part) => {
+      const [a0, b0] = partSamples(part, fromUs, toUs);
+      // Nothing lies before a part's first sample: scans start there, not at the range's start.
+      return { part, a: Math.max(a0, part.vs.first, 0), b: Math.min(b0, part.vs.end) };
+    })
+    .filter((r) => r.part.vs.end >= 0 && r.a < r.b);
+  if (ranges.length === 0) return out;
+  const s = emptySummary();
+  for (const r of ranges) summarize(reader(), r.part.vs, r.a, r.b, TOP, s);
+  if (s.count === 0) return out;
+  const mean = s.sum / s.count;
+  Object.assign(out, { count: s.count, min: s.min, max: s.max, mean });
+  const at = (r: (typeof ranges)[number], e: { index: number; value: number } | null) => (e ? { timeMs: (e.index * r.part.periodUs) / 1000, value: e.value } : null);
+  for (const r of ranges) if ((out.first = at(r, edgeSample(reader, r.part.vs, r.a, r.b, 1)))) break;
+  for (const r of [...ranges].reverse()) if ((out.last = at(r, edgeSample(reader, r.part.vs, r.a, r.b, -1)))) break;
+  if (ranges.reduce((n, r) => n + (r.b - r.a), 0) <= maxRaw) {
+    let squares = 0;
+    for (const r of ranges) {
+      scan(reader, r.part.vs, r.a, r.b, (v) => {
+        const d = v - mean;
+        squares += d * d;
+      });
+    }
+    const variance = squares / s.count;
+    out.std = Math.sqrt(variance);
+    out.rms = Math.sqrt(variance + mean * mean);
+  }
+  return out;
 }

@@ -13,6 +13,8 @@ export class VarSeries {
   readonly periodUs: number;
   end = -1;
   first = -1;
+  /** First sample index this series accepts (its segment's start); earlier samples are dropped. */
+  floor = 0;
   blockIdx = -1;
   raw = new Float32Array(BLOCK_SAMPLES).fill(Number.NaN);
   rawLen = 0;
@@ -47,6 +49,11 @@ export class VarSeries {
 
   // Samples before `end` are dropped: the store only grows forward.
   append(start: number, values: Float32Array): void {
+    if (start < this.floor) {
+      if (this.floor - start >= values.length) return;
+      values = values.subarray(this.floor - start);
+      start = this.floor;
+    }
     let off = 0;
     const n = values.length;
     if (this.end < 0) this.begin(start);

@@ -1,0 +1,194 @@
+import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useTranslation } from "react-i18next";
+import { data, Form, useNavigation } from "react-router";
+import { configSchema, type ConfigInput, type ConfigOutput } from "~/schemas/config";
+import { stateOf } from "~/services/context.server";
+import { redirectWithToast, requireFeature } from "~/services/guards.server";
+import { getInstance } from "~/services/i18n.server";
+import { projectConfigAnswer } from "~/services/logger/schemas";
+import { refusalOf } from "~/services/submission.server";
+import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
+import { pageTitle } from "~/ui/title";
+import type { Route } from "./+types/config";
+
+const cardClass = "rounded-lg bg-white p-6 shadow-sm dark:bg-slate-800";
+
+export async function loader(args: Route.LoaderArgs) {
+  await requireFeature(args, "config");
+  const { logger } = stateOf(args.context);
+  const answer = await logger.rpc("ConfigAPI.GetProjectConfig", {}, projectConfigAnswer);
+  return { config: answer.Config, sampleRates: answer.SampleRates, revision: answer.Revision };
+}
+
+// Logger refusals name the parameter (Config.Channels.3.Name: …): shown next to that field.
+const LOGGER_FIELDS: Record<string, string> = { Name: "name", Unit: "unit", RangeMin: "min", RangeMax: "max", Precision: "precision" };
+function fieldOf(message: string): string | null {
+  const channel = /Config\.Channels\.(\d+)\.(Name|Unit|RangeMin|RangeMax|Precision)\b/.exec(message);
+  if (channel) return `channels[${channel[1]}].${LOGGER_FIELDS[channel[2]!]}`;
+  if (/Config\.ProjectName\b/.test(message)) return "projectName";
+  if (/Config\.SampleRateHz\b/.test(message)) return "sampleRate";
+  return null;
+}
+
+export async function action(args: Route.ActionArgs) {
+  await requireFeature(args, "config");
+  const formData = await args.request.formData();
+  const submission = parseWithZod(formData, { schema: configSchema });
+  // `revision` goes back to the form: the one its next save is based on.
+  const reply = (status: number, result: SubmissionResult<string[]>, revision?: number) => data({ result, revision }, { status });
+  if (submission.status !== "success") return reply(400, submission.reply());
+  const v = submission.value;
+  const { logger } = stateOf(args.context);
+  const current = await logger.rpc("ConfigAPI.GetProjectConfig", {}, projectConfigAnswer);
+  if (v.sampleRate !== undefined && !current.SampleRates.includes(v.sampleRate)) {
+    return reply(400, submission.reply({ fieldErrors: { sampleRate: ["config.validation.rate"] } }));
+  }
+  const Config = {
+    ProjectName: v.projectName,
+    SampleRateHz: v.sampleRate ?? current.Config.SampleRateHz ?? current.SampleRates[0],
+    Channels: v.channels.map((c) => ({ VariableId: c.id, Enabled: c.enabled, Name: c.name, Unit: c.unit ?? "", RangeMin: c.min, RangeMax: c.max, Precision: c.precision })),
+  };
+  const refused = await refusalOf(() => logger.rpc("ConfigAPI.SetProjectConfig", { Config, Revision: v.revision }, projectConfigAnswer));
+  // Changed elsewhere meanwhile: the input stays, and a second save knowingly overwrites.
+  if (refused?.status === 409) return reply(409, submission.reply({ formErrors: ["config.conflict"] }), current.Revision);
+  if (refused) {
+    const field = fieldOf(refused.message);
+    const result = field ? submission.reply({ fieldErrors: { [field]: [refused.message] } }) : submission.reply({ formErrors: [refused.message] });
+    return reply(refused.status === 403 ? 403 : 400, result);
+  }
+  const { t } = getInstance(args.context);
+  return redirectWithToast(args.context, "/config", { type: "success", text: t("config.saved") });
+}
+
+export default function Config({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { config } = loaderData;
+  return (
+    <section className="flex max-w-6xl flex-col gap-6">
+      <div className="flex flex-col gap-1">
+        <h1 className="text-2xl font-semibold">{t("config.title")}</h1>
+        {config.DeviceName && <p className="text-sm text-slate-600 dark:text-slate-300">{t("config.intro", { device: config.DeviceName })}</p>}
+      </div>
+      {/* Remounted when the stored config changes, so a saved form shows what was stored. */}
+      <ConfigForm key={`${loaderData.revision}-${JSON.stringify(config)}`} data={loaderData} lastResult={actionData?.result} revision={actionData?.revision ?? loaderData.revision} />
+    </section>
+  );
+}
+
+type LoaderData = Route.ComponentProps["loaderData"];
+
+function ConfigForm({ data: d, lastResult, revision }: { data: LoaderData; lastResult?: SubmissionResult<string[]>; revision: number }) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const { config } = d;
+  const [form, fields] = useForm<ConfigInput, ConfigOutput, string[]>({
+    id: "config-form",
+    lastResult,
+    defaultValue: {
+      projectName: config.ProjectName,
+      sampleRate: config.SampleRateHz ?? undefined,
+      revision: d.revision,
+      channels: config.Channels.map((c) => ({ id: c.VariableId, enabled: c.Enabled, name: c.Name, unit: c.Unit, min: c.RangeMin, max: c.RangeMax, precision: c.Precision })),
+    },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: configSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  const channels = fields.channels.getFieldList();
+  const rates = config.SampleRateHz === null || d.sampleRates.includes(config.SampleRateHz) ? d.sampleRates : [config.SampleRateHz, ...d.sampleRates];
+  return (
+    <Form method="post" {...getFormProps(form)} className="flex flex-col gap-6">
+      <input type="hidden" name={fields.revision.name} value={revision} />
+      <FormErrors errors={form.errors} id={form.errorId} />
+      <div className={`${cardClass} grid gap-4 sm:grid-cols-2`}>
+        <h2 className="text-lg font-semibold sm:col-span-2">{t("config.project")}</h2>
+        <FormField id={fields.projectName.id} label={t("config.projectName")} errors={fields.projectName.errors} errorId={fields.projectName.errorId}>
+          <input {...getInputProps(fields.projectName, { type: "text" })} key={fields.projectName.key} className={inputClass} maxLength={100} />
+        </FormField>
+        {config.SampleRateHz !== null && (
+          <FormField id={fields.sampleRate.id} label={t("config.sampleRate")} errors={fields.sampleRate.errors} errorId={fields.sampleRate.errorId} hint={t("config.sampleRateHint", { device: config.DeviceName })}>
+            <select {...getSelectProps(fields.sampleRate)} key={fields.sampleRate.key} className={inputClass}>
+              {rates.map((rate) => (
+                <option key={rate} value={rate}>
+                  {t("config.sampleRateOption", { rate })}
+                </option>
+              ))}
+            </select>
+          </FormField>
+        )}
+      </div>
+      <div className={`${cardClass} flex flex-col gap-4`}>
+        <div>
+          <h2 className="text-lg font-semibold">{t("config.channels")}</h2>
+          <p className="text-xs text-slate-500">{config.Channels.length ? t("config.channelsHint") : t("config.noChannels")}</p>
+        </div>
+        {channels.length > 0 && (
+          <div className="overflow-x-auto">
+            <table className="w-full text-left text-sm" aria-label={t("config.channels")}>
+              <thead className="whitespace-nowrap border-b border-slate-200 text-xs uppercase text-slate-500 dark:border-slate-700 dark:text-slate-400">
+                <tr>
+                  <th scope="col" className="px-2 py-2">{t("config.columns.index")}</th>
+                  <th scope="col" className="px-2 py-2">{t("config.columns.enabled")}</th>
+                  <th scope="col" className="px-2 py-2">{t("config.columns.name")}</th>
+                  <th scope="col" className="px-2 py-2">{t("config.columns.unit")}</th>
+                  <th scope="col" className="px-2 py-2">{t("config.columns.min")}</th>
+                  <th scope="col" className="px-2 py-2">{t("config.columns.max")}</th>
+                  <th scope="col" className="px-2 py-2">{t("config.columns.precision")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {channels.map((channel, i) => {
+                  const f = channel.getFieldset();
+                  const n = i + 1;
+                  return (
+                    <tr key={channel.key} className="border-b border-slate-100 align-top last:border-0 dark:border-slate-700">
+                      <td className="px-2 py-2 tabular-nums text-slate-500">
+                        {n}
+                        <input type="hidden" name={f.id.name} value={config.Channels[i]?.VariableId ?? String(f.id.value ?? "")} />
+                      </td>
+                      <td className="px-2 py-3">
+                        <input {...getInputProps(f.enabled, { type: "checkbox" })} key={f.enabled.key} aria-label={t("config.labels.enabled", { n })} className="h-4 w-4 accent-brand" />
+                      </td>
+                      <Cell field={f.name} label={t("config.labels.name", { n })} maxLength={64} wide />
+                      <Cell field={f.unit} label={t("config.labels.unit", { n })} maxLength={32} />
+                      <Cell field={f.min} label={t("config.labels.min", { n })} numeric />
+                      <Cell field={f.max} label={t("config.labels.max", { n })} numeric />
+                      <Cell field={f.precision} label={t("config.labels.precision", { n })} numeric />
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </div>
+      <div>
+        <button type="submit" className={buttonClass} disabled={navigation.state === "submitting"}>
+          {t("config.save")}
+        </button>
+      </div>
+    </Form>
+  );
+}
+
+/** One input of the channel table, labelled for screen readers, with its translated errors below. */
+function Cell({ field, label, wide, numeric, maxLength }: { field: FieldMetadata<string | number | undefined, Record<string, unknown>, string[]>; label: string; wide?: boolean; numeric?: boolean; maxLength?: number }) {
+  const { t } = useTranslation();
+  // Numbers are text inputs: the browser must not block (or silently drop) what the server judges.
+  const props = getInputProps(field, { type: "text" });
+  return (
+    <td className="px-2 py-2">
+      <input {...props} key={field.key} aria-label={label} inputMode={numeric ? "decimal" : undefined} className={`${inputClass} ${wide ? "w-56" : "w-24"}`} maxLength={maxLength} />
+      {field.errors?.length ? (
+        <span id={field.errorId} role="alert" className="mt-1 block text-xs text-red-600">
+          {field.errors.map((e) => t(e)).join(" ")}
+        </span>
+      ) : null}
+    </td>
+  );
+}
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageTitle(matches, "nav.config");
+}
