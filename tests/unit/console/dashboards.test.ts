@@ -2,7 +2,9 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { contentSchema, EMPTY_CONTENT, parseExportFile, toExportFile, widgetFormSchema, widgetFromForm } from "~/schemas/dashboards";
-import { alarmRows } from "~/services/dashboards.server";
+import { alarmRows, loadDashboardData } from "~/services/dashboards.server";
+import type { LoggerClient } from "~/services/logger/client.server";
+import { LoggerError } from "~/services/logger/errors";
 import type { Alarm } from "~/services/logger/schemas";
 import { niceTicks, unitScales } from "~/ui/dashboard/chartGeometry";
 import { thresholdColour } from "~/ui/dashboard/colours";
@@ -105,6 +107,42 @@ describe("alarm list widget", () => {
     expect(ids({ MinSeverity: "high" })).toEqual([3, 2, 4]);
     expect(ids({}, ["v2"])).toEqual([3]);
     expect(alarmRows(alarms, widget({ MaxRows: 2 }))).toMatchObject({ total: 4, rows: [{ ID: 3, Name: "R3", State: "ReturnedUnacknowledged", Unit: "°C", VariableName: "v2" }, { ID: 2 }] });
+  });
+});
+
+describe("alarm list data", () => {
+  const content = contentSchema.parse({
+    Widgets: [
+      { ID: "a", Type: "alarms", X: 0, Y: 0, W: 6, H: 4 },
+      { ID: "b", Type: "alarms", X: 6, Y: 0, W: 6, H: 4, Options: { OnlyUnacknowledged: true } },
+    ],
+  });
+  const range = { from: 0, to: 1 };
+  function fakeLogger(answer: () => Promise<unknown>) {
+    const calls: string[] = [];
+    const logger = { readRpc: (method: string) => (calls.push(method), answer()), readRest: () => Promise.reject(new Error("not asked")) } as unknown as LoggerClient;
+    return { logger, calls };
+  }
+  const alarm = { ID: 1, Name: "Hot", Severity: "high", State: "ActiveAcknowledged", Active: true, Value: 90, Since: "2026-01-01T00:00:00Z", ActivatedAt: null, ShelvedUntil: null, VariableId: "v", VariableName: "Oil", Unit: "°C" };
+
+  it("one read for every alarm list; none at all for a viewer who may not see alarms", async () => {
+    const ok = fakeLogger(async () => ({ Alarms: [alarm], Unacknowledged: 0, Active: 1, Shelved: 0 }));
+    const data = await loadDashboardData(ok.logger, content, range, true);
+    expect(ok.calls).toEqual(["AlarmAPI.GetAlarms"]);
+    expect(data.widgets.a).toMatchObject({ state: "ok", alarms: { total: 1, rows: [{ Name: "Hot", State: "ActiveAcknowledged", Unit: "°C" }] } });
+    expect(data.widgets.b).toEqual({ state: "ok", alarms: { total: 0, rows: [] } });
+
+    const denied = fakeLogger(async () => ({ Alarms: [alarm], Unacknowledged: 0, Active: 1, Shelved: 0 }));
+    const hidden = await loadDashboardData(denied.logger, content, range, false);
+    expect(denied.calls).toEqual([]);
+    expect(hidden.widgets).toEqual({ a: { state: "forbidden" }, b: { state: "forbidden" } });
+  });
+
+  it("a failing read fails only the alarm lists, in the logger's words", async () => {
+    const failing = fakeLogger(() => Promise.reject(new LoggerError(404, "Method not found: AlarmAPI.GetAlarms", -2)));
+    const data = await loadDashboardData(failing.logger, contentSchema.parse({ Widgets: [...content.Widgets, { ID: "t", Type: "text", X: 0, Y: 4, W: 3, H: 1, Options: { Text: "hi" } }] }), range, true);
+    expect(data.widgets.a).toEqual({ state: "error", error: "Method not found: AlarmAPI.GetAlarms" });
+    expect(data.widgets.t).toEqual({ state: "ok" });
   });
 });
 
