@@ -109,7 +109,7 @@ test("a viewer without UseRulesNotifications sees that alarms are not permitted"
     await page.goto(`/${ID}`);
     const widget = alarmWidget(page);
     await expect(widget.getByRole("heading", { name: "Alarm list" })).toBeVisible();
-    await expect(widget.getByTestId("widget-forbidden")).toHaveText("Not permitted: your role may not see alarms.");
+    await expect(widget.getByTestId("widget-forbidden")).toHaveText("Not permitted: you may not see alarms.");
     await expect(widget.getByRole("link")).toHaveCount(0);
     // The rest of the dashboard is unaffected.
     await expect(page.locator('[data-widget="note"]')).toContainText("Shift notes");

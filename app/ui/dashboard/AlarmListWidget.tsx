@@ -25,35 +25,35 @@ export function AlarmListWidget({ rows, total, link }: { rows: AlarmItem[]; tota
             {t("dashboards.alarms.none")}
           </p>
         ) : (
-        <table className="w-full text-left text-sm lg:text-base" data-testid="widget-alarms">
-          <thead className="sticky top-0 bg-white text-xs text-slate-500 dark:bg-slate-800 dark:text-slate-400">
-            <tr>
-              {columns.map((c) => (
-                <th key={c} scope="col" className="px-2 py-1 font-medium">
-                  {t(`dashboards.alarms.${c}`)}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((a) => (
-              <tr key={a.ID} className="border-t border-slate-100 align-middle dark:border-slate-700" data-alarm={a.Name} data-state={a.State} data-testid="widget-alarm">
-                <td className="px-2 py-1">
-                  <SeverityBadge severity={a.Severity} />
-                </td>
-                <td className={`px-2 py-1 ${STATE_CLASS[a.State] ?? ""}`} data-testid="widget-alarm-state">
-                  {t(`alarming.state.${a.State}`, { defaultValue: a.State })}
-                </td>
-                <td className="px-2 py-1 font-medium">{a.Name}</td>
-                <td className="px-2 py-1">{a.VariableName}</td>
-                <td className="whitespace-nowrap px-2 py-1 tabular-nums">
-                  {value(a.Value)} {a.Unit}
-                </td>
-                <td className="whitespace-nowrap px-2 py-1 tabular-nums">{dateTime(a.Since)}</td>
+          <table className="w-full text-left text-sm lg:text-base" data-testid="widget-alarms">
+            <thead className="sticky top-0 bg-white text-xs text-slate-500 dark:bg-slate-800 dark:text-slate-400">
+              <tr>
+                {columns.map((c) => (
+                  <th key={c} scope="col" className="px-2 py-1 font-medium">
+                    {t(`dashboards.alarms.${c}`)}
+                  </th>
+                ))}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {rows.map((a) => (
+                <tr key={a.ID} className="border-t border-slate-100 align-middle dark:border-slate-700" data-alarm={a.Name} data-state={a.State} data-testid="widget-alarm">
+                  <td className="px-2 py-1">
+                    <SeverityBadge severity={a.Severity} />
+                  </td>
+                  <td className={`px-2 py-1 ${STATE_CLASS[a.State] ?? ""}`} data-testid="widget-alarm-state">
+                    {t(`alarming.state.${a.State}`, { defaultValue: a.State })}
+                  </td>
+                  <td className="px-2 py-1 font-medium">{a.Name}</td>
+                  <td className="px-2 py-1">{a.VariableName}</td>
+                  <td className="whitespace-nowrap px-2 py-1 tabular-nums">
+                    {value(a.Value)} {a.Unit}
+                  </td>
+                  <td className="whitespace-nowrap px-2 py-1 tabular-nums">{dateTime(a.Since)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
         )}
       </div>
       {(total > rows.length || link) && (
