@@ -5,6 +5,7 @@ import { REFRESH_MS } from "~/schemas/dashboardConstants";
 import { stateOf } from "~/services/context.server";
 import { chartSources, getDashboard, listDashboards, loadDashboardData, pageData, userTimeZone } from "~/services/dashboards.server";
 import { requireFeature } from "~/services/guards.server";
+import { featureOpen } from "~/services/header.server";
 import { DashboardGrid } from "~/ui/dashboard/DashboardGrid";
 import { LiveBus, LiveBusContext } from "~/ui/dashboard/liveBus";
 import { RangeBar } from "~/ui/dashboard/RangeBar";
@@ -24,8 +25,9 @@ const KIOSK_FALLBACK_MS = 60_000;
 
 export async function loader(args: Route.LoaderArgs) {
   const params = args.url.searchParams;
+  let auth;
   try {
-    await requireFeature(args, "dashboard");
+    auth = await requireFeature(args, "dashboard");
   } catch (error) {
     // A wall display's poll while the logger is away: keep the page, say "offline".
     if (params.has("poll") && loggerAway(error)) return { offline: true as const };
@@ -43,7 +45,8 @@ export async function loader(args: Route.LoaderArgs) {
   const zone = needsZone ? await userTimeZone(args) : "UTC";
   const range = resolveRange(params, dashboard.content.Range, zone, Date.now());
   const refresh = resolveRefresh(params, dashboard.content.Refresh);
-  const data = await loadDashboardData(logger, dashboard.content, range);
+  // Alarm lists: only for those who may use Alarming; the others are told so, the logger is not asked.
+  const data = await loadDashboardData(logger, dashboard.content, range, featureOpen(auth, "alarming"));
   stateOf(args.context).charts = chartSources(data, dashboard.content, range);
   return { ...base, range, refresh, data: pageData(data, dashboard.content) };
 }
@@ -108,7 +111,7 @@ function DashboardView({ loaderData, offline, mayEdit }: { loaderData: Loaded; o
   const [params] = useSearchParams();
   const dashboard = loaderData.dashboard!;
   const { data, range, refresh, kiosk } = loaderData;
-  const ids = useMemo(() => Object.keys(data?.variables ?? {}).filter((id) => dashboard.content?.Widgets.some((w) => w.Type !== "text" && w.Variables.includes(id))), [data, dashboard]);
+  const ids = useMemo(() => Object.keys(data?.variables ?? {}).filter((id) => dashboard.content?.Widgets.some((w) => w.Type !== "text" && w.Type !== "alarms" && w.Variables.includes(id))), [data, dashboard]);
   const [bus] = useState(() => new LiveBus());
   const [live, setLive] = useState<{ values: Record<string, number | null>; state: LiveState }>({ values: data?.values ?? {}, state: "connecting" });
   const busy = navigation.state === "loading" && navigation.location?.pathname === "/dashboard";
@@ -174,6 +177,7 @@ function DashboardView({ loaderData, offline, mayEdit }: { loaderData: Loaded; o
               approx={approx}
               syncKey={`dashboard-${dashboard.ID}`}
               busy={busy}
+              kiosk={kiosk}
               onZoom={onZoom}
               onReset={onReset}
             />

@@ -410,7 +410,7 @@ function Editor({ loaderData, dashboard, actionData }: { loaderData: LoaderData;
   // After a conflict the forms carry the Version their next save is based on.
   const version = last?.version ?? dashboard.Version;
   const variableName = new Map(loaderData.variables.map((v) => [v.Id, v.Name]));
-  const titles = Object.fromEntries(content.Widgets.map((w) => [w.ID, w.Title || variableName.get(w.Variables[0] ?? "") || t(`dashboards.types.${w.Type}`)]));
+  const titles = Object.fromEntries(content.Widgets.map((w) => [w.ID, w.Title || (w.Type === "alarms" ? "" : variableName.get(w.Variables[0] ?? "")) || t(`dashboards.types.${w.Type}`)]));
   const widgetParam = params.get("widget");
   const editingWidget = content.Widgets.find((w) => w.ID === widgetParam);
   const wantedType = params.get("type");

@@ -1,6 +1,6 @@
 // The dashboard constants client code needs, without zod (it would weigh on every dashboard page).
 
-export const WIDGET_TYPES = ["chart", "value", "gauge", "bar", "lamp", "table", "text"] as const;
+export const WIDGET_TYPES = ["chart", "value", "gauge", "bar", "lamp", "table", "text", "alarms"] as const;
 export type WidgetType = (typeof WIDGET_TYPES)[number];
 export const COLOURS = ["green", "amber", "red", "blue", "grey"] as const;
 export type Colour = (typeof COLOURS)[number];
@@ -13,3 +13,9 @@ export const RANGE_MS: Record<RangePreset, number> = { "5m": 300_000, "1h": 3_60
 export const REFRESH_MS: Record<RefreshInterval, number> = { off: 0, "5s": 5_000, "10s": 10_000, "30s": 30_000, "1m": 60_000, "5m": 300_000 };
 export const MAX_VARIABLES = 8;
 export const MAX_WIDGETS = 64;
+/** Alarm severities, most severe first (the logger's AlarmAPI); an alarm list shows from MinSeverity up. */
+export const ALARM_SEVERITIES = ["critical", "high", "medium", "low"] as const;
+export type AlarmSeverity = (typeof ALARM_SEVERITIES)[number];
+/** Rows an alarm list shows by default, and at most. */
+export const ALARM_ROWS_DEFAULT = 10;
+export const ALARM_ROWS_MAX = 100;

@@ -3,7 +3,7 @@ import { z } from "zod";
 // A dashboard's stored content (the logger checks the same rules, docs/logger-api.md), the
 // import/export file, and the Dashboard Manager's forms. Form messages are i18n keys.
 
-import { COLOURS, MAX_VARIABLES, MAX_WIDGETS, RANGES, REFRESH, WIDGET_TYPES, type WidgetType } from "./dashboardConstants";
+import { ALARM_ROWS_MAX, ALARM_SEVERITIES, COLOURS, MAX_VARIABLES, MAX_WIDGETS, RANGES, REFRESH, WIDGET_TYPES, type WidgetType } from "./dashboardConstants";
 
 export * from "./dashboardConstants";
 
@@ -30,6 +30,10 @@ export const widgetSchema = z.object({
       States: z.array(lampState).max(16).optional(),
       Text: z.string().max(4000).optional(),
       Sparkline: z.boolean().optional(),
+      // Alarm list: only alarms awaiting acknowledgement, from this severity up, at most this many rows.
+      OnlyUnacknowledged: z.boolean().optional(),
+      MinSeverity: z.enum(ALARM_SEVERITIES).optional(),
+      MaxRows: z.number().int().min(1).max(ALARM_ROWS_MAX).optional(),
     })
     .default({}),
 });
@@ -157,15 +161,19 @@ export const widgetFormSchema = z
     states: stateLines,
     text: z.string().max(4000, "dashboards.validation.textTooLong").optional(),
     sparkline: z.boolean().optional(),
+    onlyUnacknowledged: z.boolean().optional(),
+    minSeverity: z.enum(ALARM_SEVERITIES, { error: "dashboards.validation.minSeverity" }).or(z.literal("")).optional(),
+    maxRows: int(1, ALARM_ROWS_MAX, "dashboards.validation.maxRows").optional(),
   })
   .superRefine((v, ctx) => {
-    if (v.type !== "text" && v.variables.length === 0) ctx.addIssue({ code: "custom", path: ["variables"], message: "dashboards.validation.variablesRequired" });
+    // An alarm list without variables shows every alarm.
+    if (v.type !== "text" && v.type !== "alarms" && v.variables.length === 0) ctx.addIssue({ code: "custom", path: ["variables"], message: "dashboards.validation.variablesRequired" });
     if (v.min !== undefined && v.max !== undefined && v.max <= v.min) ctx.addIssue({ code: "custom", path: ["max"], message: "dashboards.validation.maxAboveMin" });
   });
 export type WidgetForm = z.output<typeof widgetFormSchema>;
 
 /** Which option fields a widget type uses (the form shows only those). */
-export const TYPE_OPTIONS: Record<WidgetType, readonly ("scale" | "precision" | "thresholds" | "states" | "text" | "sparkline" | "variables" | "manyVariables")[]> = {
+export const TYPE_OPTIONS: Record<WidgetType, readonly ("scale" | "precision" | "thresholds" | "states" | "text" | "sparkline" | "variables" | "manyVariables" | "alarms")[]> = {
   chart: ["variables", "manyVariables"],
   value: ["variables", "precision", "thresholds", "sparkline"],
   gauge: ["variables", "scale", "precision", "thresholds"],
@@ -173,6 +181,7 @@ export const TYPE_OPTIONS: Record<WidgetType, readonly ("scale" | "precision" | 
   lamp: ["variables", "states"],
   table: ["variables", "manyVariables", "precision"],
   text: ["text"],
+  alarms: ["variables", "manyVariables", "alarms"],
 };
 
 /** A form's widget in stored shape; single-variable types keep only their first variable. */
@@ -188,6 +197,11 @@ export function widgetFromForm(id: string, v: WidgetForm): Widget {
   if (uses.includes("states") && v.states?.length) Options.States = v.states;
   if (uses.includes("text")) Options.Text = v.text ?? "";
   if (uses.includes("sparkline")) Options.Sparkline = v.sparkline ?? false;
+  if (uses.includes("alarms")) {
+    Options.OnlyUnacknowledged = v.onlyUnacknowledged ?? false;
+    if (v.minSeverity) Options.MinSeverity = v.minSeverity;
+    if (v.maxRows !== undefined) Options.MaxRows = v.maxRows;
+  }
   const variables = !uses.includes("variables") ? [] : uses.includes("manyVariables") ? v.variables : v.variables.slice(0, 1);
   return { ID: id, Type: v.type, Title: v.title ?? "", X: v.x, Y: v.y, W: v.w, H: v.h, Variables: variables, Options };
 }

@@ -1,16 +1,16 @@
 import { z } from "zod";
-import { contentSchema, type DashboardContent, type Widget } from "~/schemas/dashboards";
+import { ALARM_ROWS_DEFAULT, ALARM_SEVERITIES, contentSchema, type DashboardContent, type Widget } from "~/schemas/dashboards";
 import type { RouterContextProvider } from "react-router";
 import { getAuth } from "./auth-state.server";
 import { stateOf } from "./context.server";
 import type { LoggerClient } from "./logger/client.server";
 import { LoggerError } from "./logger/errors";
-import { dashboardListAnswer, emptyAnswer, timeSeriesAnswer, userAnswer, variablesAnswer, type Variable } from "./logger/schemas";
+import { alarmsAnswer, dashboardListAnswer, emptyAnswer, timeSeriesAnswer, userAnswer, variablesAnswer, type Alarm, type Variable } from "./logger/schemas";
 import { readPrefs } from "./prefs.server";
 import { effectiveZone } from "./timezone";
 import type { ChartSource } from "~/ui/dashboard/serverCharts";
 import { CHART_POINTS } from "~/ui/dashboard/timeRange";
-import type { DashboardData, SeriesData, WidgetData } from "~/ui/dashboard/types";
+import type { AlarmItem, DashboardData, SeriesData, WidgetData } from "~/ui/dashboard/types";
 import { readValues } from "./variables.server";
 
 const dashboardAnswer = z.object({
@@ -70,14 +70,20 @@ export const SPARK_POINTS = 60;
 /** Current values drawn into a page may be this old: the page goes live (JS) or refreshes (≥ 5 s) anyway. */
 const VALUES_MAX_AGE_MS = 1000;
 
-/** Everything the widgets show, fetched in parallel; one failing query fails only its widget. */
-export async function loadDashboardData(logger: LoggerClient, content: DashboardContent, range: { from: number; to: number }): Promise<DashboardData> {
+/**
+ * Everything the widgets show, fetched in parallel; one failing query fails only its widget.
+ * `mayAlarms`: whether the viewer may see alarms (UseRulesNotifications); if not, alarm lists
+ * say so and the logger is not asked.
+ */
+export async function loadDashboardData(logger: LoggerClient, content: DashboardContent, range: { from: number; to: number }, mayAlarms = false): Promise<DashboardData> {
+  const alarmLists = content.Widgets.filter((w) => w.Type === "alarms");
+  const alarmsRead = alarmLists.length && mayAlarms ? readAlarms(logger) : null;
   const used = new Set(content.Widgets.flatMap((w) => w.Variables));
   const listed = used.size ? await tryVariables(logger) : { variables: [], error: null };
   const variables: Record<string, Variable> = {};
   for (const v of listed.variables) if (used.has(v.Id)) variables[v.Id] = v;
 
-  const current = [...new Set(content.Widgets.filter((w) => w.Type !== "chart").flatMap((w) => w.Variables))].filter((id) => variables[id]);
+  const current = [...new Set(content.Widgets.filter((w) => w.Type !== "chart" && w.Type !== "alarms").flatMap((w) => w.Variables))].filter((id) => variables[id]);
   const [values, series] = await Promise.all([
     current.length
       ? readValues(logger, current, VALUES_MAX_AGE_MS).then(
@@ -89,6 +95,11 @@ export async function loadDashboardData(logger: LoggerClient, content: Dashboard
   ]);
   const widgets: Record<string, WidgetData> = {};
   content.Widgets.forEach((w, i) => (widgets[w.ID] = series[i]!));
+  const alarms = alarmsRead && (await alarmsRead);
+  for (const w of alarmLists) {
+    if (!alarms) widgets[w.ID] = { state: "forbidden" };
+    else widgets[w.ID] = "error" in alarms ? { state: "error", error: alarms.error } : { state: "ok", alarms: alarmRows(alarms.list, w) };
+  }
   return {
     variables: Object.fromEntries(Object.values(variables).map((v) => [v.Id, { Id: v.Id, Name: v.Name, Unit: v.Unit, DataFormat: v.DataFormat, Precision: v.Precision, RangeMin: v.RangeMin, RangeMax: v.RangeMax }])),
     variablesError: listed.error,
@@ -96,6 +107,34 @@ export async function loadDashboardData(logger: LoggerClient, content: Dashboard
     valuesError: values.error,
     widgets,
   };
+}
+
+/** The logger's alarms, one cached read for every alarm list on the page. */
+function readAlarms(logger: LoggerClient): Promise<{ list: Alarm[] } | { error: string }> {
+  return logger.readRpc("AlarmAPI.GetAlarms", {}, alarmsAnswer).then(
+    (a) => ({ list: a.Alarms }),
+    (error: unknown) => ({ error: failureText(error) }),
+  );
+}
+
+/** Alarm states a list shows: what is active, awaits acknowledgement or was shelved (not Normal, not out of service). */
+const LISTED_STATES = new Set(["ActiveUnacknowledged", "ReturnedUnacknowledged", "ActiveAcknowledged", "Shelved"]);
+const UNACKNOWLEDGED = new Set(["ActiveUnacknowledged", "ReturnedUnacknowledged"]);
+
+/** An alarm list's rows: its filters, most severe first, then newest first; at most MaxRows. */
+export function alarmRows(alarms: Alarm[], w: Widget): { rows: AlarmItem[]; total: number } {
+  const o = w.Options;
+  const worst = ALARM_SEVERITIES.indexOf(o.MinSeverity ?? "low");
+  const vars = w.Variables.length ? new Set(w.Variables) : null;
+  const rank = (a: Alarm) => ALARM_SEVERITIES.indexOf(a.Severity);
+  const time = (a: Alarm) => Date.parse(a.Since) || 0;
+  const matching = alarms
+    .filter((a) => (o.OnlyUnacknowledged ? UNACKNOWLEDGED : LISTED_STATES).has(a.State) && rank(a) <= worst && (!vars || vars.has(a.VariableId)))
+    .toSorted((a, b) => rank(a) - rank(b) || time(b) - time(a) || a.ID - b.ID);
+  const rows = matching
+    .slice(0, o.MaxRows ?? ALARM_ROWS_DEFAULT)
+    .map((a) => ({ ID: a.ID, Name: a.Name, Severity: a.Severity, State: a.State, Value: a.Value, Unit: a.Unit, VariableName: a.VariableName, Since: a.Since }));
+  return { rows, total: matching.length };
 }
 
 async function widgetSeries(logger: LoggerClient, w: Widget, variables: Record<string, Variable>, range: { from: number; to: number }): Promise<WidgetData> {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SEVERITIES } from "../alarms/types.ts";
 import { conflict, notFound } from "../http/errors.ts";
 import type { Db } from "../store/db.ts";
 import { get, tx } from "../store/db.ts";
@@ -9,7 +10,7 @@ import type { Registry } from "./registry.ts";
 
 // The stored layout of a dashboard (docs/logger-api.md, "Dashboards"). The console keeps a twin of
 // this schema; the logger checks it too so that a script cannot store what no console can draw.
-export const WIDGET_TYPES = ["chart", "value", "gauge", "bar", "lamp", "table", "text"] as const;
+export const WIDGET_TYPES = ["chart", "value", "gauge", "bar", "lamp", "table", "text", "alarms"] as const;
 export const COLOURS = ["green", "amber", "red", "blue", "grey"] as const;
 export const RANGES = ["5m", "1h", "24h", "7d"] as const;
 export const REFRESH = ["off", "5s", "10s", "30s", "1m", "5m"] as const;
@@ -25,6 +26,10 @@ const widgetOptions = z.object({
   States: z.array(z.object({ Value: finite, Label: z.string().max(40), Color: colour })).max(16).optional(),
   Text: z.string().max(4000).optional(),
   Sparkline: z.boolean().optional(),
+  // Alarm list (Type "alarms").
+  OnlyUnacknowledged: z.boolean().optional(),
+  MinSeverity: z.enum(SEVERITIES).optional(),
+  MaxRows: z.number().int().min(1).max(100).optional(),
 });
 
 const widget = z.object({

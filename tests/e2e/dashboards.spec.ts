@@ -41,6 +41,7 @@ test("a dashboard with every widget type updates live, zooms, and becomes the de
           { ID: "lamp", Type: "lamp", X: 9, Y: 2, W: 3, H: 1, Variables: [v["Pump running"]] },
           { ID: "table", Type: "table", X: 0, Y: 4, W: 6, H: 2, Variables: [v["Strain gauge 1"], v["Strain gauge 2"]] },
           { ID: "text", Type: "text", X: 6, Y: 4, W: 6, H: 2, Options: { Text: "# Shift notes\n- check **oil**" } },
+          { ID: "alarms", Type: "alarms", X: 0, Y: 6, W: 12, H: 3, Options: { MaxRows: 5 } },
         ],
       },
     },
@@ -48,7 +49,7 @@ test("a dashboard with every widget type updates live, zooms, and becomes the de
   try {
     await page.goto(`/${id}`);
     await expect(page).toHaveURL(new RegExp(`/dashboard\\?id=${id}$`));
-    for (const type of ["chart", "value", "gauge", "bar", "lamp", "table", "text"]) await expect(page.locator(`[data-testid="widget"][data-type="${type}"]`)).toBeVisible();
+    for (const type of ["chart", "value", "gauge", "bar", "lamp", "table", "text", "alarms"]) await expect(page.locator(`[data-testid="widget"][data-type="${type}"]`)).toBeVisible();
     await expect(page.locator('[data-type="text"] strong')).toHaveText("oil");
     await expect(page.getByTestId("live-state")).toHaveAttribute("data-state", "live");
 

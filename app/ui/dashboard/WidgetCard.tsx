@@ -1,5 +1,6 @@
 import { useT } from "~/ui/useT";
 import type { Widget } from "~/schemas/dashboards";
+import { AlarmListWidget } from "./AlarmListWidget";
 import { ChartWidget } from "./ChartWidget";
 import { SafeText } from "./SafeText";
 import type { DashboardData, SeriesData, VariableInfo } from "./types";
@@ -16,6 +17,8 @@ export interface WidgetCardProps {
   approx: { width: number; height: number };
   syncKey: string;
   busy: boolean;
+  /** A wall display: no links away from the dashboard. */
+  kiosk?: boolean;
   onZoom(from: number, to: number): void;
   onReset(): void;
 }
@@ -26,7 +29,7 @@ export function WidgetCard(props: WidgetCardProps) {
   const { widget, data } = props;
   const vars = widget.Variables.map((id) => data.variables[id]).filter((v): v is VariableInfo => v !== undefined);
   const deleted = data.variablesError ? 0 : widget.Variables.length - vars.length;
-  const title = widget.Title || (vars.length === 1 ? vars[0]!.Name : "") || t(`dashboards.types.${widget.Type}`);
+  const title = widget.Title || (vars.length === 1 && widget.Type !== "alarms" ? vars[0]!.Name : "") || t(`dashboards.types.${widget.Type}`);
   return (
     <article className="flex h-full min-h-0 flex-col overflow-hidden rounded-lg bg-white p-3 shadow-sm dark:bg-slate-800" aria-busy={props.busy || undefined} aria-label={title} data-testid="widget" data-type={widget.Type} data-widget={widget.ID}>
       <h2 className="mb-1 truncate text-sm font-semibold text-slate-600 dark:text-slate-300" title={title}>
@@ -44,15 +47,24 @@ export function WidgetCard(props: WidgetCardProps) {
   );
 }
 
-function Body({ widget, data, values, range, loaded, approx, syncKey, onZoom, onReset, vars, deleted }: WidgetCardProps & { vars: VariableInfo[]; deleted: number }) {
+function Body({ widget, data, values, range, loaded, approx, syncKey, kiosk, onZoom, onReset, vars, deleted }: WidgetCardProps & { vars: VariableInfo[]; deleted: number }) {
   const t = useT();
   // Failures are the logger's own words (spec §8) or one of our keys; never a key lookup of free text.
   const said = (text: string) => (text.startsWith("dashboards.") ? t(text) : text);
   if (widget.Type === "text") return widget.Options.Text?.trim() ? <SafeText text={widget.Options.Text} /> : <State kind="empty">{t("dashboards.widget.noText")}</State>;
+  if (widget.Type === "alarms") {
+    // Variables are a filter here: none means every alarm.
+    const result = data.widgets[widget.ID];
+    if (result?.state === "forbidden") return <State kind="forbidden">{t("dashboards.alarms.forbidden")}</State>;
+    if (result?.state === "error") return <State kind="error">{t("dashboards.alarms.failed", { error: said(result.error) })}</State>;
+    if (!result?.alarms) return <State kind="loading">{t("dashboards.widget.loading")}</State>;
+    return <AlarmListWidget rows={result.alarms.rows} total={result.alarms.total} link={!kiosk} />;
+  }
   if (widget.Variables.length === 0) return <State kind="empty">{t("dashboards.widget.noVariables")}</State>;
   if (data.variablesError) return <State kind="error">{t("dashboards.widget.variablesFailed", { error: said(data.variablesError) })}</State>;
   if (vars.length === 0) return <State kind="error">{t("dashboards.widget.deleted", { count: deleted })}</State>;
-  const result = data.widgets[widget.ID];
+  const got = data.widgets[widget.ID];
+  const result = got?.state === "forbidden" ? undefined : got;
   if (result?.state === "error") return <State kind="error">{t("dashboards.widget.dataFailed", { error: said(result.error) })}</State>;
   if (widget.Type === "chart") {
     const summary = result?.chart;
@@ -90,6 +102,7 @@ function Body({ widget, data, values, range, loaded, approx, syncKey, onZoom, on
 
 const STATE_CLASS = {
   empty: "text-slate-500",
+  forbidden: "text-slate-500",
   loading: "text-slate-500 animate-pulse",
   error: "text-red-700 dark:text-red-400",
 };

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import type { z } from "zod";
-import { stateText, thresholdText, TYPE_OPTIONS, widgetFormSchema, type Widget, type WidgetType } from "~/schemas/dashboards";
+import { ALARM_ROWS_DEFAULT, ALARM_ROWS_MAX, ALARM_SEVERITIES, stateText, thresholdText, TYPE_OPTIONS, widgetFormSchema, type Widget, type WidgetType } from "~/schemas/dashboards";
 import type { Variable } from "~/services/logger/schemas";
 import { FormActions } from "~/ui/FormActions";
 import { FormErrors, FormField, inputClass } from "~/ui/FormField";
@@ -32,8 +32,8 @@ export function WidgetForm({ dashboardId, version, type, widget, nextRow, variab
       title: widget?.Title ?? "",
       x: String(widget?.X ?? 0) as never,
       y: String(widget?.Y ?? nextRow) as never,
-      w: String(widget?.W ?? (type === "chart" ? 6 : 3)) as never,
-      h: String(widget?.H ?? (type === "chart" ? 4 : 2)) as never,
+      w: String(widget?.W ?? (type === "chart" || type === "alarms" ? 6 : 3)) as never,
+      h: String(widget?.H ?? (type === "chart" || type === "alarms" ? 4 : 2)) as never,
       variables: widget?.Variables ?? [],
       min: o.Min === undefined ? "" : (String(o.Min) as never),
       max: o.Max === undefined ? "" : (String(o.Max) as never),
@@ -42,6 +42,9 @@ export function WidgetForm({ dashboardId, version, type, widget, nextRow, variab
       states: stateText(o.States),
       text: o.Text ?? "",
       sparkline: (o.Sparkline ? "on" : undefined) as never,
+      onlyUnacknowledged: (o.OnlyUnacknowledged ? "on" : undefined) as never,
+      minSeverity: o.MinSeverity ?? "",
+      maxRows: String(o.MaxRows ?? (widget ? "" : ALARM_ROWS_DEFAULT)) as never,
     },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: widgetFormSchema }),
     shouldValidate: "onBlur",
@@ -50,7 +53,7 @@ export function WidgetForm({ dashboardId, version, type, widget, nextRow, variab
   const uses = TYPE_OPTIONS[type];
   const colours = t("dashboards.colours");
   const byDevice = Map.groupBy(variables, (v) => v.DeviceId ?? "");
-  const field = (name: "x" | "y" | "w" | "h" | "min" | "max" | "precision", label: string, hint?: string) => (
+  const field = (name: "x" | "y" | "w" | "h" | "min" | "max" | "precision" | "maxRows", label: string, hint?: string) => (
     <FormField id={fields[name].id} label={label} errors={fields[name].errors} errorId={fields[name].errorId} hint={hint}>
       <input {...getInputProps(fields[name], { type: "number" })} step={name === "min" || name === "max" ? "any" : 1} className={inputClass} />
     </FormField>
@@ -77,7 +80,7 @@ export function WidgetForm({ dashboardId, version, type, widget, nextRow, variab
         (uses.includes("manyVariables") ? (
           <fieldset className="flex flex-col gap-2">
             <legend className="mb-1 text-sm font-medium">
-              {t("dashboards.editor.variables")} <span className="font-normal text-slate-500">{t("dashboards.editor.variablesHint")}</span>
+              {t("dashboards.editor.variables")} <span className="font-normal text-slate-500">{t(uses.includes("alarms") ? "dashboards.editor.alarmVariablesHint" : "dashboards.editor.variablesHint")}</span>
             </legend>
             {[...byDevice.values()].map((vars) => (
               <div key={vars[0]!.Id} className="grid gap-1 sm:grid-cols-2 lg:grid-cols-3">
@@ -131,6 +134,25 @@ export function WidgetForm({ dashboardId, version, type, widget, nextRow, variab
           <input {...getInputProps(fields.sparkline, { type: "checkbox" })} className="h-4 w-4 accent-brand" />
           {t("dashboards.editor.sparkline")}
         </label>
+      )}
+      {uses.includes("alarms") && (
+        <div className="grid gap-3 sm:grid-cols-2">
+          <FormField id={fields.minSeverity.id} label={t("dashboards.editor.minSeverity")} errors={fields.minSeverity.errors} errorId={fields.minSeverity.errorId}>
+            <select {...getSelectProps(fields.minSeverity)} className={inputClass}>
+              <option value="">{t("dashboards.editor.anySeverity")}</option>
+              {ALARM_SEVERITIES.filter((s) => s !== "low").map((s) => (
+                <option key={s} value={s}>
+                  {t("dashboards.editor.fromSeverity", { severity: t(`alarming.severity.${s}`) })}
+                </option>
+              ))}
+            </select>
+          </FormField>
+          {field("maxRows", t("dashboards.editor.maxRows"), t("dashboards.editor.maxRowsHint", { max: ALARM_ROWS_MAX }))}
+          <label className="flex items-center gap-2 text-sm font-medium sm:col-span-2">
+            <input {...getInputProps(fields.onlyUnacknowledged, { type: "checkbox" })} className="h-4 w-4 accent-brand" />
+            {t("dashboards.editor.onlyUnacknowledged")}
+          </label>
+        </div>
       )}
       <FormActions submitLabel={t("dashboards.editor.saveWidget")} cancelHref={cancelHref} />
     </Form>

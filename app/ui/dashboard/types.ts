@@ -13,8 +13,27 @@ export interface SeriesData {
   max?: (number | null)[][];
 }
 
-/** A chart's series travel separately (/dashboard/series); the page gets `chart` only. */
-export type WidgetData = { state: "ok"; series?: SeriesData; chart?: { size: number; empty: boolean } } | { state: "error"; error: string };
+/** One row of an alarm list widget (the part of AlarmAPI's alarm it shows). */
+export interface AlarmItem {
+  ID: number;
+  Name: string;
+  Severity: string;
+  State: string;
+  Value: number | null;
+  Unit: string;
+  VariableName: string;
+  Since: string;
+}
+
+/**
+ * A chart's series travel separately (/dashboard/series); the page gets `chart` only. An alarm
+ * list gets its rows (filtered, sorted, cut to MaxRows) and how many matched in all; "forbidden"
+ * when the viewer may not see alarms (the logger was not asked).
+ */
+export type WidgetData =
+  | { state: "ok"; series?: SeriesData; chart?: { size: number; empty: boolean }; alarms?: { rows: AlarmItem[]; total: number } }
+  | { state: "error"; error: string }
+  | { state: "forbidden" };
 
 export type VariableInfo = Pick<Variable, "Id" | "Name" | "Unit" | "DataFormat" | "Precision" | "RangeMin" | "RangeMax">;
 

@@ -2,6 +2,10 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { contentSchema, EMPTY_CONTENT, parseExportFile, toExportFile, widgetFormSchema, widgetFromForm } from "~/schemas/dashboards";
+import { alarmRows, loadDashboardData } from "~/services/dashboards.server";
+import type { LoggerClient } from "~/services/logger/client.server";
+import { LoggerError } from "~/services/logger/errors";
+import type { Alarm } from "~/services/logger/schemas";
 import { niceTicks, unitScales } from "~/ui/dashboard/chartGeometry";
 import { thresholdColour } from "~/ui/dashboard/colours";
 import { SafeText } from "~/ui/dashboard/SafeText";
@@ -56,6 +60,89 @@ describe("widget form", () => {
     expect(widgetFromForm("w1", v)).toEqual({ ID: "w1", Type: "gauge", Title: "", X: 0, Y: 0, W: 3, H: 2, Variables: ["a"], Options: { Min: 0, Max: 10, Thresholds: [{ Value: 5, Color: "red" }] } });
     const text = widgetFromForm("t", widgetFormSchema.parse({ type: "text", x: 0, y: 0, w: 12, h: 1, text: "**hi**" }));
     expect(text).toMatchObject({ Variables: [], Options: { Text: "**hi**" } });
+  });
+});
+
+describe("alarm list widget", () => {
+  const base = { type: "alarms", x: 0, y: 0, w: 6, h: 4 };
+  it("needs no variables, keeps its options and stores them in the content", () => {
+    const v = widgetFormSchema.parse({ ...base, onlyUnacknowledged: true, minSeverity: "high", maxRows: 5, precision: 3, thresholds: "1 red" });
+    const w = widgetFromForm("a1", v);
+    expect(w).toEqual({ ID: "a1", Type: "alarms", Title: "", X: 0, Y: 0, W: 6, H: 4, Variables: [], Options: { OnlyUnacknowledged: true, MinSeverity: "high", MaxRows: 5 } });
+    expect(contentSchema.parse({ Widgets: [w] }).Widgets[0]).toEqual(w);
+    // Several variables filter the list; an empty severity and row count are the defaults.
+    const filtered = widgetFromForm("a2", widgetFormSchema.parse({ ...base, variables: ["a", "b"], minSeverity: "" }));
+    expect(filtered).toMatchObject({ Variables: ["a", "b"], Options: { OnlyUnacknowledged: false } });
+    expect(filtered.Options).not.toHaveProperty("MinSeverity");
+    expect(filtered.Options).not.toHaveProperty("MaxRows");
+  });
+
+  it("refuses bad options with translated messages", () => {
+    expect(widgetFormSchema.safeParse({ ...base, maxRows: 0 }).error?.issues[0]).toMatchObject({ path: ["maxRows"], message: "dashboards.validation.maxRows" });
+    expect(widgetFormSchema.safeParse({ ...base, maxRows: 101 }).error?.issues[0]?.message).toBe("dashboards.validation.maxRows");
+    expect(widgetFormSchema.safeParse({ ...base, maxRows: 2.5 }).error?.issues[0]?.message).toBe("dashboards.validation.maxRows");
+    expect(widgetFormSchema.safeParse({ ...base, minSeverity: "urgent" }).success).toBe(false);
+    const stored = { ID: "a", Type: "alarms", X: 0, Y: 0, W: 6, H: 4 };
+    expect(contentSchema.safeParse({ Widgets: [{ ...stored, Options: { MinSeverity: "urgent" } }] }).success).toBe(false);
+    expect(contentSchema.safeParse({ Widgets: [{ ...stored, Options: { MaxRows: 500 } }] }).success).toBe(false);
+    // Other types still need a variable.
+    expect(widgetFormSchema.safeParse({ ...base, type: "table" }).error?.issues[0]?.message).toBe("dashboards.validation.variablesRequired");
+  });
+
+  it("lists what is not normal, filtered, most severe and newest first, cut to MaxRows", () => {
+    const alarm = (ID: number, Severity: string, State: string, Since: string, VariableId = "v1") =>
+      ({ ID, Name: `R${ID}`, Severity, State, Since, VariableId, VariableName: VariableId, Value: 1, Unit: "°C", Active: true }) as unknown as Alarm;
+    const alarms = [
+      alarm(1, "low", "ActiveUnacknowledged", "2026-01-01T10:00:00Z"),
+      alarm(2, "critical", "ActiveAcknowledged", "2026-01-01T09:00:00Z"),
+      alarm(3, "critical", "ReturnedUnacknowledged", "2026-01-01T11:00:00Z", "v2"),
+      alarm(4, "high", "Shelved", "2026-01-01T12:00:00Z"),
+      alarm(5, "critical", "Normal", "2026-01-01T13:00:00Z"),
+      alarm(6, "high", "OutOfService", "2026-01-01T13:00:00Z"),
+    ];
+    const widget = (Options: object, Variables: string[] = []) => contentSchema.parse({ Widgets: [{ ID: "a", Type: "alarms", X: 0, Y: 0, W: 6, H: 4, Variables, Options }] }).Widgets[0]!;
+    const ids = (o: object, vars?: string[]) => alarmRows(alarms, widget(o, vars)).rows.map((r) => r.ID);
+    expect(ids({})).toEqual([3, 2, 4, 1]);
+    expect(ids({ OnlyUnacknowledged: true })).toEqual([3, 1]);
+    expect(ids({ MinSeverity: "high" })).toEqual([3, 2, 4]);
+    expect(ids({}, ["v2"])).toEqual([3]);
+    expect(alarmRows(alarms, widget({ MaxRows: 2 }))).toMatchObject({ total: 4, rows: [{ ID: 3, Name: "R3", State: "ReturnedUnacknowledged", Unit: "°C", VariableName: "v2" }, { ID: 2 }] });
+  });
+});
+
+describe("alarm list data", () => {
+  const content = contentSchema.parse({
+    Widgets: [
+      { ID: "a", Type: "alarms", X: 0, Y: 0, W: 6, H: 4 },
+      { ID: "b", Type: "alarms", X: 6, Y: 0, W: 6, H: 4, Options: { OnlyUnacknowledged: true } },
+    ],
+  });
+  const range = { from: 0, to: 1 };
+  function fakeLogger(answer: () => Promise<unknown>) {
+    const calls: string[] = [];
+    const logger = { readRpc: (method: string) => (calls.push(method), answer()), readRest: () => Promise.reject(new Error("not asked")) } as unknown as LoggerClient;
+    return { logger, calls };
+  }
+  const alarm = { ID: 1, Name: "Hot", Severity: "high", State: "ActiveAcknowledged", Active: true, Value: 90, Since: "2026-01-01T00:00:00Z", ActivatedAt: null, ShelvedUntil: null, VariableId: "v", VariableName: "Oil", Unit: "°C" };
+
+  it("one read for every alarm list; none at all for a viewer who may not see alarms", async () => {
+    const ok = fakeLogger(async () => ({ Alarms: [alarm], Unacknowledged: 0, Active: 1, Shelved: 0 }));
+    const data = await loadDashboardData(ok.logger, content, range, true);
+    expect(ok.calls).toEqual(["AlarmAPI.GetAlarms"]);
+    expect(data.widgets.a).toMatchObject({ state: "ok", alarms: { total: 1, rows: [{ Name: "Hot", State: "ActiveAcknowledged", Unit: "°C" }] } });
+    expect(data.widgets.b).toEqual({ state: "ok", alarms: { total: 0, rows: [] } });
+
+    const denied = fakeLogger(async () => ({ Alarms: [alarm], Unacknowledged: 0, Active: 1, Shelved: 0 }));
+    const hidden = await loadDashboardData(denied.logger, content, range, false);
+    expect(denied.calls).toEqual([]);
+    expect(hidden.widgets).toEqual({ a: { state: "forbidden" }, b: { state: "forbidden" } });
+  });
+
+  it("a failing read fails only the alarm lists, in the logger's words", async () => {
+    const failing = fakeLogger(() => Promise.reject(new LoggerError(404, "Method not found: AlarmAPI.GetAlarms", -2)));
+    const data = await loadDashboardData(failing.logger, contentSchema.parse({ Widgets: [...content.Widgets, { ID: "t", Type: "text", X: 0, Y: 4, W: 3, H: 1, Options: { Text: "hi" } }] }), range, true);
+    expect(data.widgets.a).toEqual({ state: "error", error: "Method not found: AlarmAPI.GetAlarms" });
+    expect(data.widgets.t).toEqual({ state: "ok" });
   });
 });
 

@@ -71,6 +71,26 @@ describe("WebUIAPI dashboards", () => {
     }
   });
 
+  it("accepts an alarm list with or without variables, and checks its options", async () => {
+    const alarms = { ID: "a1", Type: "alarms", Title: "", X: 0, Y: 3, W: 6, H: 4, Variables: [], Options: { OnlyUnacknowledged: true, MinSeverity: "high", MaxRows: 20 } };
+    const filtered = { ...alarms, ID: "a2", X: 6, Variables: ["v1"], Options: {} };
+    const res = await save({ Name: "Alarm wall", Content: content([chart, alarms, filtered]) });
+    expect(res.status).toBe(200);
+    const stored = (await rpc(lg.url, "WebUIAPI.GetDashboard", { ID: res.body.ID }, viewer)).body.Dashboard.Content.Widgets;
+    expect(stored).toEqual([chart, alarms, filtered]);
+    const cases: Array<[object, RegExp]> = [
+      [{ MinSeverity: "urgent" }, /Widgets\.0\.Options\.MinSeverity/],
+      [{ MaxRows: 0 }, /Widgets\.0\.Options\.MaxRows/],
+      [{ MaxRows: 101 }, /MaxRows/],
+      [{ OnlyUnacknowledged: "yes" }, /OnlyUnacknowledged/],
+    ];
+    for (const [Options, message] of cases) {
+      const bad = await save({ Name: "x", Content: content([{ ...alarms, Options }]) });
+      expect(bad.status, JSON.stringify(Options)).toBe(400);
+      expect(bad.body.ReturnState.Description).toMatch(message);
+    }
+  });
+
   it("sets the default, and a removed default hands over to the first remaining one", async () => {
     const a = (await save({ Name: "Alpha", Content: content() })).body.ID;
     expect((await rpc(lg.url, "WebUIAPI.SetDefaultDashboard", { ID: a }, admin)).status).toBe(200);
