@@ -6,7 +6,7 @@ import { decodeSignal, parseDbc, rawValue } from "../../../logger/can/dbc.ts";
 import type { DbcSignal } from "../../../logger/can/dbc.ts";
 import { CanFileError } from "../../../logger/can/frame.ts";
 import { lastFrames, scanCapture, scanSimulation } from "../../../logger/can/scan.ts";
-import { ADMIN_PASSWORD, login, rpc, start, tempDir } from "./helpers.ts";
+import { ADMIN_PASSWORD, login, rpc, sleep, start, tempDir } from "./helpers.ts";
 import type { TestLogger } from "./helpers.ts";
 
 const FIXTURES = join(import.meta.dirname, "../../fixtures/can");
@@ -164,7 +164,13 @@ describe("CANAPI over HTTP", () => {
   });
 
   it("scans the simulated bus, then an uploaded capture", async () => {
-    const sim = await rpc(logger.url, "CANAPI.GetScan", {}, token);
+    // The slowest simulated frame comes once a second: wait until each has been seen once
+    // (a loaded machine may start the bus late), then the scan must list exactly these.
+    let sim = await rpc(logger.url, "CANAPI.GetScan", {}, token);
+    for (let i = 0; i < 100 && sim.body.Scan?.length < 5; i++) {
+      await sleep(100);
+      sim = await rpc(logger.url, "CANAPI.GetScan", {}, token);
+    }
     expect(sim.status).toBe(200);
     expect(sim.body.Source.Kind).toBe("simulation");
     expect(sim.body.Scan.map((r: { IDHex: string }) => r.IDHex)).toEqual(["0C0", "1A0", "2F0", "3E8", "18FEF100"]);

@@ -101,8 +101,14 @@ describe("ConfigAPI project config", () => {
     expect(bench.SampleRateHz).toBe(50);
     expect((await rpc(lg.url, "ProjectAPI.GetState", {}, admin)).body.State.ProjectName).toBe("Cell 7");
 
-    await sleep(700);
     const ref = (id: string) => ({ SID: bench.Id, VID: id });
+    // The simulator runs on timers: on a loaded machine it may be late, so wait for the samples
+    // up to `before` + 600 ms rather than a fixed time.
+    for (let i = 0; i < 100; i++) {
+      const probe = (await rest("POST", "/history/data", { Start: before + 550, End: before + 650, Variables: [ref(oil!.VariableId)] })).body.Data.TimeSeries;
+      if (probe.Values[0].filter((v: number | null) => v !== null).length >= 5) break;
+      await sleep(100);
+    }
     // After the change: one sample every 20 ms; the disabled channel has none.
     const after = (await rest("POST", "/history/data", { Start: before + 150, End: before + 550, Variables: [ref(oil!.VariableId), ref(coolant!.VariableId)] })).body.Data.TimeSeries;
     expect(after.Delta).toBe(20);
