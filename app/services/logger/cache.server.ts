@@ -5,7 +5,6 @@
 
 const MAX_ENTRIES = 5000;
 
-
 interface Entry {
   revision: string;
   expires: number;
