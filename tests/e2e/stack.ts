@@ -73,7 +73,7 @@ export async function startLogger(opts: { port?: number; controller?: boolean; a
 
 export async function startConsole(loggerUrl: string): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
-  const child = run([join("node_modules", "@react-router", "serve", "bin.cjs"), "build/server/index.js"], {
+  const child = run([join("server", "main.ts"), "build/server/index.js"], {
     PORT: String(port),
     LOGGER_URL: loggerUrl,
     NODE_ENV: "production",
