@@ -1,7 +1,7 @@
 // `node bench/dashboard.ts` (after `npm run build`): the dashboard figures of the Dashboards
 // issue — server render of an 8-widget dashboard, SVG chart build time and size, the chart
 // component against bare uPlot in Chromium, and the JavaScript each route loads. Prints figures
-// and ratios; it never fails a build (benchmarks are not timed tests).
+// and ratios, and exits 1 when a target is missed (npm run bench says which).
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -16,6 +16,11 @@ const CONCURRENCY = 4;
 const THROUGHPUT_MS = 5000;
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const rows: Array<[string, string, string, string]> = [];
+const missed: string[] = [];
+/** Records a target's verdict for the exit code. */
+const target = (met: boolean, what: string) => {
+  if (!met) missed.push(what);
+};
 const row = (figure: string, value: string, target: string, ratio: string) => {
   rows.push([figure, value, target, ratio]);
   say(`${figure}: ${value} (target ${target}; ${ratio})`);
@@ -74,6 +79,7 @@ async function main() {
     const times: number[] = [];
     for (let i = 0; i < SEQUENTIAL; i++) times.push((await get()).ms);
     const p50 = pct(times, 50);
+    target(p50 <= 50 && !buckets, "server render p50");
     row(`Server render of /dashboard, 8 widgets (4 charts × 1,000 buckets), sequential${buckets}`, `p50 ${p50.toFixed(1)} ms, p95 ${pct(times, 95).toFixed(1)} ms`, "p50 ≤ 50 ms", `${(p50 / 50).toFixed(2)}× budget`);
     let done = 0;
     const until = performance.now() + THROUGHPUT_MS;
@@ -86,6 +92,7 @@ async function main() {
       }),
     );
     const rps = done / (THROUGHPUT_MS / 1000);
+    target(rps >= 200, "throughput");
     row(`Throughput of /dashboard, ${CONCURRENCY} concurrent clients, ${cpus().length} cores, logger on loopback`, `${rps.toFixed(0)} requests/s`, "≥ 200 requests/s", `${(rps / 200).toFixed(2)}× target`);
     row("HTML of that dashboard page", `${(html.length / 1024).toFixed(0)} KB, ${(gzipSync(html).length / 1024).toFixed(0)} KB gzip`, "—", "");
 
@@ -99,6 +106,8 @@ async function main() {
   }
   say("\n| Figure | Measured | Target | Ratio |\n|---|---|---|---|");
   for (const r of rows) say(`| ${r.join(" | ")} |`);
+  if (missed.length) say(`\nMissed: ${missed.join(", ")}`);
+  process.exitCode = missed.length ? 1 : 0;
 }
 
 /** The server SVG of the 8-series chart: build time (React render to markup) and gzip size. */
@@ -129,6 +138,7 @@ async function svgFigures(loggerUrl: string, token: string, ids: string[]) {
     }
     const p50 = pct(times, 50);
     const gz = gzipSync(svg).length / 1024;
+    target(p50 <= 5 && gz <= 40, "server SVG");
     row(`Server SVG of one chart, 8 series × ${ts.Size} buckets, build`, `p50 ${p50.toFixed(2)} ms`, "≤ 5 ms", `${(p50 / 5).toFixed(2)}× budget`);
     row("Server SVG of that chart, size", `${(svg.length / 1024).toFixed(0)} KB, ${gz.toFixed(1)} KB gzip`, "≤ 40 KB gzip", `${(gz / 40).toFixed(2)}× budget`);
   } finally {
@@ -162,6 +172,7 @@ function routeSizes() {
     if (!manifest.routes[id]) continue;
     const kb = total(id);
     const dashboard = id === "routes/dashboard";
+    if (dashboard) target(kb <= 150, "first-load JavaScript");
     row(`JavaScript of a first load of /${id.slice(7)} (to hydrate)`, `${kb.toFixed(1)} KB gzip (route's own ${(kb - baseKb).toFixed(1)} KB)`, dashboard ? "≤ 150 KB gzip" : "—", dashboard ? `${(kb / 150).toFixed(2)}× budget` : "");
     if (dashboard) row("  … plus uPlot, fetched in parallel with hydration (charts show the server SVG until it is there)", `${uplotKb.toFixed(1)} KB gzip (${(kb + uplotKb).toFixed(1)} KB in all)`, "—", "");
   }
@@ -184,6 +195,7 @@ async function browserFigures() {
     await page.waitForFunction(() => (window as unknown as { __bench?: unknown }).__bench, null, { timeout: 120_000 });
     const r = (await page.evaluate(() => (window as unknown as { __bench: Record<string, number | string> }).__bench)) as Record<string, number>;
     if ("error" in r) throw new Error(String(r.error));
+    target(r.coldComponent! <= 1.1 * r.coldBare! && r.warmComponent! <= 1.1 * r.warmBare! && r.liveComponent! <= 5, "chart paint and live update");
     row("Chart component, first paint of 8 × 1,000 (cold)", `${r.coldComponent!.toFixed(1)} ms (bare uPlot ${r.coldBare!.toFixed(1)} ms)`, "≤ 1.1 × bare uPlot", `${(r.coldComponent! / r.coldBare!).toFixed(2)}×`);
     row("Chart component, first paint of 8 × 1,000 (warm, median)", `${r.warmComponent!.toFixed(1)} ms (bare uPlot ${r.warmBare!.toFixed(1)} ms)`, "≤ 1.1 × bare uPlot", `${(r.warmComponent! / r.warmBare!).toFixed(2)}×`);
     row("Live update of that chart (median)", `${r.liveComponent!.toFixed(2)} ms (bare setData ${r.liveBare!.toFixed(2)} ms)`, "≤ 5 ms", `${(r.liveComponent! / 5).toFixed(2)}× budget`);

@@ -41,8 +41,14 @@ async function main() {
     const end = Date.now() - 60_000;
     const form = new URLSearchParams([...bench.map((v) => ["v", v.Id]), ["span", "absolute"], ["from", String(end - HOURS * 3600_000 + 60_000)], ["to", String(end)], ["mode", "raw"], ["time", "iso"], ["sep", "comma"]]);
 
-    // Warm the route once (module loading, JIT) so the baseline is the console at rest.
+    // Warm the page and the export route once (module loading, JIT) with a one-minute export, so
+    // the baseline is the console at rest and the growth is what streaming a gigabyte costs.
     await (await fetch(`${consoleUrl}/export`, { headers: { Cookie: cookie } })).arrayBuffer();
+    const warm = new URLSearchParams(form);
+    warm.set("from", String(end - 60_000));
+    const warmed = await fetch(`${consoleUrl}/export/csv`, { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded", Origin: consoleUrl }, body: warm });
+    if (!warmed.ok) throw new Error(`warm-up export answered ${warmed.status}`);
+    await warmed.arrayBuffer();
     const base = rssMb(child.pid!);
     let peak = base ?? 0;
     const sampler = setInterval(() => (peak = Math.max(peak, rssMb(child.pid!) ?? 0)), 100);

@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer as netServer } from "node:net";
 import { join, resolve } from "node:path";
+import { CONSOLE_NODE_FLAGS } from "../server/flags.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const CLIENT = Buffer.from("loggia-console:loggia-console-secret").toString("base64");
@@ -20,7 +21,7 @@ export function freePort(): Promise<number> {
 export async function startConsole(loggerUrl: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [join(root, "server/main.ts"), "build/server/index.js"], {
+  const child = spawn(process.execPath, [...CONSOLE_NODE_FLAGS, join(root, "server/main.ts"), "build/server/index.js"], {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", LOGGER_URL: loggerUrl, NODE_ENV: "production", SESSION_SECRET: "bench-secret-0123456789abcdefghij" },
     stdio: ["ignore", "ignore", "inherit"],

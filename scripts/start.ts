@@ -4,6 +4,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { CONSOLE_NODE_FLAGS } from "../server/flags.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const env = { ...process.env };
@@ -112,7 +113,7 @@ async function main() {
       ...(freshData && env.SIM !== "off" && !env.BACKFILL ? { BACKFILL: "1h" } : {}),
     });
   }
-  await start("console", process.execPath, [join(root, "server", "main.ts"), "build/server/index.js"], /http:\/\//, {
+  await start("console", process.execPath, [...CONSOLE_NODE_FLAGS, join(root, "server", "main.ts"), "build/server/index.js"], /http:\/\//, {
     ...env,
     NODE_ENV: "production",
     PORT: String(port),

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { CONSOLE_NODE_FLAGS } from "../../server/flags.ts";
 
 // Extra console/logger processes for tests that need a logger of their own (controller mode,
 // a logger that goes away) — real processes, like the main web server.
@@ -73,7 +74,7 @@ export async function startLogger(opts: { port?: number; controller?: boolean; a
 
 export async function startConsole(loggerUrl: string): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
-  const child = run([join("server", "main.ts"), "build/server/index.js"], {
+  const child = run([...CONSOLE_NODE_FLAGS, join("server", "main.ts"), "build/server/index.js"], {
     PORT: String(port),
     LOGGER_URL: loggerUrl,
     NODE_ENV: "production",
