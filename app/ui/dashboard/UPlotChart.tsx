@@ -2,7 +2,7 @@ import { useCallback, useEffect, useLayoutEffect, useRef } from "react";
 import type uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import type { LiveSample } from "~/ui/live/useLiveValues";
-import { formatOffset, offsetTicks, tickNumber } from "./chartGeometry";
+import { formatOffset, offsetTicks, tickNumber, timeFormat } from "./chartGeometry";
 import { seriesStyle } from "./colours";
 import { useLiveSamples } from "./liveBus";
 import type { ChartOverlay, SeriesData, VariableInfo } from "./types";
@@ -79,7 +79,13 @@ export function chartOptions(p: Pick<UPlotChartProps, "vars" | "from" | "to" | "
           splits: (_u, _i, min, max) => offsetTicks(min * 1000, max * 1000, overlay.origin).ticks.map((t) => t / 1000),
           values: (_u, ticks) => ticks.map((t) => formatOffset(t * 1000 - overlay.origin)),
         }
-      : { stroke: "#64748b", grid: { stroke: "#94a3b833" }, ticks: { stroke: "#94a3b855" } },
+      : {
+          stroke: "#64748b",
+          grid: { stroke: "#94a3b833" },
+          ticks: { stroke: "#94a3b855" },
+          // Times as the server's SVG writes them: the user's locale and zone, 24-hour where the locale is.
+          values: (_u, ticks, _i, _space, step) => ticks.map((t) => timeFormat(p.locale, p.timeZone, step * 1000).format(t * 1000)),
+        },
   ];
   units.slice(0, 2).forEach((u, k) =>
     axes.push({
