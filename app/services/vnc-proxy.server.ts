@@ -39,7 +39,8 @@ export async function authorizeVncUpgrade(request: Request): Promise<VncUpgradeC
     if (auth.mustChangePassword) return finish({ ok: false, status: 403 });
     const gate = gateFeature(featureByKey("vncview"), gateInputOf(auth));
     if (gate !== "ok") return finish({ ok: false, status: gate === "absent" ? 404 : 403 });
-    const target = await logger.rpc("VncAPI.Connect", { ID: id }, vncConnectAnswer);
+    // The console's own client credentials: the logger hands a target's password to this server only.
+    const target = await logger.rpc("VncAPI.Connect", { ID: id, ClientID: logger.config.clientId, ClientSecret: logger.config.clientSecret }, vncConnectAnswer);
     return finish({ ok: true, target });
   } catch (error) {
     if (error instanceof LoggerError) {

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { notFound, refused } from "../http/errors.ts";
+import { checkClient, PUBLIC_CLIENT_ID } from "../auth/clients.ts";
+import { forbidden, notFound, refused } from "../http/errors.ts";
 import { all, get, run, tx } from "../store/db.ts";
 import { method } from "./registry.ts";
 import type { Registry } from "./registry.ts";
@@ -7,7 +8,8 @@ import { id } from "./schemas.ts";
 
 // VNC targets for the console's VNC view. The console's WebSocket proxy connects only to a
 // target stored here (never to an address a browser names); the password is handed out only by
-// Connect, which the console's server calls, and never by List.
+// Connect, and only to a caller that also proves it is the console (its OAuth client secret, as
+// RFC 6749 §2.3.1's client_secret_post): a signed-in user calling the API directly gets 403.
 
 type Row = { ID: number; Name: string; Host: string; Port: number; Password: string };
 
@@ -79,9 +81,12 @@ export const vncMethods: Registry = {
   }),
 
   "VncAPI.Connect": method({
-    params: z.object({ ID: id }),
+    params: z.object({ ID: id, ClientID: z.string().max(200).default(""), ClientSecret: z.string().max(500).default("") }),
     permission: null,
     handler: (p, ctx) => {
+      if (p.ClientID === PUBLIC_CLIENT_ID || !checkClient(ctx.clients, p.ClientID, p.ClientSecret)) {
+        throw forbidden("Only the console's server may open a VNC connection (client credentials required)");
+      }
       const row = get<Row>(ctx.db, "SELECT ID, Name, Host, Port, Password FROM vnc_targets WHERE ID = ?", p.ID);
       if (!row) throw notFound(`VNC target ${p.ID} not found`);
       return { ID: row.ID, Name: row.Name, Host: row.Host, Port: row.Port, Password: row.Password };
