@@ -179,7 +179,7 @@ function Cell({ field, label, wide, numeric, maxLength }: { field: FieldMetadata
   const props = getInputProps(field, { type: "text" });
   return (
     <td className="px-2 py-2">
-      <input {...props} key={field.key} aria-label={label} inputMode={numeric ? "decimal" : undefined} className={`${inputClass} ${wide ? "w-56" : "w-24"}`} maxLength={maxLength} />
+      <input {...props} key={field.key} aria-label={label} inputMode={numeric ? "decimal" : undefined} className={`${inputClass} ${wide ? "w-72" : "w-24"}`} maxLength={maxLength} />
       {field.errors?.length ? (
         <span id={field.errorId} role="alert" className="mt-1 block text-xs text-red-600">
           {field.errors.map((e) => t(e)).join(" ")}
