@@ -127,6 +127,8 @@ describe("uPlot options of a compare overlay", () => {
     const opts = chartOptions(base, fakeUPlot, true, { width: 800, height: 300 });
     expect(opts.series[2]!.dash).toBeUndefined();
     expect(opts.series[2]!.stroke).not.toBe(opts.series[1]!.stroke);
-    expect(opts.axes![0]!.values).toBeUndefined();
+    // Clock times in the user's zone (Rome is UTC+1 in January), 24-hour as the server SVG.
+    const values = opts.axes![0]!.values as (u: unknown, t: number[], i: number, space: number, step: number) => string[];
+    expect(values(null, [origin / 1000, (origin + 300_000) / 1000], 0, 50, 300)).toEqual(["11:00", "11:05"]);
   });
 });
