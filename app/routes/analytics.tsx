@@ -2,7 +2,7 @@ import { useCallback } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useNavigate, useSearchParams } from "react-router";
 import { stateOf } from "~/services/context.server";
-import { userTimeZone } from "~/services/dashboards.server";
+import { userTimeZone } from "~/services/zoned.server";
 import { requireFeature } from "~/services/guards.server";
 import { listMeasurements, loadSeries, loadSources, loadStatistics, localText, oldestKept } from "~/services/history.server";
 import { getInstance } from "~/services/i18n.server";

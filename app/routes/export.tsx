@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Form, useSearchParams } from "react-router";
 import { AGGREGATES, EXPORT_ERROR_FIELDS, separatorsFor, TIME_FORMATS, type ExportErrorField } from "~/schemas/export";
 import { stateOf } from "~/services/context.server";
-import { userTimeZone } from "~/services/dashboards.server";
+import { userTimeZone } from "~/services/zoned.server";
 import { requireFeature } from "~/services/guards.server";
 import { listMeasurements } from "~/services/history.server";
 import { getLocale } from "~/services/i18n.server";

@@ -2,7 +2,7 @@ import { redirect } from "react-router";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { choicesQuery, EXPORT_ERROR_FIELDS, exportSchema, type ExportErrorField } from "~/schemas/export";
 import { stateOf } from "~/services/context.server";
-import { userTimeZone } from "~/services/dashboards.server";
+import { userTimeZone } from "~/services/zoned.server";
 import { attachment, exportBody, exportFileName, measurementComments, metadataComments } from "~/services/export.server";
 import { requireFeature } from "~/services/guards.server";
 import { getMetaData, listMeasurements, loadSources, localText, oldestKept } from "~/services/history.server";

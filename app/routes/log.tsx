@@ -30,7 +30,7 @@ const TYPE_COLOURS: Record<string, string> = {
 export async function loader(args: Route.LoaderArgs) {
   const auth = await requireFeature(args, "log");
   const { logger } = stateOf(args.context);
-  const { filter, params, errors } = await readMessageFilter(args.context, args.request, args.url, auth);
+  const { filter, params, errors } = await readMessageFilter(args.context, args.request, args.url);
   const canMaintain = holds(auth, "ManageGlobalSettings");
   const [page, maintainer] = await Promise.all([
     logger.rpc(`${MESSAGING}.GetMessages`, params, messagesAnswer),

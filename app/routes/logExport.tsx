@@ -9,8 +9,8 @@ import type { Route } from "./+types/logExport";
 const MAX = 5000;
 
 export async function loader(args: Route.LoaderArgs) {
-  const auth = await requireFeature(args, "log");
-  const { params } = await readMessageFilter(args.context, args.request, args.url, auth);
+  await requireFeature(args, "log");
+  const { params } = await readMessageFilter(args.context, args.request, args.url);
   const { Messages } = await stateOf(args.context).logger.rpc("GI.system/MessagingAPI.GetMessages", { ...params, Limit: MAX, Offset: 0 }, messagesAnswer);
   const rows = [["Timestamp", "Sender", "Topic", "Type", "Text", "Args"], ...Messages.map((m) => [m.Timestamp, m.Sender, m.Topic, m.Type, m.Text, m.Args.join(" ")])];
   return new Response(csvText(rows), {

@@ -5,7 +5,7 @@ import { data, Form, Link, useSearchParams } from "react-router";
 import { z } from "zod";
 import { metaEntrySchema } from "~/schemas/metadata";
 import { stateOf } from "~/services/context.server";
-import { userTimeZone } from "~/services/dashboards.server";
+import { userTimeZone } from "~/services/zoned.server";
 import { readIntent, requireConfirmation } from "~/services/forms.server";
 import { holds, redirectWithToast, requireFeature, requirePermission } from "~/services/guards.server";
 import { deleteMeasurement, getMetaKeys, listMeasurements, setMeasurementMetaData } from "~/services/history.server";

@@ -1,13 +1,8 @@
 import { z } from "zod";
 import { ALARM_ROWS_DEFAULT, ALARM_SEVERITIES, contentSchema, type DashboardContent, type Widget } from "~/schemas/dashboards";
-import type { RouterContextProvider } from "react-router";
-import { getAuth } from "./auth-state.server";
-import { stateOf } from "./context.server";
 import type { LoggerClient } from "./logger/client.server";
 import { LoggerError } from "./logger/errors";
-import { alarmsAnswer, dashboardListAnswer, emptyAnswer, timeSeriesAnswer, userAnswer, variablesAnswer, type Alarm, type Variable } from "./logger/schemas";
-import { readPrefs } from "./prefs.server";
-import { effectiveZone } from "./timezone";
+import { alarmsAnswer, dashboardListAnswer, emptyAnswer, timeSeriesAnswer, variablesAnswer, type Alarm, type Variable } from "./logger/schemas";
 import type { ChartSource } from "~/ui/dashboard/serverCharts";
 import { CHART_POINTS } from "~/ui/dashboard/timeRange";
 import type { AlarmItem, DashboardData, SeriesData, WidgetData } from "~/ui/dashboard/types";
@@ -54,13 +49,6 @@ export async function tryVariables(logger: LoggerClient): Promise<{ variables: V
   } catch (error) {
     return { variables: [], error: failureText(error) };
   }
-}
-
-/** The zone absolute ranges are typed in: the user's, as the root loader resolves it for display. */
-export async function userTimeZone({ request, context }: { request: Request; context: Readonly<RouterContextProvider> }): Promise<string> {
-  const [auth, prefs] = await Promise.all([getAuth(context), readPrefs(request)]);
-  const user = auth.userId !== null ? (await stateOf(context).logger.readRpc("GI.system/UserManagementAPI.GetUser", { ID: auth.userId }, userAnswer)).User : null;
-  return effectiveZone(user, prefs.browserZone, auth.settings?.DefaultTimezone || "UTC");
 }
 
 // ---- Widget data ----

@@ -1,3 +1,4 @@
+import { wallParts } from "~/ui/dashboard/timeRange";
 import { separatorsFor, type ExportChoices } from "~/schemas/export";
 import type { MeasurementRow } from "./history.server";
 import type { Variable } from "./logger/schemas";
@@ -53,7 +54,7 @@ export function exportFileName(c: ExportChoices, vars: Variable[], range: { from
 }
 
 function stamp(ms: number, zone: string): string {
-  const p = Object.fromEntries(new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" }).formatToParts(ms).map((x) => [x.type, x.value]));
+  const p = wallParts(ms, zone);
   return `${p.year}-${p.month}-${p.day}T${p.hour}${p.minute}${p.second}`;
 }
 

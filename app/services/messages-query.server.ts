@@ -1,7 +1,7 @@
 import type { RouterContextProvider } from "react-router";
 import { MESSAGE_TYPES, PAGE_SIZES } from "~/schemas/log";
-import type { AuthState } from "./auth-state.server";
-import { userZone, zonedToEpoch } from "./zoned.server";
+import { parseWallTime } from "~/ui/dashboard/timeRange";
+import { userTimeZone } from "./zoned.server";
 
 export interface MessageFilter {
   sender: string;
@@ -18,7 +18,7 @@ export interface MessageFilter {
  * The Log Messages filter from the URL, as typed (to show again) and as MessagingAPI params.
  * Times are typed in the user's zone; one that is not a date-time is an error, not ignored.
  */
-export async function readMessageFilter(context: Readonly<RouterContextProvider>, request: Request, url: URL, auth: AuthState) {
+export async function readMessageFilter(context: Readonly<RouterContextProvider>, request: Request, url: URL) {
   const p = url.searchParams;
   const text = (key: string, max = 256) => (p.get(key) ?? "").trim().slice(0, max);
   const limit = Number(p.get("limit"));
@@ -36,10 +36,10 @@ export async function readMessageFilter(context: Readonly<RouterContextProvider>
   let From = "";
   let To = "";
   if (filter.from || filter.to) {
-    const zone = await userZone(context, request, auth);
+    const zone = await userTimeZone({ request, context });
     const read = (key: "from" | "to") => {
       if (!filter[key]) return "";
-      const ms = zonedToEpoch(filter[key], zone);
+      const ms = parseWallTime(filter[key], zone);
       if (ms === null) {
         errors[key] = "log.validation.dateTime";
         return "";

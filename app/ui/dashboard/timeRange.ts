@@ -37,6 +37,11 @@ export function resolveRefresh(params: URLSearchParams, fallback: RefreshInterva
 export function parseInstant(text: string | null, timeZone: string): number | null {
   if (!text) return null;
   if (/^\d{10,15}$/.test(text)) return Number(text);
+  return parseWallTime(text, timeZone);
+}
+
+/** Epoch ms of a datetime-local value ("2026-01-01T10:00[:ss]") read as wall time in `timeZone`; null if it is not one. */
+export function parseWallTime(text: string, timeZone: string): number | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(text);
   if (!m) return null;
   const wall = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +(m[6] ?? 0));
@@ -49,18 +54,19 @@ export function parseInstant(text: string | null, timeZone: string): number | nu
 
 /** "2026-01-01T10:00" in `timeZone`, the value a datetime-local input shows. */
 export function toLocalInput(ms: number, timeZone: string): string {
-  const p = parts(ms, timeZone);
+  const p = wallParts(ms, timeZone);
   return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}`;
 }
 
 function offsetMs(ms: number, timeZone: string): number {
-  const p = parts(ms, timeZone);
+  const p = wallParts(ms, timeZone);
   const asUtc = Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour, +p.minute, +p.second);
   return asUtc - Math.floor(ms / 1000) * 1000;
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
-function parts(ms: number, timeZone: string): Record<"year" | "month" | "day" | "hour" | "minute" | "second", string> {
+/** The wall-clock fields of an instant in `timeZone` (24-hour, zero-padded). */
+export function wallParts(ms: number, timeZone: string): Record<"year" | "month" | "day" | "hour" | "minute" | "second", string> {
   let f = formatters.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });

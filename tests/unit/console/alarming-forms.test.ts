@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { ruleSchema, targetSchema, toLoggerRule } from "~/schemas/rules";
 import { csvCell, csvText } from "~/services/csv";
-import { zonedToEpoch } from "~/services/zoned.server";
+import { parseWallTime } from "~/ui/dashboard/timeRange";
 
-describe("zonedToEpoch", () => {
+describe("parseWallTime", () => {
   it("reads a datetime-local value in the user's zone, across DST", () => {
-    expect(zonedToEpoch("2026-11-03T09:30", "Europe/Rome")).toBe(Date.UTC(2026, 10, 3, 8, 30));
-    expect(zonedToEpoch("2026-07-03T09:30", "Europe/Rome")).toBe(Date.UTC(2026, 6, 3, 7, 30));
-    expect(zonedToEpoch("2026-07-03T09:30:15", "UTC")).toBe(Date.UTC(2026, 6, 3, 9, 30, 15));
-    expect(zonedToEpoch("2026-07-03T09:30", "+05:30")).toBe(Date.UTC(2026, 6, 3, 4, 0));
-    expect(zonedToEpoch("yesterday", "UTC")).toBeNull();
+    expect(parseWallTime("2026-11-03T09:30", "Europe/Rome")).toBe(Date.UTC(2026, 10, 3, 8, 30));
+    expect(parseWallTime("2026-07-03T09:30", "Europe/Rome")).toBe(Date.UTC(2026, 6, 3, 7, 30));
+    expect(parseWallTime("2026-07-03T09:30:15", "UTC")).toBe(Date.UTC(2026, 6, 3, 9, 30, 15));
+    expect(parseWallTime("2026-07-03T09:30", "+05:30")).toBe(Date.UTC(2026, 6, 3, 4, 0));
+    expect(parseWallTime("yesterday", "UTC")).toBeNull();
   });
 });
 
