@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import type { LoggerContext } from "../api/registry.ts";
+import { get } from "../store/db.ts";
 import { sendJson } from "./respond.ts";
 
 /**
@@ -10,8 +11,8 @@ import { sendJson } from "./respond.ts";
  * Clients compare it to decide whether a cached answer is still the logger's answer.
  */
 export function revisionOf(ctx: LoggerContext): string {
-  const row = ctx.db.prepare("SELECT total_changes() AS t").get() as { t: number };
-  const other = ctx.db.prepare("PRAGMA data_version").get() as { data_version: number };
+  const row = get<{ t: number }>(ctx.db, "SELECT total_changes() AS t")!;
+  const other = get<{ data_version: number }>(ctx.db, "PRAGMA data_version")!;
   const model = createHash("sha1").update(JSON.stringify(ctx.data.model)).digest("base64url").slice(0, 12);
   return `${row.t}.${other.data_version}.${model}`;
 }
