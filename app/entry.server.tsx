@@ -1,4 +1,3 @@
-import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
@@ -7,6 +6,7 @@ import { I18nextProvider } from "react-i18next";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 import { chartMarkup } from "./services/chartSvg.server";
+import { acceptsZstd, DocumentStream } from "./services/documentStream.server";
 import { stateIfAny } from "./services/context.server";
 import { getInstance } from "./services/i18n.server";
 import { ServerChartsContext, type SvgLook } from "./ui/dashboard/serverCharts";
@@ -41,14 +41,17 @@ export default function handleRequest(
       {
         [readyOption]() {
           shellRendered = true;
-          const body = new PassThrough({
-            final(callback) {
+          const zstd = acceptsZstd(request);
+          const body = new DocumentStream({
+            zstd,
+            ended() {
               clearTimeout(timeoutId);
               timeoutId = undefined;
-              callback();
             },
           });
           responseHeaders.set("Content-Type", "text/html");
+          responseHeaders.append("Vary", "Accept-Encoding");
+          if (zstd) responseHeaders.set("Content-Encoding", "zstd");
           // The console renders per-user pages: never cache them in shared caches.
           if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-store");
           responseHeaders.set("X-Content-Type-Options", "nosniff");

@@ -1,5 +1,5 @@
-import { useEffect } from "react";
-import { useTranslation } from "react-i18next";
+import { useContext, useEffect } from "react";
+import { I18nContext } from "react-i18next";
 import {
   data,
   isRouteErrorResponse,
@@ -84,7 +84,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRootData();
-  const { i18n } = useTranslation();
+  const { i18n } = useContext(I18nContext);
   const theme = root?.theme;
   const style = theme
     ? ({ "--loggia-main": theme.mainColor, "--loggia-hover": theme.hoverColor, "--loggia-light": theme.lightColor } as React.CSSProperties)
@@ -114,7 +114,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {
-  const { i18n } = useTranslation();
+  const { i18n } = useContext(I18nContext);
   useEffect(() => {
     const lng = loaderData.locale;
     if (i18n.language === lng) return;

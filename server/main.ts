@@ -9,6 +9,7 @@ import { pathToFileURL } from "node:url";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
+import zlib from "node:zlib";
 import { createVncProxy, upgradeRequest, type UpgradeCheck } from "./vnc-proxy.ts";
 
 process.env.NODE_ENV ??= "production";
@@ -54,11 +55,15 @@ const publicPath = (() => {
 
 const app = express();
 app.disable("x-powered-by");
-app.use(compression());
-app.use(posix.join(publicPath, "assets"), express.static(join(build.assetsBuildDirectory, "assets"), { immutable: true, maxAge: "1y" }));
-app.use(publicPath, express.static(build.assetsBuildDirectory));
-app.use(express.static("public", { maxAge: "1h" }));
-app.use("/.well-known", express.static(join(build.assetsBuildDirectory, ".well-known")));
+app.use(compression({ level: Number(process.env.GZ ?? 6), brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: Number(process.env.BRQ ?? 4) } } }));
+// Every static file has an extension and no page's path has one: pages skip the three static
+// lookups (a stat each on the file system, a fifth of a dashboard page's time before).
+const statics = express.Router();
+statics.use(posix.join(publicPath, "assets"), express.static(join(build.assetsBuildDirectory, "assets"), { immutable: true, maxAge: "1y" }));
+statics.use(publicPath, express.static(build.assetsBuildDirectory));
+statics.use(express.static("public", { maxAge: "1h" }));
+statics.use("/.well-known", express.static(join(build.assetsBuildDirectory, ".well-known")));
+app.use((req, res, next) => (/\.[^/]*$/.test(req.path) ? statics(req, res, next) : next()));
 // morgan's "tiny" format, as react-router-serve logs (morgan is not one of our dependencies).
 app.use((req, res, next) => {
   const started = process.hrtime.bigint();

@@ -1,5 +1,5 @@
+import { useT } from "~/ui/useT";
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useNavigation, useSearchParams } from "react-router";
 import { REFRESH_MS } from "~/schemas/dashboardConstants";
 import { stateOf } from "~/services/context.server";
@@ -59,7 +59,7 @@ function loggerAway(error: unknown) {
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const root = useRootData();
   const kiosk = !loaderData.offline && loaderData.kiosk;
   const refreshMs = loaderData.offline ? 0 : REFRESH_MS[loaderData.refresh] || (kiosk ? KIOSK_FALLBACK_MS : 0);
@@ -105,7 +105,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
 type Loaded = Exclude<Route.ComponentProps["loaderData"], { offline: true }>;
 
 function DashboardView({ loaderData, offline, mayEdit }: { loaderData: Loaded; offline: boolean; mayEdit: boolean }) {
-  const { t } = useTranslation();
+  const t = useT();
   const fmt = useFormatters();
   const navigate = useNavigate();
   const navigation = useNavigation();

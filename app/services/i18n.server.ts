@@ -3,7 +3,8 @@ import { createI18nextMiddleware } from "remix-i18next";
 import { LANGUAGES, registerTexts } from "~/locales";
 import en from "~/locales/en";
 import it from "~/locales/it";
-import { localeCookie, sessionStorageFor } from "./session.server";
+import { stateIfAny } from "./context.server";
+import { localeCookie } from "./session.server";
 
 registerTexts("en", en);
 registerTexts("it", it);
@@ -15,10 +16,10 @@ export const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddlewa
   detection: {
     supportedLanguages: [...LANGUAGES],
     fallbackLanguage: "en",
-    sessionStorage: sessionStorageFor(new Request("http://localhost/")),
-    sessionKey: "lng",
+    // The session the session middleware opened already (not a second cookie parse and HMAC check).
+    findLocale: async ({ context }) => stateIfAny(context)?.session.get("lng") ?? null,
     cookie: localeCookie,
-    order: ["session", "cookie", "header"],
+    order: ["custom", "cookie", "header"],
   },
   i18next: { resources, interpolation: { escapeValue: false } },
   plugins: [initReactI18next],

@@ -1,9 +1,9 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { useNavigation } from "react-router";
 
 /** While a client navigation loads: a thin bar and a "Loading" for screen readers. */
 export function PendingBar() {
-  const { t } = useTranslation();
+  const t = useT();
   const navigation = useNavigation();
   if (navigation.state === "idle") return null;
   return (

@@ -12,5 +12,53 @@ export function useT(): TFunction {
   const { i18n } = useContext(I18nContext);
   const language = i18n.language;
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  return useMemo(() => i18n.getFixedT(language), [i18n, language]);
+  return useMemo(() => rememberingT(i18n.getFixedT(language), i18n.store?.data, language), [i18n, language]);
+}
+
+type Texts = Map<string, string>;
+/** Remembered translations per resource set (the server's request instances share theirs) and language. */
+const remembered = new WeakMap<object, Map<string, Texts>>();
+/** Interpolated values (names, counts) make keys without end: a full table starts over. */
+const LIMIT = 5000;
+
+/**
+ * A translation depends only on the texts, the language, the key and the options, and the texts
+ * never change while the app runs — so each answer is computed once instead of on every render
+ * (i18next's t() walks key paths, plural rules and interpolation: a millisecond per dashboard page).
+ */
+export function rememberingT(t: TFunction, resources: object | undefined, language: string): TFunction {
+  if (!resources) return t;
+  let byLanguage = remembered.get(resources);
+  if (!byLanguage) remembered.set(resources, (byLanguage = new Map()));
+  let texts = byLanguage.get(language);
+  if (!texts) byLanguage.set(language, (texts = new Map()));
+  const cache = texts;
+  return ((key: unknown, options?: unknown) => {
+    const id = rememberKey(key, options);
+    if (id === null) return (t as (k: unknown, o?: unknown) => unknown)(key, options);
+    let text = cache.get(id);
+    if (text === undefined) {
+      const answer = (t as (k: unknown, o?: unknown) => unknown)(key, options);
+      if (typeof answer !== "string") return answer;
+      if (cache.size >= LIMIT) cache.clear();
+      cache.set(id, (text = answer));
+    }
+    return text;
+  }) as TFunction;
+}
+
+/** The memo key of a call, or null for calls that cannot be remembered (objects among the options). */
+function rememberKey(key: unknown, options: unknown): string | null {
+  if (typeof key !== "string") return null;
+  if (options === undefined) return key;
+  if (typeof options === "string") return `${key}\u0000=${options}`;
+  if (typeof options !== "object" || options === null) return null;
+  let id = key;
+  for (const name in options) {
+    const value = (options as Record<string, unknown>)[name];
+    const type = typeof value;
+    if (type !== "string" && type !== "number" && type !== "boolean" && value !== undefined) return null;
+    id += `\u0000${name}=${type === "string" ? "s" : ""}${String(value)}`;
+  }
+  return id;
 }

@@ -86,6 +86,9 @@ export function SvgChart({ series, vars, height, from, to, locale, timeZone, lab
   );
 }
 
+/** One relative step; a minus sign separates numbers itself (a tenth of a page's paths are those spaces). */
+const step = (dx: number, dy: number) => (dy < 0 ? `${dx}${dy} ` : `${dx} ${dy} `);
+
 /** Polyline runs between gaps, as one path: "M k y" then relative steps "1 dy". */
 function linePath(values: (number | null)[], q: (v: number) => number): string {
   let d = "";
@@ -97,7 +100,7 @@ function linePath(values: (number | null)[], q: (v: number) => number): string {
       continue;
     }
     const y = q(v);
-    d += prev === null ? `M${k} ${y}l` : `1 ${y - prev} `;
+    d += prev === null ? `M${k} ${y}l` : step(1, y - prev);
     prev = y;
   }
   return d.replace(/l$|l(?=M)/g, "");
@@ -113,12 +116,12 @@ function bandPath(min: (number | null)[], max: (number | null)[], q: (v: number)
       d += `M${run[0]} ${y}l`;
       for (const k of run.slice(1)) {
         const next = q(max[k]!);
-        d += `1 ${next - y} `;
+        d += step(1, next - y);
         y = next;
       }
       for (const k of run.toReversed()) {
         const next = q(min[k]!);
-        d += `${k === run.at(-1) ? 0 : -1} ${next - y} `;
+        d += step(k === run.at(-1) ? 0 : -1, next - y);
         y = next;
       }
       d += "Z";
