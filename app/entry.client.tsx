@@ -1,14 +1,14 @@
 import i18next from "i18next";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { I18nextProvider, initReactI18next } from "react-i18next";
+import { I18nextProvider } from "react-i18next";
 import { HydratedRouter } from "react-router/dom";
 import { isLanguage, loadTexts } from "./locales";
 
 // The server's choice of language is on <html lang>; only that language's texts are loaded.
 async function main() {
   const lng = isLanguage(document.documentElement.lang) ? document.documentElement.lang : "en";
-  await i18next.use(initReactI18next).init({
+  await i18next.init({
     resources: { [lng]: { translation: await loadTexts(lng) } },
     lng,
     fallbackLng: "en",

@@ -1,4 +1,3 @@
-import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
@@ -6,7 +5,7 @@ import { I18nextProvider } from "react-i18next";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 import { chartMarkup } from "./services/chartSvg.server";
-import { acceptsZstd, DocumentStream } from "./services/documentStream.server";
+import { acceptsZstd, DocumentSink } from "./services/documentStream.server";
 import { stateIfAny } from "./services/context.server";
 import { getInstance } from "./services/i18n.server";
 import { ServerChartsContext, type SvgLook } from "./ui/dashboard/serverCharts";
@@ -42,7 +41,7 @@ export default function handleRequest(
         [readyOption]() {
           shellRendered = true;
           const zstd = acceptsZstd(request);
-          const body = new DocumentStream({
+          const sink = new DocumentSink({
             zstd,
             ended() {
               clearTimeout(timeoutId);
@@ -57,8 +56,8 @@ export default function handleRequest(
           responseHeaders.set("X-Content-Type-Options", "nosniff");
           responseHeaders.set("Referrer-Policy", "same-origin");
           responseHeaders.set("X-Frame-Options", "SAMEORIGIN");
-          pipe(body);
-          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+          pipe(sink as unknown as NodeJS.WritableStream);
+          resolve(new Response(sink.body, { headers: responseHeaders, status: responseStatusCode }));
         },
         onShellError(error: unknown) {
           reject(error);

@@ -1,6 +1,6 @@
 import { getFormProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { data, Form, Link, useSearchParams } from "react-router";
 import { acknowledgeSchema, SHELVE_DURATIONS, shelveSchema } from "~/schemas/alarming";
 import { stateOf } from "~/services/context.server";
@@ -110,7 +110,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Alarming({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const [params] = useSearchParams();
   const { alarms, history, historyTotal, devices, filters } = loaderData;
   const shelving = alarms.find((a) => String(a.ID) === params.get("shelve"));
@@ -264,7 +264,7 @@ function withParam(params: URLSearchParams, key: string, value: string) {
 }
 
 function AlarmRow({ alarm: a, shelveHref }: { alarm: Alarm; shelveHref: string }) {
-  const { t } = useTranslation();
+  const t = useT();
   const { dateTime, value } = useFormatters();
   const link = "text-brand hover:underline";
   return (
@@ -324,7 +324,7 @@ function AlarmRow({ alarm: a, shelveHref }: { alarm: Alarm; shelveHref: string }
 }
 
 function ShelvePanel({ alarm, lastResult, cancelHref }: { alarm: Alarm; lastResult?: SubmissionResult<string[]>; cancelHref: string }) {
-  const { t } = useTranslation();
+  const t = useT();
   const [form, fields] = useForm({
     id: "shelve-form",
     lastResult,
@@ -362,7 +362,7 @@ function ShelvePanel({ alarm, lastResult, cancelHref }: { alarm: Alarm; lastResu
 }
 
 function HistoryTable({ history }: { history: Route.ComponentProps["loaderData"]["history"] }) {
-  const { t } = useTranslation();
+  const t = useT();
   const { dateTime, value } = useFormatters();
   return (
     <div className="overflow-x-auto rounded-lg bg-white shadow-sm dark:bg-slate-800">

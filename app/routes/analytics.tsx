@@ -1,5 +1,5 @@
 import { useCallback } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { Form, Link, useNavigate, useSearchParams } from "react-router";
 import { stateOf } from "~/services/context.server";
 import { userTimeZone } from "~/services/zoned.server";
@@ -9,6 +9,7 @@ import { getInstance } from "~/services/i18n.server";
 import type { Variable, VariableStatistics } from "~/services/logger/schemas";
 import { loadVariables } from "~/services/variables.server";
 import { ChartWidget } from "~/ui/dashboard/ChartWidget";
+import { SvgChart } from "~/ui/dashboard/SvgChart";
 import type { SeriesData, VariableInfo } from "~/ui/dashboard/types";
 import { buttonClass, FormErrors, inputClass } from "~/ui/FormField";
 import { useFormatters } from "~/ui/format";
@@ -109,7 +110,7 @@ function overlay(main: Loaded, cmp: Loaded | null, vars: Variable[], cmpName: st
 }
 
 export default function Analytics({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const fmt = useFormatters();
@@ -220,6 +221,16 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
                 onZoom={onZoom}
                 onReset={onReset}
                 overlay={compare && c.extra.length ? { origin: range.base.from, pairs: c.vars.length } : undefined}
+                svg={(look) => (
+                  <SvgChart
+                    series={c.series!}
+                    vars={[...c.vars, ...c.extra]}
+                    from={range.from}
+                    to={range.to}
+                    overlay={compare && c.extra.length ? { origin: range.base.from, pairs: c.vars.length } : undefined}
+                    {...look}
+                  />
+                )}
               />
             </div>
           )}
@@ -232,7 +243,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
 }
 
 function StatisticsTable({ stats, cmpStats, compareName, variables }: { stats: VariableStatistics[]; cmpStats: VariableStatistics[]; compareName: string | null; variables: { Id: string; Name: string; Unit: string; Precision?: number }[] }) {
-  const { t } = useTranslation();
+  const t = useT();
   const fmt = useFormatters();
   const rows = [...stats.map((s) => ({ s, suffix: "" })), ...cmpStats.map((s) => ({ s, suffix: compareName ? ` · ${compareName}` : "" }))];
   const cols = ["Min", "Max", "Mean", "StdDev", "RMS", "First", "Last"] as const;

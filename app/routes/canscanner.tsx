@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { data, Form, Link, useNavigation } from "react-router";
 import { addVariableForm, CAPTURE_LIMIT, DBC_LIMIT } from "~/schemas/canscanner";
 import { stateOf } from "~/services/context.server";
@@ -101,7 +101,7 @@ function fileError(t: (key: string, o?: Record<string, unknown>) => string, name
 }
 
 export default function CanScanner({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const t = useT();
   if (!loaderData.supported) {
     return (
       <section className="flex flex-col gap-4">
@@ -116,7 +116,7 @@ export default function CanScanner({ loaderData, actionData }: Route.ComponentPr
 }
 
 function Scanner({ data: { scan, signals, canSeeVariables }, actionData }: { data: Extract<Route.ComponentProps["loaderData"], { supported: true }>; actionData: Route.ComponentProps["actionData"] }) {
-  const { t } = useTranslation();
+  const t = useT();
   const { dateTime } = useFormatters();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
@@ -182,7 +182,7 @@ function Scanner({ data: { scan, signals, canSeeVariables }, actionData }: { dat
 }
 
 function ScanTable({ rows, windowMs }: { rows: CanScanRow[]; windowMs: number }) {
-  const { t } = useTranslation();
+  const t = useT();
   const { number } = useFormatters();
   return (
     <div className="overflow-x-auto rounded-lg bg-white shadow-sm dark:bg-slate-800">
@@ -238,7 +238,7 @@ function ScanTable({ rows, windowMs }: { rows: CanScanRow[]; windowMs: number })
 }
 
 function SignalsTable({ signals, busy, canSeeVariables }: { signals: CanSignal[]; busy: boolean; canSeeVariables: boolean }) {
-  const { t } = useTranslation();
+  const t = useT();
   const { value, number } = useFormatters();
   // A value scaled by the factor has the factor's decimals (0.25 → 2, 0.1 → 1), at most 6.
   const decimals = (factor: number) => (Math.abs(factor).toFixed(6).replace(/0+$/, "").split(".")[1] ?? "").length;
@@ -315,7 +315,7 @@ function SignalsTable({ signals, busy, canSeeVariables }: { signals: CanSignal[]
 }
 
 function UploadForm({ intent, title, hint, accept, error, busy }: { intent: "capture" | "database"; title: string; hint: string; accept: string; error?: string; busy: boolean }) {
-  const { t } = useTranslation();
+  const t = useT();
   const id = `can-${intent}-file`;
   return (
     <section className="rounded-lg bg-white p-6 shadow-sm dark:bg-slate-800" aria-label={title}>

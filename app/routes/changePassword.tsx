@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { data, redirect } from "react-router";
 import { landingPath, redirectWithToast, requireSession } from "~/services/guards.server";
 import { getInstance } from "~/services/i18n.server";
@@ -29,7 +29,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function ChangePassword({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const t = useT();
   return (
     <div className="flex min-h-screen items-center justify-center px-4">
       <div className="w-full max-w-md rounded-xl bg-white p-8 shadow-xl dark:bg-slate-800">

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { changelogHtml } from "~/services/changelog.server";
 import { requireFeature } from "~/services/guards.server";
 import { pageTitle } from "~/ui/title";
@@ -10,7 +10,7 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 export default function Changelog({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const t = useT();
   return (
     <section className="flex flex-col gap-6">
       <h1 className="sr-only">{t("nav.changelogUI")}</h1>

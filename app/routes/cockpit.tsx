@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { Link } from "react-router";
 import { isTileUrl } from "~/schemas/map";
 import { stateOf } from "~/services/context.server";
@@ -36,7 +36,7 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 export default function Cockpit({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const { devices, svg, tiles, canEditLocations } = loaderData;
   usePolling(REFRESH_MS);
   const located = devices.filter((d) => d.location);
@@ -68,7 +68,7 @@ export default function Cockpit({ loaderData }: Route.ComponentProps) {
 type LoaderData = Route.ComponentProps["loaderData"];
 
 function MapView({ devices, svg, tiles }: { devices: MapDevice[]; svg: NonNullable<LoaderData["svg"]>; tiles: LoaderData["tiles"] }) {
-  const { t } = useTranslation();
+  const t = useT();
   const fmt = useFormatters();
   // The SVG stays until Leaflet is up, so the page never shows an empty box.
   const [mounted, setMounted] = useState(false);
@@ -134,7 +134,7 @@ function keyValueText(v: MapDevice["values"][number], format: (value: number | n
 }
 
 function Legend() {
-  const { t } = useTranslation();
+  const t = useT();
   return (
     <ul className="flex flex-wrap gap-4 text-sm" aria-label={t("map.legend")} data-testid="map-legend">
       {DEVICE_STATES.map((s) => (
@@ -152,7 +152,7 @@ function StateDot({ state }: { state: DeviceState }) {
 }
 
 function DeviceList({ devices, canEditLocations }: { devices: MapDevice[]; canEditLocations: boolean }) {
-  const { t } = useTranslation();
+  const t = useT();
   const fmt = useFormatters();
   return (
     <div className="overflow-x-auto rounded-lg bg-white shadow-sm dark:bg-slate-800">

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { data, Form, useNavigation } from "react-router";
 import { configSchema, type ConfigInput, type ConfigOutput } from "~/schemas/config";
 import { stateOf } from "~/services/context.server";
@@ -62,7 +62,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Config({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const { config } = loaderData;
   return (
     <section className="flex max-w-6xl flex-col gap-6">
@@ -79,7 +79,7 @@ export default function Config({ loaderData, actionData }: Route.ComponentProps)
 type LoaderData = Route.ComponentProps["loaderData"];
 
 function ConfigForm({ data: d, lastResult, revision }: { data: LoaderData; lastResult?: SubmissionResult<string[]>; revision: number }) {
-  const { t } = useTranslation();
+  const t = useT();
   const navigation = useNavigation();
   const { config } = d;
   const [form, fields] = useForm<ConfigInput, ConfigOutput, string[]>({
@@ -174,7 +174,7 @@ function ConfigForm({ data: d, lastResult, revision }: { data: LoaderData; lastR
 
 /** One input of the channel table, labelled for screen readers, with its translated errors below. */
 function Cell({ field, label, wide, numeric, maxLength }: { field: FieldMetadata<string | number | undefined, Record<string, unknown>, string[]>; label: string; wide?: boolean; numeric?: boolean; maxLength?: number }) {
-  const { t } = useTranslation();
+  const t = useT();
   // Numbers are text inputs: the browser must not block (or silently drop) what the server judges.
   const props = getInputProps(field, { type: "text" });
   return (

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { TFunction } from "i18next";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import type { z } from "zod";
 import {
@@ -240,7 +240,7 @@ type Reply =
 
 export default function DashboardManager({ loaderData, actionData: raw }: Route.ComponentProps) {
   const actionData = raw as Reply | undefined;
-  const { t } = useTranslation();
+  const t = useT();
   const [params] = useSearchParams();
   const { dashboards, editing } = loaderData;
   const removing = dashboards.find((d) => d.ID === params.get("remove"));
@@ -339,7 +339,7 @@ function removeForm(d: { ID: string; Name: string }, t: TFunction) {
 }
 
 function CreateForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
-  const { t } = useTranslation();
+  const t = useT();
   const [form, fields] = useForm({
     id: "dashboard-create",
     lastResult,
@@ -360,7 +360,7 @@ function CreateForm({ lastResult }: { lastResult?: SubmissionResult<string[]> })
 }
 
 function ExportPanel({ name, json }: { name: string; json: string }) {
-  const { t } = useTranslation();
+  const t = useT();
   const file = `${name.replace(/[^\p{L}\p{N}_-]+/gu, "-").replace(/^-|-$/g, "") || "dashboard"}.json`;
   return (
     <div className={`${cardClass} flex flex-col gap-3`} data-testid="export-panel">
@@ -380,7 +380,7 @@ function ExportPanel({ name, json }: { name: string; json: string }) {
 }
 
 function ImportForm({ error }: { error?: string }) {
-  const { t } = useTranslation();
+  const t = useT();
   const navigation = useNavigation();
   return (
     <Form method="post" encType="multipart/form-data" className={`${cardClass} flex flex-col gap-4`} data-testid="import-form">
@@ -403,7 +403,7 @@ function ImportForm({ error }: { error?: string }) {
 }
 
 function Editor({ loaderData, dashboard, actionData }: { loaderData: LoaderData; dashboard: StoredDashboard & { content: DashboardContent }; actionData?: Reply }) {
-  const { t } = useTranslation();
+  const t = useT();
   const [params] = useSearchParams();
   const content = dashboard.content;
   const last = actionData && "result" in actionData ? actionData : undefined;
@@ -504,7 +504,7 @@ function Editor({ loaderData, dashboard, actionData }: { loaderData: LoaderData;
 }
 
 function SettingsForm({ dashboard, version, lastResult }: { dashboard: StoredDashboard & { content: DashboardContent }; version: number; lastResult?: SubmissionResult<string[]> }) {
-  const { t } = useTranslation();
+  const t = useT();
   const c = dashboard.content;
   const [form, fields] = useForm<z.input<typeof settingsSchema>, z.output<typeof settingsSchema>, string[]>({
     id: `dashboard-settings-${dashboard.ID}`,

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { data, Form, useNavigation } from "react-router";
 import { z } from "zod";
 import { stateOf } from "~/services/context.server";
@@ -55,7 +55,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Devices({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const { dateTime } = useFormatters();
   const { devices, state, canManage } = loaderData;
   const busy = useNavigation().state === "submitting";
@@ -148,7 +148,7 @@ export default function Devices({ loaderData, actionData }: Route.ComponentProps
 }
 
 function DeviceRow({ device: d }: { device: Device }) {
-  const { t } = useTranslation();
+  const t = useT();
   const { dateTime, number } = useFormatters();
   return (
     <tr className="border-t border-slate-100 dark:border-slate-700" data-device={d.Name}>

@@ -1,5 +1,5 @@
 import { useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { Form, useSearchParams } from "react-router";
 import { AGGREGATES, EXPORT_ERROR_FIELDS, separatorsFor, TIME_FORMATS, type ExportErrorField } from "~/schemas/export";
 import { stateOf } from "~/services/context.server";
@@ -38,7 +38,7 @@ type Refusal = { text: string; field: ExportErrorField | null };
 type Progress = { state: "idle" } | { state: "running" | "done"; rows: number; bytes: number } | { state: "cancelled" } | { state: "failed"; error: Refusal };
 
 export default function Export({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const [params] = useSearchParams();
   const fmt = useFormatters();
   const [progress, setProgress] = useState<Progress>({ state: "idle" });

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { data, Form, Link, useNavigation, useRevalidator, useSearchParams } from "react-router";
 import { folderSchema, joinPath, parentOf, renameSchema, UPLOAD_LIMIT } from "~/schemas/fileBrowser";
 import { stateOf } from "~/services/context.server";
@@ -69,7 +69,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function FileBrowser({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const { dateTime, number } = useFormatters();
   const [params] = useSearchParams();
   const { path, entries, error, preview } = loaderData;
@@ -219,7 +219,7 @@ export default function FileBrowser({ loaderData, actionData }: Route.ComponentP
 }
 
 function NameForm({ intent, path, entry, initial, lastResult, cancelHref }: { intent: "folder" | "rename"; path: string; entry?: string; initial: string; lastResult?: SubmissionResult<string[]>; cancelHref?: string }) {
-  const { t } = useTranslation();
+  const t = useT();
   const busy = useNavigation().state === "submitting";
   const [form, fields] = useForm({
     lastResult,
@@ -252,7 +252,7 @@ function NameForm({ intent, path, entry, initial, lastResult, cancelHref }: { in
 
 /** A plain multipart form; with JavaScript the same request goes by XHR to show its progress. */
 function UploadForm({ path }: { path: string }) {
-  const { t } = useTranslation();
+  const t = useT();
   const revalidator = useRevalidator();
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -313,7 +313,7 @@ function UploadForm({ path }: { path: string }) {
 }
 
 function PreviewPane({ preview, closeHref }: { preview: Preview; closeHref: string }) {
-  const { t } = useTranslation();
+  const t = useT();
   const name = preview.path.split("/").at(-1);
   const raw = `${PATH}/raw?${new URLSearchParams({ path: preview.path })}`;
   return (

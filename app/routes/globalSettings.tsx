@@ -1,6 +1,6 @@
 import { getCollectionProps, getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import type { z } from "zod";
 import { data, Form, useNavigation } from "react-router";
 import {
@@ -148,7 +148,7 @@ async function saveStylingForm(args: Route.ActionArgs, formData: FormData) {
 }
 
 export default function GlobalSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const { general, styling } = loaderData;
   return (
     <section className="flex max-w-3xl flex-col gap-8">
@@ -177,7 +177,7 @@ export default function GlobalSettings({ loaderData, actionData }: Route.Compone
 type LoaderData = Route.ComponentProps["loaderData"];
 
 function GeneralForm({ data: d, lastResult }: { data: LoaderData; lastResult?: SubmissionResult<string[]> }) {
-  const { t } = useTranslation();
+  const t = useT();
   const navigation = useNavigation();
   const [form, fields] = useForm<z.input<typeof generalSchema>, z.output<typeof generalSchema>, string[]>({
     id: "general-form",

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { Link } from "react-router";
 import { holds, requireFeature } from "~/services/guards.server";
 import { jupyterAnswers } from "~/services/jupyter.server";
@@ -14,7 +14,7 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 export default function JupyterLab({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const { url, state, canConfigure } = loaderData;
   return (
     <section className="flex h-full flex-col gap-4">

@@ -1,6 +1,6 @@
 import { getFormProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { data, Form, useSearchParams } from "react-router";
 import { MAINTENANCE_TYPES, maintenanceSchema, MESSAGE_TYPES, PAGE_SIZES } from "~/schemas/log";
 import { activeMaintenanceStart, MAINTAINER } from "~/services/banner";
@@ -71,7 +71,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function LogMessages({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const [params] = useSearchParams();
   const { messages, total, filter, errors, canMaintain, maintenance } = loaderData;
   const filtered = ["sender", "topic", "type", "text", "from", "to"].some((k) => params.get(k));
@@ -144,7 +144,7 @@ export default function LogMessages({ loaderData, actionData }: Route.ComponentP
 }
 
 function MessageTable({ messages, hint }: { messages: Message[]; hint: string | null }) {
-  const { t } = useTranslation();
+  const t = useT();
   const { dateTime } = useFormatters();
   return (
     <div className="overflow-x-auto rounded-lg bg-white shadow-sm dark:bg-slate-800">
@@ -188,7 +188,7 @@ function MessageTable({ messages, hint }: { messages: Message[]; hint: string | 
 }
 
 function MaintenanceCard({ active, lastResult }: { active: Message | null; lastResult?: SubmissionResult<string[]> }) {
-  const { t } = useTranslation();
+  const t = useT();
   const [form, fields] = useForm({
     id: "maintenance-form",
     lastResult,

@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { data, Form, Link, useSearchParams } from "react-router";
 import { z } from "zod";
 import { metaEntrySchema } from "~/schemas/metadata";
@@ -114,7 +114,7 @@ export async function action(args: Route.ActionArgs) {
 type Row = Route.ComponentProps["loaderData"]["rows"][number];
 
 export default function MeasurementExplorer({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const [params] = useSearchParams();
   const { rows, page, pages, total, detail, removing, zone } = loaderData;
   const href = (change: (p: URLSearchParams) => void) => {
@@ -212,7 +212,7 @@ function localValue(text: string | null, zone: string) {
 }
 
 function MeasurementLine({ m, detailHref }: { m: Row; detailHref: string }) {
-  const { t } = useTranslation();
+  const t = useT();
   const fmt = useFormatters();
   return (
     <tr className="border-t border-slate-100 dark:border-slate-700" data-measurement={m.Name}>
@@ -241,7 +241,7 @@ function MeasurementLine({ m, detailHref }: { m: Row; detailHref: string }) {
 }
 
 function Details({ detail, keys, canManage, listHref, removeHref, lastResult, removeError }: { detail: NonNullable<Route.ComponentProps["loaderData"]["detail"]>; keys: string[]; canManage: boolean; listHref: string; removeHref: string; lastResult?: SubmissionResult<string[]>; removeError: string | null }) {
-  const { t } = useTranslation();
+  const t = useT();
   const fmt = useFormatters();
   const m = detail.measurement;
   if (!m) return <p role="alert" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-amber-900">{t("history.measurements.notFound")}</p>;

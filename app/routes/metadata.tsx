@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { data, Form, Link } from "react-router";
 import { z } from "zod";
 import { META_TYPES, metaEntrySchema, type MetaType } from "~/schemas/metadata";
@@ -65,7 +65,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function MetaData({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const { targets, selected } = loaderData;
   return (
     <section className="flex flex-col gap-4">

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { Form, useSearchParams } from "react-router";
 import { stateOf } from "~/services/context.server";
 import { requireFeature } from "~/services/guards.server";
@@ -55,7 +55,7 @@ async function trend(logger: LoggerClient, v: VariableRow): Promise<Trend> {
 }
 
 export default function Monitor({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const [params] = useSearchParams();
   const { selected, variables, trends } = loaderData;
   const ids = useMemo(() => selected.map((v) => v.Id), [selected]);
@@ -119,7 +119,7 @@ export default function Monitor({ loaderData }: Route.ComponentProps) {
 }
 
 function Tile({ v, value, trend, recent }: { v: VariableRow; value: number | null; trend: Trend; recent?: (number | null)[] }) {
-  const { t } = useTranslation();
+  const t = useT();
   const fmt = useFormatters();
   const state = valueState(value, v.RangeMin, v.RangeMax);
   const hasRange = v.RangeMin != null && v.RangeMax != null && v.RangeMax > v.RangeMin;

@@ -1,7 +1,7 @@
 import { getCollectionProps, getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { TFunction } from "i18next";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { data, Form, Link, useSearchParams } from "react-router";
 import type { z } from "zod";
 import type { Permission } from "~/features";
@@ -121,7 +121,7 @@ const SORT_COLUMNS: Record<string, (r: RoleRow) => string | number> = {
 };
 
 export default function RoleManagement({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const [params] = useSearchParams();
   const byId = (key: string) => loaderData.roles.find((r) => String(r.ID) === params.get(key));
   const editing = byId("edit");
@@ -219,7 +219,7 @@ function removeForm(role: RoleRow, params: URLSearchParams, t: TFunction) {
 }
 
 function RoleForm({ role, version, lastResult, cancelHref }: { role?: RoleRow; version?: number; lastResult?: SubmissionResult<string[]>; cancelHref: string }) {
-  const { t } = useTranslation();
+  const t = useT();
   const [form, fields] = useForm<z.input<typeof roleSchema>, z.output<typeof roleSchema>, string[]>({
     id: role ? `role-form-${role.ID}` : "role-form-add",
     lastResult,
@@ -265,7 +265,7 @@ function RoleForm({ role, version, lastResult, cancelHref }: { role?: RoleRow; v
 }
 
 function PermissionOption({ permission, input }: { permission: Permission; input: React.ComponentProps<"input"> & { id: string } }) {
-  const { t } = useTranslation();
+  const t = useT();
   const hintId = `${input.id}-hint`;
   return (
     <div className="flex items-start gap-2 text-sm">

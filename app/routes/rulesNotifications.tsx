@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { data, Form, Link, useSearchParams } from "react-router";
 import type { z } from "zod";
 import { NOTIFY_EVENTS, RULE_TYPES, ruleSchema, SEVERITIES, targetSchema, toLoggerRule, toLoggerTarget } from "~/schemas/rules";
@@ -108,7 +108,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function RulesNotifications({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const [params] = useSearchParams();
   const { rules, targets, deliveries, variables } = loaderData;
   const listHref = `?${withoutPanels(params, PANELS)}`;
@@ -321,7 +321,7 @@ export default function RulesNotifications({ loaderData, actionData }: Route.Com
 }
 
 function Condition({ rule: r }: { rule: AlarmRule }) {
-  const { t } = useTranslation();
+  const t = useT();
   const { number } = useFormatters();
   const n = (v: number | null) => (v === null ? "—" : number(v));
   const delays = r.OnDelaySec || r.OffDelaySec ? ` · ${t("rules.delays", { on: n(r.OnDelaySec), off: n(r.OffDelaySec) })}` : "";
@@ -343,7 +343,7 @@ function Condition({ rule: r }: { rule: AlarmRule }) {
 }
 
 function Deliveries({ deliveries }: { deliveries: Route.ComponentProps["loaderData"]["deliveries"] }) {
-  const { t } = useTranslation();
+  const t = useT();
   const { dateTime } = useFormatters();
   return (
     <section aria-labelledby="deliveries-title" className="flex flex-col gap-3">
@@ -393,7 +393,7 @@ type VariableOption = Pick<VariableRow, "Id" | "Name" | "Unit" | "deviceName" | 
 const str = (v: number | null | undefined) => (v === null || v === undefined ? undefined : String(v));
 
 function RuleForm({ intent, rule, variables, targets, lastResult, cancelHref }: { intent: "addRule" | "editRule"; rule?: AlarmRule; variables: VariableOption[]; targets: NotificationTarget[]; lastResult?: SubmissionResult<string[]>; cancelHref: string }) {
-  const { t } = useTranslation();
+  const t = useT();
   const [form, fields] = useForm({
     id: `rule-form-${intent}`,
     lastResult,
@@ -523,7 +523,7 @@ function RuleForm({ intent, rule, variables, targets, lastResult, cancelHref }: 
 }
 
 function TargetForm({ intent, type, target, lastResult, cancelHref }: { intent: "addTarget" | "editTarget"; type: "email" | "webhook"; target?: NotificationTarget; lastResult?: SubmissionResult<string[]>; cancelHref: string }) {
-  const { t } = useTranslation();
+  const t = useT();
   const [form, fields] = useForm({
     id: `target-form-${intent}`,
     lastResult,

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionRe
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
 import type { z } from "zod";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { data, Form, useNavigation } from "react-router";
 import { LAYOUTS, preferencesSchema, THEMES, ZONE_MODES } from "~/schemas/preferences";
 import { stateOf } from "~/services/context.server";
@@ -83,7 +83,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const { user } = loaderData;
   return (
     <section className="flex max-w-3xl flex-col gap-8">
@@ -103,7 +103,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
 }
 
 function PreferencesForm({ data: d, lastResult }: { data: Route.ComponentProps["loaderData"]; lastResult?: SubmissionResult<string[]> }) {
-  const { t } = useTranslation();
+  const t = useT();
   const navigation = useNavigation();
   const user = d.user;
   const mode = user ? zoneMode(user) : d.prefs.timezone ? "name" : "browser";

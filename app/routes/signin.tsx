@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { data, Form, redirect, useNavigation, useSearchParams } from "react-router";
 import { z } from "zod";
 import { useRootData } from "~/ui/rootData";
@@ -58,7 +58,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function SignIn({ actionData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const root = useRootData();
   const [params] = useSearchParams();
   const navigation = useNavigation();

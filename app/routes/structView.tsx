@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { Link, useSearchParams } from "react-router";
 import { stateOf } from "~/services/context.server";
 import { requireFeature } from "~/services/guards.server";
@@ -21,7 +21,7 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 export default function StructView({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const [params] = useSearchParams();
   const { devices, variables, selected, selectedDevice, value } = loaderData;
   const node = params.get("node");
@@ -85,7 +85,7 @@ export default function StructView({ loaderData }: Route.ComponentProps) {
 }
 
 function VariableDetails({ v, value }: { v: VariableRow; value: number | null }) {
-  const { t } = useTranslation();
+  const t = useT();
   const fmt = useFormatters();
   const rows: [string, React.ReactNode][] = [
     [t("live.columns.device"), `${v.deviceName}${v.moduleName ? ` / ${v.moduleName}` : ""}`],
@@ -106,7 +106,7 @@ function VariableDetails({ v, value }: { v: VariableRow; value: number | null })
 }
 
 function DeviceDetails({ device: d }: { device: Route.ComponentProps["loaderData"]["devices"][number] }) {
-  const { t } = useTranslation();
+  const t = useT();
   const fmt = useFormatters();
   const rows: [string, React.ReactNode][] = [
     [t("live.devices.state"), d.Connected ? t("live.devices.connected") : t("live.devices.disconnected")],

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { Form, Link, useFetcher, useLocation } from "react-router";
 import { stateOf } from "~/services/context.server";
 import { requireFeature } from "~/services/guards.server";
@@ -32,7 +32,7 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 export default function TraceLog({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const location = useLocation();
   const { level } = loaderData;
   const [entries, setEntries] = useState(loaderData.entries);
@@ -120,7 +120,7 @@ export default function TraceLog({ loaderData }: Route.ComponentProps) {
 }
 
 function Row({ entry: e }: { entry: TraceEntry }) {
-  const { t } = useTranslation();
+  const t = useT();
   const { dateTime } = useFormatters();
   return (
     <tr className="border-t border-slate-100 align-top dark:border-slate-700" data-level={e.Level}>

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { data, Form, Link, useSearchParams } from "react-router";
 import type { z } from "zod";
 import { addUserSchema, editUserSchema, resetPasswordSchema, zoneFields } from "~/schemas/users";
@@ -92,7 +92,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function UserManagement({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const [params] = useSearchParams();
   const { users, roles, me } = loaderData;
   const roleName = (id: number) => roles.find((r) => r.ID === id)?.Name ?? `#${id}`;
@@ -224,7 +224,7 @@ function zoneLabel(u: User) {
 
 
 function UserForm({ intent, user, roles, zones, lastResult, cancelHref }: { intent: "add" | "edit"; user?: User; roles: Role[]; zones: { Value: string; Description: string }[]; lastResult?: SubmissionResult<string[]>; cancelHref: string }) {
-  const { t } = useTranslation();
+  const t = useT();
   const schema = intent === "add" ? addUserSchema : editUserSchema;
   const currentZone = user ? (zoneMode(user) === "offset" ? `offset:${user.TimezoneDiffSec}` : user.Timezone) : "";
   const [form, fields] = useForm({
@@ -293,7 +293,7 @@ function UserForm({ intent, user, roles, zones, lastResult, cancelHref }: { inte
 }
 
 function ResetPasswordForm({ user, lastResult, cancelHref }: { user: User; lastResult?: SubmissionResult<string[]>; cancelHref: string }) {
-  const { t } = useTranslation();
+  const t = useT();
   const [form, fields] = useForm({
     id: "reset-password-form",
     lastResult,

@@ -1,5 +1,5 @@
 import { useMemo } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import { z } from "zod";
 import { stateOf } from "~/services/context.server";
@@ -92,7 +92,7 @@ function parseValue(text: string, format: string): number | null {
 }
 
 export default function VariableOverview({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const [params] = useSearchParams();
   const { rows, page, pages, total, devices, canWrite } = loaderData;
   const ids = useMemo(() => rows.map((r) => r.Id), [rows]);
@@ -181,7 +181,7 @@ export default function VariableOverview({ loaderData, actionData }: Route.Compo
 }
 
 function VariableLine({ v, value, canWrite, typed }: { v: VariableRow; value: number | null; canWrite: boolean; typed?: string }) {
-  const { t } = useTranslation();
+  const t = useT();
   const fmt = useFormatters();
   const state = valueState(value, v.RangeMin, v.RangeMax);
   const busy = useNavigation().state === "submitting";

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import pkg from "../../package.json";
 import { getAuth } from "~/services/auth-state.server";
 import { stateOf } from "~/services/context.server";
@@ -29,7 +29,7 @@ function version(v: { Major?: number; Minor?: number; Build?: number }) {
 }
 
 export default function VersionInfo({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const { dateTime } = useFormatters();
   const { system, components } = loaderData;
   return (

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@co
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { TFunction } from "i18next";
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { data, Form, Link, useSearchParams } from "react-router";
 import type { z } from "zod";
 import { DEFAULT_PORT, vncTargetSchema } from "~/schemas/vnc";
@@ -76,7 +76,7 @@ async function removeTarget({ context }: Route.ActionArgs, formData: FormData) {
 }
 
 export default function VncView({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const [params] = useSearchParams();
   const { targets, canManage } = loaderData;
   // The server renders the "needs JavaScript" note; the viewer takes its place once React runs.
@@ -182,7 +182,7 @@ function removeForm(target: VncTarget, params: URLSearchParams, t: TFunction) {
 }
 
 function TargetForm({ target, lastResult, cancelHref }: { target?: VncTarget; lastResult?: SubmissionResult<string[]>; cancelHref: string }) {
-  const { t } = useTranslation();
+  const t = useT();
   const [form, fields] = useForm<z.input<typeof vncTargetSchema>, z.output<typeof vncTargetSchema>, string[]>({
     id: target ? `vnc-form-${target.ID}` : "vnc-form-add",
     lastResult,

@@ -2,7 +2,7 @@ import { createContext, type MiddlewareFunction, type RouterContextProvider } fr
 import { env } from "./env.server";
 import { forgetCachedAnswers } from "./logger/cache.server";
 import { LoggerClient } from "./logger/client.server";
-import { sessionStorageFor, type AppSession } from "./session.server";
+import { openSession, sessionStorageFor, type AppSession } from "./session.server";
 
 export interface RequestState {
   session: AppSession;
@@ -35,7 +35,7 @@ export function stateIfAny(context: Readonly<RouterContextProvider>): RequestSta
  */
 export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const storage = sessionStorageFor(request);
-  const session = await storage.getSession(request.headers.get("Cookie"));
+  const session = await openSession(storage, request.headers.get("Cookie"));
   const before = JSON.stringify(session.data);
   // Only requests that change nothing read through the cache; any other one may have changed
   // what the cached answers say, so they are all dropped once it is done.

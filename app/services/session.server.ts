@@ -1,4 +1,4 @@
-import { createCookie, createCookieSessionStorage, type Session } from "react-router";
+import { createCookie, createCookieSessionStorage, createSession, type Session, type SessionStorage } from "react-router";
 import { env } from "./env.server";
 
 export interface SessionData {
@@ -40,6 +40,26 @@ export function isHttps(request: Request) {
 
 export function sessionStorageFor(request: Request) {
   return isHttps(request) ? secure : plain;
+}
+
+/** Session data of cookie headers whose signature was checked, by the exact header text. */
+const verified = new Map<string, string>();
+const VERIFIED_MAX = 1000;
+
+/**
+ * The request's session. A browser sends the same cookie until its session changes, and checking
+ * the signature (Web Crypto: a key import and an HMAC per request) was a tenth of a small page's
+ * server time — so a header already verified is not checked again. Only headers that passed the
+ * check are remembered, by their full text (signature included): a changed cookie is checked anew.
+ */
+export async function openSession(storage: SessionStorage<SessionData, FlashData>, cookieHeader: string | null): Promise<AppSession> {
+  if (!cookieHeader) return storage.getSession(null);
+  const known = verified.get(cookieHeader);
+  if (known !== undefined) return createSession<SessionData, FlashData>(JSON.parse(known));
+  const session = await storage.getSession(cookieHeader);
+  if (verified.size >= VERIFIED_MAX) verified.clear();
+  verified.set(cookieHeader, JSON.stringify(session.data));
+  return session;
 }
 
 /** The locale chosen without signing in (no-login mode, sign-in page). */

@@ -1,6 +1,6 @@
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
 import { useRef } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { isColour, normaliseColour } from "~/schemas/globalSettings";
 import { FormField, inputClass } from "./FormField";
 
@@ -33,7 +33,7 @@ export function ColourField({
   saved: string;
   onColour: (colour: string) => void;
 }) {
-  const { t } = useTranslation();
+  const t = useT();
   const textRef = useRef<HTMLInputElement>(null);
   const pickerRef = useRef<HTMLInputElement>(null);
   return (

@@ -1,6 +1,6 @@
 import { Dialog, DialogPanel, DialogTitle } from "@headlessui/react";
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { Form, Link, useNavigation } from "react-router";
 
 interface ConfirmFormProps {
@@ -15,7 +15,7 @@ interface ConfirmFormProps {
 
 /** The confirmation form itself: posts the fields plus confirm=yes, which actions require. */
 export function ConfirmForm({ fields, message, confirmLabel, cancelHref, onCancel }: ConfirmFormProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const navigation = useNavigation();
   return (
     <Form method="post" className="flex flex-col gap-4" data-testid="confirm-form">

@@ -1,8 +1,8 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 
 /** 404 (spec §2), 403, logger unreachable (502/503) and the 500 page. */
 export function ErrorPage({ status, reason }: { status: number; reason?: string }) {
-  const { t } = useTranslation();
+  const t = useT();
   let title: string;
   let detail: string | null = null;
   if (status === 404) title = t("errors.notFound");

@@ -1,10 +1,10 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { Link, useNavigation } from "react-router";
 import { buttonClass } from "./FormField";
 
 /** Submit and Cancel of an add/edit form; Cancel is a link, so it works without JavaScript. */
 export function FormActions({ submitLabel, cancelHref, className = "flex gap-2" }: { submitLabel: string; cancelHref: string; className?: string }) {
-  const { t } = useTranslation();
+  const t = useT();
   const navigation = useNavigation();
   return (
     <div className={className}>

@@ -1,9 +1,9 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { Link, useSearchParams } from "react-router";
 
 /** Previous/next links through Limit/Offset in the URL (works without JavaScript). */
 export function Pager({ total, limit, offset, param = "offset", testId }: { total: number; limit: number; offset: number; param?: string; testId?: string }) {
-  const { t } = useTranslation();
+  const t = useT();
   const [params] = useSearchParams();
   if (total <= limit && offset === 0) return null;
   const href = (to: number) => {

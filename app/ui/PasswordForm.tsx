@@ -1,13 +1,13 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { Form, useNavigation } from "react-router";
 import { passwordChangeSchema } from "~/schemas/password";
 import { buttonClass, FormErrors, FormField, inputClass } from "./FormField";
 
 /** Current / new / confirm password, validated inline with JS and on the server without. */
 export function PasswordForm({ lastResult, intent, submitLabel }: { lastResult?: SubmissionResult<string[]> | null; intent?: string; submitLabel: string }) {
-  const { t } = useTranslation();
+  const t = useT();
   const navigation = useNavigation();
   const [form, fields] = useForm({
     id: "password-form",

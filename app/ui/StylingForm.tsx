@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { Form, useNavigation } from "react-router";
 import type { z } from "zod";
 import { MAX_LOGO_BYTES, stylingSchema } from "~/schemas/globalSettings";
@@ -15,7 +15,7 @@ import { ThemePreview } from "./ThemePreview";
  * follows the fields with JavaScript (and shows the saved theme without).
  */
 export function StylingForm({ saved, lastResult }: { saved: { mainColor: string; hoverColor: string; customLogo: boolean }; lastResult?: SubmissionResult<string[]> }) {
-  const { t } = useTranslation();
+  const t = useT();
   const navigation = useNavigation();
   const currentLogo = useRootData()?.theme.logo ?? null;
   const [form, fields] = useForm<z.input<typeof stylingSchema>, z.output<typeof stylingSchema>, string[]>({

@@ -1,11 +1,11 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 
 /**
  * A small mock of the header and a button painted with the given colours and logo. It is
  * decorative (the real controls are the form fields), so it is hidden from assistive tech.
  */
 export function ThemePreview({ mainColor, hoverColor, logoSrc }: { mainColor: string; hoverColor: string; logoSrc: string | null }) {
-  const { t } = useTranslation();
+  const t = useT();
   const colours = { "--preview-main": mainColor, "--preview-hover": hoverColor } as React.CSSProperties;
   return (
     <figure className="flex flex-col gap-2 text-sm">

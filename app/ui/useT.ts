@@ -1,17 +1,24 @@
 import type { TFunction } from "i18next";
-import { useContext, useMemo } from "react";
+import { useCallback, useContext, useMemo, useSyncExternalStore } from "react";
 import { I18nContext } from "react-i18next";
 
 /**
  * `t` for the components every page renders many times (navigation entries, widgets).
  * useTranslation() copies the whole i18n instance once per component instance, and a server
- * render mounts every instance afresh: on a dashboard that was several ms per page. A language
- * change re-renders the page from the root loader anyway, and the memo follows the language.
+ * render mounts every instance afresh: on a dashboard that was several ms per page. The one
+ * hook for texts in the app: react-i18next's own hooks stay out of the browser's JavaScript.
  */
 export function useT(): TFunction {
   const { i18n } = useContext(I18nContext);
-  const language = i18n.language;
-  // eslint-disable-next-line react-hooks/exhaustive-deps
+  // Re-rendered when the browser switches language (the root loads the texts, then changes it).
+  const subscribe = useCallback(
+    (changed: () => void) => {
+      i18n.on("languageChanged", changed);
+      return () => i18n.off("languageChanged", changed);
+    },
+    [i18n],
+  );
+  const language = useSyncExternalStore(subscribe, () => i18n.language, () => i18n.language);
   return useMemo(() => rememberingT(i18n.getFixedT(language), i18n.store?.data, language), [i18n, language]);
 }
 

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 
 const COLOURS: Record<string, string> = {
   critical: "bg-red-700 text-white",
@@ -8,7 +8,7 @@ const COLOURS: Record<string, string> = {
 };
 
 export function SeverityBadge({ severity }: { severity: string }) {
-  const { t } = useTranslation();
+  const t = useT();
   return (
     <span className={`inline-block rounded px-2 py-0.5 text-xs font-semibold uppercase ${COLOURS[severity] ?? "bg-slate-200"}`} data-severity={severity}>
       {t(`alarming.severity.${severity}`)}

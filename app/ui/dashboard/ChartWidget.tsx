@@ -3,7 +3,6 @@ import { useT } from "~/ui/useT";
 import { useFormatters } from "~/ui/format";
 import { useRootData } from "~/ui/rootData";
 import { ServerChartsContext } from "./serverCharts";
-import { SvgChart } from "./SvgChart";
 import type { ChartOverlay, SeriesData, VariableInfo } from "./types";
 import { seriesStyle } from "./colours";
 import { UPlotChart } from "./UPlotChart";
@@ -16,7 +15,9 @@ interface Loaded {
 
 export type ChartWidgetProps = Common &
   (
-    | /** The data is in the page: SVG and uPlot drawn from it (Analytics). */ Loaded
+    | /** The data is in the page: SVG (drawn by `svg`, so SvgChart stays out of the dashboard's JavaScript) and uPlot drawn from it (Analytics). */ (Loaded & {
+        svg(look: SvgChartLook): React.ReactNode;
+      })
     | {
         /** A dashboard widget: the server draws its SVG into the HTML (ServerChartsContext). */
         widgetId: string;
@@ -24,6 +25,14 @@ export type ChartWidgetProps = Common &
         loaded?: Loaded;
       }
   );
+
+/** What the inline SVG is drawn with besides the data. */
+export interface SvgChartLook {
+  height: number;
+  locale: string;
+  timeZone: string;
+  label: string;
+}
 
 interface Common {
   vars: VariableInfo[];
@@ -65,7 +74,7 @@ export function ChartWidget(props: ChartWidgetProps) {
       <div className="relative min-h-0 flex-1" data-ready={ready || undefined} data-testid="chart">
         {!ready &&
           (inline ? (
-            <SvgChart series={inline.series} vars={props.vars} height={height} from={inline.from} to={inline.to} locale={locale} timeZone={fmt.timeZone} label={label} overlay={props.overlay} />
+            inline.svg({ height, locale, timeZone: fmt.timeZone, label })
           ) : (
             <div className="h-full w-full" dangerouslySetInnerHTML={{ __html: markup }} suppressHydrationWarning />
           ))}

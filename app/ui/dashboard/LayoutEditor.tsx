@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { Form, useNavigation } from "react-router";
 import type { DashboardContent } from "~/schemas/dashboards";
 import { buttonClass } from "~/ui/FormField";
@@ -14,7 +14,7 @@ const GAP_PX = 4;
  * corner) or by keyboard — arrows move, Shift+arrows resize — and "Save layout" posts them all.
  */
 export function LayoutEditor({ dashboardId, version, content, titles }: { dashboardId: string; version: number; content: DashboardContent; titles: Record<string, string> }) {
-  const { t } = useTranslation();
+  const t = useT();
   const navigation = useNavigation();
   const initial = content.Widgets.map(({ ID, X, Y, W, H }) => ({ ID, X, Y, W, H }));
   const [boxes, setBoxes] = useState<Box[]>(initial);

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { Form } from "react-router";
 import type { z } from "zod";
 import { ALARM_ROWS_DEFAULT, ALARM_ROWS_MAX, ALARM_SEVERITIES, stateText, thresholdText, TYPE_OPTIONS, widgetFormSchema, type Widget, type WidgetType } from "~/schemas/dashboards";
@@ -22,7 +22,7 @@ interface Props {
 
 /** Add or configure one widget; plain form fields, so it works without JavaScript. */
 export function WidgetForm({ dashboardId, version, type, widget, nextRow, variables, lastResult, cancelHref }: Props) {
-  const { t } = useTranslation();
+  const t = useT();
   const o = widget?.Options ?? {};
   const [form, fields] = useForm<z.input<typeof widgetFormSchema>, z.output<typeof widgetFormSchema>, string[]>({
     id: `widget-form-${widget?.ID ?? "new"}`,

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { Form, useNavigation } from "react-router";
 import { metaEntrySchema } from "~/schemas/metadata";
 import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
@@ -12,7 +12,7 @@ import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
  * field they concern, the logger's refusals above, what was typed kept (also without JavaScript).
  */
 export function MetaDataEditor({ entries, keys, canEdit, hidden, lastResult }: { entries: { Key: string; Value: string }[]; keys: string[]; canEdit: boolean; hidden: Record<string, string>; lastResult?: SubmissionResult<string[]> }) {
-  const { t } = useTranslation();
+  const t = useT();
   const busy = useNavigation().state === "submitting";
   const [form, fieldsOf] = useForm({
     id: `metadata-${Object.values(hidden).join("-")}`,

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { RANGES } from "~/schemas/dashboards";
 import { inputClass } from "~/ui/FormField";
 import { useFormatters } from "~/ui/format";
@@ -13,7 +13,7 @@ export interface MeasurementChoice {
 
 /** The three ways to give a range (preset, absolute in the user's zone, a measurement) as radios. */
 export function RangeFields({ range, measurements, idPrefix, errors }: { range: HistoryRange; measurements: MeasurementChoice[]; idPrefix: string; errors?: readonly string[] }) {
-  const { t } = useTranslation();
+  const t = useT();
   const { timeZone } = useFormatters();
   const radio = (span: HistoryRange["span"]) => (
     <input type="radio" name="span" value={span} defaultChecked={range.span === span} id={`${idPrefix}-span-${span}`} />

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { inputClass } from "~/ui/FormField";
 
 export interface PickableVariable {
@@ -21,7 +21,7 @@ export function FieldsetError({ id, errors }: { id: string; errors?: readonly st
 
 /** Checkboxes grouped by device (`name="v"`); the search box hides non-matching ones with JS. */
 export function VariablePicker({ variables, selected, errors }: { variables: PickableVariable[]; selected: readonly string[]; errors?: readonly string[] }) {
-  const { t } = useTranslation();
+  const t = useT();
   const [q, setQ] = useState("");
   const devices = [...new Set(variables.map((v) => v.deviceName))];
   const match = (v: PickableVariable) => !q || `${v.Name} ${v.Unit} ${v.deviceName}`.toLowerCase().includes(q.toLowerCase());

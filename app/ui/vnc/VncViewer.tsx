@@ -1,6 +1,6 @@
 import type RFB from "@novnc/novnc";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "~/ui/useT";
 import { buttonClass, inputClass } from "~/ui/FormField";
 
 // The noVNC client (browser only: imported dynamically, it touches window at load time).
@@ -18,7 +18,7 @@ function proxyUrl(target: number) {
 }
 
 export function VncViewer({ targets, initialTarget }: { targets: { ID: number; Name: string }[]; initialTarget?: number }) {
-  const { t } = useTranslation();
+  const t = useT();
   const [targetId, setTargetId] = useState(targets.some((x) => x.ID === initialTarget) ? initialTarget! : targets[0]!.ID);
   const [state, setState] = useState<State>({ kind: "idle" });
   const [failure, setFailure] = useState<string | null>(null);
