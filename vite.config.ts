@@ -24,4 +24,15 @@ function vncProxyInDev(): Plugin {
 export default defineConfig({
   plugins: [tailwindcss(), reactRouter(), vncProxyInDev()],
   resolve: { tsconfigPaths: true },
+  build: {
+    rollupOptions: {
+      output: {
+        // A text file's chunk says whose it is (texts-en-dashboards-…): both languages have the same file names.
+        chunkFileNames: (chunk) => {
+          const text = chunk.facadeModuleId?.match(/\/locales\/(\w+)\/(\w+)\.json$/);
+          return text ? `assets/texts-${text[1]}-${text[2]}-[hash].js` : "assets/[name]-[hash].js";
+        },
+      },
+    },
+  },
 });

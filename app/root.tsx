@@ -1,3 +1,4 @@
+import i18next from "i18next";
 import { useContext, useEffect } from "react";
 import { I18nContext } from "react-i18next";
 import {
@@ -15,7 +16,7 @@ import {
 } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
-import { loadTexts, LOCALE_IDS, type Language } from "./locales";
+import { LOCALE_IDS, type Language } from "./locales";
 import { getAuth } from "./services/auth-state.server";
 import { activeMaintenance, bannerVisible } from "./services/banner";
 import { sessionMiddleware, stateOf } from "./services/context.server";
@@ -29,11 +30,19 @@ import { readPrefs } from "./services/prefs.server";
 import { loadTheme } from "./services/theme.server";
 import { effectiveZone } from "./services/timezone";
 import { AppShell } from "./ui/AppShell";
+import { ensureTexts } from "./ui/texts";
 import { KioskRetry } from "./ui/dashboard/KioskRetry";
 import { ErrorPage } from "./ui/ErrorPage";
 import { useRootData } from "./ui/rootData";
 
 export const middleware = [sessionMiddleware, i18nextMiddleware];
+// Browser navigation: the next screen's texts are there before it renders.
+export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
+  async ({ request }, next) => {
+    await ensureTexts(i18next.language, new URL(request.url).pathname);
+    return next();
+  },
+];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { logger, session } = stateOf(context);
@@ -120,7 +129,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
     if (i18n.language === lng) return;
     // The browser has only the language it started with: another one is loaded first.
     void (async () => {
-      if (!i18n.hasResourceBundle(lng, "translation")) i18n.addResourceBundle(lng, "translation", await loadTexts(lng));
+      await ensureTexts(lng, window.location.pathname);
       await i18n.changeLanguage(lng);
     })();
   }, [loaderData.locale, i18n]);

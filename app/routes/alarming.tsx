@@ -141,7 +141,7 @@ export default function Alarming({ loaderData, actionData }: Route.ComponentProp
             <option value="">{t("alarming.any")}</option>
             {SEVERITIES.map((s) => (
               <option key={s} value={s}>
-                {t(`alarming.severity.${s}`)}
+                {t(`severity.${s}`)}
               </option>
             ))}
           </select>
@@ -151,7 +151,7 @@ export default function Alarming({ loaderData, actionData }: Route.ComponentProp
             <option value="">{t("alarming.notNormal")}</option>
             {ALARM_STATES.map((s) => (
               <option key={s} value={s}>
-                {t(`alarming.state.${s}`)}
+                {t(`alarmState.${s}`)}
               </option>
             ))}
           </select>
@@ -280,7 +280,7 @@ function AlarmRow({ alarm: a, shelveHref }: { alarm: Alarm; shelveHref: string }
         <div className="text-xs text-slate-500">{a.Text}</div>
       </td>
       <td className="px-3 py-2" data-testid="alarm-state">
-        {t(`alarming.state.${a.State}`)}
+        {t(`alarmState.${a.State}`)}
         {a.State === "Shelved" && a.ShelvedUntil && (
           <div className="text-xs text-slate-500">
             {t("alarming.shelvedUntil", { when: dateTime(a.ShelvedUntil), who: a.ShelvedBy })} · {a.ShelveReason}
@@ -393,7 +393,7 @@ function HistoryTable({ history }: { history: Route.ComponentProps["loaderData"]
               <td className="px-3 py-2">{h.RuleName}</td>
               <td className="px-3 py-2">{t(`alarming.event.${h.Event}`, { defaultValue: h.Event })}</td>
               <td className="px-3 py-2 text-xs">
-                {t(`alarming.state.${h.FromState}`, { defaultValue: h.FromState })} → {t(`alarming.state.${h.ToState}`, { defaultValue: h.ToState })}
+                {t(`alarmState.${h.FromState}`, { defaultValue: h.FromState })} → {t(`alarmState.${h.ToState}`, { defaultValue: h.ToState })}
               </td>
               <td className="px-3 py-2 tabular-nums">{value(h.Value)}</td>
               <td className="px-3 py-2">{h.User}</td>

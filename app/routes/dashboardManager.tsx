@@ -102,14 +102,14 @@ const editHref = (id: string) => `${PATH}?edit=${id}`;
 async function stored(args: Args, id: string): Promise<StoredDashboard & { content: DashboardContent }> {
   const d = await getDashboard(stateOf(args.context).logger, id);
   if (d?.content) return d as StoredDashboard & { content: DashboardContent };
-  throw redirectWithToast(args.context, PATH, { type: "error", text: getInstance(args.context).t("dashboards.manager.gone") });
+  throw redirectWithToast(args.context, PATH, { type: "error", text: getInstance(args.context).t("dashboardManager.manager.gone") });
 }
 
 async function create({ context }: Args, formData: FormData) {
   const submission = parseWithZod(formData, { schema: createSchema });
   if (submission.status !== "success") return data({ intent: "create" as const, result: submission.reply() }, { status: 400 });
   const saved = await saveDashboard(stateOf(context).logger, { Name: submission.value.name, Content: EMPTY_CONTENT });
-  return redirectWithToast(context, editHref(saved.ID), { type: "success", text: getInstance(context).t("dashboards.manager.added") });
+  return redirectWithToast(context, editHref(saved.ID), { type: "success", text: getInstance(context).t("dashboardManager.manager.added") });
 }
 
 async function saveSettings(args: Args, formData: FormData) {
@@ -123,7 +123,7 @@ async function saveSettings(args: Args, formData: FormData) {
   const v = submission.value;
   if (d.content.Widgets.some((w) => w.X + w.W > v.columns)) return reply(400, [t("dashboards.validation.pastColumns", { columns: v.columns })]);
   const content = { ...d.content, Columns: v.columns, RowHeight: v.rowHeight, Range: v.range, Refresh: v.refresh };
-  return commit(args, { id, version, name: v.name, content, reply, done: "dashboards.manager.saved" });
+  return commit(args, { id, version, name: v.name, content, reply, done: "dashboardManager.manager.saved" });
 }
 
 /** SaveDashboard with the form's Version: a 409 keeps the input and offers the current Version. */
@@ -134,8 +134,8 @@ async function commit(
   const { logger } = stateOf(args.context);
   const { t } = getInstance(args.context);
   const refused = await refusalOf(() => saveDashboard(logger, { ID: o.id, Version: o.version, Name: o.name, Content: o.content }));
-  if (refused?.status === 409) return o.reply(409, [t("dashboards.manager.conflict")], (await getDashboard(logger, o.id))?.Version);
-  if (refused?.status === 404) return redirectWithToast(args.context, PATH, { type: "error", text: t("dashboards.manager.gone") });
+  if (refused?.status === 409) return o.reply(409, [t("dashboardManager.manager.conflict")], (await getDashboard(logger, o.id))?.Version);
+  if (refused?.status === 404) return redirectWithToast(args.context, PATH, { type: "error", text: t("dashboardManager.manager.gone") });
   if (refused) return o.reply(400, [refused.message]);
   return redirectWithToast(args.context, editHref(o.id), { type: "success", text: t(o.done) });
 }
@@ -157,7 +157,7 @@ async function saveWidget(args: Args, formData: FormData) {
   if (!existing && d.content.Widgets.length >= 64) return reply(400, ["dashboards.validation.tooManyWidgets"]);
   const widget = widgetFromForm(existing?.ID ?? newWidgetId(d.content), submission.value);
   const Widgets = existing ? d.content.Widgets.map((w) => (w.ID === existing.ID ? widget : w)) : [...d.content.Widgets, widget];
-  return commit(args, { id, version, name: d.Name, content: { ...d.content, Widgets }, reply, done: "dashboards.editor.widgetSaved" });
+  return commit(args, { id, version, name: d.Name, content: { ...d.content, Widgets }, reply, done: "dashboardManager.editor.widgetSaved" });
 }
 
 function newWidgetId(content: DashboardContent) {
@@ -174,15 +174,15 @@ async function changeContent(args: Args, formData: FormData, change: (c: Dashboa
   const valid = next && contentSchema.safeParse(next);
   if (!valid?.success) throw data({ reason: "bad-request" }, { status: 400 });
   const fail = (text: string) => redirectWithToast(args.context, editHref(id), { type: "error", text });
-  if (version !== undefined && version !== d.Version) return fail(t("dashboards.manager.conflict"));
+  if (version !== undefined && version !== d.Version) return fail(t("dashboardManager.manager.conflict"));
   const refused = await refusalOf(() => saveDashboard(stateOf(args.context).logger, { ID: id, Version: version, Name: d.Name, Content: valid.data }));
-  if (refused) return fail(refused.status === 409 ? t("dashboards.manager.conflict") : refused.message);
+  if (refused) return fail(refused.status === 409 ? t("dashboardManager.manager.conflict") : refused.message);
   return redirectWithToast(args.context, editHref(id), { type: "success", text: t(done) });
 }
 
 function removeWidget(args: Args, formData: FormData) {
   const widgetId = formData.get("widgetId");
-  return changeContent(args, formData, (c) => ({ ...c, Widgets: c.Widgets.filter((w) => w.ID !== widgetId) }), "dashboards.editor.widgetRemoved");
+  return changeContent(args, formData, (c) => ({ ...c, Widgets: c.Widgets.filter((w) => w.ID !== widgetId) }), "dashboardManager.editor.widgetRemoved");
 }
 
 function saveLayout(args: Args, formData: FormData) {
@@ -193,14 +193,14 @@ function saveLayout(args: Args, formData: FormData) {
     throw data({ reason: "bad-request" }, { status: 400 });
   }
   const at = new Map(boxes.map((b) => [b.ID, b]));
-  return changeContent(args, formData, (c) => ({ ...c, Widgets: c.Widgets.map((w) => ({ ...w, ...at.get(w.ID), ID: w.ID })) }), "dashboards.editor.layoutSaved");
+  return changeContent(args, formData, (c) => ({ ...c, Widgets: c.Widgets.map((w) => ({ ...w, ...at.get(w.ID), ID: w.ID })) }), "dashboardManager.editor.layoutSaved");
 }
 
 async function duplicate(args: Args, formData: FormData) {
   const d = await stored(args, readText(formData, "id"));
   const { t } = getInstance(args.context);
-  await saveDashboard(stateOf(args.context).logger, { Name: t("dashboards.manager.copyOf", { name: d.Name }).slice(0, 100), Content: d.content });
-  return redirectWithToast(args.context, PATH, { type: "success", text: t("dashboards.manager.duplicated") });
+  await saveDashboard(stateOf(args.context).logger, { Name: t("dashboardManager.manager.copyOf", { name: d.Name }).slice(0, 100), Content: d.content });
+  return redirectWithToast(args.context, PATH, { type: "success", text: t("dashboardManager.manager.duplicated") });
 }
 
 async function remove(args: Args, formData: FormData) {
@@ -208,13 +208,13 @@ async function remove(args: Args, formData: FormData) {
   const { t } = getInstance(args.context);
   const refused = await refusalOf(() => removeDashboard(stateOf(args.context).logger, readText(formData, "id")));
   if (refused && refused.status !== 404) return data({ intent: "remove" as const, error: refused.message }, { status: 400 });
-  return redirectWithToast(args.context, PATH, { type: "success", text: t("dashboards.manager.removed") });
+  return redirectWithToast(args.context, PATH, { type: "success", text: t("dashboardManager.manager.removed") });
 }
 
 async function makeDefault(args: Args, formData: FormData) {
   const d = await stored(args, readText(formData, "id"));
   await setDefaultDashboard(stateOf(args.context).logger, d.ID);
-  return redirectWithToast(args.context, PATH, { type: "success", text: getInstance(args.context).t("dashboards.manager.defaultSet", { name: d.Name }) });
+  return redirectWithToast(args.context, PATH, { type: "success", text: getInstance(args.context).t("dashboardManager.manager.defaultSet", { name: d.Name }) });
 }
 
 async function importFile({ context }: Args, formData: FormData) {
@@ -223,13 +223,13 @@ async function importFile({ context }: Args, formData: FormData) {
   const pasted = formData.get("json");
   const text = file instanceof File && file.size > 0 ? await file.text() : typeof pasted === "string" ? pasted.trim() : "";
   const fail = (message: string) => data({ intent: "import" as const, error: message }, { status: 400 });
-  if (!text) return fail(t("dashboards.import.empty"));
-  if (text.length > 1_000_000) return fail(t("dashboards.import.bad", { problem: "larger than 1 MB" }));
+  if (!text) return fail(t("dashboardManager.import.empty"));
+  if (text.length > 1_000_000) return fail(t("dashboardManager.import.bad", { problem: "larger than 1 MB" }));
   const parsed = parseExportFile(text);
-  if (!parsed.ok) return fail(t("dashboards.import.bad", { problem: parsed.problem }));
+  if (!parsed.ok) return fail(t("dashboardManager.import.bad", { problem: parsed.problem }));
   const refused = await refusalOf(() => saveDashboard(stateOf(context).logger, { Name: parsed.file.Name, Content: parsed.file.Content }));
-  if (refused) return fail(t("dashboards.import.bad", { problem: refused.message }));
-  return redirectWithToast(context, PATH, { type: "success", text: t("dashboards.manager.imported", { name: parsed.file.Name }) });
+  if (refused) return fail(t("dashboardManager.import.bad", { problem: refused.message }));
+  return redirectWithToast(context, PATH, { type: "success", text: t("dashboardManager.manager.imported", { name: parsed.file.Name }) });
 }
 
 type LoaderData = Route.ComponentProps["loaderData"];
@@ -250,16 +250,16 @@ export default function DashboardManager({ loaderData, actionData: raw }: Route.
   return (
     <section className="flex max-w-6xl flex-col gap-6">
       <div className="flex flex-wrap items-center justify-between gap-4">
-        <h1 className="text-2xl font-semibold">{t("dashboards.manager.title")}</h1>
+        <h1 className="text-2xl font-semibold">{t("dashboardManager.manager.title")}</h1>
         <Link to={`${PATH}?add`} className={buttonClass}>
-          {t("dashboards.manager.add")}
+          {t("dashboardManager.manager.add")}
         </Link>
       </div>
-      {removing && <ConfirmPanel title={t("dashboards.manager.removeTitle")} {...removeForm(removing, t)} />}
-      {loaderData.editMissing && <FormErrors errors={[t("dashboards.manager.gone")]} />}
+      {removing && <ConfirmPanel title={t("dashboardManager.manager.removeTitle")} {...removeForm(removing, t)} />}
+      {loaderData.editMissing && <FormErrors errors={[t("dashboardManager.manager.gone")]} />}
       {params.has("add") && (
         <div className={cardClass}>
-          <h2 className="mb-4 text-lg font-semibold">{t("dashboards.manager.addTitle")}</h2>
+          <h2 className="mb-4 text-lg font-semibold">{t("dashboardManager.manager.addTitle")}</h2>
           <CreateForm lastResult={createResult} />
         </div>
       )}
@@ -268,16 +268,16 @@ export default function DashboardManager({ loaderData, actionData: raw }: Route.
       <div className={`${cardClass} flex flex-col gap-4 overflow-x-auto`}>
         <FormErrors errors={removeError ? [removeError] : undefined} />
         {dashboards.length === 0 ? (
-          <p className="text-slate-600 dark:text-slate-300">{t("dashboards.manager.empty")}</p>
+          <p className="text-slate-600 dark:text-slate-300">{t("dashboardManager.manager.empty")}</p>
         ) : (
-          <table className="w-full text-left text-sm" aria-label={t("dashboards.manager.title")} data-testid="dashboards-table">
+          <table className="w-full text-left text-sm" aria-label={t("dashboardManager.manager.title")} data-testid="dashboards-table">
             <thead className="border-b border-slate-200 text-xs uppercase text-slate-500 dark:border-slate-700">
               <tr>
                 <th scope="col" className="px-4 py-2">
-                  {t("dashboards.manager.name")}
+                  {t("dashboardManager.manager.name")}
                 </th>
                 <th scope="col" className="px-4 py-2">
-                  {t("dashboards.manager.default")}
+                  {t("dashboardManager.manager.default")}
                 </th>
                 <th scope="col" className="px-4 py-2">
                   <span className="sr-only">{t("common.actions")}</span>
@@ -294,33 +294,33 @@ export default function DashboardManager({ loaderData, actionData: raw }: Route.
                   </th>
                   <td className="px-4 py-2">
                     {d.IsDefault ? (
-                      <span className="rounded-full bg-brand px-2 py-0.5 text-xs font-medium text-white">{t("dashboards.manager.default")}</span>
+                      <span className="rounded-full bg-brand px-2 py-0.5 text-xs font-medium text-white">{t("dashboardManager.manager.default")}</span>
                     ) : (
                       <Form method="post">
                         <input type="hidden" name="intent" value="setDefault" />
                         <input type="hidden" name="id" value={d.ID} />
-                        <button type="submit" className={linkButton} aria-label={`${t("dashboards.manager.setDefault")}: ${d.Name}`}>
-                          {t("dashboards.manager.setDefault")}
+                        <button type="submit" className={linkButton} aria-label={`${t("dashboardManager.manager.setDefault")}: ${d.Name}`}>
+                          {t("dashboardManager.manager.setDefault")}
                         </button>
                       </Form>
                     )}
                   </td>
                   <td className="px-4 py-2">
                     <div className="flex flex-wrap justify-end gap-4 whitespace-nowrap">
-                      <Link to={`${PATH}?edit=${d.ID}`} className={linkButton} aria-label={`${t("dashboards.manager.edit")}: ${d.Name}`}>
-                        {t("dashboards.manager.edit")}
+                      <Link to={`${PATH}?edit=${d.ID}`} className={linkButton} aria-label={`${t("dashboardManager.manager.edit")}: ${d.Name}`}>
+                        {t("dashboardManager.manager.edit")}
                       </Link>
                       <Form method="post">
                         <input type="hidden" name="intent" value="duplicate" />
                         <input type="hidden" name="id" value={d.ID} />
-                        <button type="submit" className={linkButton} aria-label={`${t("dashboards.manager.duplicate")}: ${d.Name}`}>
-                          {t("dashboards.manager.duplicate")}
+                        <button type="submit" className={linkButton} aria-label={`${t("dashboardManager.manager.duplicate")}: ${d.Name}`}>
+                          {t("dashboardManager.manager.duplicate")}
                         </button>
                       </Form>
-                      <Link to={`${PATH}?export=${d.ID}`} className={linkButton} aria-label={`${t("dashboards.manager.export")}: ${d.Name}`}>
-                        {t("dashboards.manager.export")}
+                      <Link to={`${PATH}?export=${d.ID}`} className={linkButton} aria-label={`${t("dashboardManager.manager.export")}: ${d.Name}`}>
+                        {t("dashboardManager.manager.export")}
                       </Link>
-                      <ConfirmAction label={t("dashboards.manager.remove")} title={t("dashboards.manager.removeTitle")} confirmHref={`${PATH}?remove=${d.ID}`} {...removeForm(d, t)} />
+                      <ConfirmAction label={t("dashboardManager.manager.remove")} title={t("dashboardManager.manager.removeTitle")} confirmHref={`${PATH}?remove=${d.ID}`} {...removeForm(d, t)} />
                     </div>
                   </td>
                 </tr>
@@ -335,7 +335,7 @@ export default function DashboardManager({ loaderData, actionData: raw }: Route.
 }
 
 function removeForm(d: { ID: string; Name: string }, t: TFunction) {
-  return { fields: { intent: "remove", id: d.ID }, message: t("dashboards.manager.removeConfirm", { name: d.Name }), confirmLabel: t("dashboards.manager.removeButton"), cancelHref: PATH };
+  return { fields: { intent: "remove", id: d.ID }, message: t("dashboardManager.manager.removeConfirm", { name: d.Name }), confirmLabel: t("dashboardManager.manager.removeButton"), cancelHref: PATH };
 }
 
 function CreateForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
@@ -351,10 +351,10 @@ function CreateForm({ lastResult }: { lastResult?: SubmissionResult<string[]> })
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
       <input type="hidden" name="intent" value="create" />
       <FormErrors errors={form.errors} id={form.errorId} />
-      <FormField id={fields.name.id} label={t("dashboards.manager.name")} errors={fields.name.errors} errorId={fields.name.errorId}>
+      <FormField id={fields.name.id} label={t("dashboardManager.manager.name")} errors={fields.name.errors} errorId={fields.name.errorId}>
         <input {...getInputProps(fields.name, { type: "text" })} className={inputClass} />
       </FormField>
-      <FormActions submitLabel={t("dashboards.manager.create")} cancelHref={PATH} />
+      <FormActions submitLabel={t("dashboardManager.manager.create")} cancelHref={PATH} />
     </Form>
   );
 }
@@ -364,17 +364,17 @@ function ExportPanel({ name, json }: { name: string; json: string }) {
   const file = `${name.replace(/[^\p{L}\p{N}_-]+/gu, "-").replace(/^-|-$/g, "") || "dashboard"}.json`;
   return (
     <div className={`${cardClass} flex flex-col gap-3`} data-testid="export-panel">
-      <h2 className="text-lg font-semibold">{t("dashboards.export.title", { name })}</h2>
-      <p className="text-sm text-slate-600 dark:text-slate-300">{t("dashboards.export.hint")}</p>
+      <h2 className="text-lg font-semibold">{t("dashboardManager.export.title", { name })}</h2>
+      <p className="text-sm text-slate-600 dark:text-slate-300">{t("dashboardManager.export.hint")}</p>
       <div className="flex gap-3">
         <a href={`data:application/json;charset=utf-8,${encodeURIComponent(json)}`} download={file} className={buttonClass}>
-          {t("dashboards.export.download")}
+          {t("dashboardManager.export.download")}
         </a>
         <Link to={PATH} className="rounded-md px-4 py-2 hover:bg-slate-100 dark:hover:bg-slate-700">
           {t("common.cancel")}
         </Link>
       </div>
-      <textarea readOnly value={json} rows={8} aria-label={t("dashboards.export.title", { name })} className={`${inputClass} font-mono text-xs`} />
+      <textarea readOnly value={json} rows={8} aria-label={t("dashboardManager.export.title", { name })} className={`${inputClass} font-mono text-xs`} />
     </div>
   );
 }
@@ -384,18 +384,18 @@ function ImportForm({ error }: { error?: string }) {
   const navigation = useNavigation();
   return (
     <Form method="post" encType="multipart/form-data" className={`${cardClass} flex flex-col gap-4`} data-testid="import-form">
-      <h2 className="text-lg font-semibold">{t("dashboards.import.title")}</h2>
+      <h2 className="text-lg font-semibold">{t("dashboardManager.import.title")}</h2>
       <input type="hidden" name="intent" value="import" />
       <FormErrors errors={error ? [error] : undefined} />
-      <FormField id="import-file" label={t("dashboards.import.file")}>
+      <FormField id="import-file" label={t("dashboardManager.import.file")}>
         <input id="import-file" type="file" name="file" accept="application/json,.json" className="text-sm" />
       </FormField>
-      <FormField id="import-json" label={t("dashboards.import.text")}>
+      <FormField id="import-json" label={t("dashboardManager.import.text")}>
         <textarea id="import-json" name="json" rows={3} className={`${inputClass} font-mono text-xs`} />
       </FormField>
       <div>
         <button type="submit" className={buttonClass} disabled={navigation.state === "submitting"}>
-          {t("dashboards.import.submit")}
+          {t("dashboardManager.import.submit")}
         </button>
       </div>
     </Form>
@@ -419,44 +419,44 @@ function Editor({ loaderData, dashboard, actionData }: { loaderData: LoaderData;
   return (
     <div className={`${cardClass} flex flex-col gap-6`} data-testid="dashboard-editor">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 className="text-lg font-semibold">{t("dashboards.editor.title", { name: dashboard.Name })}</h2>
+        <h2 className="text-lg font-semibold">{t("dashboardManager.editor.title", { name: dashboard.Name })}</h2>
         <div className="flex gap-4">
           <Link to={`/${dashboard.ID}`} className={linkButton}>
-            {t("dashboards.manager.open")}
+            {t("dashboardManager.manager.open")}
           </Link>
           <Link to={PATH} className={linkButton}>
-            {t("dashboards.editor.close")}
+            {t("dashboardManager.editor.close")}
           </Link>
         </div>
       </div>
       <SettingsForm key={`settings-${dashboard.Version}`} dashboard={dashboard} version={version} lastResult={last?.intent === "settings" ? last.result : undefined} />
       <section className="flex flex-col gap-3">
-        <h3 className="font-semibold">{t("dashboards.editor.layout")}</h3>
+        <h3 className="font-semibold">{t("dashboardManager.editor.layout")}</h3>
         <LayoutEditor key={dashboard.Version} dashboardId={dashboard.ID} version={dashboard.Version} content={content} titles={titles} />
       </section>
       <section className="flex flex-col gap-3">
-        <h3 className="font-semibold">{t("dashboards.editor.widgets")}</h3>
-        {loaderData.variablesError && <FormErrors errors={[t("dashboards.editor.variablesUnavailable", { error: loaderData.variablesError })]} />}
+        <h3 className="font-semibold">{t("dashboardManager.editor.widgets")}</h3>
+        {loaderData.variablesError && <FormErrors errors={[t("dashboardManager.editor.variablesUnavailable", { error: loaderData.variablesError })]} />}
         {content.Widgets.length === 0 ? (
-          <p className="text-sm text-slate-500">{t("dashboards.editor.noWidgets")}</p>
+          <p className="text-sm text-slate-500">{t("dashboardManager.editor.noWidgets")}</p>
         ) : (
           <ul className="flex flex-col divide-y divide-slate-100 dark:divide-slate-700" data-testid="widget-list">
             {content.Widgets.map((w) => (
               <li key={w.ID} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm" data-widget={w.ID}>
                 <span>
-                  <span className="font-medium">{titles[w.ID]}</span> <span className="text-slate-500">· {t(`dashboards.types.${w.Type}`)} · {t("dashboards.editor.widgetAt", { title: "", x: w.X, y: w.Y, w: w.W, h: w.H }).replace(/^:\s*/, "")}</span>
+                  <span className="font-medium">{titles[w.ID]}</span> <span className="text-slate-500">· {t(`dashboards.types.${w.Type}`)} · {t("dashboardManager.editor.widgetAt", { title: "", x: w.X, y: w.Y, w: w.W, h: w.H }).replace(/^:\s*/, "")}</span>
                 </span>
                 <span className="flex gap-4">
-                  <Link to={`${editHref(dashboard.ID)}&widget=${w.ID}`} preventScrollReset className={linkButton} aria-label={`${t("dashboards.editor.editWidget")}: ${titles[w.ID]}`}>
-                    {t("dashboards.editor.editWidget")}
+                  <Link to={`${editHref(dashboard.ID)}&widget=${w.ID}`} preventScrollReset className={linkButton} aria-label={`${t("dashboardManager.editor.editWidget")}: ${titles[w.ID]}`}>
+                    {t("dashboardManager.editor.editWidget")}
                   </Link>
                   <Form method="post" preventScrollReset>
                     <input type="hidden" name="intent" value="removeWidget" />
                     <input type="hidden" name="id" value={dashboard.ID} />
                     <input type="hidden" name="version" value={dashboard.Version} />
                     <input type="hidden" name="widgetId" value={w.ID} />
-                    <button type="submit" className="text-red-700 hover:underline dark:text-red-400" aria-label={`${t("dashboards.editor.removeWidget")}: ${titles[w.ID]}`}>
-                      {t("dashboards.editor.removeWidget")}
+                    <button type="submit" className="text-red-700 hover:underline dark:text-red-400" aria-label={`${t("dashboardManager.editor.removeWidget")}: ${titles[w.ID]}`}>
+                      {t("dashboardManager.editor.removeWidget")}
                     </button>
                   </Form>
                 </span>
@@ -468,7 +468,7 @@ function Editor({ loaderData, dashboard, actionData }: { loaderData: LoaderData;
           <Form method="get" className="flex flex-wrap items-end gap-2" preventScrollReset>
             <input type="hidden" name="edit" value={dashboard.ID} />
             <input type="hidden" name="widget" value="new" />
-            <FormField id="new-widget-type" label={t("dashboards.editor.chooseType")}>
+            <FormField id="new-widget-type" label={t("dashboardManager.editor.chooseType")}>
               <select id="new-widget-type" name="type" defaultValue="chart" className={inputClass}>
                 {WIDGET_TYPES.map((type) => (
                   <option key={type} value={type}>
@@ -478,13 +478,13 @@ function Editor({ loaderData, dashboard, actionData }: { loaderData: LoaderData;
               </select>
             </FormField>
             <button type="submit" className={buttonClass}>
-              {t("dashboards.editor.addWidget")}
+              {t("dashboardManager.editor.addWidget")}
             </button>
           </Form>
         )}
         {(widgetParam === "new" || editingWidget) && (
           <div className="rounded-md border border-slate-200 p-4 dark:border-slate-700">
-            <h4 className="mb-3 font-semibold">{editingWidget ? t("dashboards.editor.editWidgetTitle", { title: titles[editingWidget.ID] }) : t("dashboards.editor.addWidgetTitle", { type: t(`dashboards.types.${newType}`) })}</h4>
+            <h4 className="mb-3 font-semibold">{editingWidget ? t("dashboardManager.editor.editWidgetTitle", { title: titles[editingWidget.ID] }) : t("dashboardManager.editor.addWidgetTitle", { type: t(`dashboards.types.${newType}`) })}</h4>
             <WidgetForm
               key={`${editingWidget?.ID ?? `new-${newType}`}-${dashboard.Version}`}
               dashboardId={dashboard.ID}
@@ -522,17 +522,17 @@ function SettingsForm({ dashboard, version, lastResult }: { dashboard: StoredDas
       <FormErrors errors={form.errors} id={form.errorId} />
       <div className="grid gap-3 md:grid-cols-5">
         <div className="md:col-span-2">
-          <FormField id={fields.name.id} label={t("dashboards.manager.name")} errors={fields.name.errors} errorId={fields.name.errorId}>
+          <FormField id={fields.name.id} label={t("dashboardManager.manager.name")} errors={fields.name.errors} errorId={fields.name.errorId}>
             <input {...getInputProps(fields.name, { type: "text" })} className={`${inputClass} w-full`} />
           </FormField>
         </div>
-        <FormField id={fields.columns.id} label={t("dashboards.editor.columns")} errors={fields.columns.errors} errorId={fields.columns.errorId}>
+        <FormField id={fields.columns.id} label={t("dashboardManager.editor.columns")} errors={fields.columns.errors} errorId={fields.columns.errorId}>
           <input {...getInputProps(fields.columns, { type: "number" })} className={inputClass} />
         </FormField>
-        <FormField id={fields.rowHeight.id} label={t("dashboards.editor.rowHeight")} errors={fields.rowHeight.errors} errorId={fields.rowHeight.errorId}>
+        <FormField id={fields.rowHeight.id} label={t("dashboardManager.editor.rowHeight")} errors={fields.rowHeight.errors} errorId={fields.rowHeight.errorId}>
           <input {...getInputProps(fields.rowHeight, { type: "number" })} className={inputClass} />
         </FormField>
-        <FormField id={fields.range.id} label={t("dashboards.editor.range")}>
+        <FormField id={fields.range.id} label={t("dashboardManager.editor.range")}>
           <select {...getSelectProps(fields.range)} className={inputClass}>
             {RANGES.map((r) => (
               <option key={r} value={r}>
@@ -541,7 +541,7 @@ function SettingsForm({ dashboard, version, lastResult }: { dashboard: StoredDas
             ))}
           </select>
         </FormField>
-        <FormField id={fields.refresh.id} label={t("dashboards.editor.refresh")}>
+        <FormField id={fields.refresh.id} label={t("dashboardManager.editor.refresh")}>
           <select {...getSelectProps(fields.refresh)} className={inputClass}>
             {REFRESH.map((r) => (
               <option key={r} value={r}>
@@ -553,7 +553,7 @@ function SettingsForm({ dashboard, version, lastResult }: { dashboard: StoredDas
       </div>
       <div>
         <button type="submit" className={buttonClass}>
-          {t("dashboards.editor.saveSettings")}
+          {t("dashboardManager.editor.saveSettings")}
         </button>
       </div>
     </Form>

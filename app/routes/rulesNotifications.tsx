@@ -468,7 +468,7 @@ function RuleForm({ intent, rule, variables, targets, lastResult, cancelHref }: 
         <select {...getSelectProps(f.severity)} className={inputClass}>
           {SEVERITIES.map((x) => (
             <option key={x} value={x}>
-              {t(`alarming.severity.${x}`)}
+              {t(`severity.${x}`)}
             </option>
           ))}
         </select>

@@ -1,7 +1,7 @@
 import { useT } from "~/ui/useT";
 
-export const inputClass =
-  "rounded-md border border-slate-300 bg-white px-3 py-2 text-base font-normal focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/30 aria-[invalid]:border-red-500 dark:border-slate-600 dark:bg-slate-900";
+// The class strings live apart so screens needing only them (the dashboard's range bar) load no form components.
+export { buttonClass, inputClass } from "./formClasses";
 
 /**
  * A labelled control with its hint and translated errors (i18n keys or logger texts). Only the
@@ -32,5 +32,3 @@ export function FormErrors({ errors, id }: { errors?: string[]; id?: string }) {
     </div>
   );
 }
-
-export const buttonClass = "rounded-md bg-brand px-4 py-2 font-semibold text-white hover:bg-brand-hover disabled:opacity-60";

@@ -18,8 +18,8 @@ export function HeaderAlerts({ alerts }: { alerts: Alerts }) {
           className="relative rounded-full p-2 hover:bg-black/5 dark:hover:bg-white/10"
           data-testid="alarm-count"
           data-count={alerts.alarms}
-          aria-label={t("alarming.header.count", { count: alerts.alarms })}
-          title={t("alarming.header.count", { count: alerts.alarms })}
+          aria-label={t("header.alarmCount", { count: alerts.alarms })}
+          title={t("header.alarmCount", { count: alerts.alarms })}
         >
           <Icon name="bell" className="h-6 w-6" />
           {alerts.alarms > 0 && (
@@ -31,13 +31,13 @@ export function HeaderAlerts({ alerts }: { alerts: Alerts }) {
       )}
       {alerts.messages !== null && (
         <details data-menu className="relative">
-          <summary className="list-none rounded-full p-2 hover:bg-black/5 dark:hover:bg-white/10" aria-label={t("log.header.open")} title={t("log.header.open")} data-testid="messages-popover">
+          <summary className="list-none rounded-full p-2 hover:bg-black/5 dark:hover:bg-white/10" aria-label={t("header.messages")} title={t("header.messages")} data-testid="messages-popover">
             <Icon name="log" className="h-6 w-6" />
           </summary>
           <div className="absolute right-0 z-30 mt-2 w-80 rounded-md border border-slate-200 bg-white p-2 text-sm shadow-lg dark:border-slate-700 dark:bg-slate-800">
-            <div className="mb-1 px-2 font-semibold">{t("log.header.title")}</div>
+            <div className="mb-1 px-2 font-semibold">{t("header.messagesTitle")}</div>
             {alerts.messages.length === 0 ? (
-              <p className="px-2 py-3 text-slate-500">{t("log.emptyPopover")}</p>
+              <p className="px-2 py-3 text-slate-500">{t("header.noMessages")}</p>
             ) : (
               <ul className="divide-y divide-slate-100 dark:divide-slate-700">
                 {alerts.messages.map((m) => (
@@ -55,7 +55,7 @@ export function HeaderAlerts({ alerts }: { alerts: Alerts }) {
               </ul>
             )}
             <Link to="/log" className="mt-1 block rounded px-2 py-1.5 text-center font-medium text-brand hover:bg-brand-light">
-              {t("log.header.all")}
+              {t("header.allMessages")}
             </Link>
           </div>
         </details>

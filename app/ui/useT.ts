@@ -69,3 +69,8 @@ function rememberKey(key: unknown, options: unknown): string | null {
   }
   return id;
 }
+
+/** After texts were added to a language (browser): answers remembered before may have been missing keys. */
+export function forgetTranslations(resources: object, language: string) {
+  remembered.get(resources)?.get(language)?.clear();
+}

@@ -11,7 +11,7 @@ export function SeverityBadge({ severity }: { severity: string }) {
   const t = useT();
   return (
     <span className={`inline-block rounded px-2 py-0.5 text-xs font-semibold uppercase ${COLOURS[severity] ?? "bg-slate-200"}`} data-severity={severity}>
-      {t(`alarming.severity.${severity}`)}
+      {t(`severity.${severity}`)}
     </span>
   );
 }

@@ -42,7 +42,7 @@ export function AlarmListWidget({ rows, total, link }: { rows: AlarmItem[]; tota
                     <SeverityBadge severity={a.Severity} />
                   </td>
                   <td className={`px-2 py-1 ${STATE_CLASS[a.State] ?? ""}`} data-testid="widget-alarm-state">
-                    {t(`alarming.state.${a.State}`, { defaultValue: a.State })}
+                    {t(`alarmState.${a.State}`, { defaultValue: a.State })}
                   </td>
                   <td className="px-2 py-1 font-medium">{a.Name}</td>
                   <td className="px-2 py-1">{a.VariableName}</td>

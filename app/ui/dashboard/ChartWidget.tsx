@@ -1,11 +1,16 @@
-import { useContext, useEffect, useState } from "react";
+import { lazy, Suspense, useContext, useEffect, useState } from "react";
 import { useT } from "~/ui/useT";
 import { useFormatters } from "~/ui/format";
 import { useRootData } from "~/ui/rootData";
 import { ServerChartsContext } from "./serverCharts";
 import type { ChartOverlay, SeriesData, VariableInfo } from "./types";
 import { seriesStyle } from "./colours";
-import { UPlotChart } from "./UPlotChart";
+
+// The interactive chart (our uPlot component, uPlot and its CSS) is one chunk, asked for as soon
+// as a chart is on the page — in parallel with hydration, the server's SVG showing until it is there.
+const loadUPlotChart = () => import("./UPlotChart").then((m) => ({ default: m.UPlotChart }));
+const UPlotChart = lazy(loadUPlotChart);
+if (typeof window !== "undefined") void loadUPlotChart();
 
 interface Loaded {
   series: SeriesData;
@@ -79,21 +84,23 @@ export function ChartWidget(props: ChartWidgetProps) {
             <div className="h-full w-full" dangerouslySetInnerHTML={{ __html: markup }} suppressHydrationWarning />
           ))}
         {hydrated && loaded && (
-          <UPlotChart
-            series={loaded.series}
-            vars={props.vars}
-            from={loaded.from}
-            to={loaded.to}
-            follow={props.follow}
-            hidden={hidden}
-            locale={locale}
-            timeZone={fmt.timeZone}
-            syncKey={props.syncKey}
-            onZoom={props.onZoom}
-            onReset={props.onReset}
-            onReady={() => setReady(true)}
-            overlay={props.overlay}
-          />
+          <Suspense fallback={null}>
+            <UPlotChart
+              series={loaded.series}
+              vars={props.vars}
+              from={loaded.from}
+              to={loaded.to}
+              follow={props.follow}
+              hidden={hidden}
+              locale={locale}
+              timeZone={fmt.timeZone}
+              syncKey={props.syncKey}
+              onZoom={props.onZoom}
+              onReset={props.onReset}
+              onReady={() => setReady(true)}
+              overlay={props.overlay}
+            />
+          </Suspense>
         )}
       </div>
       <ul className="flex flex-wrap gap-x-3 gap-y-0.5 text-xs" aria-label={t("dashboards.widget.legend")}>

@@ -59,14 +59,14 @@ export function LayoutEditor({ dashboardId, version, content, titles }: { dashbo
 
   return (
     <div className="flex flex-col gap-2" data-testid="layout-editor">
-      {hydrated && <p className="text-xs text-slate-500">{t("dashboards.editor.layoutHint")}</p>}
+      {hydrated && <p className="text-xs text-slate-500">{t("dashboardManager.editor.layoutHint")}</p>}
       <div
         ref={grid}
         className="relative grid rounded-md bg-slate-100 p-1 dark:bg-slate-900"
         style={{ gridTemplateColumns: `repeat(${content.Columns}, minmax(0, 1fr))`, gridTemplateRows: `repeat(${rows}, ${ROW_PX}px)`, gap: GAP_PX }}
       >
         {boxes.map((b) => {
-          const label = t("dashboards.editor.widgetAt", { title: titles[b.ID] ?? b.ID, x: b.X, y: b.Y, w: b.W, h: b.H });
+          const label = t("dashboardManager.editor.widgetAt", { title: titles[b.ID] ?? b.ID, x: b.X, y: b.Y, w: b.W, h: b.H });
           return (
             <div
               key={b.ID}
@@ -101,10 +101,10 @@ export function LayoutEditor({ dashboardId, version, content, titles }: { dashbo
           <input type="hidden" name="version" value={version} />
           <input type="hidden" name="layout" value={JSON.stringify(boxes)} />
           <button type="submit" className={buttonClass} disabled={navigation.state === "submitting"}>
-            {t("dashboards.editor.saveLayout")}
+            {t("dashboardManager.editor.saveLayout")}
           </button>
           <span role="status" className="text-sm text-amber-700 dark:text-amber-400">
-            {t("dashboards.editor.layoutChanged")}
+            {t("dashboardManager.editor.layoutChanged")}
           </span>
         </Form>
       )}

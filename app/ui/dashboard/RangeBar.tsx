@@ -1,7 +1,7 @@
 import { useT } from "~/ui/useT";
 import { Form, Link, useSearchParams } from "react-router";
 import { RANGES, REFRESH, type RefreshInterval } from "~/schemas/dashboardConstants";
-import { buttonClass, inputClass } from "~/ui/FormField";
+import { buttonClass, inputClass } from "~/ui/formClasses";
 import { useFormatters } from "~/ui/format";
 import { toLocalInput, type ResolvedRange } from "./timeRange";
 

@@ -66,21 +66,21 @@ export function WidgetForm({ dashboardId, version, type, widget, nextRow, variab
       <input type="hidden" name="widgetId" value={widget?.ID ?? ""} />
       <input type="hidden" name="type" value={type} />
       <FormErrors errors={form.errors} id={form.errorId} />
-      <FormField id={fields.title.id} label={t("dashboards.editor.widgetTitle")} errors={fields.title.errors} errorId={fields.title.errorId} hint={t("dashboards.editor.widgetTitleHint")}>
+      <FormField id={fields.title.id} label={t("dashboardManager.editor.widgetTitle")} errors={fields.title.errors} errorId={fields.title.errorId} hint={t("dashboardManager.editor.widgetTitleHint")}>
         <input {...getInputProps(fields.title, { type: "text" })} className={inputClass} />
       </FormField>
       <fieldset className="grid grid-cols-2 gap-3 md:grid-cols-4">
-        <legend className="mb-1 text-sm font-medium">{t("dashboards.editor.position")}</legend>
-        {field("x", t("dashboards.editor.x"))}
-        {field("y", t("dashboards.editor.y"))}
-        {field("w", t("dashboards.editor.w"))}
-        {field("h", t("dashboards.editor.h"))}
+        <legend className="mb-1 text-sm font-medium">{t("dashboardManager.editor.position")}</legend>
+        {field("x", t("dashboardManager.editor.x"))}
+        {field("y", t("dashboardManager.editor.y"))}
+        {field("w", t("dashboardManager.editor.w"))}
+        {field("h", t("dashboardManager.editor.h"))}
       </fieldset>
       {uses.includes("variables") &&
         (uses.includes("manyVariables") ? (
           <fieldset className="flex flex-col gap-2">
             <legend className="mb-1 text-sm font-medium">
-              {t("dashboards.editor.variables")} <span className="font-normal text-slate-500">{t(uses.includes("alarms") ? "dashboards.editor.alarmVariablesHint" : "dashboards.editor.variablesHint")}</span>
+              {t("dashboardManager.editor.variables")} <span className="font-normal text-slate-500">{t(uses.includes("alarms") ? "dashboardManager.editor.alarmVariablesHint" : "dashboardManager.editor.variablesHint")}</span>
             </legend>
             {[...byDevice.values()].map((vars) => (
               <div key={vars[0]!.Id} className="grid gap-1 sm:grid-cols-2 lg:grid-cols-3">
@@ -95,9 +95,9 @@ export function WidgetForm({ dashboardId, version, type, widget, nextRow, variab
             <FormErrors errors={fields.variables.errors} id={fields.variables.errorId} />
           </fieldset>
         ) : (
-          <FormField id={fields.variables.id} label={t("dashboards.editor.variable")} errors={fields.variables.errors} errorId={fields.variables.errorId}>
+          <FormField id={fields.variables.id} label={t("dashboardManager.editor.variable")} errors={fields.variables.errors} errorId={fields.variables.errorId}>
             <select {...getSelectProps(fields.variables)} multiple={false} defaultValue={(fields.variables.initialValue as string[] | undefined)?.[0] ?? ""} className={inputClass}>
-              <option value="">{t("dashboards.editor.noVariable")}</option>
+              <option value="">{t("dashboardManager.editor.noVariable")}</option>
               {variables.map((v) => (
                 <option key={v.Id} value={v.Id}>
                   {v.Name}
@@ -109,52 +109,52 @@ export function WidgetForm({ dashboardId, version, type, widget, nextRow, variab
         ))}
       {uses.includes("scale") && (
         <div className="grid grid-cols-2 gap-3">
-          {field("min", t("dashboards.editor.min"), t("dashboards.editor.scaleHint"))}
-          {field("max", t("dashboards.editor.max"), t("dashboards.editor.scaleHint"))}
+          {field("min", t("dashboardManager.editor.min"), t("dashboardManager.editor.scaleHint"))}
+          {field("max", t("dashboardManager.editor.max"), t("dashboardManager.editor.scaleHint"))}
         </div>
       )}
-      {uses.includes("precision") && field("precision", t("dashboards.editor.precision"), t("dashboards.editor.precisionHint"))}
+      {uses.includes("precision") && field("precision", t("dashboardManager.editor.precision"), t("dashboardManager.editor.precisionHint"))}
       {uses.includes("thresholds") && (
-        <FormField id={fields.thresholds.id} label={t("dashboards.editor.thresholds")} errors={fields.thresholds.errors} errorId={fields.thresholds.errorId} hint={t("dashboards.editor.thresholdsHint", { colours })}>
+        <FormField id={fields.thresholds.id} label={t("dashboardManager.editor.thresholds")} errors={fields.thresholds.errors} errorId={fields.thresholds.errorId} hint={t("dashboardManager.editor.thresholdsHint", { colours })}>
           <textarea {...getTextareaProps(fields.thresholds)} rows={3} className={`${inputClass} font-mono`} />
         </FormField>
       )}
       {uses.includes("states") && (
-        <FormField id={fields.states.id} label={t("dashboards.editor.states")} errors={fields.states.errors} errorId={fields.states.errorId} hint={t("dashboards.editor.statesHint", { colours })}>
+        <FormField id={fields.states.id} label={t("dashboardManager.editor.states")} errors={fields.states.errors} errorId={fields.states.errorId} hint={t("dashboardManager.editor.statesHint", { colours })}>
           <textarea {...getTextareaProps(fields.states)} rows={3} className={`${inputClass} font-mono`} />
         </FormField>
       )}
       {uses.includes("text") && (
-        <FormField id={fields.text.id} label={t("dashboards.editor.text")} errors={fields.text.errors} errorId={fields.text.errorId} hint={t("dashboards.editor.textHint")}>
+        <FormField id={fields.text.id} label={t("dashboardManager.editor.text")} errors={fields.text.errors} errorId={fields.text.errorId} hint={t("dashboardManager.editor.textHint")}>
           <textarea {...getTextareaProps(fields.text)} rows={5} className={inputClass} />
         </FormField>
       )}
       {uses.includes("sparkline") && (
         <label className="flex items-center gap-2 text-sm font-medium">
           <input {...getInputProps(fields.sparkline, { type: "checkbox" })} className="h-4 w-4 accent-brand" />
-          {t("dashboards.editor.sparkline")}
+          {t("dashboardManager.editor.sparkline")}
         </label>
       )}
       {uses.includes("alarms") && (
         <div className="grid gap-3 sm:grid-cols-2">
-          <FormField id={fields.minSeverity.id} label={t("dashboards.editor.minSeverity")} errors={fields.minSeverity.errors} errorId={fields.minSeverity.errorId}>
+          <FormField id={fields.minSeverity.id} label={t("dashboardManager.editor.minSeverity")} errors={fields.minSeverity.errors} errorId={fields.minSeverity.errorId}>
             <select {...getSelectProps(fields.minSeverity)} className={inputClass}>
-              <option value="">{t("dashboards.editor.anySeverity")}</option>
+              <option value="">{t("dashboardManager.editor.anySeverity")}</option>
               {ALARM_SEVERITIES.filter((s) => s !== "low").map((s) => (
                 <option key={s} value={s}>
-                  {t("dashboards.editor.fromSeverity", { severity: t(`alarming.severity.${s}`) })}
+                  {t("dashboardManager.editor.fromSeverity", { severity: t(`severity.${s}`) })}
                 </option>
               ))}
             </select>
           </FormField>
-          {field("maxRows", t("dashboards.editor.maxRows"), t("dashboards.editor.maxRowsHint", { max: ALARM_ROWS_MAX }))}
+          {field("maxRows", t("dashboardManager.editor.maxRows"), t("dashboardManager.editor.maxRowsHint", { max: ALARM_ROWS_MAX }))}
           <label className="flex items-center gap-2 text-sm font-medium sm:col-span-2">
             <input {...getInputProps(fields.onlyUnacknowledged, { type: "checkbox" })} className="h-4 w-4 accent-brand" />
-            {t("dashboards.editor.onlyUnacknowledged")}
+            {t("dashboardManager.editor.onlyUnacknowledged")}
           </label>
         </div>
       )}
-      <FormActions submitLabel={t("dashboards.editor.saveWidget")} cancelHref={cancelHref} />
+      <FormActions submitLabel={t("dashboardManager.editor.saveWidget")} cancelHref={cancelHref} />
     </Form>
   );
 }

@@ -12,7 +12,7 @@ export function LiveBadge({ state }: { state: LiveState }) {
   return (
     <span className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300" data-testid="live-state" data-state={state} role="status">
       <span aria-hidden="true" className={`h-2 w-2 rounded-full ${colour}`} />
-      {t(`live.state.${state}`)}
+      {t(`liveState.${state}`)}
     </span>
   );
 }
