@@ -4,7 +4,7 @@ import { useLocation } from "react-router";
 import type { RootData } from "./rootData";
 import { MaintenanceBanner } from "./MaintenanceBanner";
 import { HeaderAlerts } from "./HeaderAlerts";
-import { HeaderMenu, Logo, SideMenu } from "./Navigation";
+import { DRAWER, HeaderMenu, Logo, SideMenu } from "./Navigation";
 import { buildNav } from "./navTree";
 import { PendingBar } from "./PendingBar";
 import { Toast } from "./Toasts";
@@ -49,18 +49,15 @@ export function AppShell({ data, bare, kiosk = false, children }: { data: RootDa
   }
   const vertical = data.layout === "vertical-default";
   return (
-    <div className="flex min-h-screen flex-col">
+    <div className="group/shell flex min-h-screen flex-col">
       <PendingBar />
       <header className="sticky top-0 z-20 flex h-[76px] items-center gap-4 border-b border-slate-200 bg-white px-4 chrome-dark:border-slate-700 chrome-dark:bg-slate-800 chrome-dark:text-slate-100">
-        <details data-drawer className="md:hidden">
+        <details id="nav-drawer" data-drawer className="md:hidden">
           <summary className="rounded p-2 hover:bg-black/5" aria-label={t("nav.openMenu")} data-testid="drawer-toggle">
             <svg viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth={2} aria-hidden="true">
               <path d="M4 6h16M4 12h16M4 18h16" />
             </svg>
           </summary>
-          <div className="fixed inset-x-0 bottom-0 top-[76px] z-30 overflow-y-auto bg-white p-3 shadow-xl dark:bg-slate-800">
-            <SideMenu entries={entries} label={t("nav.drawer")} />
-          </div>
         </details>
         <Logo src={data.theme.logo} />
         <div className="flex-1">{!vertical && <HeaderMenu entries={entries} />}</div>
@@ -70,7 +67,7 @@ export function AppShell({ data, bare, kiosk = false, children }: { data: RootDa
       {data.banner && <MaintenanceBanner banner={data.banner} />}
       <div className="flex flex-1">
         {vertical && (
-          <aside className="hidden w-[var(--sidebar-width)] shrink-0 border-r border-slate-200 bg-white p-3 md:block chrome-dark:border-slate-700 chrome-dark:bg-slate-800 chrome-dark:text-slate-100">
+          <aside className={`${DRAWER} border-r border-slate-200 bg-white p-3 md:static md:block md:w-[var(--sidebar-width)] md:shrink-0 md:overflow-visible md:shadow-none chrome-dark:border-slate-700 chrome-dark:bg-slate-800 chrome-dark:text-slate-100`}>
             <SideMenu entries={entries} label={t("nav.sidebar")} />
           </aside>
         )}

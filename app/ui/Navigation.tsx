@@ -4,6 +4,13 @@ import { Form, Link, useLocation, useNavigate } from "react-router";
 import { Icon } from "./Icon";
 import { groupActive, type NavEntry, type NavGroup, type NavLink } from "./navTree";
 
+/**
+ * Below md the one menu (header menu, or the sidebar in the vertical layout) becomes the drawer
+ * the ☰ toggle opens — a <details>, so it works without JavaScript. One menu in the page, not a
+ * second copy for the drawer: it was a quarter of a page's elements.
+ */
+export const DRAWER = "hidden group-has-[#nav-drawer[open]]/shell:block fixed inset-x-0 bottom-0 top-[76px] z-30 overflow-y-auto shadow-xl";
+
 function ItemLink({ link, className }: { link: NavLink; className: string }) {
   const t = useT();
   const { pathname } = useLocation();
@@ -119,8 +126,12 @@ export function HeaderMenu({ entries }: { entries: NavEntry[] }) {
   const { pathname } = useLocation();
   const onClick = useMenuClicks();
   return (
-    <nav aria-label={t("nav.main")} className="hidden md:block" onClick={onClick}>
-      <ul className="flex items-center gap-1">
+    <nav
+      aria-label={t("nav.main")}
+      className={`${DRAWER} bg-white p-3 dark:bg-slate-800 md:static md:z-auto md:block md:overflow-visible md:bg-transparent md:p-0 md:shadow-none md:dark:bg-transparent`}
+      onClick={onClick}
+    >
+      <ul className="flex flex-col gap-0.5 md:flex-row md:items-center md:gap-1">
         {entries.map((e) =>
           e.kind === "link" ? (
             <li key={e.link.key}>
@@ -138,7 +149,7 @@ export function HeaderMenu({ entries }: { entries: NavEntry[] }) {
                   <span aria-hidden="true">▾</span>
                 </summary>
                 <div
-                  className={`absolute left-0 z-30 mt-1 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-800 ${e.group.id === "dashboard" ? "min-w-[300px]" : "min-w-56"}`}
+                  className={`pl-4 md:absolute md:left-0 md:z-30 md:mt-1 md:rounded-md md:border md:border-slate-200 md:bg-white md:p-1 md:shadow-lg md:dark:border-slate-700 md:dark:bg-slate-800 ${e.group.id === "dashboard" ? "min-w-[300px]" : "md:min-w-56"}`}
                 >
                   <GroupItems group={e.group} />
                 </div>
