@@ -16,6 +16,7 @@ const PASSWORD = "Bench-Pass-1!";
 const SEQUENTIAL = 200;
 const CONCURRENCY = 4;
 const THROUGHPUT_MS = 5000;
+const ROUNDS = 5;
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const rows: Array<[string, string, string, string]> = [];
 const missed: string[] = [];
@@ -95,22 +96,31 @@ async function main() {
     const p50 = pct(times, 50);
     target(p50 <= 50 && !buckets, "server render p50");
     row(`Server render of /dashboard, 8 widgets (4 charts × 1,000 buckets), sequential${buckets}`, `p50 ${p50.toFixed(1)} ms, p95 ${pct(times, 95).toFixed(1)} ms`, "p50 ≤ 50 ms", `${(p50 / 50).toFixed(2)}× budget`);
-    let done = 0;
-    const cpu0 = cpuMs(child.pid!);
-    const until = performance.now() + THROUGHPUT_MS;
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (performance.now() < until) {
-          await get();
-          done++;
-        }
-      }),
-    );
-    const rps = done / (THROUGHPUT_MS / 1000);
-    const cpuPerPage = (cpuMs(child.pid!) - cpu0) / done;
+    // Rounds of THROUGHPUT_MS, the median reported: a shared 2-core machine varies by ±5 % from one round to the next.
+    const rounds: Array<{ rps: number; cpuPerPage: number }> = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      let done = 0;
+      const cpu0 = cpuMs(child.pid!);
+      const until = performance.now() + THROUGHPUT_MS;
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (performance.now() < until) {
+            await get();
+            done++;
+          }
+        }),
+      );
+      rounds.push({ rps: done / (THROUGHPUT_MS / 1000), cpuPerPage: (cpuMs(child.pid!) - cpu0) / done });
+    }
+    const { rps, cpuPerPage } = rounds.toSorted((a, b) => a.rps - b.rps)[Math.floor(ROUNDS / 2)]!;
     target(rps >= 200, "throughput");
-    row(`Throughput of /dashboard, ${CONCURRENCY} concurrent clients, ${cpus().length} cores, logger on loopback`, `${rps.toFixed(0)} requests/s`, "≥ 200 requests/s", `${(rps / 200).toFixed(2)}× target`);
-    row("Console CPU per page in that run (all its threads: JavaScript, compression, garbage collection)", `${cpuPerPage.toFixed(2)} ms`, "—", "");
+    row(
+      `Throughput of /dashboard, ${CONCURRENCY} concurrent clients, ${cpus().length} cores, logger on loopback (median of ${ROUNDS} rounds of ${THROUGHPUT_MS / 1000} s: ${rounds.map((r) => r.rps.toFixed(0)).join(", ")})`,
+      `${rps.toFixed(0)} requests/s`,
+      "≥ 200 requests/s",
+      `${(rps / 200).toFixed(2)}× target`,
+    );
+    row("Console CPU per page in the median round (all its threads: JavaScript, compression, garbage collection)", `${cpuPerPage.toFixed(2)} ms`, "—", "");
     row("HTML of that dashboard page", `${(html.length / 1024).toFixed(0)} KB, ${(gzipSync(html).length / 1024).toFixed(0)} KB gzip`, "—", "");
 
     await svgFigures(logger.url, token, ids.slice(0, 8));

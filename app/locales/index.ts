@@ -22,10 +22,13 @@ export function isLanguage(value: unknown): value is Language {
   return (LANGUAGES as readonly unknown[]).includes(value);
 }
 
+/** Text files of the pages outside the feature table. */
+const PAGE_TEXTS: Record<string, readonly string[]> = { "/signin": ["signin"], "/changePassword": ["password"] };
+
 /** The text files a path's screen needs besides the shell's. */
 export function textsFor(pathname: string): readonly string[] {
   const path = `/${pathname.split("/")[1] ?? ""}`;
-  return FEATURES.find((f) => f.path === path)?.texts ?? [];
+  return FEATURES.find((f) => f.path === path)?.texts ?? PAGE_TEXTS[path] ?? [];
 }
 
 /**

@@ -91,7 +91,9 @@ describe("texts per route", () => {
   it("loads the shell's and a screen's files once, merged as i18next wants them", async () => {
     expect(textsFor("/dashboard")).toEqual(["dashboards"]);
     expect(textsFor("/dashboard/series")).toEqual(["dashboards"]);
-    expect(textsFor("/signin")).toEqual([]);
+    expect(textsFor("/signin")).toEqual(["signin"]);
+    expect(textsFor("/versionInfo")).toEqual(["about"]);
+    expect(textsFor("/nowhere")).toEqual([]);
     const first = await loadTexts("it", ["dashboards"]);
     expect(first).toMatchObject({ nav: { home: expect.any(String) }, dashboards: { widget: expect.any(Object) } });
     expect(first).not.toHaveProperty("users");
