@@ -39,7 +39,8 @@ export const middleware = [sessionMiddleware, i18nextMiddleware];
 // Browser navigation: the next screen's texts are there before it renders.
 export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
   async ({ request }, next) => {
-    await ensureTexts(i18next.language, new URL(request.url).pathname);
+    // A text chunk that cannot be loaded (the console was updated meanwhile) must not stop the navigation.
+    await ensureTexts(i18next.language, new URL(request.url).pathname).catch((error: unknown) => console.error("texts not loaded:", error));
     return next();
   },
 ];

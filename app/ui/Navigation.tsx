@@ -39,7 +39,7 @@ function ItemLink({ link, className }: { link: NavLink; className: string }) {
   }
   // A plain anchor: the menu's one click handler (useMenuClicks) navigates. React Router's
   // NavLink costs each of the page's ~70 menu entries a route resolution, four hooks and ~5 KB of
-  // garbage per render — a tenth of a page's server time. Active as NavLink's `end` would be.
+  // garbage per render — ~0.4 ms of a dashboard page's server time. Active as NavLink's `end` would be.
   const here = pathname.toLowerCase().replace(/(.)\/$/, "$1") === link.to.split(/[?#]/)[0]!.toLowerCase();
   return (
     <a href={link.to} data-nav="" aria-current={here ? "page" : undefined} className={`${className} ${here ? "bg-brand-light text-brand font-semibold dark:bg-slate-700 dark:text-white" : ""}`}>
