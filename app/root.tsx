@@ -95,6 +95,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRootData();
   const { i18n } = useContext(I18nContext);
+  // Said on <html> once the page is interactive, error pages too (end-to-end tests wait for it).
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   const theme = root?.theme;
   const style = theme
     ? ({ "--loggia-main": theme.mainColor, "--loggia-hover": theme.hoverColor, "--loggia-light": theme.lightColor } as React.CSSProperties)

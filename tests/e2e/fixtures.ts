@@ -70,7 +70,23 @@ export async function setGlobalSettings(config: Record<string, unknown>) {
 }
 
 /** Every test fails on a browser console error (STYLE.md). */
-export const test = base.extend<{ failOnConsoleError: void }>({
+export const test = base.extend<{ failOnConsoleError: void; hydratedAfterGoto: void }>({
+  // With JavaScript, page.goto returns once the app has hydrated (root marks <html data-hydrated>):
+  // a click before that is a plain form post or link, not what a js test means to try.
+  hydratedAfterGoto: [
+    async ({ page, javaScriptEnabled }, use) => {
+      if (javaScriptEnabled !== false) {
+        const goto = page.goto.bind(page);
+        page.goto = async (url, options) => {
+          const response = await goto(url, options);
+          await page.waitForFunction(() => !("__reactRouterContext" in window) || document.documentElement.dataset.hydrated === "true", null, { timeout: 15_000 });
+          return response;
+        };
+      }
+      await use();
+    },
+    { auto: true },
+  ],
   failOnConsoleError: [
     async ({ page }, use) => {
       const errors: string[] = [];
