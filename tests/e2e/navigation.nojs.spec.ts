@@ -36,3 +36,24 @@ test("on a wide screen the menu is a bar; the current screen's entry is marked",
   await expect(page.locator("main")).not.toContainText(/\b(history|dashboards)\.[a-z]+\.[a-z]/i);
   await expect(page.getByText("Time range").first()).toBeVisible();
 });
+
+test("with the sidebar layout the sidebar is the menu on a wide screen and the drawer on a phone", async ({ page }) => {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await signIn(page, "admin", ADMIN_PASSWORD);
+  await page.goto("/settings");
+  await page.getByLabel("Menu layout").selectOption("vertical-default");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("saved").first()).toBeVisible();
+  await page.goto("/versionInfo");
+  const sidebar = page.getByRole("navigation", { name: "Sidebar" });
+  await expect(sidebar).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Main menu" })).toHaveCount(0);
+  await page.setViewportSize({ width: 420, height: 800 });
+  await expect(sidebar).toBeHidden();
+  await page.getByTestId("drawer-toggle").click();
+  await expect(sidebar).toBeVisible();
+  await sidebar.getByRole("link", { name: "Analytics" }).click();
+  await page.waitForURL((url) => url.pathname === "/analytics");
+  await expect(page.getByRole("heading", { level: 1, name: "Analytics" })).toBeVisible();
+  await expect(sidebar).toBeHidden();
+});
