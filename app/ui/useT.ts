@@ -30,8 +30,9 @@ const LIMIT = 5000;
 
 /**
  * A translation depends only on the texts, the language, the key and the options, and the texts
- * never change while the app runs — so each answer is computed once instead of on every render
- * (i18next's t() walks key paths, plural rules and interpolation: a millisecond per dashboard page).
+ * only grow when a browser loads a screen's (forgetTranslations) — so each answer is computed once
+ * instead of on every render (i18next's t() walks key paths, plural rules and interpolation: a
+ * millisecond per dashboard page).
  */
 export function rememberingT(t: TFunction, resources: object | undefined, language: string): TFunction {
   if (!resources) return t;
