@@ -91,7 +91,12 @@ test("uploads a capture and a DBC file, decodes known values, adds a signal as a
   const variable = page.getByTestId("variables-table").locator(`[data-variable="${message}.${signal}"]`);
   await expect(variable).toBeVisible();
   await expect(variable).toContainText("CAN bus");
-  await expect(variable.getByTestId("value")).toContainText(shown.replace(/\.0$/, ""));
+  // The variable's current value comes with the bus's next frame of that message: without
+  // JavaScript a page rendered before it shows "—" until reloaded, as a user would.
+  await expect(async () => {
+    await page.reload();
+    await expect(variable.getByTestId("value")).toContainText(shown.replace(/\.0$/, ""), { timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
 });
 
 test("needs only a signed-in user", async ({ page }) => {
