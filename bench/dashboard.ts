@@ -153,8 +153,8 @@ async function svgFigures(loggerUrl: string, token: string, ids: string[]) {
       headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
       body: JSON.stringify({ Start: -3_600_000, End: 0, Variables: chosen.map((v) => ({ SID: v.SourceId, VID: v.Id })), Points: 1000, Type: "equidistant", Format: "json" }),
     });
-    const ts = ((await res.json()) as { Data: { TimeSeries: { Start: number; End: number; Delta: number; Size: number; Values: (number | null)[][]; Min: (number | null)[][]; Max: (number | null)[][] } } }).Data.TimeSeries;
-    const series = { start: ts.Start, delta: ts.Delta, size: ts.Size, values: ts.Values, min: ts.Min, max: ts.Max };
+    const ts = ((await res.json()) as { Data: { TimeSeries: { AbsoluteStart: number; End: number; Delta: number; Size: number; Values: (number | null)[][]; Min: (number | null)[][]; Max: (number | null)[][] } }[] }).Data[0]!.TimeSeries;
+    const series = { start: ts.AbsoluteStart, delta: ts.Delta, size: ts.Size, values: ts.Values, min: ts.Min, max: ts.Max };
     const props = { series, vars: chosen.map((v) => ({ ...v, DataFormat: "FLOAT" })), height: 300, from: ts.End - 3_600_000, to: ts.End, locale: "en-US", timeZone: "Europe/Rome", label: "Chart" };
     let svg = "";
     for (let i = 0; i < 10; i++) svg = renderToStaticMarkup(createElement(SvgChart, props));

@@ -123,10 +123,10 @@ async function queries(dir: string, endMs: number, v: { id: string; sid: string;
           headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
           body: JSON.stringify({ Start: end - range, End: end, Variables: [{ SID: v.sid, VID: v.id }], Points: 1000 }),
         });
-        const body = (await res.json()) as { Success: boolean; Data: { TimeSeries: { Size: number } } };
+        const body = (await res.json()) as { Success: boolean; Data: { TimeSeries: { Size: number } }[] };
         const ms = performance.now() - t0;
         if (!body.Success) throw new Error(`query failed: ${JSON.stringify(body)}`);
-        size = body.Data.TimeSeries.Size;
+        size = body.Data[0].TimeSeries.Size;
         if (r >= 5) times.push(ms);
       }
       times.sort((a, b) => a - b);

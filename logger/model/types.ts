@@ -8,7 +8,8 @@ export type Variable = {
   Name: string;
   Unit: string;
   DataFormat: DataFormat;
-  Direction: "I" | "O";
+  /** IO: an output whose value is also acquired (read back) as an input. */
+  Direction: "I" | "O" | "IO";
   Index: number;
   Precision: number;
   RangeMin: number;

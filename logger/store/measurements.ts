@@ -55,21 +55,48 @@ export function stopMeasurement(db: Db, id: string, end: number): Measurement {
   return getMeasurement(db, id)!;
 }
 
-export type MeasurementFilter = { Start?: number; End?: number; Order: "asc" | "desc"; Limit: number };
+export type MeasurementFilter = {
+  Start?: number;
+  End?: number;
+  Order: "asc" | "desc";
+  Limit: number;
+  /** Only measurements of this source. */
+  SourceId?: string;
+  /** Only these measurements. */
+  Ids?: string[];
+};
+
+/** WHERE terms for the source and id filters, numbered from ?first on. */
+function scopeTerms(f: MeasurementFilter, first: number, column = ""): { where: string[]; params: string[] } {
+  const where: string[] = [];
+  const params: string[] = [];
+  if (f.SourceId !== undefined) {
+    where.push(`${column}SourceId = ?${first + params.length}`);
+    params.push(f.SourceId);
+  }
+  if (f.Ids !== undefined) {
+    where.push(`${column}ID IN (SELECT value FROM json_each(?${first + params.length}))`);
+    params.push(JSON.stringify(f.Ids));
+  }
+  return { where, params };
+}
 
 /** Measurements that overlap [Start, End] (a running one reaches to now). */
 export function listMeasurements(db: Db, f: MeasurementFilter, now: number): Measurement[] {
   const where: string[] = [];
-  const params: number[] = [];
+  const params: (number | string)[] = [];
   if (f.End !== undefined) {
-    where.push("Start <= ?");
+    where.push(`Start <= ?${params.length + 1}`);
     params.push(f.End);
   }
   if (f.Start !== undefined) {
-    where.push("COALESCE(End, ?) >= ?");
+    where.push(`COALESCE(End, ?${params.length + 1}) >= ?${params.length + 2}`);
     params.push(now, f.Start);
   }
-  const sql = `SELECT * FROM measurements ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY Start ${f.Order === "asc" ? "ASC" : "DESC"}, ID LIMIT ?`;
+  const scope = scopeTerms(f, params.length + 1);
+  where.push(...scope.where);
+  params.push(...scope.params);
+  const sql = `SELECT * FROM measurements ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY Start ${f.Order === "asc" ? "ASC" : "DESC"}, ID LIMIT ?${params.length + 1}`;
   return all<Row>(db, sql, ...params, f.Limit).map(fromRow);
 }
 
@@ -143,6 +170,9 @@ export function searchMeasurements(db: Db, f: MeasurementFilter, now: number, s:
     where.push(`COALESCE(End, ?${params.length + 1}) >= ?${params.length + 2}`);
     params.push(now, f.Start);
   }
+  const scope = scopeTerms(f, params.length + 1, "m.");
+  where.push(...scope.where);
+  params.push(...scope.params);
   const sql = `SELECT * FROM (
       SELECT m.*,
         EXISTS (SELECT 1 FROM json_each(m.MetaData) j WHERE ${META_MATCH("j.value ->> '$.Key'", "j.value ->> '$.Value'")}) AS OnMeasurement,

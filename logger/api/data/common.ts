@@ -18,47 +18,6 @@ export function horizonMs(data: DataContext, src: SeriesSource, area: Area): num
   return h;
 }
 
-export type SourceInfo = {
-  Id: string;
-  Name: string;
-  SampleRateHz: number;
-  AbsoluteStart: number | null;
-  LastTimeStamp: number | null;
-  AvailableTimeSec: number;
-  Variables: string[];
-};
-
-export function describeSource(data: DataContext, src: SeriesSource, area: Area): SourceInfo {
-  const vars = data.store.variablesOf(src.Id);
-  // In ms, over every segment (the source's rate may have changed).
-  let first = Infinity;
-  let last = -Infinity;
-  for (const v of vars) {
-    for (const part of data.store.partsOf(v)) {
-      const vs = part.vs;
-      if (vs.end < 0 || vs.first < 0) continue;
-      first = Math.min(first, (vs.first * part.periodUs) / 1000);
-      last = Math.max(last, ((vs.end - 1) * part.periodUs) / 1000);
-    }
-  }
-  const info: SourceInfo = {
-    Id: src.Id,
-    Name: src.Name,
-    SampleRateHz: 1e6 / src.PeriodUs,
-    AbsoluteStart: null,
-    LastTimeStamp: null,
-    AvailableTimeSec: 0,
-    Variables: vars.map((v) => v.Id),
-  };
-  if (!Number.isFinite(last)) return info;
-  const start = Math.max(first, horizonMs(data, src, area));
-  const end = last;
-  info.AbsoluteStart = start;
-  info.LastTimeStamp = end;
-  info.AvailableTimeSec = Math.max(0, (end - start) / 1000);
-  return info;
-}
-
 /** A stored variable, checked against the source the caller named. */
 export function storedVariable(data: DataContext, sid: string, vid: string): { v: SeriesVariable; src: SeriesSource } {
   const v = data.store.variable(vid);

@@ -5,53 +5,44 @@ import type { Part } from "../../store/series/store.ts";
 import type { Plan } from "../../store/series/query.ts";
 import type { RowReader } from "../../store/series/ranges.ts";
 import type { VarSeries } from "../../store/series/writer.ts";
-import { zoneOffset } from "./timefmt.ts";
+import { dateTimeFormatter, zoneOffset } from "./timefmt.ts";
 
 // CSV per RFC 4180 as the export asks for it: separators, time column, aggregate, BOM and
 // comment lines are chosen by the caller; everything else is fixed (CRLF, quoting as needed).
 
-export const CsvSettings = z.object({
-  Delimiter: z.enum([",", ";", "\t"]).default(","),
-  DecimalSeparator: z.enum([".", ","]).default("."),
-  TimeFormat: z.enum(["iso", "epoch", "excel"]).default("iso"),
-  Aggregate: z.enum(["mean", "min", "max", "last"]).default("mean"),
-  BOM: z.boolean().default(false),
-  /** Lines written first, each prefixed "# " (metadata of what is exported). */
-  Comments: z.array(z.string().max(2000)).max(200).default([]),
-});
+export const EXCEL_SERIAL = "excel";
+
+/**
+ * CSVSettings of the contract (LOGGER-API.md), honoured exactly, plus Loggia's Aggregate (of a
+ * resampled export) and BOM. DateTimeFormat "excel" (Loggia's) writes Excel serial dates.
+ */
+export const CsvSettings = z
+  .object({
+    HeaderText: z.string().max(100_000).optional(),
+    AddColumnHeader: z.boolean().default(true),
+    DateTimeHeader: z.string().max(200).default("datetime"),
+    DateTimeFormat: z.string().min(1).max(200).default("%Y-%m-%d %H:%M:%S.%%0us"),
+    // One character that cannot be part of a number or a quoted field.
+    ColumnSeparator: z.string().regex(/^[^\d\r\n".+-]$/, "ColumnSeparator must be one character such as ; , | or a tab").default(";"),
+    DecimalSeparator: z.enum([".", ","]).default("."),
+    Aggregate: z.enum(["mean", "min", "max", "last"]).default("mean"),
+    BOM: z.boolean().default(false),
+  })
+  .refine((s) => s.ColumnSeparator !== s.DecimalSeparator, { message: "ColumnSeparator and DecimalSeparator must differ", path: ["ColumnSeparator"] });
 export type CsvSettings = z.output<typeof CsvSettings>;
 
-const pad = (n: number, w = 2) => String(n).padStart(w, "0");
 /** Excel's serial date: days since 1899-12-30 in wall time (1970-01-01 is 25569). */
 const EXCEL_EPOCH_DAYS = 25569;
 
-/** The time cell of a row in the chosen format and zone; null = unknown zone. */
-export function timeCell(format: CsvSettings["TimeFormat"], zone: string, decimal: string): ((ms: number) => string) | null {
-  if (format === "epoch") return (ms) => String(ms);
+/** The time cell of a row as the settings ask, in the zone; or the text of the problem. */
+export function timeCell(s: Pick<CsvSettings, "DateTimeFormat" | "DecimalSeparator">, zone: string): ((ms: number) => string) | { problem: string } {
+  if (s.DateTimeFormat !== EXCEL_SERIAL) return dateTimeFormatter(s.DateTimeFormat, zone);
   const offsetAt = zoneOffset(zone);
-  if (!offsetAt) return null;
-  if (format === "excel") {
-    return (ms) => {
-      const days = (ms + offsetAt(ms) * 60_000) / 86_400_000 + EXCEL_EPOCH_DAYS;
-      const text = String(Number(days.toFixed(9)));
-      return decimal === "." ? text : text.replace(".", decimal);
-    };
-  }
-  // Rows of one second share everything but the milliseconds (offsets change on whole hours).
-  let second = Number.NaN;
-  let head = "";
-  let tail = "";
+  if (!offsetAt) return { problem: `Unknown TimeZone ${zone}` };
   return (ms) => {
-    const sec = Math.floor(ms / 1000);
-    if (sec !== second) {
-      second = sec;
-      const off = offsetAt(ms);
-      const d = new Date(sec * 1000 + off * 60_000);
-      const a = Math.abs(off);
-      tail = off === 0 ? "Z" : `${off < 0 ? "-" : "+"}${pad(Math.floor(a / 60))}:${pad(a % 60)}`;
-      head = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.`;
-    }
-    return `${head}${pad(Math.floor(ms - sec * 1000), 3)}${tail}`;
+    const days = (ms + offsetAt(ms) * 60_000) / 86_400_000 + EXCEL_EPOCH_DAYS;
+    const text = String(Number(days.toFixed(9)));
+    return s.DecimalSeparator === "." ? text : text.replace(".", s.DecimalSeparator);
   };
 }
 
@@ -149,9 +140,11 @@ export class RowBuffer {
   }
 }
 
+/** BOM, the header text (its lines ended with CRLF) and the column header, as the settings ask. */
 export function headerLines(s: CsvSettings, names: string[]): string {
-  const comments = s.Comments.map((c) => `# ${c.replace(/[\r\n]+/g, " ")}\r\n`).join("");
-  return `${s.BOM ? "\uFEFF" : ""}${comments}${["time", ...names].map((n) => quoteField(n, s.Delimiter)).join(s.Delimiter)}\r\n`;
+  const text = s.HeaderText ? `${s.HeaderText.replace(/\r?\n/g, "\r\n").replace(/\r\n$/, "")}\r\n` : "";
+  const columns = s.AddColumnHeader ? `${[s.DateTimeHeader, ...names].map((n) => quoteField(n, s.ColumnSeparator)).join(s.ColumnSeparator)}\r\n` : "";
+  return `${s.BOM ? "\uFEFF" : ""}${text}${columns}`;
 }
 
 /** Buckets k0 ≤ k < k1 of one variable under the chosen aggregate. */

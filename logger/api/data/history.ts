@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { z } from "zod";
-import { invalidParam } from "../../http/errors.ts";
+import { invalidParam, notFound } from "../../http/errors.ts";
 import { sendData } from "../../http/rest.ts";
 import type { RestRequest, RestRoute } from "../../http/rest.ts";
 import { ceilDiv, finestPeriod, planQuery, trackColumns } from "../../store/series/query.ts";
@@ -11,24 +11,42 @@ import { epochMs, horizonMs, storedVariable } from "./common.ts";
 import type { Area } from "./common.ts";
 import { CsvSettings, RowBuffer, aggregateTrack, headerLines, timeCell } from "./csv.ts";
 import { BLOCK_SAMPLES } from "../../store/series/blocks.ts";
-import { timeFormatter } from "./timefmt.ts";
+import { zoneOffset } from "./timefmt.ts";
+import { lastStored } from "./describe.ts";
+import { getMeasurement } from "../../store/measurements.ts";
+import type { Measurement } from "../../store/measurements.ts";
 
 export const MAX_POINTS = 100_000;
 /** Raw JSON answers above this many values are refused: ask for Points (principle 4). */
 export const MAX_RAW_JSON = 1_000_000;
 const CSV_SLICE = 2000;
 
+const Selector = z.string().regex(/^(latest|mid:.+)$/, 'Selector must be "latest" or "mid:<measurement id>"');
+const VarRef = z.union([
+  // The vendor's history clients name bare variable ids beside a SID/MID of the request.
+  z.string().min(1).transform((VID) => ({ VID, SID: undefined, Selector: undefined })),
+  z.object({ SID: z.union([z.string(), z.number()]).transform(String).optional(), VID: z.string().min(1), Selector: Selector.optional() }),
+]);
+
 const HistoryData = z.object({
-  Start: epochMs,
+  Start: epochMs.default(0),
   End: epochMs.default(0),
-  Variables: z.array(z.object({ SID: z.string().min(1), VID: z.string().min(1) })).min(1).max(100),
+  Variables: z.array(VarRef).min(1).max(100),
+  /** The source of bare variable ids (and of every variable with POST /history/data/{sid}). */
+  SID: z.union([z.string(), z.number()]).transform(String).optional(),
+  /** A measurement for every variable without its own Selector. */
+  MID: z.union([z.string(), z.number()]).transform(String).optional(),
   Points: z.number().int().min(1).max(MAX_POINTS).optional(),
   /** Resample at this bucket width (ms, a whole number of the fastest variable's periods) instead of Points. */
   Interval: z.number().positive().max(86_400_000 * 366).optional(),
   Type: z.enum(["equidistant", "absolute"]).default("equidistant"),
   Format: z.enum(["json", "csv"]).default("json"),
+  /** Decimals of every value; -1 = as stored. */
+  Precision: z.number().int().min(-1).max(15).default(-1),
   TimeZone: z.string().max(64).optional(),
-  /** With CSV: RFC 4180 output with these choices; absent = the plain format below. */
+  /** Shifting times is left to TimeZone: only 0 is accepted, rather than ignored. */
+  TimeOffset: z.literal(0, { error: "TimeOffset is not supported; give TimeZone instead" }).optional(),
+  AddVarMapping: z.boolean().optional(),
   CSVSettings: CsvSettings.optional(),
 });
 
@@ -36,16 +54,48 @@ const HistoryData = z.object({
 // vs and periodUs: its only part, for the raw fast paths (null when it has several or none).
 type Column = { v: SeriesVariable; parts: Part[]; vs: VarSeries | null; periodUs: number };
 
-async function history(r: RestRequest, area: Area): Promise<void> {
+/** The measurement the selectors name (one for the whole request), checked against each variable. */
+function selectedMeasurement(r: RestRequest, refs: { SID: string; VID: string; Selector: string }[]): Measurement | null {
+  const ids = new Set(refs.filter((x) => x.Selector !== "latest").map((x) => x.Selector.slice(4)));
+  if (ids.size === 0) return null;
+  if (ids.size > 1) throw invalidParam("All variables of one request must select the same measurement");
+  const id = [...ids][0]!;
+  const m = getMeasurement(r.ctx.db, id);
+  // Never data from elsewhere: the measurement must exist, on this source, with this variable.
+  if (!m) throw notFound(`Unknown measurement ${id}`);
+  for (const x of refs) {
+    if (x.Selector === "latest") throw invalidParam("All variables of one request must select the same measurement");
+    if (x.SID !== m.SourceId || !m.Variables.includes(x.VID)) throw notFound(`Measurement ${id} has no variable ${x.VID} of source ${x.SID}`);
+  }
+  return m;
+}
+
+async function history(r: RestRequest, area: Area, pathSid?: string): Promise<void> {
   const p = await r.input(HistoryData);
   const data = r.ctx.data;
   const now = data.now();
-  const end = p.End === 0 ? now : p.End;
-  const start = p.Start < 0 ? end + p.Start : p.Start;
+  const refs = p.Variables.map((x) => ({
+    VID: x.VID,
+    SID: pathSid ?? x.SID ?? p.SID ?? "",
+    Selector: x.Selector ?? (p.MID !== undefined ? `mid:${p.MID}` : "latest"),
+  }));
+  if (pathSid && p.Variables.some((x) => x.SID !== undefined && x.SID !== pathSid)) throw invalidParam(`Every variable must be of source ${pathSid}`);
+  for (const x of refs) if (!x.SID) throw invalidParam(`Variable ${x.VID} needs a SID`);
+  const m = selectedMeasurement(r, refs);
+
+  // A measurement's own range when Start and End are 0; with one, 0 means its start or end.
+  const mEnd = m ? (m.End ?? now) : now;
+  let end = p.End === 0 ? mEnd : p.End;
+  let start = p.Start < 0 ? end + p.Start : p.Start === 0 && m ? m.Start : p.Start;
+  if (m) {
+    start = Math.max(start, m.Start);
+    end = Math.min(end, mEnd);
+    if (!(end > start)) throw invalidParam(`The range lies outside measurement ${m.Name}`);
+  }
   if (!(end > start)) throw invalidParam("End must be after Start");
   if (start < 0) throw invalidParam("Start lies before 1970");
 
-  const columns: Column[] = p.Variables.map(({ SID, VID }) => {
+  const columns: Column[] = refs.map(({ SID, VID }) => {
     const { v, src } = storedVariable(data, SID, VID);
     const horizon = horizonMs(data, src, area);
     if (end <= horizon) {
@@ -55,8 +105,8 @@ async function history(r: RestRequest, area: Area): Promise<void> {
     const only = parts.length === 1 ? parts[0]! : null;
     return { v, parts, vs: only?.vs ?? null, periodUs: only?.periodUs ?? src.PeriodUs };
   });
-  const tz = p.TimeZone ? timeFormatter(p.TimeZone) : null;
-  if (p.TimeZone && !tz) throw invalidParam(`Unknown TimeZone ${p.TimeZone}`);
+  const zone = p.TimeZone ?? "UTC";
+  if (!zoneOffset(zone)) throw invalidParam(`Unknown TimeZone ${zone}`);
 
   // The finest period any column has in the range: raw answers use its grid.
   const primary = finestPeriod(columns.map((c) => c.parts), Math.min(...columns.map((c) => c.periodUs)));
@@ -66,59 +116,54 @@ async function history(r: RestRequest, area: Area): Promise<void> {
   if (p.Format === "json" && !plan.bucketed && plan.size * columns.length > MAX_RAW_JSON) {
     throw invalidParam(`The range holds ${plan.size * columns.length} samples, more than ${MAX_RAW_JSON}; set Points (at most ${MAX_POINTS})`);
   }
+  const round = rounder(p.Precision);
 
-  if (p.Format === "csv" && p.CSVSettings) {
-    const cell = timeCell(p.CSVSettings.TimeFormat, p.TimeZone ?? "UTC", p.CSVSettings.DecimalSeparator);
-    return streamSettingsCsv(r, plan, columns, p.CSVSettings, cell!);
+  if (p.Format === "csv") {
+    const settings = p.CSVSettings ?? CsvSettings.parse({});
+    const cell = timeCell(settings, zone);
+    if ("problem" in cell) throw invalidParam(cell.problem);
+    return streamCsv(r, plan, columns, settings, cell, round);
   }
-  if (p.Format === "csv") return streamCsv(r, plan, columns, tz ?? timeFormatter("UTC")!);
 
   const rows = data.store.reader();
   const cols = columns.map((c) => trackColumns(rows, c.parts, plan, 0, plan.size));
+  const first = (plan.g0 * plan.periodUs) / 1000;
+  // More may still arrive inside the range: it reaches the newest sample of a source still written.
+  const updating = m ? m.End === null : columns.some((c) => {
+    const last = lastStored(data, c.v.SourceId);
+    return last !== null && end >= last && data.model.sources.some((s) => s.Id === c.v.SourceId);
+  });
   const series: Record<string, unknown> = {
-    Start: (plan.g0 * plan.periodUs) / 1000,
-    End: end,
+    Type: p.Type,
+    Format: "json",
+    Unit: "ms",
+    Start: start,
+    AbsoluteStart: first,
     Delta: (plan.w * plan.periodUs) / 1000,
+    End: end,
     Size: plan.size,
-    Values: cols.map((c) => c.mean),
+    MeasurementId: m?.ID ?? "",
+    Updating: updating,
+    Values: cols.map((c) => round(c.mean)),
   };
   if (plan.bucketed) {
-    series.Min = cols.map((c) => c.min);
-    series.Max = cols.map((c) => c.max);
+    series.Min = cols.map((c) => round(c.min));
+    series.Max = cols.map((c) => round(c.max));
   }
   if (p.Type === "absolute") {
     series.Timestamps = Array.from({ length: plan.size }, (_, k) => ((plan.g0 + k * plan.w) * plan.periodUs) / 1000);
   }
-  sendData(r.res, { TimeSeries: series });
+  if (p.AddVarMapping) series.Variables = columns.map((c) => ({ SID: c.v.SourceId, VID: c.v.Id, Name: c.v.Name, Unit: c.v.Unit }));
+  sendData(r.res, [{ TimeSeries: series }]);
 }
 
-// Slice by slice, waiting for the socket to drain: memory stays flat however long the export.
-async function streamCsv(r: RestRequest, plan: Plan, columns: Column[], fmt: (ms: number) => string): Promise<void> {
-  const { res, ctx } = r;
-  res.writeHead(200, {
-    "Content-Type": "text/csv; charset=utf-8",
-    "Content-Disposition": 'attachment; filename="history.csv"',
-    "Cache-Control": "no-store",
-  });
-  const quote = (s: string) => (/[",\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s);
-  res.write(`time,${columns.map((c) => quote(c.v.Unit ? `${c.v.Name} [${c.v.Unit}]` : c.v.Name)).join(",")}\n`);
-  for (let k0 = 0; k0 < plan.size; k0 += CSV_SLICE) {
-    if (res.destroyed) return;
-    const k1 = Math.min(plan.size, k0 + CSV_SLICE);
-    const rows = ctx.data.store.reader();
-    const cols = columns.map((c) => trackColumns(rows, c.parts, plan, k0, k1).mean);
-    let text = "";
-    for (let k = k0; k < k1; k++) {
-      text += fmt(((plan.g0 + k * plan.w) * plan.periodUs) / 1000);
-      for (const c of cols) {
-        const v = c[k - k0];
-        text += v === null || v === undefined ? "," : `,${v}`;
-      }
-      text += "\n";
-    }
-    if (!res.write(text)) await drained(res);
-  }
-  res.end();
+/** Values rounded to the request's Precision (the identity for -1). */
+type Round = <T extends number | null>(values: T[]) => T[];
+const identity: Round = (values) => values;
+function rounder(precision: number): Round {
+  if (precision < 0) return identity;
+  const f = 10 ** precision;
+  return (values) => values.map((v) => (v === null ? v : Math.round(v * f) / f)) as typeof values;
 }
 
 /** The socket took the last write, or the client went away; no listener is left behind. */
@@ -143,18 +188,19 @@ function planInterval(startUs: number, endUs: number, intervalMs: number, period
   return { startUs, endUs, periodUs, g0, w, size: Math.max(0, ceilDiv(b0 - g0, w)), bucketed: true };
 }
 
-async function streamSettingsCsv(r: RestRequest, plan: Plan, columns: Column[], s: CsvSettings, time: (ms: number) => string): Promise<void> {
+// Slice by slice, waiting for the socket to drain: memory stays flat however long the export.
+async function streamCsv(r: RestRequest, plan: Plan, columns: Column[], s: CsvSettings, time: (ms: number) => string, round: Round): Promise<void> {
   const { res, ctx } = r;
   res.writeHead(200, { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": 'attachment; filename="history.csv"', "Cache-Control": "no-store" });
   res.write(headerLines(s, columns.map((c) => (c.v.Unit ? `${c.v.Name} [${c.v.Unit}]` : c.v.Name))));
-  const delimiter = s.Delimiter.charCodeAt(0);
+  const delimiter = s.ColumnSeparator.charCodeAt(0);
   // Raw samples of the fastest variables come straight from their blocks; others via buckets.
-  const direct = columns.map((c) => c.vs !== null && !plan.bucketed && plan.w === 1 && c.periodUs === plan.periodUs);
+  const direct = columns.map((c) => c.vs !== null && !plan.bucketed && plan.w === 1 && c.periodUs === plan.periodUs && round === identity);
   for (let k0 = 0; k0 < plan.size; k0 += CSV_SLICE) {
     if (res.destroyed) return;
     const k1 = Math.min(plan.size, k0 + CSV_SLICE);
     const rows = ctx.data.store.reader();
-    const cols = columns.map((c, i) => (direct[i] ? null : aggregateTrack(rows, c.parts, plan, k0, k1, s.Aggregate)));
+    const cols = columns.map((c, i) => (direct[i] ? null : round(aggregateTrack(rows, c.parts, plan, k0, k1, s.Aggregate))));
     const out = new RowBuffer((k1 - k0) * (48 + 26 * columns.length), s.DecimalSeparator);
     const blockIdx = columns.map(() => -1);
     const blocks: (Float32Array | null)[] = columns.map(() => null);
@@ -189,5 +235,11 @@ export const historyRoutes: RestRoute[] = [
     method: "POST",
     pattern: /^\/(buffer|history)\/data$/,
     handler: (r) => history(r, r.args[0] as Area),
+  },
+  {
+    method: "POST",
+    // (import sessions live under /history/data/import)
+    pattern: /^\/history\/data\/(?!import$)([^/]+)$/,
+    handler: (r) => history(r, "history", r.args[0]),
   },
 ];

@@ -3,58 +3,98 @@ import { notFound, refused } from "../../http/errors.ts";
 import { sendData } from "../../http/rest.ts";
 import type { RestRoute } from "../../http/rest.ts";
 import { deleteMeasurement, devicesMatching, getMeasurement, listMeasurements, searchMeasurements, setMetaData } from "../../store/measurements.ts";
-import { describeSource } from "./common.ts";
+import type { MeasurementFilter } from "../../store/measurements.ts";
+import type { DataContext } from "../../model/context.ts";
+import { describeMeasurement, describeSource, onlineVariables, sourceVariables } from "./describe.ts";
 import type { Area } from "./common.ts";
 
-// GET sends the filter as query parameters (strings), POST as a JSON body.
+// The structure half of the data contract (LOGGER-API.md, "Data"): what clients list before
+// they build selectors. Loggia's extras (metadata search, MatchedOn, End) ride beside it.
+
 const time = z.coerce.number().refine(Number.isFinite, { message: "Must be epoch milliseconds" });
-const MeasurementFilter = z.object({
+const MeasurementQuery = z.object({
   Start: time.optional(),
   End: time.optional(),
-  Order: z.enum(["asc", "desc"]).default("desc"),
+  // Existing clients send "ASC"/"DESC" as well as lower case.
+  Order: z
+    .string()
+    .default("desc")
+    .transform((s) => s.toLowerCase())
+    .pipe(z.enum(["asc", "desc"])),
   Limit: z.coerce.number().int().min(1).max(10_000).default(1000),
-  /** Metadata search: measurements whose own, a variable's or their device's metadata has this key… */
-  MetaKey: z.string().trim().max(64).optional(),
-  /** …and a value containing this (both case-insensitive); each answer then says MatchedOn. */
-  MetaValue: z.string().max(1000).optional(),
+  Measurements: z.array(z.union([z.string(), z.number()]).transform(String)).max(10_000).optional(),
+  AddVarMapping: z.boolean().default(false),
+  AddMeasMetaData: z.boolean().default(false),
+  /** Metadata search: the measurement's own, a variable's or its device's metadata has this key and a value containing this text. */
+  MeasMetaDataFilter: z.object({ Key: z.string().trim().max(64).default(""), Value: z.string().max(1000).default("") }).optional(),
 });
+type MeasurementQuery = z.output<typeof MeasurementQuery>;
 
 const MetaData = z.object({
   MetaData: z.array(z.object({ Key: z.string().min(1).max(200), Value: z.string().max(10_000) })).min(1).max(200),
 });
 
+function sourceOr404(data: DataContext, sid: string) {
+  const src = data.store.source(sid);
+  if (!src) throw notFound(`Unknown source ${sid}`);
+  return src;
+}
+
+function measurementsOf(data: DataContext, db: Parameters<typeof listMeasurements>[0], sid: string, q: MeasurementQuery) {
+  if (q.Start !== undefined && q.End !== undefined && q.End < q.Start) throw refused("End is before Start");
+  const f: MeasurementFilter = { Start: q.Start, End: q.End, Order: q.Order, Limit: q.Limit, SourceId: sid, Ids: q.Measurements };
+  const key = q.MeasMetaDataFilter?.Key ?? "";
+  const value = q.MeasMetaDataFilter?.Value ?? "";
+  if (!key && !value) return listMeasurements(db, f, data.now());
+  const devices = new Set(devicesMatching(db, key, value));
+  const { sources, variables } = data.model;
+  return searchMeasurements(db, f, data.now(), {
+    Key: key,
+    Value: value,
+    DeviceSources: sources.filter((s) => devices.has(s.DeviceId)).map((s) => s.Id),
+    DeviceVariables: variables.filter((v) => devices.has(v.DeviceId)).map((v) => v.Id),
+  });
+}
+
 export const structureRoutes: RestRoute[] = [
   {
     method: "GET",
     pattern: /^\/online\/structure\/variables$/,
-    handler: ({ res, ctx }) => sendData(res, ctx.data.model.variables),
+    handler: ({ res, ctx }) => sendData(res, onlineVariables(ctx.data.model.variables)),
   },
   {
     method: "GET",
     pattern: /^\/(buffer|history)\/structure\/sources$/,
     handler: ({ res, ctx, args }) =>
-      sendData(res, ctx.data.store.allSources().map((s) => describeSource(ctx.data, s, args[0] as Area))),
+      sendData(res, ctx.data.store.allSources().map((s, i) => describeSource(ctx.data, s, args[0] as Area, i))),
+  },
+  {
+    method: "GET",
+    pattern: /^\/(buffer|history)\/structure\/sources\/([^/]+)\/variables$/,
+    handler: ({ res, ctx, args }) => sendData(res, sourceVariables(ctx.data, sourceOr404(ctx.data, args[1]!))),
   },
   ...["GET", "POST"].map(
     (method): RestRoute => ({
       method,
-      pattern: /^\/history\/structure\/measurements$/,
+      pattern: /^\/(buffer|history)\/structure\/sources\/([^/]+)\/measurements$/,
       handler: async (r) => {
-        const f = await r.input(MeasurementFilter);
-        if (f.Start !== undefined && f.End !== undefined && f.End < f.Start) throw refused("End is before Start");
-        const key = f.MetaKey ?? "";
-        const value = f.MetaValue ?? "";
-        if (!key && !value) return sendData(r.res, listMeasurements(r.ctx.db, f, r.ctx.data.now()));
-        const devices = new Set(devicesMatching(r.ctx.db, key, value));
-        const { sources, variables } = r.ctx.data.model;
+        const area = r.args[0] as Area;
+        const src = sourceOr404(r.ctx.data, r.args[1]!);
+        // GET carries the query as strings: the flags and the id list come as text.
+        const q = await r.input(
+          r.req.method === "GET"
+            ? MeasurementQuery.extend({
+                AddVarMapping: z.stringbool().default(false),
+                AddMeasMetaData: z.stringbool().default(false),
+                Measurements: z.string().transform((s) => s.split(",").filter(Boolean)).optional(),
+                MeasMetaDataFilter: z.undefined().optional(),
+              })
+            : MeasurementQuery,
+        );
+        const found = measurementsOf(r.ctx.data, r.ctx.db, src.Id, q);
         sendData(
           r.res,
-          searchMeasurements(r.ctx.db, f, r.ctx.data.now(), {
-            Key: key,
-            Value: value,
-            DeviceSources: sources.filter((s) => devices.has(s.DeviceId)).map((s) => s.Id),
-            DeviceVariables: variables.filter((v) => devices.has(v.DeviceId)).map((v) => v.Id),
-          }),
+          found.map((m, i) => describeMeasurement(r.ctx.data, m, area, i, { vars: q.AddVarMapping, meta: q.AddMeasMetaData })),
         );
       },
     }),
@@ -69,7 +109,7 @@ export const structureRoutes: RestRoute[] = [
       if (m.End === null) throw refused(`Measurement ${m.Name} is still running; stop it first`);
       deleteMeasurement(r.ctx.db, m.ID);
       r.audit(`Deleted measurement ${m.Name}`);
-      sendData(r.res, { ID: m.ID });
+      sendData(r.res, { Id: m.ID });
     },
   },
   {
@@ -81,7 +121,7 @@ export const structureRoutes: RestRoute[] = [
       const m = setMetaData(r.ctx.db, r.args[0]!, p.MetaData);
       if (!m) throw notFound(`Measurement ${r.args[0]} not found`);
       r.audit(`Changed metadata of measurement ${m.Name}: ${p.MetaData.map((e) => e.Key).join(", ")}`);
-      sendData(r.res, m);
+      sendData(r.res, describeMeasurement(r.ctx.data, m, "history", 0, { vars: false, meta: true }));
     },
   },
 ];

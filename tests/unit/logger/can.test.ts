@@ -222,7 +222,7 @@ describe("CANAPI over HTTP", () => {
     const source = sources.Data.find((s: { Name: string }) => s.Name === "CAN bus");
     expect(source).toMatchObject({ SampleRateHz: 10, Variables: [id] });
     const history = await (await fetch(`${logger.url}/history/data`, { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify({ Start: -60_000, End: 0, Variables: [{ SID: source.Id, VID: id }], Points: 10 }) })).json();
-    const values = (history.Data.TimeSeries.Values[0] as (number | null)[]).filter((v) => v !== null);
+    const values = (history.Data[0].TimeSeries.Values[0] as (number | null)[]).filter((v) => v !== null);
     expect(values.length).toBeGreaterThan(0);
     expect(new Set(values)).toEqual(new Set([2250]));
 

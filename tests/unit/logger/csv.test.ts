@@ -39,28 +39,49 @@ describe("CSV cells", () => {
     }
   });
 
+  const cell = (DateTimeFormat: string, zone: string, DecimalSeparator: "." | "," = ".") => {
+    const f = timeCell({ DateTimeFormat, DecimalSeparator }, zone);
+    if ("problem" in f) throw new Error(f.problem);
+    return f;
+  };
+
   it("formats time as ISO 8601 in the zone across the Europe/Rome DST changes", () => {
-    const iso = timeCell("iso", "Europe/Rome", ".")!;
+    const iso = cell("%Y-%m-%dT%H:%M:%S.%%3us%:z", "Europe/Rome");
     expect(iso(Date.UTC(2026, 2, 29, 0, 59, 59, 999))).toBe("2026-03-29T01:59:59.999+01:00");
     expect(iso(Date.UTC(2026, 2, 29, 1, 0, 0, 0))).toBe("2026-03-29T03:00:00.000+02:00");
     expect(iso(Date.UTC(2026, 9, 25, 0, 59, 59, 0))).toBe("2026-10-25T02:59:59.000+02:00");
     expect(iso(Date.UTC(2026, 9, 25, 1, 0, 0, 0))).toBe("2026-10-25T02:00:00.000+01:00");
-    expect(timeCell("iso", "UTC", ".")!(Date.UTC(2026, 0, 1))).toBe("2026-01-01T00:00:00.000Z");
-    expect(timeCell("iso", "Nowhere/Else", ".")).toBeNull();
+    expect(cell("%Y-%m-%dT%H:%M:%S.%%3usZ", "UTC")(Date.UTC(2026, 0, 1))).toBe("2026-01-01T00:00:00.000Z");
+    expect(timeCell({ DateTimeFormat: "%F", DecimalSeparator: "." }, "Nowhere/Else")).toEqual({ problem: "Unknown TimeZone Nowhere/Else" });
   });
 
-  it("formats Excel serial dates in wall time of the zone, epoch ms unchanged", () => {
-    const excel = timeCell("excel", "Europe/Rome", ",")!;
+  it("honours the contract's date-time notation, with %%0us as microseconds", () => {
+    const t = Date.UTC(2026, 10, 3, 14, 5, 7, 250) + 0.125;
+    expect(cell("%Y-%m-%d %H:%M:%S.%%0us", "UTC")(t)).toBe("2026-11-03 14:05:07.250125");
+    expect(cell("%d.%m.%Y %H:%M:%S.%%0us", "Europe/Rome")(t)).toBe("03.11.2026 15:05:07.250125");
+    expect(cell("%d/%m/%y %T,%%1us %z %j %%", "Europe/Rome")(t)).toBe("03/11/26 15:05:07,2 +0100 307 %");
+    expect(cell("%s%%3us", "Europe/Rome")(Date.UTC(2026, 0, 1, 0, 0, 0, 7))).toBe("1767225600007");
+    // Within one second only the fraction changes (the formatter caches the rest).
+    const f = cell("%H:%M:%S.%%6us", "UTC");
+    expect([f(1000), f(1500.5), f(2999.999)]).toEqual(["00:00:01.000000", "00:00:01.500500", "00:00:02.999999"]);
+    expect(timeCell({ DateTimeFormat: "%Y-%q", DecimalSeparator: "." }, "UTC")).toEqual({ problem: "DateTimeFormat: unknown directive %q at position 4" });
+  });
+
+  it("formats Excel serial dates in wall time of the zone", () => {
+    const excel = cell("excel", "Europe/Rome", ",");
     expect(excel(Date.UTC(2025, 11, 31, 23, 0))).toBe("46023");
     expect(excel(Date.UTC(2026, 0, 1, 11, 0))).toBe("46023,5");
     // The hour skipped in spring: 03:00 local is 0.125 days into the day.
-    expect(timeCell("excel", "Europe/Rome", ".")!(Date.UTC(2026, 2, 29, 1, 0))).toBe(String(46110 + 0.125));
-    expect(timeCell("epoch", "Europe/Rome", ",")!(1767225600000)).toBe("1767225600000");
+    expect(cell("excel", "Europe/Rome")(Date.UTC(2026, 2, 29, 1, 0))).toBe(String(46110 + 0.125));
   });
 
-  it("starts with an optional BOM and comment lines, then the quoted header", () => {
-    const s = CsvSettings.parse({ Delimiter: ";", BOM: true, Comments: ["Operator: Anna", "two\nlines"] });
-    expect(headerLines(s, ["Oil temperature [°C]", "a;b"])).toBe('\uFEFF# Operator: Anna\r\n# two lines\r\ntime;Oil temperature [°C];"a;b"\r\n');
+  it("starts with an optional BOM and the header text, then the quoted column header", () => {
+    const s = CsvSettings.parse({ ColumnSeparator: ";", BOM: true, HeaderText: "# Operator: Anna\n# Cell 7", DateTimeHeader: "Zeit" });
+    expect(headerLines(s, ["Oil temperature [°C]", "a;b"])).toBe('\uFEFF# Operator: Anna\r\n# Cell 7\r\nZeit;Oil temperature [°C];"a;b"\r\n');
+    expect(headerLines(CsvSettings.parse({ AddColumnHeader: false }), ["x"])).toBe("");
+    expect(headerLines(CsvSettings.parse({}), ["x"])).toBe("datetime;x\r\n");
+    expect(CsvSettings.safeParse({ ColumnSeparator: ",", DecimalSeparator: "," }).success).toBe(false);
+    expect(CsvSettings.safeParse({ ColumnSeparator: "1" }).success).toBe(false);
   });
 });
 
@@ -85,9 +106,9 @@ describe("CSV export over HTTP", () => {
     const end = Math.floor((Date.now() - 300) / 100) * 100;
     const range = { Start: end - 1000, End: end, Variables: [ref(oil)] };
     const raw = await (await post({ ...range })).json();
-    const samples: (number | null)[] = raw.Data.TimeSeries.Values[0];
+    const samples: (number | null)[] = raw.Data[0].TimeSeries.Values[0];
     const rows = async (aggregate: string) => {
-      const text = await (await post({ ...range, Format: "csv", Interval: 100, CSVSettings: { Aggregate: aggregate, TimeFormat: "epoch" } })).text();
+      const text = await (await post({ ...range, Format: "csv", Interval: 100, CSVSettings: { Aggregate: aggregate, DateTimeFormat: "%s%%3us", ColumnSeparator: "," } })).text();
       return text.trimEnd().split("\r\n").slice(1).map((l) => l.split(","));
     };
     const buckets = Array.from({ length: 10 }, (_, k) => samples.slice(k * 10, k * 10 + 10).filter((v): v is number => v !== null));
@@ -102,7 +123,7 @@ describe("CSV export over HTTP", () => {
   });
 
   it("writes raw samples with the Italian separators, a BOM and local ISO times", async () => {
-    const res = await post({ Start: -1000, Variables: [ref(oil), ref(volts)], Format: "csv", TimeZone: "Europe/Rome", CSVSettings: { Delimiter: ";", DecimalSeparator: ",", BOM: true } });
+    const res = await post({ Start: -1000, Variables: [ref(oil), ref(volts)], Format: "csv", TimeZone: "Europe/Rome", CSVSettings: { ColumnSeparator: ";", DecimalSeparator: ",", BOM: true, DateTimeHeader: "time", DateTimeFormat: "%Y-%m-%dT%H:%M:%S.%%3us%:z" } });
     const bytes = new Uint8Array(await res.arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
@@ -110,6 +131,17 @@ describe("CSV export over HTTP", () => {
     const lines = text.trimEnd().split("\r\n");
     expect(lines.length).toBeGreaterThanOrEqual(95);
     expect(lines[1]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+0[12]:00;-?\d+(,\d+)?;(\d+(,\d+)?)?$/);
+  });
+
+  it("rounds to Precision and refuses an unknown date-time directive", async () => {
+    const res = await post({ Start: -500, Variables: [ref(oil)], Format: "csv", Precision: 1, CSVSettings: { AddColumnHeader: false, DecimalSeparator: ",", DateTimeFormat: "%s" } });
+    const values = (await res.text()).trimEnd().split("\r\n").map((l) => l.split(";")[1]);
+    expect(values.filter(Boolean).length).toBeGreaterThan(10);
+    // (The newest rows may lie after the last sample written: empty cells.)
+    for (const v of values) expect(v).toMatch(/^(-?\d+(,\d)?)?$/);
+    const bad = await post({ Start: -500, Variables: [ref(oil)], Format: "csv", CSVSettings: { DateTimeFormat: "%Q" } });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).ReturnState.Description).toMatch(/unknown directive %Q/);
   });
 
   it("refuses an interval that is not a whole number of sample periods", async () => {

@@ -40,12 +40,23 @@ describe("data API over HTTP (simulator on)", () => {
     expect(byName("Oil temperature")).toMatchObject({ Unit: "°C", DataFormat: "FLOAT", Direction: "I", SampleRateHz: 100, Index: 0 });
     expect(vars.filter((v) => v.Direction === "O")).toHaveLength(4);
     expect(Object.keys(vars[0]!).sort()).toEqual(
-      ["Id", "Name", "Unit", "DataFormat", "Direction", "Index", "Precision", "RangeMin", "RangeMax", "DeviceId", "ModuleId", "SourceId", "SampleRateHz"].sort(),
+      ["Id", "Name", "Unit", "DataFormat", "Direction", "Index", "IndexIn", "IndexOut", "Precision", "RangeMin", "RangeMax", "DeviceId", "ModuleId", "SourceId", "SampleRateHz"].sort(),
     );
+    // Positions among inputs and among outputs, -1 where a variable is not one.
+    const outputs = vars.filter((v) => v.Direction === "O") as unknown as { IndexIn: number; IndexOut: number }[];
+    expect(outputs.map((v) => [v.IndexIn, v.IndexOut])).toEqual([[-1, 0], [-1, 1], [-1, 2], [-1, 3]]);
+    const inputs = vars.filter((v) => v.Direction === "I") as unknown as { IndexIn: number; IndexOut: number }[];
+    expect(inputs.map((v) => v.IndexIn)).toEqual(inputs.map((_, i) => i));
+    expect(inputs.every((v) => v.IndexOut === -1)).toBe(true);
     const sources = (await call("GET", "/history/structure/sources")).body.Data;
     expect(sources).toHaveLength(3);
     const bench = sources.find((s: { SampleRateHz: number }) => s.SampleRateHz === 100);
     expect(bench.Variables).toHaveLength(28);
+    expect(sources.map((s: { Index: number }) => s.Index)).toEqual([0, 1, 2]);
+    const perSource = (await call("GET", `/history/structure/sources/${bench.Id}/variables`)).body.Data;
+    expect(perSource.map((v: { Id: string }) => v.Id)).toEqual(bench.Variables);
+    expect(perSource[0]).toMatchObject({ Name: "Oil temperature", Index: 0, Unit: "°C", DataFormat: "FLOAT" });
+    expect((await call("GET", "/buffer/structure/sources/nope/variables")).status).toBe(404);
     expect(Date.now() - bench.LastTimeStamp).toBeLessThan(1000);
     expect(bench.AvailableTimeSec).toBeGreaterThan(0);
     expect((await call("GET", "/buffer/structure/sources")).body.Data).toHaveLength(3);
@@ -75,7 +86,7 @@ describe("data API over HTTP (simulator on)", () => {
     // The written state is what the output's samples record from then on.
     await sleep(150);
     const after = await history({ Start: -100, Variables: [ref(horn)] });
-    expect(after.body.Data.TimeSeries.Values[0].filter((v: number | null) => v !== null).at(-1)).toBe(1);
+    expect(after.body.Data[0].TimeSeries.Values[0].filter((v: number | null) => v !== null).at(-1)).toBe(1);
     const audit = await rpc(lg.url, "GI.system/MessagingAPI.GetMessages", { Filter: { Topic: "Audit" } }, admin);
     expect(audit.body.Messages.map((m: { Text: string }) => m.Text)).toContain("Set output Horn = 1");
   });
@@ -84,7 +95,7 @@ describe("data API over HTTP (simulator on)", () => {
     const oil = byName("Oil temperature");
     const res = await history({ Start: -2000, End: 0, Variables: [ref(oil), ref(byName("Active power"))], Points: 50 }, viewer);
     expect(res.status).toBe(200);
-    const ts = res.body.Data.TimeSeries;
+    const ts = res.body.Data[0].TimeSeries;
     expect(ts.Size).toBeLessThanOrEqual(50);
     expect(ts.Values).toHaveLength(2);
     expect(ts.Delta).toBeGreaterThan(0);
@@ -96,7 +107,7 @@ describe("data API over HTTP (simulator on)", () => {
     expect(ts.Values[0].filter((v: number | null) => v !== null).length).toBeGreaterThan(ts.Size / 2);
     // Raw: one value per sample, no Min/Max; absolute adds the time of every value.
     const raw = await history({ Start: -300, Variables: [ref(oil)], Type: "absolute" });
-    const r = raw.body.Data.TimeSeries;
+    const r = raw.body.Data[0].TimeSeries;
     expect(r.Delta).toBe(10);
     expect(r.Min).toBeUndefined();
     expect(r.Timestamps).toHaveLength(r.Size);
@@ -143,12 +154,13 @@ describe("data API over HTTP (simulator on)", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/csv/);
     expect(res.headers.get("transfer-encoding")).toBe("chunked");
-    const lines = (await res.text()).trimEnd().split("\n");
-    expect(lines[0]).toBe("time,Oil temperature [°C],Voltage L1 [V]");
+    // Without CSVSettings: the contract's defaults (";", ".", "datetime", "%Y-%m-%d %H:%M:%S.%%0us").
+    const lines = (await res.text()).trimEnd().split("\r\n");
+    expect(lines[0]).toBe("datetime;Oil temperature [°C];Voltage L1 [V]");
     expect(lines.length).toBeGreaterThanOrEqual(95);
-    expect(lines[1]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\+0[12]:00,-?\d+(\.\d+)?,(\d+(\.\d+)?)?$/);
+    expect(lines[1]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6};-?\d+(\.\d+)?;(\d+(\.\d+)?)?$/);
     // The 1 Hz voltage fills one row in a hundred; the rest are empty cells.
-    expect(lines.slice(1).filter((l) => !l.endsWith(",")).length).toBeLessThanOrEqual(2);
+    expect(lines.slice(1).filter((l) => !l.endsWith(";")).length).toBeLessThanOrEqual(2);
   });
 
   it("pushes live values over Server-Sent Events and limits concurrent streams", async () => {
@@ -215,10 +227,30 @@ describe("data API over HTTP (simulator on)", () => {
     expect(stopped.End).toBeGreaterThan(stopped.Start);
     expect((await rpc(lg.url, "MeasurementAPI.Stop", {}, admin)).body.ReturnState.Value).toBe(-3);
 
-    const listed = (await call("GET", `/history/structure/measurements?Start=${m.Start - 1000}&Limit=5`, undefined, viewer)).body.Data;
-    expect(listed.map((x: { ID: string }) => x.ID)).toEqual([m.ID]);
-    const none = (await call("POST", "/history/structure/measurements", { End: m.Start - 1000 })).body.Data;
+    const measurements = `/history/structure/sources/${m.SourceId}/measurements`;
+    const listed = (await call("GET", `${measurements}?Start=${m.Start - 1000}&Limit=5&AddMeasMetaData=true`, undefined, viewer)).body.Data;
+    expect(listed).toEqual([
+      expect.objectContaining({ Id: m.ID, Name: "Run A", AbsoluteStart: m.Start, LastTimeStamp: stopped.End, SourceId: m.SourceId, SampleRateHz: 100, Index: 0, MetaData: [{ Key: "Operator", Value: "Ada" }] }),
+    ]);
+    expect(listed[0].Variables).toEqual(m.Variables);
+    const mapped = (await call("POST", measurements, { Order: "ASC", AddVarMapping: true, Measurements: [m.ID] })).body.Data;
+    expect(mapped[0].Variables[0]).toEqual(expect.objectContaining({ Id: m.Variables[0], Name: "Oil temperature", Direction: "I", IndexIn: 0, IndexOut: -1, RangeMin: expect.any(Number), RangeMax: expect.any(Number), Type: "Analog" }));
+    expect(mapped[0].MetaData).toBeUndefined();
+    expect((await call("POST", measurements, { Measurements: ["other"] })).body.Data).toEqual([]);
+    expect((await call("POST", measurements, { Order: "sideways" })).status).toBe(400);
+    const none = (await call("POST", measurements, { End: m.Start - 1000 })).body.Data;
     expect(none).toEqual([]);
+
+    // A measurement selector reads exactly its own range; an unknown one is 404, never other data.
+    const own = await history({ Start: 0, End: 0, Variables: [{ ...ref(byName("Oil temperature")), Selector: `mid:${m.ID}` }] });
+    expect(own.status).toBe(200);
+    expect(own.body.Data[0].TimeSeries).toMatchObject({ MeasurementId: m.ID, Start: m.Start, End: stopped.End, Updating: false, Type: "equidistant", Format: "json" });
+    const viaPath = await call("POST", `/history/data/${m.SourceId}`, { MID: m.ID, Variables: [byName("Oil temperature").Id] });
+    expect(viaPath.body.Data[0].TimeSeries.Values).toEqual(own.body.Data[0].TimeSeries.Values);
+    const unknown = await history({ Start: 0, End: 0, Variables: [{ ...ref(byName("Oil temperature")), Selector: "mid:nope" }] });
+    expect([unknown.status, unknown.body.ReturnState.Value]).toEqual([404, -4]);
+    const elsewhere = await history({ Start: 0, End: 0, Variables: [{ ...ref(byName("Active power")), Selector: `mid:${m.ID}` }] });
+    expect(elsewhere.status).toBe(404);
     expect((await call("POST", `/history/structure/measurements/${m.ID}/metadata`, { MetaData: [{ Key: "Bench", Value: "2" }] }, viewer)).status).toBe(403);
     const meta = await call("POST", `/history/structure/measurements/${m.ID}/metadata`, { MetaData: [{ Key: "Bench", Value: "2" }, { Key: "Operator", Value: "" }] });
     expect(meta.body.Data.MetaData).toEqual([{ Key: "Bench", Value: "2" }]);
@@ -258,7 +290,7 @@ describe("data API over HTTP (simulator on)", () => {
     await sleep(200);
     expect(await last()).toBeGreaterThan(t0 + 250);
     const res = await history({ Start: t0 - 100, End: t0 + 500, Variables: [ref(oil)] });
-    const values: (number | null)[] = res.body.Data.TimeSeries.Values[0];
+    const values: (number | null)[] = res.body.Data[0].TimeSeries.Values[0];
     const gap = values.slice(15, 30);
     expect(gap.every((v) => v === null)).toBe(true);
     expect(values.slice(0, 5).every((v) => v !== null)).toBe(true);

@@ -14,10 +14,12 @@ describe("measurements by metadata", () => {
   });
   afterAll(() => lg.stop());
 
-  const search = async (q: Record<string, string | number>) => {
-    const res = await fetch(`${lg.url}/history/structure/measurements?${new URLSearchParams(Object.entries(q).map(([k, v]) => [k, String(v)]))}`, { headers: { Authorization: `Bearer ${admin}` } });
+  let sid = "";
+  const search = async ({ MetaKey, MetaValue, ...q }: { MetaKey?: string; MetaValue?: string; Limit?: number; Order?: string }) => {
+    const filter = MetaKey || MetaValue ? { MeasMetaDataFilter: { Key: MetaKey, Value: MetaValue } } : {};
+    const res = await fetch(`${lg.url}/history/structure/sources/${sid}/measurements`, { method: "POST", headers: { Authorization: `Bearer ${admin}` }, body: JSON.stringify({ ...q, ...filter }) });
     expect(res.status).toBe(200);
-    return ((await res.json()) as { Data: { ID: string; Name: string; MatchedOn?: string[]; SourceId: string; Variables: string[] }[] }).Data;
+    return ((await res.json()) as { Data: { Id: string; Name: string; MatchedOn?: string[]; SourceId: string; Variables: string[] }[] }).Data;
   };
   const record = async (Name: string, MetaData: object[] = []) => {
     const { Measurement } = (await rpc(lg.url, "MeasurementAPI.Start", { Name, MetaData }, admin)).body;
@@ -30,6 +32,7 @@ describe("measurements by metadata", () => {
     const { Devices } = (await rpc(lg.url, "DeviceAPI.GetDevices", {}, admin)).body as { Devices: { ID: string; Modules: { Variables: string[] }[] }[] };
     const own = await record("Own", [{ Key: "Operator", Value: "Anna Rossi" }]);
     const other = await record("Other", [{ Key: "Operator", Value: "Bruno" }]);
+    sid = own.SourceId;
     const variable = own.Variables[0]!;
     expect(other.Variables).toContain(variable);
     await set("variable", variable, "Sensor", "PT100 class A");

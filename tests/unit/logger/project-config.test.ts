@@ -105,26 +105,26 @@ describe("ConfigAPI project config", () => {
     // The simulator runs on timers: on a loaded machine it may be late, so wait for the samples
     // up to `before` + 600 ms rather than a fixed time.
     for (let i = 0; i < 100; i++) {
-      const probe = (await rest("POST", "/history/data", { Start: before + 550, End: before + 650, Variables: [ref(oil!.VariableId)] })).body.Data.TimeSeries;
+      const probe = (await rest("POST", "/history/data", { Start: before + 550, End: before + 650, Variables: [ref(oil!.VariableId)] })).body.Data[0].TimeSeries;
       if (probe.Values[0].filter((v: number | null) => v !== null).length >= 5) break;
       await sleep(100);
     }
     // After the change: one sample every 20 ms; the disabled channel has none.
-    const after = (await rest("POST", "/history/data", { Start: before + 150, End: before + 550, Variables: [ref(oil!.VariableId), ref(coolant!.VariableId)] })).body.Data.TimeSeries;
+    const after = (await rest("POST", "/history/data", { Start: before + 150, End: before + 550, Variables: [ref(oil!.VariableId), ref(coolant!.VariableId)] })).body.Data[0].TimeSeries;
     expect(after.Delta).toBe(20);
     expect(after.Values[0].filter((v: number | null) => v !== null).length).toBeGreaterThanOrEqual(19);
     expect(after.Values[1].every((v: number | null) => v === null)).toBe(true);
     // Across the change: 10 ms grid; the old rate fills every slot, the new one every other.
-    const across = (await rest("POST", "/history/data", { Start: before - 400, End: before + 400, Variables: [ref(oil!.VariableId)] })).body.Data.TimeSeries;
+    const across = (await rest("POST", "/history/data", { Start: before - 400, End: before + 400, Variables: [ref(oil!.VariableId)] })).body.Data[0].TimeSeries;
     expect(across.Delta).toBe(10);
     const filled = across.Values[0].map((v: number | null) => v !== null);
     expect(filled.slice(0, 30).every(Boolean)).toBe(true);
     expect(filled.slice(-30).filter(Boolean).length).toBe(15);
     // Statistics and bucketed queries across the boundary count every sample exactly once.
     const stats = (await rest("POST", "/history/statistics", { Start: before - 2000, End: before + 600, Variables: [ref(oil!.VariableId)] })).body.Data.Statistics[0];
-    const raw = (await rest("POST", "/history/data", { Start: before - 2000, End: before + 600, Variables: [ref(oil!.VariableId)] })).body.Data.TimeSeries;
+    const raw = (await rest("POST", "/history/data", { Start: before - 2000, End: before + 600, Variables: [ref(oil!.VariableId)] })).body.Data[0].TimeSeries;
     expect(stats.Count).toBe(raw.Values[0].filter((v: number | null) => v !== null).length);
-    const buckets = (await rest("POST", "/history/data", { Start: before - 2000, End: before + 600, Points: 7, Variables: [ref(oil!.VariableId)] })).body.Data.TimeSeries;
+    const buckets = (await rest("POST", "/history/data", { Start: before - 2000, End: before + 600, Points: 7, Variables: [ref(oil!.VariableId)] })).body.Data[0].TimeSeries;
     expect(Math.min(...buckets.Min[0].filter((v: number | null) => v !== null))).toBe(stats.Min);
     expect(Math.max(...buckets.Max[0].filter((v: number | null) => v !== null))).toBe(stats.Max);
 
@@ -132,7 +132,7 @@ describe("ConfigAPI project config", () => {
     const csv = await fetch(`${lg.url}/history/data`, {
       method: "POST",
       headers: { "Content-Type": "application/json", Authorization: `Bearer ${admin}` },
-      body: JSON.stringify({ Start: before - 400, End: before + 400, Format: "csv", Variables: [ref(oil!.VariableId)], CSVSettings: { TimeFormat: "epoch" } }),
+      body: JSON.stringify({ Start: before - 400, End: before + 400, Format: "csv", Variables: [ref(oil!.VariableId)], CSVSettings: { DateTimeFormat: "%s%%3us", ColumnSeparator: ",", DateTimeHeader: "time" } }),
     });
     const lines = (await csv.text()).trim().split("\r\n");
     expect(lines[0]).toBe("time,Sump oil temperature [K]");

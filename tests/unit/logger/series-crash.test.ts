@@ -71,7 +71,7 @@ describe("crash safety", () => {
         body: JSON.stringify({ Start: Math.max(firstMs, lastMs - 800), End: (vs.end * vs.periodUs) / 1000, Variables: [{ SID: oil.SourceId, VID: oil.Id }], Points: 100 }),
       });
       expect(res.status).toBe(200);
-      const ts = ((await res.json()) as { Data: { TimeSeries: { Size: number; Values: (number | null)[][] } } }).Data.TimeSeries;
+      const ts = ((await res.json()) as { Data: { TimeSeries: { Size: number; Values: (number | null)[][] } }[] }).Data[0].TimeSeries;
       expect(ts.Size).toBeGreaterThan(50);
       expect(ts.Values[0]!.every((v) => v !== null)).toBe(true);
       await lg.close();

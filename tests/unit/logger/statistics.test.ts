@@ -86,7 +86,7 @@ describe("POST /history/statistics", () => {
       expect(stats.status).toBe(200);
       const s = stats.body.Data.Statistics[0];
       const raw = await fetch(`${lg.url}/history/data`, { method: "POST", headers: { Authorization: `Bearer ${token}` }, body: JSON.stringify({ Start: end - 1000, End: end, Variables: ref }) }).then((r) => r.json());
-      const xs: number[] = raw.Data.TimeSeries.Values[0].filter((x: number | null) => x !== null);
+      const xs: number[] = raw.Data[0].TimeSeries.Values[0].filter((x: number | null) => x !== null);
       expect(s.Count).toBe(xs.length);
       expect(s.Min).toBe(Math.min(...xs));
       expect(s.Max).toBe(Math.max(...xs));

@@ -1,0 +1,140 @@
+import type { DataContext } from "../../model/context.ts";
+import type { DataFormat, Variable } from "../../model/types.ts";
+import type { Measurement } from "../../store/measurements.ts";
+import type { SeriesSource, SeriesVariable } from "../../store/series/store.ts";
+import { horizonMs } from "./common.ts";
+import type { Area } from "./common.ts";
+
+// The objects of the data contract (LOGGER-API.md, "Data"): every listed field present with its
+// type, numbers never null. Loggia's own fields ride beside them.
+
+/** A stored variable the model no longer (or never) described: an imported or removed one. */
+const FLOAT32_MAX = 3.4028234663852886e38;
+
+type Direction = Variable["Direction"];
+
+/** Position among inputs and among outputs (-1 where the variable is not one), in list order. */
+function directionIndexes<T extends { Direction: Direction }>(vars: readonly T[]): (T & { IndexIn: number; IndexOut: number })[] {
+  let ins = 0;
+  let outs = 0;
+  return vars.map((v) => ({
+    ...v,
+    IndexIn: v.Direction === "O" ? -1 : ins++,
+    IndexOut: v.Direction === "I" ? -1 : outs++,
+  }));
+}
+
+export const onlineVariables = (vars: readonly Variable[]) => directionIndexes(vars);
+
+export type SourceInfo = {
+  Id: string;
+  Name: string;
+  Index: number;
+  SampleRateHz: number;
+  AbsoluteStart: number;
+  LastTimeStamp: number;
+  AvailableTimeSec: number;
+  Variables: string[];
+};
+
+/** First and last stored sample of a source in ms (over every segment), or null before the first. */
+function storedRange(data: DataContext, sourceId: string): { first: number; last: number } | null {
+  let first = Infinity;
+  let last = -Infinity;
+  for (const v of data.store.variablesOf(sourceId)) {
+    for (const part of data.store.partsOf(v)) {
+      const vs = part.vs;
+      if (vs.end < 0 || vs.first < 0) continue;
+      first = Math.min(first, (vs.first * part.periodUs) / 1000);
+      last = Math.max(last, ((vs.end - 1) * part.periodUs) / 1000);
+    }
+  }
+  return Number.isFinite(last) ? { first, last } : null;
+}
+
+/** Newest stored sample of a source in ms (null before the first). */
+export const lastStored = (data: DataContext, sourceId: string): number | null => storedRange(data, sourceId)?.last ?? null;
+
+export function describeSource(data: DataContext, src: SeriesSource, area: Area, index: number): SourceInfo {
+  const range = storedRange(data, src.Id);
+  // Before the first sample both times are "now": clients parse them as numbers, never null.
+  const end = range?.last ?? data.now();
+  const start = range ? Math.min(end, Math.max(range.first, horizonMs(data, src, area))) : end;
+  return {
+    Id: src.Id,
+    Name: src.Name,
+    Index: index,
+    SampleRateHz: 1e6 / src.PeriodUs,
+    AbsoluteStart: start,
+    LastTimeStamp: end,
+    AvailableTimeSec: Math.max(0, (end - start) / 1000),
+    Variables: data.store.variablesOf(src.Id).map((v) => v.Id),
+  };
+}
+
+export type SourceVariable = {
+  Id: string;
+  Name: string;
+  Index: number;
+  Unit: string;
+  DataFormat: DataFormat;
+  Direction: Direction;
+  IndexIn: number;
+  IndexOut: number;
+  Precision: number;
+  RangeMin: number;
+  RangeMax: number;
+  /** "Digital" for BOOL, else "Analog". */
+  Type: "Analog" | "Digital";
+};
+
+/** A source's stored variables, completed from the live model where it still knows them. */
+export function sourceVariables(data: DataContext, src: SeriesSource): SourceVariable[] {
+  const model = new Map(data.model.variables.map((v) => [v.Id, v]));
+  const list = data.store.variablesOf(src.Id).map((v: SeriesVariable, Index) => {
+    const m = model.get(v.Id);
+    const DataFormat = m?.DataFormat ?? "FLOAT";
+    return {
+      Id: v.Id,
+      Name: v.Name,
+      Index,
+      Unit: v.Unit,
+      DataFormat,
+      Direction: m?.Direction ?? ("I" as Direction),
+      Precision: m?.Precision ?? 3,
+      RangeMin: m?.RangeMin ?? -FLOAT32_MAX,
+      RangeMax: m?.RangeMax ?? FLOAT32_MAX,
+      Type: DataFormat === "BOOL" ? ("Digital" as const) : ("Analog" as const),
+    };
+  });
+  return directionIndexes(list);
+}
+
+/**
+ * A measurement as the contract lists it. AbsoluteStart/LastTimeStamp are what can still be read
+ * (retention and the buffer's hour cut the start; a running one ends at its newest sample);
+ * Loggia adds End (null while running).
+ */
+export function describeMeasurement(data: DataContext, m: Measurement & { MatchedOn?: string[] }, area: Area, index: number, add: { vars: boolean; meta: boolean }) {
+  const src = data.store.source(m.SourceId);
+  const last = lastStored(data, m.SourceId);
+  const end = m.End ?? Math.max(m.Start, last ?? m.Start);
+  const start = src ? Math.min(end, Math.max(m.Start, horizonMs(data, src, area))) : m.Start;
+  const vars = add.vars && src ? sourceVariables(data, src).filter((v) => m.Variables.includes(v.Id)) : null;
+  return {
+    Id: m.ID,
+    Name: m.Name,
+    Index: index,
+    Kind: "Measurement",
+    SourceId: m.SourceId,
+    SampleRateHz: src ? 1e6 / src.PeriodUs : 0,
+    AbsoluteStart: start,
+    LastTimeStamp: end,
+    AvailableTimeSec: Math.max(0, (end - start) / 1000),
+    StartDate: new Date(m.Start).toISOString(),
+    End: m.End,
+    Variables: vars ?? m.Variables,
+    ...(add.meta ? { MetaData: m.MetaData } : {}),
+    ...(m.MatchedOn ? { MatchedOn: m.MatchedOn } : {}),
+  };
+}
