@@ -112,7 +112,7 @@ export default function Export({ loaderData }: Route.ComponentProps) {
           <label className="flex flex-col gap-1 text-sm font-medium">
             {t("history.export.separators")}
             <select name="sep" defaultValue={choice("sep", "locale")} className={inputClass}>
-              <option value="locale">{t("history.export.separatorChoices.locale", { example: `1${localeSeps.DecimalSeparator}5${localeSeps.Delimiter}2${localeSeps.DecimalSeparator}5` })}</option>
+              <option value="locale">{t("history.export.separatorChoices.locale", { example: `1${localeSeps.DecimalSeparator}5${localeSeps.ColumnSeparator}2${localeSeps.DecimalSeparator}5` })}</option>
               <option value="comma">{t("history.export.separatorChoices.comma")}</option>
               <option value="semicolon">{t("history.export.separatorChoices.semicolon")}</option>
             </select>

@@ -47,7 +47,7 @@ export async function action(args: Route.ActionArgs) {
   const oldest = oldestKept(vars, sources);
   if (oldest !== null && range.to <= oldest) return refuse(t("history.export.beyondRetention", { oldest: localText(oldest, zone) }), "range");
   const comments = c.meta === "on" ? metadataComments(range.measurement ? measurementComments(range.measurement, zone) : [], vars, await getMetaData(logger)) : [];
-  const body = exportBody(c, vars, range, zone, getLocale(args.context), comments);
+  const body = exportBody(c, vars, range, zone, getLocale(args.context), comments, t("history.export.timeHeader"));
   let res: Response;
   try {
     res = await logger.stream("/history/data", "POST", body, args.request.signal);

@@ -5,7 +5,7 @@ import { stateOf } from "~/services/context.server";
 import { requireFeature } from "~/services/guards.server";
 import type { LoggerClient } from "~/services/logger/client.server";
 import { timeSeriesAnswer } from "~/services/logger/schemas";
-import { loadVariables, readValues, type VariableRow } from "~/services/variables.server";
+import { loadVariables, readValues, selector, type VariableRow } from "~/services/variables.server";
 import { buttonClass } from "~/ui/FormField";
 import { useFormatters } from "~/ui/format";
 import { LiveBadge } from "~/ui/live/LiveBadge";
@@ -46,7 +46,7 @@ export async function loader(args: Route.LoaderArgs) {
 /** The last minute, bucketed by the logger; one failing variable only breaks its own tile. */
 async function trend(logger: LoggerClient, v: VariableRow): Promise<Trend> {
   try {
-    const { Data } = await logger.rest("POST", "/buffer/data", { Start: -SPARK_MS, End: 0, Variables: [{ SID: v.SourceId, VID: v.Id }], Points: SPARK_POINTS, Type: "equidistant", Format: "json" }, timeSeriesAnswer);
+    const { Data } = await logger.rest("POST", "/buffer/data", { Start: -SPARK_MS, End: 0, Variables: [selector(v)], Points: SPARK_POINTS, Type: "equidistant", Format: "json" }, timeSeriesAnswer);
     const ts = Data.TimeSeries;
     return { values: ts.Values[0] ?? [], min: ts.Min?.[0], max: ts.Max?.[0] };
   } catch (error) {

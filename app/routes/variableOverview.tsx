@@ -6,7 +6,7 @@ import { stateOf } from "~/services/context.server";
 import { readIntent } from "~/services/forms.server";
 import { holds, redirectWithToast, requireFeature, requirePermission } from "~/services/guards.server";
 import { getInstance } from "~/services/i18n.server";
-import { emptyAnswer } from "~/services/logger/schemas";
+import { emptyAnswer, isOutput } from "~/services/logger/schemas";
 import { isRefusal } from "~/services/submission.server";
 import { loadVariables, readValues, type VariableRow } from "~/services/variables.server";
 import { buttonClass, FormErrors, inputClass } from "~/ui/FormField";
@@ -69,7 +69,7 @@ export async function action(args: Route.ActionArgs) {
   if (!variable) return data({ error: t("live.validation.unknownVariable"), variable: variableId, value: typed }, { status: 404 });
   const value = parseValue(parsed.data.value, variable.DataFormat);
   if (value === null) return data({ error: t("live.validation.value"), variable: variableId, value: typed }, { status: 400 });
-  if (variable.Direction !== "O") return data({ error: t("live.validation.notOutput"), variable: variableId, value: typed }, { status: 400 });
+  if (!isOutput(variable)) return data({ error: t("live.validation.notOutput"), variable: variableId, value: typed }, { status: 400 });
   try {
     await logger.rest("POST", "/online/data", { Variables: [variable.Id], Values: [value], Function: "write" }, emptyAnswer.loose());
   } catch (error) {
@@ -199,7 +199,7 @@ function VariableLine({ v, value, canWrite, typed }: { v: VariableRow; value: nu
       <td className="px-4 py-2">{v.Precision ?? "—"}</td>
       {canWrite && (
         <td className="px-4 py-2">
-          {v.Direction === "O" && (
+          {isOutput(v) && (
             <Form method="post" className="flex items-center gap-1" preventScrollReset>
               <input type="hidden" name="intent" value="write" />
               <input type="hidden" name="variable" value={v.Id} />

@@ -19,10 +19,21 @@ export const exportSchema = z.object({
 });
 export type ExportChoices = z.infer<typeof exportSchema>;
 
-/** Delimiter and decimal separator: en `,` and `.`; it `;` and `,` (what Excel expects there). */
-export function separatorsFor(sep: ExportChoices["sep"], language: string): { Delimiter: "," | ";"; DecimalSeparator: "." | "," } {
+/** Column and decimal separator (CSVSettings): en `,` and `.`; it `;` and `,` (what Excel expects there). */
+export function separatorsFor(sep: ExportChoices["sep"], language: string): { ColumnSeparator: "," | ";"; DecimalSeparator: "." | "," } {
   const semicolon = sep === "semicolon" || (sep === "locale" && language === "it");
-  return semicolon ? { Delimiter: ";", DecimalSeparator: "," } : { Delimiter: ",", DecimalSeparator: "." };
+  return semicolon ? { ColumnSeparator: ";", DecimalSeparator: "," } : { ColumnSeparator: ",", DecimalSeparator: "." };
+}
+
+/**
+ * The time column in the contract's DateTimeFormat notation. ISO 8601 with milliseconds and the
+ * zone's offset (`Z` for UTC), epoch ms (epoch seconds then three digits of the fraction), or
+ * Loggia's "excel" (Excel serial days, which strftime cannot express).
+ */
+export function dateTimeFormatFor(time: ExportChoices["time"], zone: string): string {
+  if (time === "epoch") return "%s%%3us";
+  if (time === "excel") return "excel";
+  return `%Y-%m-%dT%H:%M:%S.%%3us${zone === "UTC" || zone === "Etc/UTC" ? "Z" : "%:z"}`;
 }
 
 /** Fields a refused export names, so the form shows the message next to them. */

@@ -2,11 +2,11 @@ import { z } from "zod";
 import { ALARM_ROWS_DEFAULT, ALARM_SEVERITIES, contentSchema, type DashboardContent, type Widget } from "~/schemas/dashboards";
 import type { LoggerClient } from "./logger/client.server";
 import { LoggerError } from "./logger/errors";
-import { alarmsAnswer, dashboardListAnswer, emptyAnswer, timeSeriesAnswer, variablesAnswer, type Alarm, type Variable } from "./logger/schemas";
+import { alarmsAnswer, dashboardListAnswer, emptyAnswer, timeSeriesAnswer, type Alarm, type Variable } from "./logger/schemas";
 import type { ChartSource } from "~/ui/dashboard/serverCharts";
 import { CHART_POINTS } from "~/ui/dashboard/timeRange";
 import type { AlarmItem, DashboardData, SeriesData, WidgetData } from "~/ui/dashboard/types";
-import { readValues } from "./variables.server";
+import { onlineVariables, readValues, selector } from "./variables.server";
 
 const dashboardAnswer = z.object({
   Dashboard: z.object({ ID: z.string(), Name: z.string(), IsDefault: z.boolean(), Version: z.number(), Content: z.unknown() }),
@@ -44,8 +44,7 @@ export const setDefaultDashboard = (logger: LoggerClient, id: string) => logger.
 /** All variables, or an error text; the manager and the dashboard both live with a logger without data API. */
 export async function tryVariables(logger: LoggerClient): Promise<{ variables: Variable[]; error: string | null }> {
   try {
-    const { Data } = await logger.readRest("GET", "/online/structure/variables", undefined, variablesAnswer);
-    return { variables: Data, error: null };
+    return { variables: await onlineVariables(logger), error: null };
   } catch (error) {
     return { variables: [], error: failureText(error) };
   }
@@ -137,7 +136,7 @@ async function widgetSeries(logger: LoggerClient, w: Widget, variables: Record<s
       {
         Start: Math.round(range.from),
         End: Math.round(range.to),
-        Variables: vars.map((v) => ({ SID: v.SourceId ?? "", VID: v.Id })),
+        Variables: vars.map(selector),
         Points: points,
         Type: "equidistant",
         Format: "json",
@@ -152,7 +151,7 @@ async function widgetSeries(logger: LoggerClient, w: Widget, variables: Record<s
   }
 }
 
-type TimeSeries = z.infer<typeof timeSeriesAnswer>["Data"]["TimeSeries"];
+type TimeSeries = z.output<typeof timeSeriesAnswer>["Data"]["TimeSeries"];
 // One answer (cached by the logger client) is rounded once, and keeps its identity for the SVG cache.
 const rounded = new WeakMap<TimeSeries, SeriesData>();
 
@@ -162,7 +161,7 @@ function seriesOf(ts: TimeSeries): SeriesData {
     // Columns follow the widget's variable order, so deleted variables leave no hole.
     const digits = ts.Values.map((col, i) => decimalsFor([col, ts.Min?.[i], ts.Max?.[i]]));
     const round = (cols: (number | null)[][] | undefined) => cols?.map((col, i) => roundColumn(col, digits[i]!));
-    series = { start: ts.Start, delta: ts.Delta, size: ts.Size, values: round(ts.Values)!, min: round(ts.Min), max: round(ts.Max) };
+    series = { start: ts.AbsoluteStart, delta: ts.Delta, size: ts.Size, values: round(ts.Values)!, min: round(ts.Min), max: round(ts.Max) };
     rounded.set(ts, series);
   }
   return series;

@@ -1,18 +1,31 @@
 import { wallParts } from "~/ui/dashboard/timeRange";
-import { separatorsFor, type ExportChoices } from "~/schemas/export";
+import { dateTimeFormatFor, separatorsFor, type ExportChoices } from "~/schemas/export";
 import type { MeasurementRow } from "./history.server";
 import type { Variable } from "./logger/schemas";
+import { selector } from "./variables.server";
 
-/** The logger's /history/data body for an export (CSV streamed in the user's zone). */
-export function exportBody(c: ExportChoices, vars: Variable[], range: { from: number; to: number }, zone: string, language: string, comments: string[]) {
+/**
+ * The logger's /history/data body for an export (CSV streamed in the user's zone): the choices
+ * expressed as the contract's CSVSettings; comment lines go in HeaderText, the time column is
+ * headed in the user's language. Aggregate and BOM are Loggia's.
+ */
+export function exportBody(c: ExportChoices, vars: Variable[], range: { from: number; to: number }, zone: string, language: string, comments: string[], timeHeader: string) {
   return {
     Start: Math.round(range.from),
     End: Math.round(range.to),
-    Variables: vars.map((v) => ({ SID: v.SourceId ?? "", VID: v.Id })),
+    Variables: vars.map(selector),
     ...(c.mode === "resampled" ? { Interval: Math.round(c.interval * 1000) } : {}),
     Format: "csv",
     TimeZone: zone,
-    CSVSettings: { ...separatorsFor(c.sep, language), TimeFormat: c.time, Aggregate: c.aggregate, BOM: c.bom === "on", Comments: comments },
+    CSVSettings: {
+      ...separatorsFor(c.sep, language),
+      ...(comments.length ? { HeaderText: comments.map((line) => `# ${line.replace(/[\r\n]+/g, " ")}`).join("\n") } : {}),
+      AddColumnHeader: true,
+      DateTimeHeader: timeHeader,
+      DateTimeFormat: dateTimeFormatFor(c.time, zone),
+      Aggregate: c.aggregate,
+      BOM: c.bom === "on",
+    },
   };
 }
 

@@ -1,4 +1,5 @@
 import type { LoggerClient } from "./logger/client.server";
+import { selector } from "./variables.server";
 import { measurement, measurementsAnswer, sourcesAnswer, statisticsAnswer, timeSeriesAnswer, type Measurement, type Source, type Variable, type VariableStatistics } from "./logger/schemas";
 import { toLocalInput } from "~/ui/dashboard/timeRange";
 import { CHART_POINTS, failureText } from "./dashboards.server";
@@ -10,18 +11,26 @@ import type { MetaType } from "~/schemas/metadata";
 
 export type MeasurementRow = Measurement & { start: number; end: number | null };
 
-const ms = (v: number | string | null | undefined) => (v === null || v === undefined ? null : typeof v === "number" ? v : Date.parse(v));
-
 /**
  * Measurements by start, newest first (at most 10,000, the logger's cap). With `meta`, only those
  * whose own, a variable's or their device's metadata has the key (case-insensitive) and a value
  * containing the text: the logger searches, and says in MatchedOn where it matched.
  */
 export async function listMeasurements(logger: LoggerClient, range: { from?: number; to?: number; meta?: { key: string; value: string } } = {}): Promise<MeasurementRow[]> {
-  const search = range.meta && (range.meta.key || range.meta.value) ? { MetaKey: range.meta.key, MetaValue: range.meta.value } : {};
-  const { Data } = await logger.rest("POST", "/history/structure/measurements", { Start: range.from, End: range.to, Order: "desc", Limit: 10000, ...search }, measurementsAnswer);
-  return Data.map((m) => ({ ...m, start: ms(m.Start) ?? 0, end: ms(m.End) }));
+  const search = range.meta && (range.meta.key || range.meta.value) ? { MeasMetaDataFilter: { Key: range.meta.key, Value: range.meta.value } } : {};
+  const query = { Start: range.from, End: range.to, Order: "desc", Limit: MAX_MEASUREMENTS, AddMeasMetaData: true, ...search };
+  // Measurements belong to sources (the contract's path): one listing per source, merged.
+  const { Data: sources } = await logger.readRest("GET", "/history/structure/sources", undefined, sourcesAnswer);
+  const lists = await Promise.all(sources.map((s) => logger.rest("POST", `/history/structure/sources/${encodeURIComponent(s.Id)}/measurements`, query, measurementsAnswer)));
+  return lists
+    .flatMap((l) => l.Data)
+    .map((m) => ({ ...m, start: m.Start, end: m.End }))
+    .sort((a, b) => b.start - a.start || (a.ID < b.ID ? -1 : 1))
+    .slice(0, MAX_MEASUREMENTS);
 }
+
+/** The logger's cap per listing, and the console's over all sources. */
+const MAX_MEASUREMENTS = 10_000;
 
 export async function deleteMeasurement(logger: LoggerClient, id: string) {
   return logger.rest("DELETE", `/history/structure/measurements/${encodeURIComponent(id)}`, undefined, z.object({}).loose());
@@ -31,15 +40,14 @@ export async function setMeasurementMetaData(logger: LoggerClient, id: string, e
   return logger.rest("POST", `/history/structure/measurements/${encodeURIComponent(id)}/metadata`, { MetaData: entries }, z.object({ Data: measurement }));
 }
 
-const ref = (v: Variable) => ({ SID: v.SourceId ?? "", VID: v.Id });
 
 /** Bucketed series (exact min/mean/max per bucket) of some variables over a range. */
 export async function loadSeries(logger: LoggerClient, vars: Variable[], range: { from: number; to: number }, points = CHART_POINTS): Promise<{ series: SeriesData | null; error: string | null }> {
   if (vars.length === 0) return { series: null, error: null };
   try {
-    const { Data } = await logger.rest("POST", "/history/data", { Start: Math.round(range.from), End: Math.round(range.to), Variables: vars.map(ref), Points: points, Type: "equidistant", Format: "json" }, timeSeriesAnswer);
+    const { Data } = await logger.rest("POST", "/history/data", { Start: Math.round(range.from), End: Math.round(range.to), Variables: vars.map(selector), Points: points, Type: "equidistant", Format: "json" }, timeSeriesAnswer);
     const ts = Data.TimeSeries;
-    return { series: { start: ts.Start, delta: ts.Delta, size: ts.Size, values: ts.Values, min: ts.Min, max: ts.Max }, error: null };
+    return { series: { start: ts.AbsoluteStart, delta: ts.Delta, size: ts.Size, values: ts.Values, min: ts.Min, max: ts.Max }, error: null };
   } catch (error) {
     return { series: null, error: failureText(error) };
   }
@@ -49,7 +57,7 @@ export async function loadSeries(logger: LoggerClient, vars: Variable[], range: 
 export async function loadStatistics(logger: LoggerClient, vars: Variable[], range: { from: number; to: number }): Promise<{ stats: VariableStatistics[]; error: string | null }> {
   if (vars.length === 0) return { stats: [], error: null };
   try {
-    const { Data } = await logger.rest("POST", "/history/statistics", { Start: Math.round(range.from), End: Math.round(range.to), Variables: vars.map(ref) }, statisticsAnswer);
+    const { Data } = await logger.rest("POST", "/history/statistics", { Start: Math.round(range.from), End: Math.round(range.to), Variables: vars.map(selector) }, statisticsAnswer);
     return { stats: Data.Statistics, error: null };
   } catch (error) {
     return { stats: [], error: failureText(error) };

@@ -1,17 +1,38 @@
 import type { LoggerClient } from "./logger/client.server";
-import { devicesAnswer, onlineValuesAnswer, variablesAnswer, type Device, type Variable } from "./logger/schemas";
+import { devicesAnswer, onlineValuesAnswer, sourcesAnswer, sourceVariablesAnswer, variablesAnswer, type Device, type Variable } from "./logger/schemas";
 
 export interface VariableRow extends Variable {
   deviceName: string;
   moduleName: string;
 }
 
+/**
+ * The source each variable is recorded in, from the contract's listings (sources, then each
+ * source's variables): how every client of the family builds its selectors. Cached while the
+ * logger's revision stands (the listing changes only with the configuration).
+ */
+export async function variableSources(logger: LoggerClient): Promise<Map<string, string>> {
+  const { Data: sources } = await logger.readRest("GET", "/history/structure/sources", undefined, sourcesAnswer);
+  const lists = await Promise.all(sources.map((s) => logger.readRest("GET", `/history/structure/sources/${encodeURIComponent(s.Id)}/variables`, undefined, sourceVariablesAnswer)));
+  const sourceOf = new Map<string, string>();
+  sources.forEach((s, i) => {
+    for (const v of lists[i]!.Data) if (!sourceOf.has(v.Id)) sourceOf.set(v.Id, s.Id);
+  });
+  return sourceOf;
+}
+
+/** The contract's selector of a variable's newest data (its source from variableSources). */
+export const selector = (v: Pick<Variable, "Id" | "SourceId">) => ({ SID: v.SourceId ?? "", VID: v.Id, Selector: "latest" });
+
+/** The online variables, each with the source the contract's listings put it in. */
+export async function onlineVariables(logger: LoggerClient): Promise<Variable[]> {
+  const [{ Data }, sourceOf] = await Promise.all([logger.readRest("GET", "/online/structure/variables", undefined, variablesAnswer), variableSources(logger)]);
+  return Data.map((v) => ({ ...v, SourceId: sourceOf.get(v.Id) }));
+}
+
 /** All variables with the names of their device and module, in the logger's order. */
 export async function loadVariables(logger: LoggerClient): Promise<{ variables: VariableRow[]; devices: Device[] }> {
-  const [{ Data }, { Devices }] = await Promise.all([
-    logger.rest("GET", "/online/structure/variables", undefined, variablesAnswer),
-    logger.rpc("DeviceAPI.GetDevices", {}, devicesAnswer),
-  ]);
+  const [Data, { Devices }] = await Promise.all([onlineVariables(logger), logger.rpc("DeviceAPI.GetDevices", {}, devicesAnswer)]);
   const owner = new Map<string, { device: string; module: string }>();
   for (const d of Devices) for (const m of d.Modules) for (const id of m.Variables) owner.set(id, { device: d.Name, module: m.Name });
   const variables = Data.map((v) => ({

@@ -116,18 +116,28 @@ export const downloadFileAnswer = z.object({ Content: z.string(), ContentType: z
 export const idAnswer = z.object({ ID: z.number() });
 export const emptyAnswer = z.object({});
 
-// ---- Live data (REST shapes of the real logger family; see docs/logger-api.md) ----
+// ---- The data API (LOGGER-API.md, "Data"): a contract with existing clients ----
+// Every field the contract lists is required with its type (int, float, str; `?` = optional), so
+// a logger that breaks the contract fails here with the field's name. Loggia's own extras are
+// optional: the console works against a logger of the family without them.
+
+const int = z.number().int();
+const id = z.union([z.string(), z.number()]).transform(String);
 
 export const variable = z.looseObject({
   Id: z.string(),
   Name: z.string(),
-  Unit: z.string().optional().default(""),
-  DataFormat: z.string().optional().default("FLOAT"),
-  Direction: z.enum(["I", "O"]).catch("I"),
-  Index: z.number().optional(),
-  Precision: z.number().int().min(0).max(12).optional().catch(undefined),
+  Unit: z.string(),
+  DataFormat: z.string(),
+  Direction: z.enum(["I", "O", "IO"]),
+  Index: int,
+  IndexIn: int,
+  IndexOut: int,
+  // Loggers of the family send -1 for "as measured"; the console formats 0–12 decimals itself.
+  Precision: int.transform((p) => (p >= 0 && p <= 12 ? p : undefined)),
   RangeMin: z.number().nullable().optional(),
   RangeMax: z.number().nullable().optional(),
+  // Loggia's extras (the source a variable is in comes from the contract's per-source listing).
   DeviceId: z.string().optional(),
   ModuleId: z.string().optional(),
   SourceId: z.string().optional(),
@@ -136,35 +146,108 @@ export const variable = z.looseObject({
 export type Variable = z.infer<typeof variable>;
 export const variablesAnswer = z.object({ Success: z.boolean().optional(), Data: z.array(variable) });
 
+/** Outputs can be written: Direction O, or IO (an output read back as an input). */
+export const isOutput = (v: Pick<Variable, "Direction">) => v.Direction !== "I";
+
 export const onlineValuesAnswer = z.object({
   Success: z.boolean().optional(),
-  Data: z.object({ Values: z.array(z.number().nullable()), Timestamps: z.array(z.number().nullable()).optional() }),
+  Data: z.object({
+    Values: z.array(z.union([z.number(), z.boolean().transform(Number)]).nullable()),
+    Timestamps: z.array(z.number().nullable()).optional(),
+  }),
 });
 
 export const source = z.looseObject({
-  Id: z.string(),
+  Id: id,
   Name: z.string(),
+  Index: int,
   SampleRateHz: z.number(),
-  AbsoluteStart: z.number().nullable().optional(),
-  LastTimeStamp: z.number().nullable().optional(),
-  AvailableTimeSec: z.number().nullable().optional(),
-  Variables: z.array(z.string()).optional().default([]),
+  AbsoluteStart: z.number(),
+  LastTimeStamp: z.number(),
+  AvailableTimeSec: z.number(),
 });
 export type Source = z.infer<typeof source>;
 export const sourcesAnswer = z.object({ Success: z.boolean().optional(), Data: z.array(source) });
 
-export const measurement = z.looseObject({
-  ID: z.union([z.string(), z.number()]).transform(String),
+export const sourceVariable = z.looseObject({ Id: z.string(), Name: z.string(), Index: int, Unit: z.string(), DataFormat: z.string(), GQLId: z.string().optional() });
+export const sourceVariablesAnswer = z.object({ Success: z.boolean().optional(), Data: z.array(sourceVariable) });
+
+const metaEntries = z
+  .union([z.array(z.object({ Key: z.string(), Value: z.string() })), z.record(z.string(), z.unknown()).transform((o) => Object.entries(o).map(([Key, v]) => ({ Key, Value: String(v) })))])
+  .optional()
+  .default([]);
+
+const measurementVariable = z.looseObject({
+  Id: z.string(),
+  Name: z.string(),
+  DataFormat: z.string(),
+  Direction: z.string(),
+  Type: z.string(),
+  Index: int,
+  IndexIn: int,
+  IndexOut: int,
+  Precision: int,
+  RangeMin: z.number(),
+  RangeMax: z.number(),
+  Unit: z.string(),
+});
+
+export type Measurement = {
+  ID: string;
+  Name: string;
+  Start: number;
+  /** null while it runs. */
+  End: number | null;
+  SourceId: string;
+  Variables: string[];
+  MetaData: { Key: string; Value: string }[];
+  MatchedOn?: ("measurement" | "variable" | "device")[];
+};
+
+/** A measurement of the contract, read into the console's shape (ID, Start, End, variable ids). */
+export const measurement = z
+  .looseObject({
+    Id: id,
+    Name: z.string().optional(),
+    AbsoluteStart: z.number(),
+    LastTimeStamp: z.number(),
+    SampleRateHz: z.number(),
+    SourceId: id,
+    AvailableTimeSec: z.number().optional(),
+    StartDate: z.string().optional(),
+    MetaData: metaEntries,
+    Variables: z.array(z.union([z.string(), measurementVariable])),
+    /** Loggia: null while the measurement runs (else the contract's LastTimeStamp is its end). */
+    End: z.number().nullable().optional(),
+    /** Loggia, only in answers to a metadata search: where it matched. */
+    MatchedOn: z.array(z.enum(["measurement", "variable", "device"])).optional(),
+  })
+  .transform((m): Measurement => {
+    // StartDate is the recorded start; AbsoluteStart what retention still keeps of it.
+    const started = m.StartDate ? Date.parse(m.StartDate) : Number.NaN;
+    return {
+      ID: m.Id,
+      Name: m.Name ?? m.Id,
+      Start: Number.isFinite(started) ? started : m.AbsoluteStart,
+      End: m.End === undefined ? m.LastTimeStamp : m.End,
+      SourceId: m.SourceId,
+      Variables: m.Variables.map((v) => (typeof v === "string" ? v : v.Id)),
+      MetaData: m.MetaData,
+      MatchedOn: m.MatchedOn,
+    };
+  });
+export const measurementsAnswer = z.object({ Success: z.boolean().optional(), Data: z.array(measurement) });
+
+/** A measurement as Loggia's RPCs (ProjectAPI, MeasurementAPI) give it. */
+export const rpcMeasurement = z.looseObject({
+  ID: id,
   Name: z.string(),
   Start: z.union([z.number(), z.string()]),
   End: z.union([z.number(), z.string()]).nullable().optional(),
   SourceId: z.string().optional(),
   Variables: z.array(z.string()).optional().default([]),
   MetaData: z.array(z.object({ Key: z.string(), Value: z.string() })).optional().default([]),
-  /** Only in answers to a metadata search: where it matched. */
-  MatchedOn: z.array(z.enum(["measurement", "variable", "device"])).optional(),
 });
-export type Measurement = z.infer<typeof measurement>;
 
 export const device = z.looseObject({
   ID: z.union([z.string(), z.number()]).transform(String),
@@ -190,23 +273,33 @@ export const projectStateAnswer = z.object({
     ProjectName: z.string().optional().default(""),
     Running: z.boolean(),
     Since: z.union([z.string(), z.number()]).nullable().optional(),
-    Measurement: measurement.nullable().optional(),
+    Measurement: rpcMeasurement.nullable().optional(),
   }),
 });
 
+const timeSeriesItem = z.object({
+  TimeSeries: z.looseObject({
+    Type: z.string(),
+    Format: z.string(),
+    Unit: z.string(),
+    Start: z.number(),
+    /** Time of the first value (epoch ms); value k is at AbsoluteStart + k·Delta. */
+    AbsoluteStart: z.number(),
+    Delta: z.number(),
+    End: z.number(),
+    Size: int,
+    MeasurementId: id,
+    Updating: z.boolean().optional(),
+    Values: z.array(z.array(z.number().nullable())),
+    // Loggia: exact bucket extremes from rollups; without them charts draw lines without bands.
+    Min: z.array(z.array(z.number().nullable())).optional(),
+    Max: z.array(z.array(z.number().nullable())).optional(),
+  }),
+});
 export const timeSeriesAnswer = z.object({
   Success: z.boolean().optional(),
-  Data: z.object({
-    TimeSeries: z.object({
-      Start: z.number(),
-      End: z.number(),
-      Delta: z.number(),
-      Size: z.number(),
-      Values: z.array(z.array(z.number().nullable())),
-      Min: z.array(z.array(z.number().nullable())).optional(),
-      Max: z.array(z.array(z.number().nullable())).optional(),
-    }),
-  }),
+  // The contract allows one object or a list; the console asks for one series and reads the first.
+  Data: z.union([timeSeriesItem, z.array(timeSeriesItem).min(1)]).transform((d) => (Array.isArray(d) ? d[0]! : d)),
 });
 export type TimeSeries = z.infer<typeof timeSeriesAnswer>["Data"]["TimeSeries"];
 
@@ -325,8 +418,6 @@ export const TRACE_LEVELS = ["debug", "info", "warn", "error"] as const;
 export const traceEntry = z.object({ Seq: z.number(), Time: z.string(), Level: z.enum(TRACE_LEVELS), Component: z.string(), Message: z.string() });
 export type TraceEntry = z.infer<typeof traceEntry>;
 export const traceAnswer = z.object({ Entries: z.array(traceEntry), Last: z.number() });
-
-export const measurementsAnswer = z.object({ Success: z.boolean().optional(), Data: z.array(measurement) });
 
 const statNumber = z.number().nullable();
 export const statisticsAnswer = z.object({

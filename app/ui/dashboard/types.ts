@@ -35,7 +35,7 @@ export type WidgetData =
   | { state: "error"; error: string }
   | { state: "forbidden" };
 
-export type VariableInfo = Pick<Variable, "Id" | "Name" | "Unit" | "DataFormat" | "Precision" | "RangeMin" | "RangeMax">;
+export type VariableInfo = Pick<Variable, "Id" | "Name" | "Unit" | "DataFormat"> & Partial<Pick<Variable, "Precision" | "RangeMin" | "RangeMax">>;
 
 export interface DashboardData {
   /** Variables the dashboard uses that exist; a missing id means it was deleted. */
