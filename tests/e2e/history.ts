@@ -13,17 +13,17 @@ export async function recordMeasurement(prefix: string, ms = 1500, metaData: { K
   const name = unique(prefix);
   const { State } = await rpc<{ State: { Running: boolean } }>("ProjectAPI.GetState", {});
   await rpc("ProjectAPI.Start", {});
+  type Recorded = { Measurement: { ID: string; Name: string; Start: number; End: number } };
+  let stopped: Recorded | undefined;
   try {
     await rpc("MeasurementAPI.Start", { Name: name, MetaData: metaData });
     try {
       await new Promise((r) => setTimeout(r, ms));
     } finally {
-      await rpc("MeasurementAPI.Stop", {});
+      stopped = await rpc<Recorded>("MeasurementAPI.Stop", {});
     }
   } finally {
     if (!State.Running) await rpc("ProjectAPI.Stop", {});
   }
-  const res = await fetch(`${LOGGER}/history/structure/measurements?Limit=100`, { headers: { Authorization: `Bearer ${await token("admin", ADMIN_PASSWORD)}` } });
-  const { Data } = (await res.json()) as { Data: { ID: string; Name: string; Start: number; End: number }[] };
-  return Data.find((m) => m.Name === name)!;
+  return stopped.Measurement;
 }
