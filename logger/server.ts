@@ -8,10 +8,11 @@ import type { LoggerContext } from "./api/registry.ts";
 import { makeClients } from "./auth/clients.ts";
 import { passwordPolicyError } from "./auth/passwords.ts";
 import { StreamHub } from "./api/data/stream.ts";
+import { LiveSocketHub, ObservedLiveValues } from "./api/data/ws.ts";
+import type { LiveSocketStats } from "./api/data/ws.ts";
 import { FileRoot } from "./files/paths.ts";
 import { createRequestHandler } from "./http/router.ts";
 import { CanBus } from "./can/bus.ts";
-import { LiveValues } from "./model/live.ts";
 import { emptyModel } from "./model/types.ts";
 import { resolveSim } from "./sim/options.ts";
 import type { SimOptions } from "./sim/options.ts";
@@ -48,7 +49,13 @@ export type LoggerOptions = {
   alarms?: NotifierOptions & { tickMs?: number };
 };
 
-export type RunningLogger = { url: string; port: number; close(): Promise<void> };
+export type RunningLogger = {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+  /** The live WebSocket's connections and what they hold (tests, diagnostics). */
+  liveSocketStats(): LiveSocketStats;
+};
 
 export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   const log = opts.log ?? ((line: string) => process.stdout.write(`${line}\n`));
@@ -69,7 +76,8 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
     }
   })();
   const now = simOpts?.now ?? Date.now;
-  const live = new LiveValues();
+  const live = new ObservedLiveValues();
+  const sockets = new LiveSocketHub(live, now);
   let sim: Simulator | null = null;
   try {
     const firstStart = await seed(db, opts.adminPassword);
@@ -100,7 +108,10 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   });
   can.start();
   if (sim) {
-    sim.onSamples = (id, first, periodUs, values) => alarms.onSamples(id, first, periodUs, values);
+    sim.onSamples = (id, first, periodUs, values) => {
+      alarms.onSamples(id, first, periodUs, values);
+      sockets.onSamples(id, first, periodUs, values);
+    };
     sim.onEvent = (level, message) => trace.add(level, "simulator", message);
     const st = projectState(db, now());
     sim.start(st.Running, st.Since);
@@ -114,6 +125,7 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
     alarms.close();
     notifier.close();
     streams.closeAll();
+    sockets.closeAll();
     clearInterval(flushTimer);
     clearInterval(sweepTimer);
   };
@@ -132,6 +144,7 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   };
 
   const server = createServer(createRequestHandler(ctx, log));
+  server.on("upgrade", (req, socket, head) => sockets.upgrade(ctx, req, socket, head));
   // Without a bound, a client that never finishes its request would hold a socket forever.
   server.requestTimeout = 30_000;
   server.headersTimeout = 15_000;
@@ -170,5 +183,5 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
       setTimeout(() => server.closeAllConnections(), 2000).unref();
     }));
 
-  return { url: `http://${urlHost}:${port}`, port, close };
+  return { url: `http://${urlHost}:${port}`, port, close, liveSocketStats: () => sockets.stats() };
 }
