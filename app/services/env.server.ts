@@ -10,6 +10,21 @@ const schema = z.object({
   LOGGER_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
   SESSION_SECRET: z.string().min(16).optional(),
   SESSION_MAX_AGE: z.coerce.number().int().min(60).default(60 * 60 * 24 * 7),
+  // Behind a TLS-terminating reverse proxy the browser's origin (https://…) is not the one the
+  // console sees (http://…): the origin check, redirects and Secure cookies need the real one.
+  PUBLIC_ORIGIN: z
+    .url({ protocol: /^https?$/ })
+    .refine((u) => {
+      const url = new URL(u);
+      return url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password;
+    }, "PUBLIC_ORIGIN must be an origin only (scheme://host[:port]), no path")
+    .transform((u) => new URL(u).origin)
+    .optional(),
+  // X-Forwarded-Proto/Host/For are believed only when a proxy sets them: anyone can send them.
+  TRUST_PROXY: z
+    .enum(["0", "1", "true", "false", "yes", "no"])
+    .transform((v) => ["1", "true", "yes"].includes(v))
+    .default(false),
 });
 
 function load() {
@@ -32,6 +47,9 @@ function load() {
     loggerTimeoutMs: env.LOGGER_TIMEOUT_MS,
     sessionSecrets: secrets,
     sessionMaxAge: env.SESSION_MAX_AGE,
+    /** The origin browsers use (scheme://host[:port]), or null: then the request's own. */
+    publicOrigin: env.PUBLIC_ORIGIN ?? null,
+    trustProxy: env.TRUST_PROXY,
   };
 }
 

@@ -57,8 +57,9 @@ export async function requireFeature(args: GuardArgs, key: string): Promise<Auth
  * next page, and a detour through "/" would consume it.
  */
 export async function landingPath(context: Readonly<RouterContextProvider>, target: string | null): Promise<string> {
-  const remembered = safePath(stateOf(context).session.get("redirectTo"));
-  if (target ?? remembered) return (target ?? remembered)!;
+  // Both go through the one redirect decision, whoever decided on the target before.
+  const chosen = safePath(target) ?? safePath(stateOf(context).session.get("redirectTo"));
+  if (chosen) return chosen;
   const auth = await getAuth(context);
   return startPagePath(auth.settings?.DefaultStartPage, auth);
 }

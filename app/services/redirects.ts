@@ -26,20 +26,61 @@ export function isRememberable(pathname: string): boolean {
   return !["/", "/logout", "/signin", ""].includes(pathname);
 }
 
+const BASE = "http://console.invalid";
+/** C0 controls (tab, newline…), DEL and the C1 controls: browsers drop or mangle them inside URLs. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+/** What makes a path start elsewhere: `//host`, `/\host`, or a backslash anywhere in the path. */
+const LEAVES = /^(?:[/\\]{2}|[^/])|\\/;
+
+/** Percent-decoding until nothing changes (at most a few rounds), or null for broken encodings. */
+function decodeFully(text: string): string | null {
+  let current = text;
+  for (let round = 0; round < 5; round++) {
+    let next: string;
+    try {
+      next = decodeURIComponent(current);
+    } catch {
+      return null;
+    }
+    if (next === current) return current;
+    current = next;
+  }
+  return null;
+}
+
+/** The path part of a URL reference (before `?` or `#`). */
+const pathPart = (ref: string) => ref.split(/[?#]/, 1)[0]!;
+
 /**
- * A same-origin path, or null. Rejects absolute URLs, protocol-relative `//host`, backslash
- * tricks and control characters, so redirect_uri cannot send anyone elsewhere.
+ * THE decision on where a redirect may lead (sign-in's redirect_uri, the remembered target,
+ * the banner's return path): a path on this console, or null.
+ *
+ * Decided on the normalised target, as a browser (or a server behind a proxy that decodes
+ * once more) would read it: percent-encodings are decoded (repeatedly, so `%252e` counts as a
+ * dot), dot segments resolved, and the result must still be an absolute path on this origin
+ * that no reader can take for `//host` or `/\host`. Tabs, newlines and other controls are
+ * refused outright (the URL parser drops them, turning `/\t/host` into `//host`). The answer
+ * is the resolved path itself, so what was checked is exactly what is sent.
  */
 export function safePath(target: string | null | undefined): string | null {
-  if (!target || typeof target !== "string") return null;
-  if (!target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) return null;
-  if (/[\u0000-\u001f\u007f\\]/.test(target)) return null;
-  try {
-    const base = "http://console.invalid";
-    const url = new URL(target, base);
-    if (url.origin !== base) return null;
-    return url.pathname + url.search + url.hash;
-  } catch {
-    return null;
+  if (!target || typeof target !== "string" || target.length > 2048) return null;
+  if (CONTROL.test(target)) return null;
+  const decoded = decodeFully(target);
+  if (decoded === null || CONTROL.test(pathPart(decoded))) return null;
+  // Both the target as given and as decoded must be plain paths on this origin.
+  for (const form of [target, decoded]) {
+    if (LEAVES.test(pathPart(form))) return null;
+    let url: URL;
+    try {
+      url = new URL(form, BASE);
+    } catch {
+      return null;
+    }
+    if (url.origin !== BASE || LEAVES.test(url.pathname)) return null;
+    const resolvedDecoded = decodeFully(url.pathname);
+    if (resolvedDecoded === null || LEAVES.test(resolvedDecoded)) return null;
   }
+  const url = new URL(target, BASE);
+  const result = url.pathname + url.search + url.hash;
+  return LEAVES.test(pathPart(result)) ? null : result;
 }
