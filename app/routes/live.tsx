@@ -2,18 +2,98 @@ import { data } from "react-router";
 import { z } from "zod";
 import { stateOf } from "~/services/context.server";
 import { requireAnyFeature } from "~/services/guards.server";
+import { LoggerError } from "~/services/logger/errors";
+import { LiveSocketError, subscribeLive, type LiveSample, type LiveSubscription } from "~/services/logger/liveSocket.server";
 import type { Route } from "./+types/live";
 
-// Relays the logger's live push (Server-Sent Events) to the browser, so tokens stay on the
-// server. EventSource reconnects by itself when the logger or the network was away.
+// Relays the logger's live values to the browser as Server-Sent Events, so tokens stay on the
+// server. Upstream is the logger's WebSocket (every logger of the family has one); a logger
+// without /ws is read through its SSE stream as before. EventSource reconnects by itself when
+// the logger or the network was away, and so after the logger ended the socket for an expired
+// token: the reconnect comes through here again, and the guard refreshes the token first.
 const ids = z.array(z.string().regex(/^[A-Za-z0-9._:-]{1,64}$/)).min(1).max(256);
+
+/** What the SSE stream pushed at most: one event per 250 ms. */
+const INTERVAL_MS = 250;
+const KEEPALIVE_MS = 15_000;
+/** Events queued for a browser that reads slowly; beyond that an event is skipped (the next one has every value). */
+const QUEUED_EVENTS = 16;
+const SSE_HEADERS = { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache, no-transform", "X-Accel-Buffering": "no" };
+const onlineRead = z.object({ Data: z.object({ Values: z.array(z.number().nullable()) }) });
 
 export async function loader(args: Route.LoaderArgs) {
   await requireAnyFeature(args, ["monitor", "variableOverview", "structView", "devices", "dashboard"]);
   const parsed = ids.safeParse((args.url.searchParams.get("variables") ?? "").split(",").filter(Boolean));
   if (!parsed.success) throw data({ reason: "bad-request" }, { status: 400 });
-  const upstream = await stateOf(args.context).logger.stream(`/online/stream?variables=${parsed.data.map(encodeURIComponent).join(",")}`, "GET", undefined, args.request.signal);
-  return new Response(upstream.body, {
-    headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache, no-transform", "X-Accel-Buffering": "no" },
-  });
+  const variables = parsed.data;
+  const { session, logger } = stateOf(args.context);
+  const signal = args.request.signal;
+
+  const encoder = new TextEncoder();
+  let sub: LiveSubscription | null = null;
+  let ended = false;
+  let lastWrite = Date.now();
+  let keepalive: NodeJS.Timeout | undefined;
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    clearInterval(keepalive);
+    sub?.close();
+    try {
+      controller.close();
+    } catch {
+      // Already closed or errored: the browser went away first.
+    }
+  };
+  const write = (text: string, droppable: boolean) => {
+    if (ended || (droppable && (controller.desiredSize ?? 1) <= 0)) return;
+    lastWrite = Date.now();
+    controller.enqueue(encoder.encode(text));
+  };
+  const event = (s: LiveSample) => write(`data: ${JSON.stringify(s)}\n\n`, true);
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start: (c) => {
+        controller = c;
+      },
+      cancel: end,
+    },
+    new CountQueuingStrategy({ highWaterMark: QUEUED_EVENTS }),
+  );
+
+  const open = (token: string) =>
+    subscribeLive(
+      { baseUrl: logger.config.baseUrl, token, ids: variables, intervalMs: INTERVAL_MS, timeoutMs: logger.config.timeoutMs, signal },
+      event,
+      // Whatever ended the socket (an expired token included), the browser reconnects and comes back here.
+      end,
+    );
+  try {
+    try {
+      sub = await open(session.get("accessToken") ?? "None");
+    } catch (err) {
+      if (!(err instanceof LiveSocketError && err.kind === "auth")) throw err;
+      // The session's token expired since the guard checked it: any REST call refreshes it, then once more.
+      await logger.rest("POST", "/online/data", { Variables: variables, Function: "read" }, onlineRead);
+      sub = await open(session.get("accessToken") ?? "None");
+    }
+  } catch (err) {
+    if (!(err instanceof LiveSocketError)) throw err;
+    if (err.kind === "unreachable") throw data({ reason: "logger-unavailable" }, { status: 503 });
+    throw new LoggerError(err.status, err.message, err.value);
+  }
+  if (sub === null) {
+    const upstream = await logger.stream(`/online/stream?variables=${variables.map(encodeURIComponent).join(",")}`, "GET", undefined, signal);
+    return new Response(upstream.body, { headers: SSE_HEADERS });
+  }
+
+  write("retry: 2000\n\n", false);
+  event(sub.first);
+  keepalive = setInterval(() => {
+    if (Date.now() - lastWrite >= KEEPALIVE_MS) write(": keepalive\n\n", false);
+  }, KEEPALIVE_MS / 3);
+  if (signal.aborted) end();
+  else signal.addEventListener("abort", end, { once: true });
+  return new Response(body, { headers: SSE_HEADERS });
 }
