@@ -24,6 +24,8 @@ export async function listMeasurements(logger: LoggerClient, range: { from?: num
   const lists = await Promise.all(sources.map((s) => logger.rest("POST", `/history/structure/sources/${encodeURIComponent(s.Id)}/measurements`, query, measurementsAnswer)));
   return lists
     .flatMap((l) => l.Data)
+    // A source's whole recording (Loggia's "Continuous") is what the range picker already offers.
+    .filter((m) => m.Kind !== "Continuous")
     .map((m) => ({ ...m, start: m.Start, end: m.End }))
     .sort((a, b) => b.start - a.start || (a.ID < b.ID ? -1 : 1))
     .slice(0, MAX_MEASUREMENTS);

@@ -202,6 +202,8 @@ export type Measurement = {
   Variables: string[];
   MetaData: { Key: string; Value: string }[];
   MatchedOn?: ("measurement" | "variable" | "device")[];
+  /** "Measurement" (a recorded run) or e.g. "Continuous" (Loggia: a source's whole recording). */
+  Kind: string;
 };
 
 /** A measurement of the contract, read into the console's shape (ID, Start, End, variable ids). */
@@ -214,6 +216,7 @@ export const measurement = z
     SampleRateHz: z.number(),
     SourceId: id,
     AvailableTimeSec: z.number().optional(),
+    Kind: z.string().optional(),
     StartDate: z.string().optional(),
     MetaData: metaEntries,
     Variables: z.array(z.union([z.string(), measurementVariable])),
@@ -234,6 +237,7 @@ export const measurement = z
       Variables: m.Variables.map((v) => (typeof v === "string" ? v : v.Id)),
       MetaData: m.MetaData,
       MatchedOn: m.MatchedOn,
+      Kind: m.Kind ?? "Measurement",
     };
   });
 export const measurementsAnswer = z.object({ Success: z.boolean().optional(), Data: z.array(measurement) });

@@ -115,7 +115,7 @@ export function sourceVariables(data: DataContext, src: SeriesSource): SourceVar
  * (retention and the buffer's hour cut the start; a running one ends at its newest sample);
  * Loggia adds End (null while running).
  */
-export function describeMeasurement(data: DataContext, m: Measurement & { MatchedOn?: string[] }, area: Area, index: number, add: { vars: boolean; meta: boolean }) {
+export function describeMeasurement(data: DataContext, m: Measurement & { MatchedOn?: string[]; Kind?: MeasurementKind }, area: Area, index: number, add: { vars: boolean; meta: boolean }) {
   const src = data.store.source(m.SourceId);
   const last = lastStored(data, m.SourceId);
   const end = m.End ?? Math.max(m.Start, last ?? m.Start);
@@ -125,7 +125,7 @@ export function describeMeasurement(data: DataContext, m: Measurement & { Matche
     Id: m.ID,
     Name: m.Name,
     Index: index,
-    Kind: "Measurement",
+    Kind: m.Kind ?? "Measurement",
     SourceId: m.SourceId,
     SampleRateHz: src ? 1e6 / src.PeriodUs : 0,
     AbsoluteStart: start,
@@ -136,5 +136,30 @@ export function describeMeasurement(data: DataContext, m: Measurement & { Matche
     Variables: vars ?? m.Variables,
     ...(add.meta ? { MetaData: m.MetaData } : {}),
     ...(m.MatchedOn ? { MatchedOn: m.MatchedOn } : {}),
+  };
+}
+
+export type MeasurementKind = "Measurement" | "Continuous";
+
+/**
+ * The continuous recording of a source as a measurement (Kind "Continuous", Id = the source's
+ * Id): everything the source stored, ongoing while it acquires. Clients of the family read
+ * history by measurement (`mid:`), so data recorded outside any started measurement stays
+ * readable to them. null before the first sample.
+ */
+export function continuousMeasurement(data: DataContext, src: SeriesSource | undefined): (Measurement & { Kind: MeasurementKind }) | null {
+  if (!src) return null;
+  const range = storedRange(data, src.Id);
+  if (!range) return null;
+  const acquiring = data.model.sources.some((s) => s.Id === src.Id);
+  return {
+    ID: src.Id,
+    Name: `${src.Name} (continuous)`,
+    Kind: "Continuous",
+    Start: range.first,
+    End: acquiring ? null : range.last,
+    SourceId: src.Id,
+    Variables: data.store.variablesOf(src.Id).map((v) => v.Id),
+    MetaData: [],
   };
 }

@@ -3,10 +3,11 @@ import { notFound, refused } from "../../http/errors.ts";
 import { sendData } from "../../http/rest.ts";
 import type { RestRoute } from "../../http/rest.ts";
 import { deleteMeasurement, devicesMatching, getMeasurement, listMeasurements, searchMeasurements, setMetaData } from "../../store/measurements.ts";
-import type { MeasurementFilter } from "../../store/measurements.ts";
+import type { Measurement, MeasurementFilter } from "../../store/measurements.ts";
 import type { DataContext } from "../../model/context.ts";
-import { describeMeasurement, describeSource, onlineVariables, sourceVariables } from "./describe.ts";
+import { continuousMeasurement, describeMeasurement, describeSource, onlineVariables, sourceVariables } from "./describe.ts";
 import type { Area } from "./common.ts";
+import type { MeasurementKind } from "./describe.ts";
 
 // The structure half of the data contract (LOGGER-API.md, "Data"): what clients list before
 // they build selectors. Loggia's extras (metadata search, MatchedOn, End) ride beside it.
@@ -45,7 +46,7 @@ function measurementsOf(data: DataContext, db: Parameters<typeof listMeasurement
   const f: MeasurementFilter = { Start: q.Start, End: q.End, Order: q.Order, Limit: q.Limit, SourceId: sid, Ids: q.Measurements };
   const key = q.MeasMetaDataFilter?.Key ?? "";
   const value = q.MeasMetaDataFilter?.Value ?? "";
-  if (!key && !value) return listMeasurements(db, f, data.now());
+  if (!key && !value) return withContinuous(data, f, listMeasurements(db, f, data.now()));
   const devices = new Set(devicesMatching(db, key, value));
   const { sources, variables } = data.model;
   return searchMeasurements(db, f, data.now(), {
@@ -54,6 +55,15 @@ function measurementsOf(data: DataContext, db: Parameters<typeof listMeasurement
     DeviceSources: sources.filter((s) => devices.has(s.DeviceId)).map((s) => s.Id),
     DeviceVariables: variables.filter((v) => devices.has(v.DeviceId)).map((v) => v.Id),
   });
+}
+
+/** The source's continuous recording among its measurements, where the filter lets it in (it has no metadata). */
+function withContinuous(data: DataContext, f: MeasurementFilter, list: Measurement[]): (Measurement & { Kind?: MeasurementKind })[] {
+  const c = continuousMeasurement(data, data.store.source(f.SourceId!));
+  const end = c?.End ?? data.now();
+  if (!c || (f.Ids && !f.Ids.includes(c.ID)) || (f.End !== undefined && c.Start > f.End) || (f.Start !== undefined && end < f.Start)) return list;
+  const all = [...list, c].sort((a, b) => (f.Order === "asc" ? a.Start - b.Start : b.Start - a.Start));
+  return all.slice(0, f.Limit);
 }
 
 export const structureRoutes: RestRoute[] = [

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EMPTY_CONTENT } from "~/schemas/dashboards";
+import type { ExportChoices } from "~/schemas/export";
 import { loadDashboardData } from "~/services/dashboards.server";
 import { exportBody } from "~/services/export.server";
 import { listMeasurements, loadSeries } from "~/services/history.server";
@@ -111,7 +112,7 @@ describe("the console on the data contract alone", () => {
   it("exports with the contract's CSVSettings: separators, header text, translated time header, strftime times", async () => {
     const vars = (await onlineVariables(client)).filter((v) => v.Name === "Oil temperature");
     const now = Date.now() - 500;
-    const choices = { v: [vars[0]!.Id], mode: "raw", interval: 1, aggregate: "mean", time: "iso", sep: "locale" } as const;
+    const choices: ExportChoices = { v: [vars[0]!.Id], mode: "raw", interval: 1, aggregate: "mean", time: "iso", sep: "locale" };
     const body = exportBody(choices, vars, { from: now - 200, to: now }, "Europe/Rome", "it", ["Measurement: Run 1", "two\nlines"], "tempo");
     const res = await client.stream("/history/data", "POST", body);
     const lines = (await res.text()).trimEnd().split("\r\n");

@@ -10,8 +10,8 @@ import { resolveHistoryRange } from "~/ui/history/historyRange";
 const ROME = "Europe/Rome";
 const H = 3_600_000;
 const measurements = [
-  { ID: "m-a", Name: "Run A", Start: 0, End: 0, SourceId: "s", start: Date.UTC(2026, 2, 10, 8), end: Date.UTC(2026, 2, 10, 9), MetaData: [], Variables: [] },
-  { ID: "m-b", Name: "Run B", Start: 0, End: 0, SourceId: "s", start: Date.UTC(2026, 2, 12, 14), end: Date.UTC(2026, 2, 12, 16), MetaData: [], Variables: [] },
+  { ID: "m-a", Name: "Run A", Start: 0, End: 0, SourceId: "s", Kind: "Measurement", start: Date.UTC(2026, 2, 10, 8), end: Date.UTC(2026, 2, 10, 9), MetaData: [], Variables: [] },
+  { ID: "m-b", Name: "Run B", Start: 0, End: 0, SourceId: "s", Kind: "Measurement", start: Date.UTC(2026, 2, 12, 14), end: Date.UTC(2026, 2, 12, 16), MetaData: [], Variables: [] },
 ];
 const NOW = Date.UTC(2026, 2, 29, 12); // the Sunday Rome moves to summer time (02:00 → 03:00)
 

@@ -229,17 +229,24 @@ describe("data API over HTTP (simulator on)", () => {
 
     const measurements = `/history/structure/sources/${m.SourceId}/measurements`;
     const listed = (await call("GET", `${measurements}?Start=${m.Start - 1000}&Limit=5&AddMeasMetaData=true`, undefined, viewer)).body.Data;
+    // Newest first: Run A, then the source's continuous recording (all it stored, still going).
     expect(listed).toEqual([
-      expect.objectContaining({ Id: m.ID, Name: "Run A", AbsoluteStart: m.Start, LastTimeStamp: stopped.End, SourceId: m.SourceId, SampleRateHz: 100, Index: 0, MetaData: [{ Key: "Operator", Value: "Ada" }] }),
+      expect.objectContaining({ Id: m.ID, Name: "Run A", Kind: "Measurement", AbsoluteStart: m.Start, LastTimeStamp: stopped.End, SourceId: m.SourceId, SampleRateHz: 100, Index: 0, MetaData: [{ Key: "Operator", Value: "Ada" }] }),
+      expect.objectContaining({ Id: m.SourceId, Name: "Test bench controller (continuous)", Kind: "Continuous", End: null, SourceId: m.SourceId, Index: 1, MetaData: [] }),
     ]);
     expect(listed[0].Variables).toEqual(m.Variables);
+    expect(listed[1].AbsoluteStart).toBeLessThan(m.Start);
+    expect(listed[1].LastTimeStamp).toBeGreaterThan(stopped.End);
     const mapped = (await call("POST", measurements, { Order: "ASC", AddVarMapping: true, Measurements: [m.ID] })).body.Data;
     expect(mapped[0].Variables[0]).toEqual(expect.objectContaining({ Id: m.Variables[0], Name: "Oil temperature", Direction: "I", IndexIn: 0, IndexOut: -1, RangeMin: expect.any(Number), RangeMax: expect.any(Number), Type: "Analog" }));
     expect(mapped[0].MetaData).toBeUndefined();
     expect((await call("POST", measurements, { Measurements: ["other"] })).body.Data).toEqual([]);
     expect((await call("POST", measurements, { Order: "sideways" })).status).toBe(400);
-    const none = (await call("POST", measurements, { End: m.Start - 1000 })).body.Data;
+    const none = (await call("POST", measurements, { End: 1000 })).body.Data;
     expect(none).toEqual([]);
+    const continuous = await history({ Start: 0, End: 0, Variables: [{ ...ref(byName("Oil temperature")), Selector: `mid:${m.SourceId}` }], Points: 10 });
+    expect(continuous.body.Data[0].TimeSeries).toMatchObject({ MeasurementId: m.SourceId, Updating: true });
+    expect(continuous.body.Data[0].TimeSeries.Start).toBe(listed[1].AbsoluteStart);
 
     // A measurement selector reads exactly its own range; an unknown one is 404, never other data.
     const own = await history({ Start: 0, End: 0, Variables: [{ ...ref(byName("Oil temperature")), Selector: `mid:${m.ID}` }] });

@@ -64,7 +64,7 @@ describe("measurements by metadata", () => {
     expect(await search({ MetaKey: "Nope" })).toEqual([]);
     expect(await search({ MetaKey: "Location", MetaValue: "Cell 4" })).toEqual([]);
     const plain = await search({});
-    expect(plain.length).toBe(2);
+    expect(plain.map((m) => m.Name)).toEqual(["Other", "Own", "Test bench controller (continuous)"]);
     expect(plain[0]!.MatchedOn).toBeUndefined();
 
     // A removed entry no longer matches.
