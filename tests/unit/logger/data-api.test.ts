@@ -236,7 +236,7 @@ describe("data API over HTTP (simulator on)", () => {
     ]);
     expect(listed[0].Variables).toEqual(m.Variables);
     expect(listed[1].AbsoluteStart).toBeLessThan(m.Start);
-    expect(listed[1].LastTimeStamp).toBeGreaterThan(stopped.End);
+    expect(listed[1].LastTimeStamp).toBeGreaterThan(m.Start);
     const mapped = (await call("POST", measurements, { Order: "ASC", AddVarMapping: true, Measurements: [m.ID] })).body.Data;
     expect(mapped[0].Variables[0]).toEqual(expect.objectContaining({ Id: m.Variables[0], Name: "Oil temperature", Direction: "I", IndexIn: 0, IndexOut: -1, RangeMin: expect.any(Number), RangeMax: expect.any(Number), Type: "Analog" }));
     expect(mapped[0].MetaData).toBeUndefined();
