@@ -5,20 +5,31 @@ import { I18nextProvider } from "react-i18next";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 import { chartMarkup } from "./services/chartSvg.server";
+import { contentSecurityPolicy, cspSource, newNonce } from "./services/csp.server";
 import { acceptsZstd, DocumentSink } from "./services/documentStream.server";
 import { stateIfAny } from "./services/context.server";
+import { env } from "./services/env.server";
+import { bodyLimit, clientAddress, refusal, requestOrigin, type RequestFacts } from "./services/requestGate.server";
 import { getInstance } from "./services/i18n.server";
 import { ServerChartsContext, type SvgLook } from "./ui/dashboard/serverCharts";
+import { NonceContext } from "./ui/nonce";
 
 export const streamTimeout = 5_000;
 
-export default function handleRequest(
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
   loadContext: RouterContextProvider,
 ) {
+  const nonce = newNonce();
+  // The settings the root loader read already (memoised per request); none when signed out.
+  const settings = await stateIfAny(loadContext)?.auth?.then((a) => a.settings).catch(() => null);
+  responseHeaders.set(
+    "Content-Security-Policy",
+    contentSecurityPolicy(nonce, { images: [cspSource(settings?.MapTileUrl)], frames: [cspSource(settings?.JupyterUrl)] }),
+  );
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
@@ -33,11 +44,14 @@ export default function handleRequest(
     const svgOf = charts ? (id: string, look: SvgLook) => (charts.has(id) ? chartMarkup(charts.get(id)!, look) : null) : null;
     const { pipe, abort } = renderToPipeableStream(
       <I18nextProvider i18n={getInstance(loadContext)}>
-        <ServerChartsContext.Provider value={svgOf}>
-          <ServerRouter context={routerContext} url={request.url} />
-        </ServerChartsContext.Provider>
+        <NonceContext.Provider value={nonce}>
+          <ServerChartsContext.Provider value={svgOf}>
+            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+          </ServerChartsContext.Provider>
+        </NonceContext.Provider>
       </I18nextProvider>,
       {
+        nonce,
         [readyOption]() {
           shellRendered = true;
           const zstd = acceptsZstd(request);
@@ -71,5 +85,13 @@ export default function handleRequest(
   });
 }
 
-// For server/main.ts: the VNC WebSocket proxy's session and target check (reaches it via the build's entry.module).
+// For server/main.ts (through the build's entry.module): the VNC WebSocket proxy's session and
+// target check, and the gate every request passes before React Router (origin, method, body).
 export { authorizeVncUpgrade } from "./services/vnc-proxy.server";
+export const requestGate = {
+  refusal: (facts: RequestFacts) => refusal(facts),
+  requestOrigin: (facts: Pick<RequestFacts, "headers" | "encrypted">) => requestOrigin(facts),
+  bodyLimit,
+  clientAddress: (headers: Headers, peer: string | undefined) => clientAddress(headers, peer),
+  trustProxy: env.trustProxy,
+};

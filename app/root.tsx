@@ -33,6 +33,7 @@ import { AppShell } from "./ui/AppShell";
 import { ensureTexts } from "./ui/texts";
 import { KioskRetry } from "./ui/dashboard/KioskRetry";
 import { ErrorPage } from "./ui/ErrorPage";
+import { useNonce } from "./ui/nonce";
 import { useRootData } from "./ui/rootData";
 
 export const middleware = [sessionMiddleware, i18nextMiddleware];
@@ -95,6 +96,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRootData();
   const { i18n } = useContext(I18nContext);
+  // Inline scripts run only with this response's CSP nonce (app/services/csp.server.ts).
+  const nonce = useNonce();
+  // A page shown at another request's address (the request gate's refusals) runs no scripts.
+  const scripts = !useMatches().some((m) => (m.handle as { noScripts?: boolean } | undefined)?.noScripts);
   // Said on <html> once the page is interactive, error pages too (end-to-end tests wait for it).
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
@@ -113,6 +118,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
         {/* Reports the browser's time zone for users who chose "browser zone" (spec §4). */}
         <script
+          nonce={nonce}
           dangerouslySetInnerHTML={{
             __html: `try{document.cookie="loggia_tz="+encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone)+";path=/;max-age=31536000;samesite=lax"}catch(e){}`,
           }}
@@ -120,8 +126,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="min-h-screen bg-slate-50 text-slate-900 dark:bg-slate-900 dark:text-slate-100">
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        {scripts && <ScrollRestoration nonce={nonce} />}
+        {scripts && <Scripts nonce={nonce} />}
       </body>
     </html>
   );

@@ -20,6 +20,7 @@ export default [
   route("export/csv", "routes/exportCsv.tsx"),
   route("fileBrowser/raw", "routes/fileBrowserRaw.tsx"),
   route("fileBrowser/upload", "routes/fileBrowserUpload.tsx"),
+  route("refused", "routes/refused.tsx"),
   ...screens,
   // Also the bare-UUID redirect (spec §2); keeps i18n available for the 404 page.
   route("*", "routes/notFound.tsx"),

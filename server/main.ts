@@ -2,20 +2,22 @@
 // /assets, public/ files, the React Router request handler, a one-line request log), plus
 // WebSocket upgrades for the VNC view's proxy (server/vnc-proxy.ts), which react-router-serve
 // cannot handle. Usage: node server/main.ts [build/server/index.js]; PORT, HOST as before.
+// Every request to React Router first passes the app's request gate (server/request.ts).
 import { createServer as netServer } from "node:net";
 import { networkInterfaces } from "node:os";
 import { join, posix, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
+import { createRequestHandler, type ServerBuild as RouterBuild } from "react-router";
+import { createConsoleHandler, type RequestGate } from "./request.ts";
 import { createVncProxy, upgradeRequest, type UpgradeCheck } from "./vnc-proxy.ts";
 
 process.env.NODE_ENV ??= "production";
 process.setSourceMapsEnabled(true);
 
-type ServerBuild = Parameters<typeof createRequestHandler>[0]["build"] & {
-  entry: { module: { authorizeVncUpgrade?: (request: Request) => Promise<UpgradeCheck> } };
+type ServerBuild = RouterBuild & {
+  entry: { module: { authorizeVncUpgrade?: (request: Request) => Promise<UpgradeCheck>; requestGate?: RequestGate } };
   publicPath: string;
   assetsBuildDirectory: string;
 };
@@ -24,6 +26,8 @@ const buildPath = resolve(process.argv[2] ?? "build/server/index.js");
 const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
 const authorizeVncUpgrade = build.entry.module.authorizeVncUpgrade;
 if (!authorizeVncUpgrade) throw new Error(`${buildPath} does not export authorizeVncUpgrade from its entry.server`);
+const requestGate = build.entry.module.requestGate;
+if (!requestGate) throw new Error(`${buildPath} does not export requestGate from its entry.server`);
 
 function freePort(preferred: number, host?: string): Promise<number> {
   const tryPort = (port: number) =>
@@ -54,6 +58,11 @@ const publicPath = (() => {
 
 const app = express();
 app.disable("x-powered-by");
+// No browser may guess a type for anything the console serves (static files, downloads, pages).
+app.use((_req, res, next) => {
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  next();
+});
 app.use(compression());
 // Every static file has an extension and no page's path has one: pages skip the three static
 // middlewares and their file-system lookup each.
@@ -72,7 +81,7 @@ app.use((req, res, next) => {
   });
   next();
 });
-app.all("/{*splat}", createRequestHandler({ build, mode: process.env.NODE_ENV }));
+app.all("/{*splat}", createConsoleHandler({ handle: createRequestHandler(build, process.env.NODE_ENV), gate: requestGate }));
 
 const proxy = createVncProxy({
   authorize: (req) => authorizeVncUpgrade(upgradeRequest(req)),

@@ -4,7 +4,7 @@ import { useT } from "~/ui/useT";
 import { data, Form, Link, useSearchParams } from "react-router";
 import { acknowledgeSchema, SHELVE_DURATIONS, shelveSchema } from "~/schemas/alarming";
 import { stateOf } from "~/services/context.server";
-import { readId, readIntent } from "~/services/forms.server";
+import { readId, readIntent, readOffset } from "~/services/forms.server";
 import { redirectWithToast, requireFeature } from "~/services/guards.server";
 import { featureOpen } from "~/services/header.server";
 import { getInstance } from "~/services/i18n.server";
@@ -33,7 +33,7 @@ function filtersOf(params: URLSearchParams, now: number) {
     return (allowed as readonly string[]).includes(v) ? (v as T) : "";
   };
   const period = params.get("period") ?? "";
-  const offset = Math.max(0, Math.trunc(Number(params.get("offset")) || 0));
+  const offset = readOffset(params.get("offset"));
   return {
     severity: pick("severity", SEVERITIES),
     state: pick("state", ALARM_STATES),

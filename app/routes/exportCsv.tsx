@@ -16,6 +16,14 @@ import type { Route } from "./+types/exportCsv";
 // gigabyte costs the console no memory. A refused export goes back to the form with the
 // choices in the URL (plain form post), or answers JSON to the page's script (js=1).
 
+// A GET here is a bookmarked or reloaded download (the form posts): back to the form, with
+// whatever choices the address carries, rather than a 405 or a stack trace.
+export async function loader({ url }: Route.LoaderArgs) {
+  const back = new URLSearchParams(url.search);
+  back.delete("js");
+  throw redirect(`/export${back.size ? `?${back}` : ""}`);
+}
+
 export async function action(args: Route.ActionArgs) {
   await requireFeature(args, "export");
   const { logger } = stateOf(args.context);

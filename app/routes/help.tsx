@@ -11,3 +11,9 @@ export async function loader(args: Route.LoaderArgs) {
   // A document redirect: the help page is not a console route (and may be another site).
   return redirectDocument(url);
 }
+
+// Never rendered (the loader redirects or throws), but with a component this is a page route:
+// its 404 on a controller is the console's 404 page, not a resource route's JSON.
+export default function Help() {
+  return null;
+}

@@ -18,3 +18,17 @@ export function readId(value: FormDataEntryValue | string | null): number {
   if (!Number.isInteger(id) || id <= 0) throw data({ reason: "bad-request" }, { status: 400 });
   return id;
 }
+
+/** Paging offsets beyond this are no page anyone reaches by paging. */
+const MAX_OFFSET = 1_000_000_000;
+
+/**
+ * A paging offset from the query: absent or empty is 0; anything else must be a whole number
+ * within reach, else 400 (`offset=1e309` is Infinity, which the logger refuses — a 500 before).
+ */
+export function readOffset(value: string | null): number {
+  if (value === null || value.trim() === "") return 0;
+  const offset = Number(value);
+  if (!Number.isInteger(offset) || offset < 0 || offset > MAX_OFFSET) throw data({ reason: "bad-request" }, { status: 400 });
+  return offset;
+}

@@ -2,6 +2,7 @@ import type { RouterContextProvider } from "react-router";
 import { MESSAGE_TYPES, PAGE_SIZES } from "~/schemas/log";
 import { parseWallTime } from "~/ui/dashboard/timeRange";
 import { userTimeZone } from "./zoned.server";
+import { readOffset } from "./forms.server";
 
 export interface MessageFilter {
   sender: string;
@@ -30,7 +31,7 @@ export async function readMessageFilter(context: Readonly<RouterContextProvider>
     from: text("from", 32),
     to: text("to", 32),
     limit: (PAGE_SIZES as readonly number[]).includes(limit) ? limit : 50,
-    offset: Math.max(0, Math.trunc(Number(p.get("offset")) || 0)),
+    offset: readOffset(p.get("offset")),
   };
   const errors: Record<string, string> = {};
   let From = "";

@@ -1,12 +1,21 @@
 import { useT } from "~/ui/useT";
 
-/** 404 (spec §2), 403, logger unreachable (502/503) and the 500 page. */
+/** 404 (spec §2), 403, requests the console refuses (400, 405, 413, 415, another site's), logger unreachable (502/503) and the 500 page. */
 export function ErrorPage({ status, reason }: { status: number; reason?: string }) {
   const t = useT();
   let title: string;
   let detail: string | null = null;
   if (status === 404) title = t("errors.notFound");
-  else if (status === 403) {
+  else if (reason === "cross-origin") {
+    title = t("errors.crossOriginTitle");
+    detail = t("errors.crossOrigin");
+  } else if (status === 413) {
+    title = t("errors.tooLargeTitle");
+    detail = t("errors.tooLarge");
+  } else if (status === 400 || status === 405 || status === 415) {
+    title = t("errors.badRequestTitle");
+    detail = t(status === 405 ? "errors.method" : "errors.badRequest");
+  } else if (status === 403) {
     title = t("errors.forbiddenTitle");
     detail = t("errors.forbidden");
   } else if (status === 503 || status === 502 || reason === "logger-unavailable") {
