@@ -27,6 +27,7 @@ import { getLocale, i18nextMiddleware } from "./services/i18n.server";
 import { dashboardListAnswer, messagesAnswer, userAnswer } from "./services/logger/schemas";
 import { readMaintenanceInfo } from "./services/maintenance.server";
 import { readPrefs } from "./services/prefs.server";
+import { navigationFromSameSite } from "./services/requestGate.server";
 import { loadTheme } from "./services/theme.server";
 import { effectiveZone } from "./services/timezone";
 import { AppShell } from "./ui/AppShell";
@@ -90,6 +91,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     banner: banner && bannerVisible(banner, maintenance, Date.now()) ? banner : null,
     alerts: await alerts,
     toast,
+    // Spec §4's access token in the hash, only on a page load that came from this site.
+    hashToken: navigationFromSameSite(request.headers, new URL(request.url).origin),
   });
 }
 
@@ -144,7 +147,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
       await i18n.changeLanguage(lng);
     })();
   }, [loaderData.locale, i18n]);
-  useHashToken();
+  useHashToken(loaderData.hashToken);
   const matches = useMatches();
   const [params] = useSearchParams();
   const bare = matches.some((m) => (m.handle as { bare?: boolean } | undefined)?.bare);
@@ -157,15 +160,19 @@ export default function App({ loaderData }: Route.ComponentProps) {
   );
 }
 
-/** Spec §4: hands an access token found in the URL hash to the server, then drops the hash. */
-function useHashToken() {
+/**
+ * Spec §4: hands an access token found in the URL hash to the server, then drops the hash —
+ * only when this page was opened from the console itself or by the user (`accepted`), never
+ * through another site's link (which could sign the user in as someone else).
+ */
+function useHashToken(accepted: boolean) {
   const submit = useSubmit();
   useEffect(() => {
     const match = /(?:^#|&)access_token=([^&]+)/.exec(window.location.hash);
     if (!match) return;
     history.replaceState(null, "", window.location.pathname + window.location.search);
-    void submit({ access_token: decodeURIComponent(match[1]) }, { method: "post", action: "/signin/token" });
-  }, [submit]);
+    if (accepted) void submit({ access_token: decodeURIComponent(match[1]) }, { method: "post", action: "/signin/token" });
+  }, [submit, accepted]);
 }
 
 export function meta() {

@@ -106,6 +106,19 @@ export function originAllowed(headers: Headers, expected: string | null): boolea
   return referer !== null && sameOrigin(referer, expected);
 }
 
+/**
+ * Whether a page load came from the console itself or from the user (typed, bookmarked) — not
+ * from a link on another site. The access token in the URL hash (spec §4) is taken only then:
+ * otherwise any site could link a victim to `/#access_token=<the attacker's>` and sign them in
+ * as someone else.
+ */
+export function navigationFromSameSite(headers: Headers, expected: string | null): boolean {
+  const site = headers.get("sec-fetch-site");
+  if (site !== null) return site === "same-origin" || site === "none";
+  const referer = headers.get("referer");
+  return referer !== null && expected !== null && sameOrigin(referer, expected);
+}
+
 const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bodyLimit, clientAddress, DEFAULT_BODY_LIMIT, originAllowed, refusal, requestOrigin, routePath, type OriginSettings } from "~/services/requestGate.server";
+import { bodyLimit, clientAddress, DEFAULT_BODY_LIMIT, navigationFromSameSite, originAllowed, refusal, requestOrigin, routePath, type OriginSettings } from "~/services/requestGate.server";
 
 const direct: OriginSettings = { publicOrigin: null, trustProxy: false };
 const proxied: OriginSettings = { publicOrigin: null, trustProxy: true };
@@ -109,5 +109,18 @@ describe("clientAddress", () => {
     expect(clientAddress(headers, "::ffff:127.0.0.1", direct)).toBe("127.0.0.1");
     expect(clientAddress(headers, "127.0.0.1", proxied)).toBe("203.0.113.9");
     expect(clientAddress(h({}), "10.1.1.1", proxied)).toBe("10.1.1.1");
+  });
+});
+
+describe("navigationFromSameSite", () => {
+  const me = "http://localhost:3000";
+  it("takes page loads from the console or from the user, not links on other sites", () => {
+    expect(navigationFromSameSite(h({ "sec-fetch-site": "none" }), me)).toBe(true);
+    expect(navigationFromSameSite(h({ "sec-fetch-site": "same-origin" }), me)).toBe(true);
+    expect(navigationFromSameSite(h({ "sec-fetch-site": "cross-site", referer: `${me}/` }), me)).toBe(false);
+    expect(navigationFromSameSite(h({ "sec-fetch-site": "same-site" }), me)).toBe(false);
+    expect(navigationFromSameSite(h({ referer: `${me}/signin` }), me)).toBe(true);
+    expect(navigationFromSameSite(h({ referer: "https://evil.example/" }), me)).toBe(false);
+    expect(navigationFromSameSite(h({}), me)).toBe(false);
   });
 });
