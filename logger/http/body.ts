@@ -2,31 +2,55 @@ import type { IncomingMessage } from "node:http";
 import { RpcError, invalidParam } from "./errors.ts";
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
-// Past this we stop draining and drop the connection instead of reading forever.
-const DRAIN_LIMIT = 32 * 1024 * 1024;
 
-// Reads the whole body even when it is too large, so the client gets a clean 413
-// instead of a connection reset in the middle of its upload.
+export const bodyTooLarge = (limit: number) => new RpcError(413, -6, `Request body larger than ${limit} bytes`);
+
+/**
+ * The whole body, at most `limit` bytes. A Content-Length above the limit is refused before a
+ * byte is read; a body that grows past it while streaming (chunked, or a lying length) is
+ * refused as soon as it does. Either way the caller's 413 goes out at once and the connection
+ * is closed after it (respond.ts: an answer to an unread request says Connection: close), so
+ * no more of the body is read, kept or drained.
+ */
 export function readBody(req: IncomingMessage, limit = DEFAULT_BODY_LIMIT): Promise<Buffer> {
+  const declared = req.headers["content-length"];
+  if (declared !== undefined && Number(declared) > limit) return Promise.reject(bodyTooLarge(limit));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on("data", (chunk: Buffer) => {
+    const stop = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+      req.off("close", onClose);
+    };
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > DRAIN_LIMIT) {
-        req.destroy();
+      if (size > limit) {
+        stop();
+        req.pause();
+        reject(bodyTooLarge(limit));
         return;
       }
-      if (size <= limit) chunks.push(chunk);
-    });
-    req.on("end", () => {
-      if (size > limit) reject(new RpcError(413, -6, `Request body larger than ${limit} bytes`));
-      else resolve(Buffer.concat(chunks));
-    });
-    req.on("error", reject);
-    req.on("close", () => {
-      if (!req.complete) reject(new Error("Request aborted"));
-    });
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks));
+    };
+    const onError = (error: Error) => {
+      stop();
+      reject(error);
+    };
+    const onClose = () => {
+      if (req.complete) return;
+      stop();
+      reject(new Error("Request aborted"));
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+    req.on("close", onClose);
   });
 }
 

@@ -97,7 +97,9 @@ export const fileRoutes: RestRoute[] = [
       let size = 0;
       try {
         await pipeline(
-          r.req,
+          // Not the request itself: a failed pipeline destroys its streams, and destroying the
+          // request cuts the connection before the 413 can be answered.
+          r.req.iterator({ destroyOnReturn: false }),
           async function* (source: AsyncIterable<Buffer>) {
             for await (const chunk of source) {
               size += chunk.length;
