@@ -6,6 +6,8 @@ import { Notifier } from "./alarms/notifier.ts";
 import type { NotifierOptions } from "./alarms/notifier.ts";
 import type { LoggerContext } from "./api/registry.ts";
 import { makeClients } from "./auth/clients.ts";
+import { auditThrottleEvent } from "./auth/login.ts";
+import { SignInThrottle } from "./auth/throttle.ts";
 import { passwordPolicyError } from "./auth/passwords.ts";
 import { StreamHub } from "./api/data/stream.ts";
 import { LiveSocketHub, ObservedLiveValues } from "./api/data/ws.ts";
@@ -141,6 +143,7 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
     trace,
     files: new FileRoot(join(opts.dataDir, "files")),
     can,
+    throttle: new SignInThrottle({ onEvent: (event) => auditThrottleEvent(db, event) }),
   };
 
   const server = createServer(createRequestHandler(ctx, log));

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { checkCredentials } from "../auth/login.ts";
+import { attemptSignIn } from "../auth/login.ts";
 import { issuePair, rotateRefreshToken } from "../auth/tokens.ts";
-import { passwordError, unauthorized } from "../http/errors.ts";
+import { passwordError, throttled, unauthorized } from "../http/errors.ts";
 import { loginRequired } from "../store/global-settings.ts";
 import { getGlobal, setGlobal, setGlobalParams } from "./global-settings.ts";
 import { method } from "./registry.ts";
@@ -30,9 +30,11 @@ export const adminMethods: Registry = {
     permission: "public",
     handler: async (p, ctx) => {
       knownClient(ctx, p.ClientID);
-      const user = await checkCredentials(ctx.db, p.Username, p.Password);
-      if (!user) throw passwordError("Wrong username or password", 401);
-      const pair = issuePair(ctx.db, user.ID, p.ClientID, ctx.ttl);
+      // No client secret here, so the TCP peer is the address, whatever headers say.
+      const outcome = await attemptSignIn(ctx, p.Username, p.Password, ctx.clientAddress, "AdminAPI.Login");
+      if (!outcome.ok && outcome.reason === "throttled") throw throttled(outcome.retryAfterSec);
+      if (!outcome.ok) throw passwordError("Wrong username or password", 401);
+      const pair = issuePair(ctx.db, outcome.user.ID, p.ClientID, ctx.ttl);
       return { AccessToken: pair.access_token, RefreshToken: pair.refresh_token, ExpiresIn: pair.expires_in };
     },
   }),

@@ -8,13 +8,14 @@ import { tx } from "../store/db.ts";
 import { getTarget } from "../store/notifications.ts";
 import { method } from "./registry.ts";
 import type { CallContext, Registry } from "./registry.ts";
+import { nameField } from "./schemas.ts";
 
 const API = "AlarmAPI";
 const PERMISSION = "UseRulesNotifications";
 
 const finite = z.number().finite();
 const ruleFields = {
-  Name: z.string().trim().min(1).max(100),
+  Name: nameField(100),
   VariableId: z.string().min(1).max(100),
   Type: z.enum(RULE_TYPES),
   Severity: z.enum(SEVERITIES),

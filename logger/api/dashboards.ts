@@ -7,6 +7,7 @@ import { findDashboard, insertDashboard, removeDashboard, setDefaultDashboard, u
 import type { Dashboard } from "../store/dashboards.ts";
 import { method } from "./registry.ts";
 import type { Registry } from "./registry.ts";
+import { nameField } from "./schemas.ts";
 
 // The stored layout of a dashboard (docs/logger-api.md, "Dashboards"). The console keeps a twin of
 // this schema; the logger checks it too so that a script cannot store what no console can draw.
@@ -63,7 +64,7 @@ export const dashboardContent = z
 export type DashboardContent = z.output<typeof dashboardContent>;
 
 const dashboardId = z.string().trim().min(1).max(64);
-const dashboardName = z.string().trim().min(1, { message: "Dashboard name must not be empty" }).max(100);
+const dashboardName = nameField(100, { empty: "Dashboard name must not be empty" });
 
 function requireDashboard(db: Db, id: string): Dashboard {
   const d = findDashboard(db, id);

@@ -7,6 +7,7 @@ import type { Measurement } from "../store/measurements.ts";
 import type { Db } from "../store/db.ts";
 import { method } from "./registry.ts";
 import type { CallContext, Registry } from "./registry.ts";
+import { nameField } from "./schemas.ts";
 
 function state(db: Db, data: DataContext) {
   const s = projectState(db, data.now());
@@ -104,7 +105,7 @@ export const deviceMethods: Registry = {
 
   "MeasurementAPI.Start": method({
     params: z.object({
-      Name: z.string().trim().min(1).max(200),
+      Name: nameField(200),
       SourceId: z.string().min(1).optional(),
       Variables: z.array(z.string().min(1)).min(1).max(1000).optional(),
       MetaData: z.array(z.object({ Key: z.string().min(1).max(200), Value: z.string().max(10_000) })).max(200).default([]),

@@ -5,12 +5,13 @@ import { getMeasurement, listMeasurements, setMetaData } from "../store/measurem
 import { listMetaData, setMetaEntries } from "../store/metadata.ts";
 import { method } from "./registry.ts";
 import type { CallContext, Registry } from "./registry.ts";
+import { nameField } from "./schemas.ts";
 
 // Key/value metadata of measurements, variables and devices in one API. Measurements keep
 // theirs in their own row (also reachable over REST); variables and devices in `metadata`.
 
 const Type = z.enum(["measurement", "variable", "device"]);
-const Entry = z.object({ Key: z.string().trim().min(1).max(64), Value: z.string().max(1000) });
+const Entry = z.object({ Key: nameField(64), Value: z.string().max(1000) });
 
 /** The target's display name, or 404 when it does not exist. */
 function targetName(ctx: CallContext, type: z.infer<typeof Type>, id: string): string {

@@ -6,12 +6,13 @@ import { deleteTarget, getTarget, insertTarget, listDeliveries, listTargets, tar
 import type { Target, TargetInput } from "../store/notifications.ts";
 import { method } from "./registry.ts";
 import type { CallContext, Registry } from "./registry.ts";
+import { nameField } from "./schemas.ts";
 
 const API = "NotificationAPI";
 const PERMISSION = "UseRulesNotifications";
 
 const email = z.email();
-const common = { Name: z.string().trim().min(1).max(100), Enabled: z.boolean().default(true) };
+const common = { Name: nameField(100), Enabled: z.boolean().default(true) };
 // Secrets are write-only: "" (or absent) on SetTarget keeps the stored one.
 const targetSchema = z.discriminatedUnion("Type", [
   z.object({

@@ -9,6 +9,7 @@ import { loadProjectConfig, saveProjectConfig, setProjectName } from "../store/p
 import type { ChannelConfig, StoredProjectConfig } from "../store/project-config.ts";
 import { method } from "./registry.ts";
 import type { CallContext, Registry } from "./registry.ts";
+import { nameField } from "./schemas.ts";
 
 // ConfigAPI.GetProjectConfig / SetProjectConfig: the Simple Config screen. Project name, the
 // bench controller's sample rate and its analog channels; applied to the running simulator at
@@ -26,7 +27,7 @@ const Channel = z
   .object({
     VariableId: z.string().min(1).max(100),
     Enabled: z.boolean(),
-    Name: z.string().trim().min(1, "Must not be empty").max(NAME_MAX, `At most ${NAME_MAX} characters`),
+    Name: nameField(NAME_MAX, { empty: "Must not be empty", tooLong: `At most ${NAME_MAX} characters` }),
     Unit: z.string().trim().max(UNIT_MAX, `At most ${UNIT_MAX} characters`),
     RangeMin: finite,
     RangeMax: finite,
@@ -36,7 +37,7 @@ const Channel = z
 
 const SetParams = z.object({
   Config: z.object({
-    ProjectName: z.string().trim().min(1, "Must not be empty").max(PROJECT_NAME_MAX, `At most ${PROJECT_NAME_MAX} characters`),
+    ProjectName: nameField(PROJECT_NAME_MAX, { empty: "Must not be empty", tooLong: `At most ${PROJECT_NAME_MAX} characters` }),
     SampleRateHz: z.number().refine((r) => (SAMPLE_RATES as readonly number[]).includes(r), { message: `Must be one of ${SAMPLE_RATES.join(", ")} Hz` }),
     Channels: z
       .array(Channel)

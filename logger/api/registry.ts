@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { OAuthClients } from "../auth/clients.ts";
 import type { PermissionName } from "../auth/permissions.ts";
+import type { SignInThrottle } from "../auth/throttle.ts";
 import type { TokenTtl } from "../auth/tokens.ts";
 import type { AlarmEngine } from "../alarms/engine.ts";
 import type { Notifier } from "../alarms/notifier.ts";
@@ -28,6 +29,8 @@ export type LoggerContext = {
   files: FileRoot;
   /** The CAN scanner (simulated bus or capture, DBC, signals as variables). */
   can: CanBus;
+  /** Failed password checks per account and client address (logger/auth/throttle.ts). */
+  throttle: SignInThrottle;
 };
 
 export type CallContext = LoggerContext & {
@@ -35,6 +38,8 @@ export type CallContext = LoggerContext & {
   /** Caller of a method whose access is not "public": always present there. */
   me: Caller;
   audit: (text: string) => void;
+  /** The TCP peer's address, as a throttle key (RPC never trusts X-Forwarded-For). */
+  clientAddress: string;
 };
 
 export type RpcMethod = {
@@ -42,6 +47,8 @@ export type RpcMethod = {
   // A function when the needed permission depends on the call (own user, public file prefix…).
   permission: Access | ((params: never, caller: Caller | null) => Access);
   maxBody?: number;
+  /** Callable with the token of a user who must change the password first (only ChangePassword). */
+  duringPasswordChange?: boolean;
   handler: (params: never, ctx: CallContext) => object | Promise<object>;
 };
 
@@ -49,6 +56,7 @@ export function method<S extends z.ZodType>(m: {
   params: S;
   permission: Access | ((params: z.output<S>, caller: Caller | null) => Access);
   maxBody?: number;
+  duringPasswordChange?: boolean;
   handler: (params: z.output<S>, ctx: CallContext) => object | Promise<object>;
 }): RpcMethod {
   return m as RpcMethod;

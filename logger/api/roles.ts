@@ -8,11 +8,11 @@ import type { Role } from "../store/roles.ts";
 import { usersWithRole } from "../store/users.ts";
 import { method } from "./registry.ts";
 import type { Registry } from "./registry.ts";
-import { id } from "./schemas.ts";
+import { id, nameField } from "./schemas.ts";
 
 const API = "GI.system/UserManagementAPI";
 
-const roleName = z.string().trim().min(1, { message: "Role name must not be empty" }).max(64);
+const roleName = nameField(64, { empty: "Role name must not be empty" });
 const roleDescription = z.string().max(500);
 const permissionList = z.array(z.string()).superRefine((names, ctx) => {
   names.forEach((name, i) => {

@@ -33,3 +33,32 @@ export const email = z
   .refine((s) => s === "" || z.email().safeParse(s).success, { message: "Invalid email address" });
 
 export const base64 = z.string().regex(/^[A-Za-z0-9+/\s]*={0,2}\s*$/, { message: "Content must be base64" });
+
+// Control and format characters (NUL, line breaks, zero-width and bidi marks, unpaired surrogates)
+// make two names look the same, reorder what is shown around them, or break logs and CSV files.
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u;
+export const INVISIBLE_NAME_MESSAGE = "Must not contain control or invisible formatting characters (such as NUL, zero-width or bidi marks)";
+
+export function hasInvisibleCharacters(text: string): boolean {
+  return INVISIBLE.test(text);
+}
+
+/**
+ * A name a person gives (role, dashboard, target, rule…): NFC-normalised — so "é" typed composed
+ * or decomposed is one name, stored and compared alike — trimmed, 1..max characters, and free of
+ * control and format characters.
+ */
+export function nameField(max: number, messages: { empty?: string; tooLong?: string } = {}) {
+  return z
+    .string()
+    .normalize("NFC")
+    .trim()
+    .min(1, messages.empty ?? "Name must not be empty")
+    .max(max, messages.tooLong ?? `Name must be at most ${max} characters`)
+    .refine((s) => !hasInvisibleCharacters(s), { message: INVISIBLE_NAME_MESSAGE });
+}
+
+/** Names compared regardless of case and Unicode normal form (uniqueness checks). */
+export function sameName(a: string, b: string): boolean {
+  return a.normalize("NFC").toLowerCase() === b.normalize("NFC").toLowerCase();
+}

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { checkCredentials } from "../auth/login.ts";
+import { attemptSignIn } from "../auth/login.ts";
 import { hashPassword, passwordPolicyError } from "../auth/passwords.ts";
-import { conflict, forbidden, notFound, passwordError, refused } from "../http/errors.ts";
+import { conflict, forbidden, notFound, passwordError, refused, throttled } from "../http/errors.ts";
 import type { Db } from "../store/db.ts";
 import { run, tx } from "../store/db.ts";
 import { adminRole, findRole } from "../store/roles.ts";
@@ -199,11 +199,16 @@ export const userMethods: Registry = {
   [`${API}.ChangePassword`]: method({
     params: z.object({ OldPassword: z.string(), NewPassword: z.string() }),
     permission: null,
+    // The one call the token of a user who must change the password is good for.
+    duringPasswordChange: true,
     handler: async (p, ctx) => {
       const userId = ctx.me.userId;
       if (userId === null) throw refused("ChangePassword needs a signed-in user, but this logger does not require login");
       const row = requireUser(ctx.db, userId);
-      if (!(await checkCredentials(ctx.db, row.Username, p.OldPassword))) throw passwordError("Current password is wrong");
+      // A stolen token must not become a way around the sign-in throttle: same account budget.
+      const outcome = await attemptSignIn(ctx, row.Username, p.OldPassword, null, "ChangePassword");
+      if (!outcome.ok && outcome.reason === "throttled") throw throttled(outcome.retryAfterSec);
+      if (!outcome.ok) throw passwordError("Current password is wrong");
       if (p.NewPassword === p.OldPassword) throw passwordError("The new password must differ from the current one");
       checkPolicy(p.NewPassword, row.Username);
       const pw = await hashPassword(p.NewPassword);

@@ -4,7 +4,7 @@ import { forbidden, notFound, refused } from "../http/errors.ts";
 import { all, get, run, tx } from "../store/db.ts";
 import { method } from "./registry.ts";
 import type { Registry } from "./registry.ts";
-import { id } from "./schemas.ts";
+import { id, nameField } from "./schemas.ts";
 
 // VNC targets for the console's VNC view. The console's WebSocket proxy connects only to a
 // target stored here (never to an address a browser names); the password is handed out only by
@@ -41,7 +41,7 @@ export const vncMethods: Registry = {
   "VncAPI.Set": method({
     params: z.object({
       ID: id.default(-1),
-      Name: z.string().trim().min(1, { message: "Name must not be empty" }).max(64),
+      Name: nameField(64),
       Host: host,
       Port: z.number().int().min(1).max(65535),
       // Omitted: keep the stored password (or none for a new target); "" removes it.

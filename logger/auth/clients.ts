@@ -20,6 +20,11 @@ export function checkClient(clients: OAuthClients, id: string, secret: string): 
   return timingSafeEqual(digest(expected), digest(secret));
 }
 
+/** A client with a secret (the console): its requests may say whose browser they come from. */
+export function isConfidentialClient(clients: OAuthClients, id: string): boolean {
+  return id !== PUBLIC_CLIENT_ID && Boolean(clients.get(id));
+}
+
 export function parseBasicAuth(header: string | undefined): { id: string; secret: string } | null {
   const match = /^Basic\s+([A-Za-z0-9+/=._~-]+)\s*$/i.exec(header ?? "");
   if (!match) return null;

@@ -1,10 +1,60 @@
+import type { LoggerContext } from "../api/registry.ts";
 import type { Db } from "../store/db.ts";
+import { postMessage } from "../store/messages.ts";
 import { findUserByName } from "../store/users.ts";
 import type { UserRow } from "../store/users.ts";
-import { burnPasswordCheck, verifyPassword } from "./passwords.ts";
+import { MAX_PASSWORD_LENGTH, burnPasswordCheck, verifyPassword } from "./passwords.ts";
+import type { ThrottleEvent } from "./throttle.ts";
 
 export async function checkCredentials(db: Db, username: string, password: string): Promise<UserRow | null> {
-  const user = findUserByName(db, username);
+  // Longer than any password the policy allows: wrong, and not worth a hash.
+  if (password.length > MAX_PASSWORD_LENGTH) return null;
+  const user = findUserByName(db, username.normalize("NFC"));
   if (!user) return burnPasswordCheck(password).then(() => null);
   return (await verifyPassword(password, user.PasswordHash, user.PasswordSalt)) ? user : null;
+}
+
+export type SignInOutcome = { ok: true; user: UserRow } | { ok: false; reason: "wrong" } | { ok: false; reason: "throttled"; retryAfterSec: number };
+
+/**
+ * Every password check of a caller goes through here: the throttle first (a refused attempt is
+ * never hashed), then the check, whose outcome the throttle counts. `address` is the client
+ * address (null for ChangePassword, which can only guess the caller's own password).
+ */
+export async function attemptSignIn(
+  ctx: LoggerContext,
+  username: string,
+  password: string,
+  address: string | null,
+  via: "POST /token" | "AdminAPI.Login" | "ChangePassword",
+): Promise<SignInOutcome> {
+  const attempt = await ctx.throttle.begin(username, address, via);
+  if (!attempt.ok) return { ok: false, reason: "throttled", retryAfterSec: attempt.retryAfterSec };
+  let user: UserRow | null = null;
+  try {
+    user = await checkCredentials(ctx.db, username, password);
+  } finally {
+    attempt.settle(user !== null);
+  }
+  return user ? { ok: true, user } : { ok: false, reason: "wrong" };
+}
+
+// Attempted names are whatever a client sent: shown without control characters and cut short.
+const shown = (name: string) => {
+  const clean = name.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, "").normalize("NFC");
+  return clean.length > 64 ? `${clean.slice(0, 64)}…` : clean;
+};
+
+/** Failed checks and new blocks become audit messages (Topic Audit, Type Warning, Sender Logger). */
+export function auditThrottleEvent(db: Db, event: ThrottleEvent): void {
+  // Sender is the logger itself: a made-up username must not pose as a real one (or as Maintainer).
+  const post = (Text: string, Args: string[]) => postMessage(db, { Sender: "Logger", Topic: "Audit", Type: "Warning", Text, Args });
+  if (event.kind === "failed") {
+    const from = event.address ? ` from ${event.address}` : "";
+    const text = event.via === "ChangePassword" ? `Wrong current password for ${shown(event.account)} (ChangePassword)` : `Failed sign-in as ${shown(event.account)}${from} (${event.via})`;
+    post(text, [shown(event.account), event.address, event.via]);
+  } else {
+    const what = event.key === "account" ? `account ${shown(event.value)}` : `address ${event.value}`;
+    post(`Sign-ins for ${what} paused for ${event.seconds} s after ${event.failures} failed attempts`, [event.key, shown(event.value), String(event.seconds)]);
+  }
 }

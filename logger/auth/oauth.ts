@@ -2,9 +2,10 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { LoggerContext } from "../api/registry.ts";
 import { readBody } from "../http/body.ts";
 import { sendJson } from "../http/respond.ts";
-import { authenticateToken } from "./caller.ts";
-import { bearerToken, checkClient, parseBasicAuth } from "./clients.ts";
-import { checkCredentials } from "./login.ts";
+import { resolveToken } from "./caller.ts";
+import { bearerToken, checkClient, isConfidentialClient, parseBasicAuth } from "./clients.ts";
+import { attemptSignIn } from "./login.ts";
+import { addressKey } from "./throttle.ts";
 import { issuePair, revokeFamily, rotateRefreshToken } from "./tokens.ts";
 
 // RFC 6749 error answers; always 400 except a failed client authentication (401).
@@ -21,6 +22,21 @@ async function readClientForm(req: IncomingMessage, ctx: LoggerContext): Promise
   return { form, clientId: clientId && checkClient(ctx.clients, clientId, clientSecret) ? clientId : null };
 }
 
+/**
+ * The client address a password grant is throttled by. The console signs its users in from its
+ * own address, so it says whose browser it acts for in X-Forwarded-For; that header is believed
+ * only from a client that proved its secret — anyone else could name a fresh address per guess.
+ */
+export function grantAddress(req: IncomingMessage, ctx: LoggerContext, clientId: string): string {
+  if (isConfidentialClient(ctx.clients, clientId)) {
+    const forwarded = req.headers["x-forwarded-for"];
+    const last = (Array.isArray(forwarded) ? forwarded.join(",") : (forwarded ?? "")).split(",").pop()?.trim();
+    const key = addressKey(last);
+    if (key !== "unknown") return key;
+  }
+  return addressKey(req.socket.remoteAddress);
+}
+
 export async function handleToken(req: IncomingMessage, res: ServerResponse, ctx: LoggerContext): Promise<void> {
   const { form, clientId } = await readClientForm(req, ctx);
   if (!clientId) return oauthError(res, 401, "invalid_client", "Unknown client or wrong client secret");
@@ -32,9 +48,16 @@ export async function handleToken(req: IncomingMessage, res: ServerResponse, ctx
     const username = form.get("username");
     const password = form.get("password");
     if (!username || password === null) return oauthError(res, 400, "invalid_request", "username and password are required");
-    const user = await checkCredentials(ctx.db, username, password);
-    if (!user) return oauthError(res, 400, "invalid_grant", "Wrong username or password");
-    return sendJson(res, 200, { ...issuePair(ctx.db, user.ID, clientId, ctx.ttl), token_type: "Bearer" });
+    const outcome = await attemptSignIn(ctx, username, password, grantAddress(req, ctx, clientId), "POST /token");
+    if (!outcome.ok && outcome.reason === "throttled") {
+      // RFC 6749 has no error for this; slow_down is RFC 8628's word for "poll less often".
+      const wait = outcome.retryAfterSec;
+      return sendJson(res, 429, { error: "slow_down", error_description: `Too many failed sign-ins; try again in ${wait} s`, retry_after: wait }, {
+        "Retry-After": String(wait),
+      });
+    }
+    if (!outcome.ok) return oauthError(res, 400, "invalid_grant", "Wrong username or password");
+    return sendJson(res, 200, { ...issuePair(ctx.db, outcome.user.ID, clientId, ctx.ttl), token_type: "Bearer" });
   }
 
   if (grant === "refresh_token") {
@@ -51,10 +74,11 @@ export async function handleToken(req: IncomingMessage, res: ServerResponse, ctx
   return oauthError(res, 400, "unsupported_grant_type", `Grant type ${grant} is not supported`);
 }
 
-// Always needs a token, even when login is not required: it answers "who is this token".
+// Always needs a token, even when login is not required: it answers "who is this token" — also
+// for a user who must change the password first (must_change_password tells the client so).
 export async function handleVerify(req: IncomingMessage, res: ServerResponse, ctx: LoggerContext): Promise<void> {
   await readBody(req);
-  const auth = authenticateToken(ctx.db, bearerToken(req.headers.authorization));
+  const auth = resolveToken(ctx.db, bearerToken(req.headers.authorization), { passwordChange: true });
   if (auth.state !== "ok") {
     const description = auth.state === "expired" ? "Token expired" : "Token missing or invalid";
     return sendJson(res, 401, { error: "invalid_token", error_description: description }, {

@@ -14,17 +14,29 @@ const KEEP_EXPIRED_MS = 24 * 3600 * 1000;
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 const newToken = () => randomBytes(32).toString("base64url");
 
-export function issuePair(db: Db, userId: number, clientId: string, ttl: TokenTtl, familyId: string = randomUUID()): TokenPair {
+/**
+ * A new token pair: of a new sign-in, or (`family`) the rotation of one. A family ends
+ * REFRESH_TOKEN_TTL after its sign-in, however often it is refreshed: each new refresh token
+ * inherits the end of the one it replaces, and no access token outlives it.
+ */
+export function issuePair(
+  db: Db,
+  userId: number,
+  clientId: string,
+  ttl: TokenTtl,
+  family: { id: string; endsAt: number } = { id: randomUUID(), endsAt: Date.now() + ttl.refreshTtlSec * 1000 },
+): TokenPair {
   const now = Date.now();
   const access = newToken();
   const refresh = newToken();
+  const accessEnd = Math.min(now + ttl.accessTtlSec * 1000, family.endsAt);
   const insert = db.prepare(
     "INSERT INTO tokens (Hash, Kind, UserID, FamilyID, ClientID, ExpiresAt) VALUES (?, ?, ?, ?, ?, ?)",
   );
-  insert.run(hashToken(access), "access", userId, familyId, clientId, now + ttl.accessTtlSec * 1000);
-  insert.run(hashToken(refresh), "refresh", userId, familyId, clientId, now + ttl.refreshTtlSec * 1000);
+  insert.run(hashToken(access), "access", userId, family.id, clientId, accessEnd);
+  insert.run(hashToken(refresh), "refresh", userId, family.id, clientId, family.endsAt);
   run(db, "DELETE FROM tokens WHERE ExpiresAt < ?", now - KEEP_EXPIRED_MS);
-  return { access_token: access, refresh_token: refresh, expires_in: Math.max(1, Math.ceil(ttl.accessTtlSec)) };
+  return { access_token: access, refresh_token: refresh, expires_in: Math.max(1, Math.ceil((accessEnd - now) / 1000)) };
 }
 
 export type AccessCheck = { state: "ok"; userId: number } | { state: "invalid" } | { state: "expired" };
@@ -50,7 +62,7 @@ export function rotateRefreshToken(db: Db, token: string, clientId: string, ttl:
     }
     if (row.ExpiresAt <= Date.now()) return { ok: false, reason: "expired" };
     run(db, "UPDATE tokens SET ConsumedAt = ? WHERE Hash = ?", Date.now(), row.Hash);
-    return { ok: true, pair: issuePair(db, row.UserID, clientId, ttl, row.FamilyID), userId: row.UserID };
+    return { ok: true, pair: issuePair(db, row.UserID, clientId, ttl, { id: row.FamilyID, endsAt: row.ExpiresAt }), userId: row.UserID };
   });
 }
 

@@ -15,10 +15,13 @@ export const RS = {
 export class RpcError extends Error {
   readonly status: number;
   readonly value: number;
-  constructor(status: number, value: number, description: string) {
+  /** Extra response headers (Retry-After of a 429). */
+  readonly headers: Record<string, string>;
+  constructor(status: number, value: number, description: string, headers: Record<string, string> = {}) {
     super(description);
     this.status = status;
     this.value = value;
+    this.headers = headers;
   }
 }
 
@@ -29,6 +32,9 @@ export const refused = (d: string) => new RpcError(400, RS.InvalidOperation, d);
 export const invalidParam = (d: string) => new RpcError(400, RS.InvalidParameter, d);
 export const passwordError = (d: string, status = 400) => new RpcError(status, RS.Password, d);
 export const conflict = (d: string) => new RpcError(409, RS.InvalidOperation, d);
+/** A password check refused by the sign-in throttle: 429 with Retry-After, never hashed. */
+export const throttled = (retryAfterSec: number) =>
+  new RpcError(429, RS.Busy, `Too many failed sign-ins; try again in ${retryAfterSec} s`, { "Retry-After": String(retryAfterSec) });
 
 export function describeZodError(err: ZodError, prefix = ""): string {
   return err.issues

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ZodType, z } from "zod";
 import type { Caller, LoggerContext } from "../api/registry.ts";
-import { authenticateRpc } from "../auth/caller.ts";
+import { PASSWORD_CHANGE_REQUIRED, authenticateRpc } from "../auth/caller.ts";
 import type { PermissionName } from "../auth/permissions.ts";
 import { audit } from "../store/messages.ts";
 import { parseJsonObject, readBody } from "./body.ts";
@@ -48,6 +48,7 @@ export async function handleRest(req: IncomingMessage, res: ServerResponse, path
       return sendRestError(res, 405, -3, `Use ${allow} for ${path}`, { Allow: allow });
     }
     const auth = authenticateRpc(ctx.db, req);
+    if (auth.state === "password-change") throw forbidden(PASSWORD_CHANGE_REQUIRED);
     if (auth.state !== "ok") throw unauthorized(auth.state === "expired" ? "Token expired" : "Authentication required");
     const caller = auth.caller;
     const url = new URL(req.url ?? "/", "http://logger");
@@ -72,7 +73,7 @@ export async function handleRest(req: IncomingMessage, res: ServerResponse, path
     await hit.r.handler(r);
   } catch (err) {
     if (!(err instanceof RpcError)) throw err;
-    if (!res.headersSent) sendRestError(res, err.status, err.value, err.message);
+    if (!res.headersSent) sendRestError(res, err.status, err.value, err.message, err.headers);
     else res.destroy();
   }
 }

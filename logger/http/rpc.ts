@@ -1,14 +1,16 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { authenticateRpc } from "../auth/caller.ts";
+import { PASSWORD_CHANGE_REQUIRED, authenticateRpc } from "../auth/caller.ts";
 import type { Access, CallContext, Caller, LoggerContext, Registry } from "../api/registry.ts";
+import { addressKey } from "../auth/throttle.ts";
 import { audit } from "../store/messages.ts";
 import { parseJsonObject, readBody } from "./body.ts";
-import type { Authentication } from "../auth/caller.ts";
+import type { TokenAuthentication } from "../auth/caller.ts";
 import { describeZodError, forbidden, invalidParam, notFound, unauthorized } from "./errors.ts";
 import { sendReturnState } from "./respond.ts";
 
-function authorize(access: Access, auth: Authentication): void {
+function authorize(access: Access, auth: TokenAuthentication): void {
   if (access === "public") return;
+  if (auth.state === "password-change") throw forbidden(PASSWORD_CHANGE_REQUIRED);
   if (auth.state !== "ok") throw unauthorized(auth.state === "expired" ? "Token expired" : "Authentication required");
   if (access === null) return;
   const anyOf: readonly string[] = typeof access === "string" ? [access] : access;
@@ -32,7 +34,7 @@ export async function handleRpc(
   const body = parseJsonObject(await readBody(req, m.maxBody));
 
   // Auth before validation where possible, so an anonymous caller learns nothing about params.
-  const auth = authenticateRpc(base.db, req);
+  const auth = authenticateRpc(base.db, req, { passwordChange: m.duringPasswordChange === true });
   if (typeof m.permission !== "function") authorize(m.permission, auth);
   const parsed = m.params.safeParse(body);
   if (!parsed.success) throw invalidParam(describeZodError(parsed.error));
@@ -50,6 +52,7 @@ export async function handleRpc(
       return caller;
     },
     audit: (text) => audit(base.db, caller?.username ?? "anonymous", text),
+    clientAddress: addressKey(req.socket.remoteAddress),
   };
   const handler = m.handler as (p: unknown, c: CallContext) => object | Promise<object>;
   const result = await handler(parsed.data, ctx);

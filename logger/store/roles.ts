@@ -19,9 +19,11 @@ export function findRole(db: Db, id: number): Role | undefined {
   return row && toRole(row);
 }
 
+// Compared here rather than in SQL: SQLite's lower() folds only ASCII, and names stored before
+// they were NFC-normalised must still clash with their normalised twin. Roles are few.
 export function findRoleByName(db: Db, name: string): Role | undefined {
-  const row = get<RoleRow>(db, "SELECT * FROM roles WHERE lower(Name) = lower(?)", name);
-  return row && toRole(row);
+  const wanted = name.normalize("NFC").toLowerCase();
+  return listRoles(db).find((role) => role.Name.normalize("NFC").toLowerCase() === wanted);
 }
 
 export const listRoles = (db: Db) => all<RoleRow>(db, "SELECT * FROM roles ORDER BY ID").map(toRole);

@@ -88,7 +88,8 @@ export async function addUser(
   const roles = await rpc(base, `${API}.GetRoles`, {}, adminToken);
   const role = roles.body.Roles.find((r: { Name: string }) => r.Name === roleName);
   if (!role) throw new Error(`no role ${roleName}`);
-  const added = await rpc(base, `${API}.AddUser`, { User: { Username: username, Role: role.ID }, Password: password }, adminToken);
+  // Not flagged for a password change: such a token would be good for nothing else.
+  const added = await rpc(base, `${API}.AddUser`, { User: { Username: username, Role: role.ID, MustChangePassword: false }, Password: password }, adminToken);
   if (added.status !== 200) throw new Error(`AddUser failed: ${JSON.stringify(added.body)}`);
   const { access } = await login(base, username, password);
   return { id: added.body.ID, token: access };

@@ -1,0 +1,255 @@
+import { isIP } from "node:net";
+
+// Sign-in throttling (issue 14): every check of a password — POST /token's password grant,
+// AdminAPI.Login, UserManagementAPI.ChangePassword — first asks this table. Two keys:
+//
+// * the account (any address): exponential back-off after a few failures, so that an attacker
+//   gets at most ~20 guesses per account in the first hour and ~4 an hour after that, however many
+//   addresses it has. A right password resets the account.
+// * the client address (any account): a larger allowance that drains quickly (one failure a
+//   minute). It stops one address from spraying guesses over many accounts, and it is sized so
+//   that the attack on ONE account (at most what that account's key lets through) never fills it:
+//   other people behind the same address can still sign in.
+//
+// Nothing is ever locked for good: a block lasts at most MAX_BLOCK, and the counts drain by
+// themselves (the cool-down). Refused attempts are not counted and never reach the password hash.
+
+export type BackoffPolicy = {
+  /** Failures allowed before the first block. */
+  free: number;
+  /** The first block; every further failure doubles it. */
+  baseMs: number;
+  /** Longest block. */
+  maxMs: number;
+  /** One failure is forgotten per this much time without failures (leaky bucket). */
+  leakMs: number;
+};
+
+export const ACCOUNT_POLICY: BackoffPolicy = { free: 5, baseMs: 1000, maxMs: 15 * 60_000, leakMs: 15 * 60_000 };
+export const ADDRESS_POLICY: BackoffPolicy = { free: 30, baseMs: 1000, maxMs: 15 * 60_000, leakMs: 60_000 };
+
+/** Entries per table; beyond it idle entries go first, then the least suspicious ones. */
+export const MAX_ENTRIES = 10_000;
+/** Attempts of one account waiting for the one being checked; more are refused at once. */
+const MAX_WAITING_PER_ACCOUNT = 16;
+/** How long a refused attempt waits for its answer, and how many may wait at once. */
+export const REFUSAL_DELAY_MS = 1000;
+const MAX_HELD_REFUSALS = 512;
+
+type Entry = { count: number; at: number; blockedUntil: number };
+
+/** One table of failure counts (accounts or addresses) with exponential back-off. */
+export class BackoffTable {
+  private readonly entries = new Map<string, Entry>();
+  readonly policy: BackoffPolicy;
+  private readonly now: () => number;
+  private readonly maxEntries: number;
+  constructor(policy: BackoffPolicy, now: () => number, maxEntries = MAX_ENTRIES) {
+    this.policy = policy;
+    this.now = now;
+    this.maxEntries = maxEntries;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private drained(entry: Entry, now: number): number {
+    return Math.max(0, entry.count - (now - entry.at) / this.policy.leakMs);
+  }
+
+  /** Milliseconds until the key may try again (0: now). */
+  waitMs(key: string): number {
+    const entry = this.entries.get(key);
+    return entry ? Math.max(0, entry.blockedUntil - this.now()) : 0;
+  }
+
+  /** Counts a failure; returns the block it started (0 while still within the free allowance) and the count. */
+  fail(key: string): { blockMs: number; failures: number } {
+    const now = this.now();
+    const entry = this.entries.get(key);
+    const count = (entry ? this.drained(entry, now) : 0) + 1;
+    const p = this.policy;
+    // Counts drain continuously, so "five failures in a row" is 4.9997 a moment later: rounded.
+    const blockMs = Math.round(count) >= p.free ? Math.min(p.maxMs, p.baseMs * 2 ** Math.max(0, count - p.free)) : 0;
+    const next = { count, at: now, blockedUntil: Math.max(entry?.blockedUntil ?? 0, now + blockMs) };
+    this.entries.delete(key); // re-inserted last: the Map's order is then least recently failed first
+    this.entries.set(key, next);
+    if (this.entries.size > this.maxEntries) this.evict(now);
+    return { blockMs, failures: Math.round(count) };
+  }
+
+  /** Takes back one counted attempt (it turned out right). */
+  refund(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    const now = this.now();
+    entry.count = Math.max(0, this.drained(entry, now) - 1);
+    entry.at = now;
+  }
+
+  forget(key: string): void {
+    this.entries.delete(key);
+  }
+
+  // An attacker may fill the table with made-up names to push a victim's entry out. Idle entries
+  // go first; if that is not enough, the ones with the fewest failures — a key under attack has
+  // many and stays.
+  private evict(now: number): void {
+    for (const [key, entry] of this.entries) {
+      if (entry.blockedUntil <= now && this.drained(entry, now) < 1) this.entries.delete(key);
+    }
+    if (this.entries.size <= this.maxEntries) return;
+    const byCount = [...this.entries].sort((a, b) => this.drained(a[1], now) - this.drained(b[1], now));
+    const excess = this.entries.size - Math.floor(this.maxEntries * 0.9);
+    for (const [key] of byCount.slice(0, excess)) this.entries.delete(key);
+  }
+}
+
+export type Attempt =
+  | { ok: true; /** Call with the outcome of the password check. */ settle(right: boolean): void }
+  | { ok: false; retryAfterSec: number };
+
+/** What a failed attempt or a new block tells the audit log. */
+export type ThrottleEvent =
+  | { kind: "failed"; account: string; address: string; via: string }
+  | { kind: "blocked"; key: "account" | "address"; value: string; seconds: number; failures: number };
+
+export class SignInThrottle {
+  readonly accounts: BackoffTable;
+  readonly addresses: BackoffTable;
+  // One password check per account at a time: parallel guesses cannot slip past the count that
+  // the first of them is about to raise.
+  private readonly busy = new Map<string, { tail: Promise<void>; waiting: number }>();
+
+  private readonly refusalDelayMs: number;
+  private held = 0;
+  /** Told about every failed check and every block that starts (the audit log). */
+  onEvent: (e: ThrottleEvent) => void;
+
+  constructor(
+    opts: {
+      account?: BackoffPolicy;
+      address?: BackoffPolicy;
+      now?: () => number;
+      maxEntries?: number;
+      refusalDelayMs?: number;
+      onEvent?: (e: ThrottleEvent) => void;
+    } = {},
+  ) {
+    const now = opts.now ?? Date.now;
+    this.accounts = new BackoffTable(opts.account ?? ACCOUNT_POLICY, now, opts.maxEntries);
+    this.addresses = new BackoffTable(opts.address ?? ADDRESS_POLICY, now, opts.maxEntries);
+    this.refusalDelayMs = opts.refusalDelayMs ?? REFUSAL_DELAY_MS;
+    this.onEvent = opts.onEvent ?? (() => {});
+  }
+
+  /**
+   * Waits for the account's previous check, then either refuses (Retry-After in seconds) or lets
+   * one password check happen; its outcome must be given to settle(). `address` null: an
+   * authenticated call (ChangePassword) that can only guess its own account's password. `via`
+   * names the door for the audit log.
+   */
+  async begin(username: string, address: string | null, via = ""): Promise<Attempt> {
+    const account = accountKey(username);
+    const slot = this.busy.get(account) ?? { tail: Promise.resolve(), waiting: 0 };
+    if (slot.waiting >= MAX_WAITING_PER_ACCOUNT) {
+      await this.pause();
+      return { ok: false, retryAfterSec: Math.max(1, secs(this.accounts.waitMs(account))) };
+    }
+    let release!: () => void;
+    const previous = slot.tail;
+    slot.tail = new Promise<void>((resolve) => (release = resolve));
+    slot.waiting++;
+    this.busy.set(account, slot);
+    await previous;
+    slot.waiting--;
+    const done = () => {
+      release();
+      if (slot.waiting === 0 && this.busy.get(account) === slot) this.busy.delete(account);
+    };
+
+    const waitMs = () => Math.max(this.accounts.waitMs(account), address === null ? 0 : this.addresses.waitMs(address));
+    if (waitMs() > 0) {
+      done();
+      await this.pause();
+      return { ok: false, retryAfterSec: Math.max(1, secs(waitMs())) };
+    }
+    // The address is charged before the check (several accounts may be tried from it at once) and
+    // refunded when the password was right.
+    if (address !== null) this.charge("address", this.addresses, address);
+    let settled = false;
+    return {
+      ok: true,
+      settle: (right: boolean) => {
+        if (settled) return;
+        settled = true;
+        if (right) {
+          this.accounts.forget(account);
+          if (address !== null) this.addresses.refund(address);
+        } else {
+          this.onEvent({ kind: "failed", account, address: address ?? "", via });
+          this.charge("account", this.accounts, account);
+        }
+        done();
+      },
+    };
+  }
+
+  private charge(key: "account" | "address", table: BackoffTable, value: string): void {
+    const { blockMs, failures } = table.fail(value);
+    if (blockMs > 0) this.onEvent({ kind: "blocked", key, value, seconds: secs(blockMs), failures });
+  }
+
+  // A refusal is answered after a short pause: an attacker's client waits instead of asking again
+  // at once, so a flood of refused guesses costs the logger (and the console in front of it) next
+  // to nothing. Pauses held at once are bounded; past that, refusals are answered straight away.
+  private async pause(): Promise<void> {
+    if (this.refusalDelayMs <= 0 || this.held >= MAX_HELD_REFUSALS) return;
+    this.held++;
+    try {
+      await new Promise((resolve) => setTimeout(resolve, this.refusalDelayMs));
+    } finally {
+      this.held--;
+    }
+  }
+}
+
+const secs = (ms: number) => Math.ceil(ms / 1000);
+
+/** Usernames are case-insensitive and compared NFC-normalised (logger/api/users.ts). */
+export function accountKey(username: string): string {
+  return username.trim().normalize("NFC").toLowerCase().slice(0, 256);
+}
+
+/**
+ * The key of a client address: IPv4 as is (also when IPv4-mapped), IPv6 by its /64 — one host
+ * usually owns a whole /64 and could otherwise pick a fresh address for every guess.
+ */
+export function addressKey(raw: string | undefined | null): string {
+  let address = (raw ?? "").trim();
+  if (address.startsWith("[") && address.endsWith("]")) address = address.slice(1, -1);
+  const zone = address.indexOf("%");
+  if (zone >= 0) address = address.slice(0, zone);
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  const kind = isIP(address);
+  if (kind === 4) return address;
+  if (kind !== 6) return "unknown";
+  return `${expandIpv6(address).slice(0, 4).join(":")}::/64`;
+}
+
+function expandIpv6(address: string): string[] {
+  let text = address;
+  // A trailing dotted IPv4 part (::1.2.3.4) becomes two groups.
+  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split("::") as [string, string | undefined];
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const middle = tail === undefined ? [] : Array(8 - left.length - right.length).fill("0");
+  return [...left, ...middle, ...right].map((g) => parseInt(g, 16).toString(16));
+}

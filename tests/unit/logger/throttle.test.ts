@@ -1,0 +1,176 @@
+import { describe, expect, it } from "vitest";
+import { ACCOUNT_POLICY, BackoffTable, SignInThrottle, accountKey, addressKey } from "../../../logger/auth/throttle.ts";
+import type { ThrottleEvent } from "../../../logger/auth/throttle.ts";
+
+// The throttle with a hand-driven clock: what an attacker who retries the moment Retry-After
+// allows can get through, and what everybody else keeps.
+
+function clock(start = 1_000_000) {
+  const c = { t: start, now: () => c.t };
+  return c;
+}
+
+/** One guess: true when it was checked (and failed), false when it was refused. */
+async function guess(throttle: SignInThrottle, user: string, address: string | null, right = false): Promise<{ checked: boolean; retryAfterSec: number }> {
+  const attempt = await throttle.begin(user, address);
+  if (!attempt.ok) return { checked: false, retryAfterSec: attempt.retryAfterSec };
+  attempt.settle(right);
+  return { checked: true, retryAfterSec: 0 };
+}
+
+/** An attacker that guesses again exactly when told it may, for `seconds`. */
+async function attack(throttle: SignInThrottle, c: { t: number }, user: string, address: string, seconds: number, watch?: () => void) {
+  const end = c.t + seconds * 1000;
+  let accepted = 0;
+  while (c.t < end) {
+    const r = await guess(throttle, user, address);
+    watch?.();
+    if (r.checked) accepted++;
+    else c.t += r.retryAfterSec * 1000;
+  }
+  return accepted;
+}
+
+describe("SignInThrottle", () => {
+  it("lets a few failures through, then backs off exponentially", async () => {
+    const c = clock();
+    const t = new SignInThrottle({ now: c.now, refusalDelayMs: 0 });
+    for (let i = 0; i < ACCOUNT_POLICY.free; i++) expect((await guess(t, "alice", "10.0.0.1")).checked).toBe(true);
+    const waits: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const refused = await guess(t, "alice", "10.0.0.1");
+      expect(refused.checked).toBe(false);
+      waits.push(refused.retryAfterSec);
+      c.t += refused.retryAfterSec * 1000;
+      expect((await guess(t, "alice", "10.0.0.1")).checked).toBe(true);
+    }
+    expect(waits).toEqual([1, 2, 4, 8, 16, 32]);
+  });
+
+  it("accepts at most 30 guesses per account in the first hour and ~4 an hour after, from one address or many", async () => {
+    const c = clock();
+    const t = new SignInThrottle({ now: c.now, refusalDelayMs: 0 });
+    const firstHour = await attack(t, c, "alice", "10.0.0.1", 3600);
+    expect(firstHour).toBeLessThanOrEqual(30);
+    expect(firstHour).toBeGreaterThanOrEqual(10);
+    expect(await attack(t, c, "alice", "10.0.0.1", 3600)).toBeLessThanOrEqual(5);
+
+    // A botnet: every guess from a fresh address does not get more.
+    const c2 = clock();
+    const t2 = new SignInThrottle({ now: c2.now, refusalDelayMs: 0 });
+    let n = 0;
+    let accepted = 0;
+    const end = c2.t + 3600_000;
+    while (c2.t < end) {
+      const r = await guess(t2, "bob", `10.1.${n >> 8 & 255}.${n++ & 255}`);
+      if (r.checked) accepted++;
+      else c2.t += r.retryAfterSec * 1000;
+    }
+    expect(accepted).toBeLessThanOrEqual(30);
+  });
+
+  it("never locks an account for good: the right password works once the wait is over", async () => {
+    const c = clock();
+    const t = new SignInThrottle({ now: c.now, refusalDelayMs: 0 });
+    await attack(t, c, "alice", "10.0.0.66", 7200);
+    while ((await guess(t, "alice", "10.0.0.66")).checked); // the attacker's latest guess started a block
+    const refused = await guess(t, "alice", "10.0.0.2", true);
+    expect(refused.checked).toBe(false);
+    expect(refused.retryAfterSec).toBeLessThanOrEqual(15 * 60);
+    c.t += refused.retryAfterSec * 1000;
+    expect((await guess(t, "alice", "10.0.0.2", true)).checked).toBe(true);
+    // A right password resets the account: a typo right after is not punished.
+    expect((await guess(t, "alice", "10.0.0.2")).checked).toBe(true);
+  });
+
+  it("does not lock other accounts out of an address that attacks one account", async () => {
+    const c = clock();
+    const t = new SignInThrottle({ now: c.now, refusalDelayMs: 0 });
+    let addressBlocked = false;
+    await attack(t, c, "alice", "10.0.0.1", 3 * 3600, () => {
+      addressBlocked ||= t.addresses.waitMs("10.0.0.1") > 0;
+    });
+    expect(addressBlocked).toBe(false);
+    expect((await guess(t, "carol", "10.0.0.1", true)).checked).toBe(true);
+  });
+
+  it("stops one address from spraying guesses over many accounts", async () => {
+    const c = clock();
+    const t = new SignInThrottle({ now: c.now, refusalDelayMs: 0 });
+    let checked = 0;
+    for (let i = 0; i < 100; i++) if ((await guess(t, `user${i}`, "10.0.0.9")).checked) checked++;
+    expect(checked).toBe(30);
+    // Another address is not affected.
+    expect((await guess(t, "user0", "10.0.0.10")).checked).toBe(true);
+    // An authenticated ChangePassword (no address) is throttled by its account only.
+    expect((await guess(t, "user99", null)).checked).toBe(true);
+  });
+
+  it("counts parallel guesses of one account one after the other", async () => {
+    const c = clock();
+    const t = new SignInThrottle({ now: c.now, refusalDelayMs: 0 });
+    const slowCheck = async () => {
+      const attempt = await t.begin("alice", "10.0.0.1");
+      if (!attempt.ok) return false;
+      await new Promise((r) => setTimeout(r, 5));
+      attempt.settle(false);
+      return true;
+    };
+    const results = await Promise.all(Array.from({ length: 16 }, slowCheck));
+    expect(results.filter(Boolean)).toHaveLength(ACCOUNT_POLICY.free);
+  });
+
+  it("tells the audit log about failures and blocks", async () => {
+    const c = clock();
+    const events: ThrottleEvent[] = [];
+    const t = new SignInThrottle({ now: c.now, refusalDelayMs: 0, onEvent: (e) => events.push(e) });
+    for (let i = 0; i < 5; i++) await guess(t, "Alice", "10.0.0.1");
+    expect(events.filter((e) => e.kind === "failed")).toHaveLength(5);
+    expect(events.at(-1)).toEqual({ kind: "blocked", key: "account", value: "alice", seconds: 1, failures: 5 });
+  });
+
+  it("answers a refusal only after a pause, so that a flood of guesses waits instead of hammering", async () => {
+    const t = new SignInThrottle({ refusalDelayMs: 150 });
+    for (let i = 0; i < 5; i++) await guess(t, "alice", "10.0.0.1");
+    const started = performance.now();
+    expect((await guess(t, "alice", "10.0.0.1")).checked).toBe(false);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+  });
+});
+
+describe("BackoffTable memory", () => {
+  it("stays bounded and keeps the entries of keys under attack", () => {
+    const c = clock();
+    const table = new BackoffTable(ACCOUNT_POLICY, c.now, 1000);
+    for (let i = 0; i < 20; i++) table.fail("victim");
+    for (let i = 0; i < 50_000; i++) table.fail(`made-up-${i}`);
+    expect(table.size).toBeLessThanOrEqual(1000);
+    expect(table.waitMs("victim")).toBeGreaterThan(0);
+  });
+
+  it("forgets counts over time (the cool-down)", () => {
+    const c = clock();
+    const table = new BackoffTable(ACCOUNT_POLICY, c.now);
+    for (let i = 0; i < 6; i++) table.fail("alice");
+    c.t += 24 * 3600_000;
+    // Drained: the next failure is within the free allowance again.
+    expect(table.fail("alice").blockMs).toBe(0);
+  });
+});
+
+describe("keys", () => {
+  it("folds case and Unicode form of account names", () => {
+    expect(accountKey(" Émile ")).toBe(accountKey("e\u0301mile"));
+  });
+
+  it("normalises addresses: IPv4-mapped, brackets and zones, IPv6 by /64", () => {
+    expect(addressKey("::ffff:127.0.0.1")).toBe("127.0.0.1");
+    expect(addressKey("203.0.113.7")).toBe("203.0.113.7");
+    expect(addressKey("2001:db8:1:2:3:4:5:6")).toBe(addressKey("[2001:db8:1:2::99]"));
+    expect(addressKey("2001:db8:1:2::1")).not.toBe(addressKey("2001:db8:1:3::1"));
+    expect(addressKey("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
+    expect(addressKey("::1")).toBe("0:0:0:0::/64");
+    expect(addressKey("not an address")).toBe("unknown");
+    expect(addressKey(undefined)).toBe("unknown");
+  });
+});
