@@ -52,7 +52,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const locale = getLocale(context) as Language;
   const [auth, theme, prefs] = await Promise.all([getAuth(context), loadTheme(logger), readPrefs(request)]);
   const toast = session.get("toast") ?? null;
-  const mayRead = auth.signedIn || !auth.loginRequired;
+  // Signed in and free to read: a user who must change the password first gets nothing else from the logger.
+  const mayRead = (auth.signedIn && !auth.mustChangePassword) || !auth.loginRequired;
   const alerts = loadHeaderAlerts(logger, auth);
 
   const [user, dashboards, messages] = mayRead

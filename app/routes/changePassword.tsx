@@ -1,5 +1,6 @@
 import { useT } from "~/ui/useT";
 import { data, redirect } from "react-router";
+import { applyProfile } from "~/services/auth.server";
 import { landingPath, redirectWithToast, requireSession } from "~/services/guards.server";
 import { getInstance } from "~/services/i18n.server";
 import { changeOwnPassword } from "~/services/password.server";
@@ -23,6 +24,8 @@ export async function action(args: Route.ActionArgs) {
   const formData = await args.request.formData();
   const failed = await changeOwnPassword(formData, args.context);
   if (failed) return data(failed, { status: 400 });
+  // Until now the logger answered nothing else to this user: their profile (language) comes now.
+  if (auth.userId !== null) await applyProfile(args.context, auth.userId);
   const { t } = getInstance(args.context);
   const target = await landingPath(args.context, safePath(args.url.searchParams.get("redirect_uri")));
   return redirectWithToast(args.context, target, { type: "success", text: t("password.changed") });

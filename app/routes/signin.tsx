@@ -7,7 +7,9 @@ import { signIn } from "~/services/auth.server";
 import { stateOf } from "~/services/context.server";
 import { flashToast, landingPath } from "~/services/guards.server";
 import { getInstance } from "~/services/i18n.server";
-import { InvalidCredentials } from "~/services/logger/client.server";
+import { InvalidCredentials, SignInThrottled } from "~/services/logger/client.server";
+import { waitText } from "~/services/password.server";
+import { MAX_PASSWORD_LENGTH } from "~/schemas/password";
 import { safePath, startPagePath } from "~/services/redirects";
 import { Toast } from "~/ui/Toasts";
 import { pageTitle } from "~/ui/title";
@@ -15,10 +17,11 @@ import type { Route } from "./+types/signin";
 
 export const handle = { bare: true };
 
-// Spec §5: no client-side validation; the server only bounds the sizes.
+// Spec §5: no client-side validation; the server only bounds the sizes (a password longer than
+// MAX_PASSWORD_LENGTH is answered with a message; far beyond it the post is malformed).
 const signinForm = z.object({
   username: z.string().max(256).default("").transform((v) => v.trim()),
-  password: z.string().max(1024).default(""),
+  password: z.string().max(64 * 1024).default(""),
   redirect_uri: z.string().max(2048).optional(),
 });
 
@@ -42,7 +45,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const redirectUri = safePath(parsed.data.redirect_uri);
   const nonce = crypto.randomUUID();
   if (!password) {
-    return data({ username, fieldErrors: { password: t("signin.passwordRequired") }, error: null, nonce }, { status: 400 });
+    return data({ username, fieldErrors: { password: t("signin.passwordRequired") }, error: null, throttled: null, nonce }, { status: 400 });
+  }
+  if (password.length > MAX_PASSWORD_LENGTH) {
+    return data({ username, fieldErrors: { password: t("validation.passwordTooLong") }, error: null, throttled: null, nonce }, { status: 400 });
   }
   try {
     const { mustChangePassword } = await signIn(request, context);
@@ -51,7 +57,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirect(await landingPath(context, redirectUri));
   } catch (error) {
     if (error instanceof InvalidCredentials) {
-      return data({ username, fieldErrors: {}, error: t("signin.invalid"), nonce }, { status: 401 });
+      return data({ username, fieldErrors: {}, error: t("signin.invalid"), throttled: null, nonce }, { status: 401 });
+    }
+    if (error instanceof SignInThrottled) {
+      // The logger's sign-in throttle: say how long to wait, in words that stay on the page.
+      return data(
+        { username, fieldErrors: {}, error: null, throttled: waitText(context, error.retryAfterSec), nonce },
+        { status: 429, headers: { "Retry-After": String(error.retryAfterSec) } },
+      );
     }
     throw error;
   }
@@ -74,6 +87,11 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
         <h1 className="mb-1 text-center text-xl font-semibold">{t("signin.title")}</h1>
         <p className="mb-6 text-center text-sm text-slate-500 dark:text-slate-400">{t("signin.subtitle")}</p>
         {/* Spec §5: no client-side validation on the login form. */}
+        {actionData?.throttled && (
+          <p role="alert" data-testid="signin-throttled" className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
+            {actionData.throttled}
+          </p>
+        )}
         <Form method="post" noValidate className="flex flex-col gap-4">
           <input type="hidden" name="redirect_uri" value={params.get("redirect_uri") ?? ""} />
           <label className="flex flex-col gap-1 text-sm font-medium">

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { forgetAuth } from "~/services/auth-state.server";
 import { stateOf } from "~/services/context.server";
 import { landingPath } from "~/services/guards.server";
+import { beginSession } from "~/services/session.server";
 import type { Route } from "./+types/signinToken";
 
 // Spec §4: an access token in the URL hash at startup is stored as the access token. The hash
@@ -17,6 +18,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = schema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) throw data({ reason: "bad-request" }, { status: 400 });
   const { session, logger } = stateOf(context);
+  beginSession(session); // a sign-in: a new session lifetime and id
   session.set("accessToken", parsed.data.access_token);
   session.unset("refreshToken");
   forgetAuth(context);

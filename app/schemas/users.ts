@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MIN_PASSWORD_LENGTH } from "./password";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./password";
 
 // User Management forms, shared by the form (inline validation) and the action. Messages are
 // i18n keys. The logger enforces the same rules; these catch mistakes before a round trip.
@@ -12,7 +12,10 @@ const email = z.email({ error: "validation.email" }).max(254, "validation.email"
 const role = z.number({ error: "users.validation.role" }).int().positive("users.validation.role");
 /** "" = the browser's zone, an IANA name, or "offset:<seconds>" for a fixed offset. */
 const timezone = z.string().max(64).optional();
-const password = z.string({ error: "validation.newPasswordRequired" }).min(MIN_PASSWORD_LENGTH, "validation.passwordTooShort");
+const password = z
+  .string({ error: "validation.newPasswordRequired" })
+  .min(MIN_PASSWORD_LENGTH, "validation.passwordTooShort")
+  .max(MAX_PASSWORD_LENGTH, "validation.passwordTooLong");
 const confirmPassword = z.string({ error: "validation.confirmRequired" });
 const id = z.number().int().positive();
 

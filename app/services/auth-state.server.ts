@@ -50,7 +50,8 @@ async function resolve(context: Readonly<RouterContextProvider>): Promise<AuthSt
     if (verified.username) session.set("username", verified.username);
     session.set("mustChangePassword", verified.must_change_password);
   }
-  const mayRead = !loginRequired || verified !== null;
+  // A user who must change the password may do nothing else at the logger (not even read settings).
+  const mayRead = !loginRequired || (verified !== null && !verified.must_change_password);
   const settings = mayRead ? (await logger.readRpc(globalSettingsMethod(controller), {}, globalSettingsAnswer)).Config : null;
   return {
     loginRequired,

@@ -5,6 +5,7 @@ import { forgetAuth } from "./auth-state.server";
 import { stateOf } from "./context.server";
 import type { LoggerClient } from "./logger/client.server";
 import { userAnswer, type TokenPair } from "./logger/schemas";
+import { beginSession } from "./session.server";
 
 /** remix-auth with a form strategy whose user is the logger's token pair (password grant). */
 function authenticatorFor(logger: LoggerClient) {
@@ -18,11 +19,13 @@ function authenticatorFor(logger: LoggerClient) {
 
 /**
  * Signs the posted credentials in and stores the tokens in the session.
- * Throws InvalidCredentials when the logger refuses them.
+ * Throws InvalidCredentials when the logger refuses them, SignInThrottled when it says wait.
  */
 export async function signIn(request: Request, context: Readonly<RouterContextProvider>) {
   const { logger, session } = stateOf(context);
   const tokens = await authenticatorFor(logger).authenticate("form", request);
+  // A sign-in starts a new session lifetime and id (nothing of an earlier one carries over).
+  beginSession(session);
   session.set("accessToken", tokens.access_token);
   session.set("refreshToken", tokens.refresh_token);
   forgetAuth(context);
@@ -30,10 +33,19 @@ export async function signIn(request: Request, context: Readonly<RouterContextPr
   if (!verified) throw new Error("The logger refused a token it just issued");
   session.set("userId", verified.user_id);
   session.set("mustChangePassword", verified.must_change_password);
-  const { User } = await logger.rpc("GI.system/UserManagementAPI.GetUser", { ID: verified.user_id }, userAnswer);
+  if (verified.username) session.set("username", verified.username);
+  // The logger answers nothing but the password change to a user who must change it; their
+  // profile (language) is read once that is done.
+  if (!verified.must_change_password) await applyProfile(context, verified.user_id);
+  return { mustChangePassword: verified.must_change_password };
+}
+
+/** The signed-in user's name and language into the session. */
+export async function applyProfile(context: Readonly<RouterContextProvider>, userId: number) {
+  const { logger, session } = stateOf(context);
+  const { User } = await logger.rpc("GI.system/UserManagementAPI.GetUser", { ID: userId }, userAnswer);
   session.set("username", User.Username);
   if (User.Language === "en" || User.Language === "it") session.set("lng", User.Language);
-  return { mustChangePassword: verified.must_change_password };
 }
 
 /** Revokes and clears the tokens; the remembered redirect target goes with them (spec §2, §4). */

@@ -40,7 +40,7 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   // Only requests that change nothing read through the cache; any other one may have changed
   // what the cached answers say, so they are all dropped once it is done.
   const reading = request.method === "GET" || request.method === "HEAD";
-  const logger = loggerClientFor(session, { cache: reading });
+  const logger = loggerClientFor(session, { cache: reading, clientAddress: clientAddressOf(request) });
   context.set(requestState, { session, logger });
   let response: Response;
   try {
@@ -61,8 +61,17 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   return response;
 };
 
+/**
+ * The browser's address as the console's server saw it (server/request.ts sets this header and
+ * drops any a client sent; behind TRUST_PROXY it is the proxy's X-Forwarded-For). `npm run dev`
+ * has no such server: the header is then whatever the browser sent, if anything — dev only.
+ */
+export function clientAddressOf(request: Request): string | null {
+  return request.headers.get("x-loggia-client-address") || null;
+}
+
 /** A logger client bound to the tokens of this cookie session (also used by the VNC proxy's upgrade check). */
-export function loggerClientFor(session: AppSession, options: { cache?: boolean } = {}): LoggerClient {
+export function loggerClientFor(session: AppSession, options: { cache?: boolean; clientAddress?: string | null } = {}): LoggerClient {
   return new LoggerClient(
     { baseUrl: env.loggerUrl, clientId: env.clientId, clientSecret: env.clientSecret, timeoutMs: env.loggerTimeoutMs },
     {
@@ -77,6 +86,8 @@ export function loggerClientFor(session: AppSession, options: { cache?: boolean 
         }
       },
     },
-    options,
+    // The session id read now: a sign-in later in this request gives the session a new one,
+    // and tokens refreshed then are the new sign-in's anyway.
+    { ...options, sessionId: session.get("sid") },
   );
 }

@@ -24,7 +24,7 @@ export function featureOpen(auth: AuthState, key: string): boolean {
  * failing one (an older logger without AlarmAPI) costs the header its badge, never the page.
  */
 export async function loadHeaderAlerts(logger: LoggerClient, auth: AuthState): Promise<HeaderAlerts> {
-  if (auth.loginRequired && !auth.signedIn) return { alarms: null, messages: null };
+  if (auth.loginRequired && (!auth.signedIn || auth.mustChangePassword)) return { alarms: null, messages: null };
   const may = (key: string) => featureOpen(auth, key);
   const [alarms, messages] = await Promise.all([
     may("alarming") ? logger.readRpc("AlarmAPI.GetSummary", {}, alarmSummaryAnswer).then((a) => a.Unacknowledged, () => null) : null,

@@ -1,4 +1,4 @@
-import { createCookie, createCookieSessionStorage, createSession, type Session, type SessionStorage } from "react-router";
+import { createCookie, createCookieSessionStorage, createSession, type Session, type SessionData as RawSessionData, type SessionStorage } from "react-router";
 import { env } from "./env.server";
 
 export interface SessionData {
@@ -10,14 +10,39 @@ export interface SessionData {
   /** Remembered redirect target (spec §2): a same-origin path. */
   redirectTo: string;
   lng: string;
+  /** When this cookie session began and when it ends (ms since 1970), checked on every request. */
+  issuedAt: number;
+  expiresAt: number;
+  /** A random id of the sign-in: only its own requests share a token refresh (logger/client.server). */
+  sid: string;
 }
 export interface FlashData {
   toast: { type: "success" | "error"; text: string; id: string };
 }
 export type AppSession = Session<SessionData, FlashData>;
 
-function storage(secure: boolean) {
-  return createCookieSessionStorage<SessionData, FlashData>({
+/**
+ * Whether a session's own dates let it be used now. A cookie's Max-Age is only the browser's
+ * promise to forget it; a copy of the cookie (or a browser that ignores Max-Age) would otherwise
+ * be accepted for ever. So the signed cookie carries its issue time and absolute end, and a
+ * session without them, past its end, or older than SESSION_MAX_AGE allows today is refused.
+ */
+export function sessionIsCurrent(data: Partial<SessionData> | RawSessionData, now = Date.now(), maxAgeSec = env.sessionMaxAge): boolean {
+  const { issuedAt, expiresAt } = data as Partial<SessionData>;
+  if (typeof issuedAt !== "number" || typeof expiresAt !== "number") return false;
+  return issuedAt <= now + CLOCK_SKEW_MS && now < expiresAt && now < issuedAt + maxAgeSec * 1000;
+}
+const CLOCK_SKEW_MS = 60_000;
+
+/** A new lifetime (and id) for a session: on sign-in, and for any session written without one. */
+export function beginSession(session: AppSession, now = Date.now()): void {
+  session.set("issuedAt", now);
+  session.set("expiresAt", now + env.sessionMaxAge * 1000);
+  session.set("sid", crypto.randomUUID());
+}
+
+function storage(secure: boolean): SessionStorage<SessionData, FlashData> {
+  const cookies = createCookieSessionStorage<SessionData, FlashData>({
     cookie: {
       name: "loggia_session",
       httpOnly: true,
@@ -28,6 +53,20 @@ function storage(secure: boolean) {
       maxAge: env.sessionMaxAge,
     },
   });
+  return {
+    async getSession(cookieHeader, options) {
+      const session = await cookies.getSession(cookieHeader, options);
+      return sessionIsCurrent(session.data) ? session : cookies.getSession(null);
+    },
+    // The cookie lives exactly as long as the session: its Max-Age is what is left, not a new
+    // SESSION_MAX_AGE on every write (which kept an active session alive for ever).
+    commitSession(session, options) {
+      if (!sessionIsCurrent(session.data)) beginSession(session);
+      const left = Math.max(0, Math.floor((session.get("expiresAt")! - Date.now()) / 1000));
+      return cookies.commitSession(session, { maxAge: left, ...options });
+    },
+    destroySession: (session, options) => cookies.destroySession(session, options),
+  };
 }
 const plain = storage(false);
 const secure = storage(true);
@@ -55,8 +94,15 @@ const VERIFIED_MAX = 1000;
 export async function openSession(storage: SessionStorage<SessionData, FlashData>, cookieHeader: string | null): Promise<AppSession> {
   if (!cookieHeader) return storage.getSession(null);
   const known = verified.get(cookieHeader);
-  if (known !== undefined) return createSession<SessionData, FlashData>(JSON.parse(known));
+  if (known !== undefined) {
+    const data = JSON.parse(known) as SessionData;
+    // Remembered while it was current; its end may have come since.
+    if (sessionIsCurrent(data)) return createSession<SessionData, FlashData>(data);
+    verified.delete(cookieHeader);
+    return storage.getSession(null);
+  }
   const session = await storage.getSession(cookieHeader);
+  if (!sessionIsCurrent(session.data)) return session; // none, refused or expired: nothing worth remembering
   if (verified.size >= VERIFIED_MAX) verified.clear();
   verified.set(cookieHeader, JSON.stringify(session.data));
   return session;

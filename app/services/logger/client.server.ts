@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import type { z } from "zod";
 import { cachedAnswer, sharedRevision } from "./cache.server";
-import { LoggerError, errorText } from "./errors";
+import { LoggerError, errorText, retryAfterOf } from "./errors";
 import { oauthError, tokenPair, verifyAnswer, type TokenPair, type VerifyAnswer } from "./schemas";
 
 export interface LoggerConfig {
@@ -19,7 +19,22 @@ export interface TokenStore {
 
 export class InvalidCredentials extends Error {}
 
-const REFRESH_SHARE_MS = 30_000;
+/** The logger's sign-in throttle refused the attempt (429): try again after this many seconds. */
+export class SignInThrottled extends Error {
+  readonly retryAfterSec: number;
+  constructor(retryAfterSec: number) {
+    super(`Sign-in refused for ${retryAfterSec} s`);
+    this.retryAfterSec = retryAfterSec;
+  }
+}
+
+/**
+ * How long after a refresh its answer is handed to the same session's other requests (those the
+ * browser sent with the old cookie before the new one arrived). Past that, or from another
+ * session, the old refresh token goes to the logger, which takes it for a stolen copy and ends
+ * the sign-in (reuse detection).
+ */
+export const REFRESH_SHARE_MS = 5_000;
 /** A cached read is asked again after this long even if the revision stayed (alarm shelving ends by time). */
 const CACHE_TTL_MS = 10_000;
 /** A cached verify: a token's expiry changes nothing at the logger's revision. */
@@ -27,7 +42,8 @@ const VERIFY_TTL_MS = 5_000;
 /** Loggers without GET /revision (external ones) are asked again this much later. */
 const NO_REVISION_RETRY_MS = 60_000;
 let revisionUnsupportedUntil = 0;
-const inflightRefreshes = new Map<string, { at: number; promise: Promise<TokenPair | null> }>();
+/** Refreshes by session and refresh token; `at` is when the answer came (null: still running). */
+const inflightRefreshes = new Map<string, { at: number | null; promise: Promise<TokenPair | null> }>();
 
 /**
  * The only way the console talks to the logger. Attaches the bearer token, refreshes once on
@@ -41,11 +57,17 @@ export class LoggerClient {
   /** Reads may be served from the cross-request cache (requests that change nothing: GET). */
   private readonly cache: boolean;
   private revisionPromise: Promise<string | null> | null = null;
+  /** The end user's address, told to the logger on sign-in (its throttle counts per address). */
+  private readonly clientAddress: string | null;
+  /** The cookie session this client acts for: only its own requests share a refresh. */
+  private readonly sessionId: string;
 
-  constructor(config: LoggerConfig, tokens: TokenStore, options: { cache?: boolean } = {}) {
+  constructor(config: LoggerConfig, tokens: TokenStore, options: { cache?: boolean; clientAddress?: string | null; sessionId?: string } = {}) {
     this.config = config;
     this.tokens = tokens;
     this.cache = options.cache ?? false;
+    this.clientAddress = options.clientAddress ?? null;
+    this.sessionId = options.sessionId ?? "";
   }
 
   /** The logger's change revision, asked once per request; null when it has none (no caching). */
@@ -101,6 +123,7 @@ export class LoggerClient {
     }
   }
 
+  /** Throws InvalidCredentials for a refused password, SignInThrottled when the logger says wait. */
   async passwordGrant(username: string, password: string): Promise<TokenPair> {
     const pair = await this.tokenRequest({ grant_type: "password", username, password });
     if (!pair) throw new InvalidCredentials();
@@ -134,7 +157,7 @@ export class LoggerClient {
   private async authorized(path: string, method: "GET" | "POST" | "DELETE" = "POST", body?: string): Promise<unknown> {
     const res = await this.exchange(path, method, body ?? (method === "POST" ? "{}" : undefined));
     const json = await readJson(res);
-    if (!res.ok) throw new LoggerError(res.status, errorText(res.status, res.statusText, json), valueOf(json));
+    if (!res.ok) throw new LoggerError(res.status, errorText(res.status, res.statusText, json), valueOf(json), retryAfterOf(res));
     const value = valueOf(json);
     if (value !== undefined && value < 0) throw new LoggerError(res.status, errorText(res.status, res.statusText, json), value);
     return json;
@@ -171,17 +194,26 @@ export class LoggerClient {
 
   /**
    * Refresh tokens rotate and a reused one revokes the whole sign-in, so concurrent requests of
-   * one browser (same cookie) must not each present it: they share the first one's answer.
+   * one browser (same cookie) must not each present it: they share the first one's answer — but
+   * only requests of the same session, and only for a few seconds after it came. Anyone else
+   * holding that refresh token (a copied cookie) presents it to the logger and ends the sign-in.
    */
   private sharedRefresh(refreshToken: string): Promise<TokenPair | null> {
     const now = Date.now();
-    for (const [key, entry] of inflightRefreshes) if (now - entry.at > REFRESH_SHARE_MS) inflightRefreshes.delete(key);
-    const hit = inflightRefreshes.get(refreshToken);
+    for (const [key, entry] of inflightRefreshes) if (entry.at !== null && now - entry.at > REFRESH_SHARE_MS) inflightRefreshes.delete(key);
+    const key = `${this.sessionId}\u0000${refreshToken}`;
+    const hit = inflightRefreshes.get(key);
     if (hit) return hit.promise;
-    const promise = this.tokenRequest({ grant_type: "refresh_token", refresh_token: refreshToken });
-    inflightRefreshes.set(refreshToken, { at: now, promise });
-    promise.catch(() => inflightRefreshes.delete(refreshToken));
-    return promise;
+    const entry: { at: number | null; promise: Promise<TokenPair | null> } = {
+      at: null,
+      promise: this.tokenRequest({ grant_type: "refresh_token", refresh_token: refreshToken }),
+    };
+    inflightRefreshes.set(key, entry);
+    entry.promise.then(
+      () => (entry.at = Date.now()),
+      () => inflightRefreshes.delete(key),
+    );
+    return entry.promise;
   }
 
   /** RFC 7009: ends the sign-in at the logger; best effort, a sign-out never fails on it. */
@@ -206,13 +238,14 @@ export class LoggerClient {
 
   /** null when the grant was refused (RFC 6749 invalid_grant); throws for anything else. */
   private async tokenRequest(form: Record<string, string>): Promise<TokenPair | null> {
-    const res = await this.fetch("/token", {
-      method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Authorization: this.basicAuth() },
-      body: new URLSearchParams(form).toString(),
-    });
+    const headers: Record<string, string> = { "Content-Type": "application/x-www-form-urlencoded", Authorization: this.basicAuth() };
+    // Whose browser this is: the logger throttles sign-ins per address and believes this header
+    // only because the request carries the console's client secret.
+    if (this.clientAddress) headers["X-Forwarded-For"] = this.clientAddress;
+    const res = await this.fetch("/token", { method: "POST", headers, body: new URLSearchParams(form).toString() });
     const json = await readJson(res);
     if (res.ok) return this.parse("token", tokenPair, json);
+    if (res.status === 429) throw new SignInThrottled(retryAfterOf(res) ?? 60);
     const err = oauthError.safeParse(json);
     if (err.success && (err.data.error === "invalid_grant" || err.data.error === "invalid_request")) return null;
     throw new LoggerError(res.status, errorText(res.status, res.statusText, json));

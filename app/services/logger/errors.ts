@@ -2,12 +2,22 @@
 export class LoggerError extends Error {
   readonly status: number;
   readonly value: number | undefined;
-  constructor(status: number, text: string, value?: number) {
+  /** A 429's Retry-After, in seconds (the logger's sign-in throttle). */
+  readonly retryAfterSec: number | undefined;
+  constructor(status: number, text: string, value?: number, retryAfterSec?: number) {
     super(text);
     this.name = "LoggerError";
     this.status = status;
     this.value = value;
+    this.retryAfterSec = retryAfterSec;
   }
+}
+
+/** Retry-After in whole seconds (delta form; the logger never sends a date); undefined if absent or odd. */
+export function retryAfterOf(res: Response): number | undefined {
+  const raw = res.headers.get("Retry-After");
+  if (raw === null || !/^\d{1,7}$/.test(raw.trim())) return undefined;
+  return Math.max(1, Number(raw.trim()));
 }
 
 /** Spec §8: ReturnState.Description, else faultString, else the HTTP status. */

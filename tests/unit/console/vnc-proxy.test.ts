@@ -98,7 +98,8 @@ beforeAll(async () => {
   adminCookie = await cookieOf("admin", ADMIN_PASSWORD);
   const admin = (await login(logger.url, "admin", ADMIN_PASSWORD)).access;
   // A new user must change the password first (refused until then); this one need not.
-  await addUser(logger.url, admin, "newcomer", "Viewer", "Newcomer-pass-1");
+  const newcomer = await addUser(logger.url, admin, "newcomer", "Viewer", "Newcomer-pass-1");
+  await rpc(logger.url, `${API}.SetUser`, { User: { ID: newcomer.id, MustChangePassword: true } }, admin);
   newcomerCookie = await cookieOf("newcomer", "Newcomer-pass-1");
   const roles = await rpc(logger.url, `${API}.GetRoles`, {}, admin);
   const viewerRole = roles.body.Roles.find((r: { Name: string }) => r.Name === "Viewer").ID;
