@@ -1,10 +1,9 @@
-import type { ServerResponse } from "node:http";
 import { z } from "zod";
 import { invalidParam, notFound } from "../../http/errors.ts";
-import { sendData } from "../../http/rest.ts";
 import type { RestRequest, RestRoute } from "../../http/rest.ts";
+import { drained, pacer, writeJson } from "../../http/pacing.ts";
 import { ceilDiv, finestPeriod, planQuery, trackColumns } from "../../store/series/query.ts";
-import type { Plan } from "../../store/series/query.ts";
+import type { BucketColumns, Plan } from "../../store/series/query.ts";
 import type { Part, SeriesVariable } from "../../store/series/store.ts";
 import type { VarSeries } from "../../store/series/writer.ts";
 import { epochMs, horizonMs, storedVariable } from "./common.ts";
@@ -19,7 +18,15 @@ import type { Measurement } from "../../store/measurements.ts";
 export const MAX_POINTS = 100_000;
 /** Raw JSON answers above this many values are refused: ask for Points (principle 4). */
 export const MAX_RAW_JSON = 1_000_000;
+/** JSON answers with more buckets than this are refused (a tiny Interval over a long range). */
+export const MAX_JSON_BUCKETS = 1_000_000;
+/** …and with more values (buckets × variables) than this. */
+export const MAX_JSON_VALUES = 10_000_000;
+/** CSV streams with flat memory, but a request for more rows than this is no export anyone waits for. */
+export const MAX_CSV_ROWS = 10_000_000_000;
 const CSV_SLICE = 2000;
+/** Buckets computed at a time for a JSON answer, between turns for other requests. */
+const JSON_SLICE = 1000;
 
 const Selector = z.string().regex(/^(latest|mid:.+)$/, 'Selector must be "latest" or "mid:<measurement id>"');
 const VarRef = z.union([
@@ -112,9 +119,16 @@ async function history(r: RestRequest, area: Area, pathSid?: string): Promise<vo
   const primary = finestPeriod(columns.map((c) => c.parts), Math.min(...columns.map((c) => c.periodUs)));
   if (p.Interval !== undefined && p.Points !== undefined) throw invalidParam("Give Points or Interval, not both");
   const plan = p.Interval !== undefined ? planInterval(Math.round(start * 1000), Math.round(end * 1000), p.Interval, primary) : planQuery(Math.round(start * 1000), Math.round(end * 1000), p.Points, primary);
-  // CSV streams with flat memory, so it has no cap (an export of a year is a long download, not a crash).
+  // Every answer has a cap, decided from the plan before any work: CSV streams with flat memory
+  // (an export of a year is a long download, not a crash), JSON is built whole.
   if (p.Format === "json" && !plan.bucketed && plan.size * columns.length > MAX_RAW_JSON) {
     throw invalidParam(`The range holds ${plan.size * columns.length} samples, more than ${MAX_RAW_JSON}; set Points (at most ${MAX_POINTS})`);
+  }
+  if (p.Format === "json" && plan.bucketed && (plan.size > MAX_JSON_BUCKETS || plan.size * columns.length > MAX_JSON_VALUES)) {
+    throw invalidParam(`The range holds ${plan.size} buckets of ${(plan.w * plan.periodUs) / 1000} ms for ${columns.length} variables, more than ${MAX_JSON_BUCKETS} buckets or ${MAX_JSON_VALUES} values; choose a larger Interval, Points or a shorter range`);
+  }
+  if (p.Format === "csv" && plan.size > MAX_CSV_ROWS) {
+    throw invalidParam(`The range holds ${plan.size} rows, more than ${MAX_CSV_ROWS}; choose a larger Interval or a shorter range`);
   }
   const round = rounder(p.Precision);
 
@@ -125,8 +139,8 @@ async function history(r: RestRequest, area: Area, pathSid?: string): Promise<vo
     return streamCsv(r, plan, columns, settings, cell, round);
   }
 
-  const rows = data.store.reader();
-  const cols = columns.map((c) => trackColumns(rows, c.parts, plan, 0, plan.size));
+  const cols = await pacedColumns(r, columns, plan);
+  if (!cols) return;
   const first = (plan.g0 * plan.periodUs) / 1000;
   // More may still arrive inside the range: it reaches the newest sample of a source still written.
   const updating = m ? m.End === null : columns.some((c) => {
@@ -154,7 +168,33 @@ async function history(r: RestRequest, area: Area, pathSid?: string): Promise<vo
     series.Timestamps = Array.from({ length: plan.size }, (_, k) => ((plan.g0 + k * plan.w) * plan.periodUs) / 1000);
   }
   if (p.AddVarMapping) series.Variables = columns.map((c) => ({ SID: c.v.SourceId, VID: c.v.Id, Name: c.v.Name, Unit: c.v.Unit }));
-  sendData(r.res, [{ TimeSeries: series }]);
+  // sendData's shape, written in slices (a million values would hold the event loop while stringified).
+  await writeJson(r.res, 200, { Success: true, Data: [{ TimeSeries: series }], ReturnState: { Value: 0, Description: "OK" } });
+}
+
+/** The answer's columns, JSON_SLICE buckets at a time with turns for other requests; null when the client went away. */
+async function pacedColumns(r: RestRequest, columns: Column[], plan: Plan): Promise<BucketColumns[] | null> {
+  const pace = pacer();
+  const out: BucketColumns[] = columns.map(() => ({ mean: [], min: [], max: [] }));
+  for (let k0 = 0; k0 < plan.size; k0 += JSON_SLICE) {
+    if (r.res.destroyed) return null;
+    const k1 = Math.min(plan.size, k0 + JSON_SLICE);
+    // A fresh reader per slice: its cache holds only this slice's blocks.
+    const rows = r.ctx.data.store.reader();
+    columns.forEach((c, i) => {
+      const slice = trackColumns(rows, c.parts, plan, k0, k1);
+      const o = out[i]!;
+      for (const v of slice.mean) o.mean.push(v);
+      // Raw answers have one value per bucket: min and max are the mean itself.
+      if (plan.bucketed) {
+        for (const v of slice.min) o.min.push(v);
+        for (const v of slice.max) o.max.push(v);
+      }
+    });
+    await pace();
+  }
+  if (!plan.bucketed) for (const o of out) (o.min = o.mean), (o.max = o.mean);
+  return out;
 }
 
 /** Values rounded to the request's Precision (the identity for -1). */
@@ -164,19 +204,6 @@ function rounder(precision: number): Round {
   if (precision < 0) return identity;
   const f = 10 ** precision;
   return (values) => values.map((v) => (v === null ? v : Math.round(v * f) / f)) as typeof values;
-}
-
-/** The socket took the last write, or the client went away; no listener is left behind. */
-function drained(res: ServerResponse): Promise<void> {
-  return new Promise((done) => {
-    const finish = () => {
-      res.off("drain", finish);
-      res.off("close", finish);
-      done();
-    };
-    res.on("drain", finish);
-    res.on("close", finish);
-  });
 }
 
 function planInterval(startUs: number, endUs: number, intervalMs: number, periodUs: number): Plan {
@@ -194,6 +221,7 @@ async function streamCsv(r: RestRequest, plan: Plan, columns: Column[], s: CsvSe
   res.writeHead(200, { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": 'attachment; filename="history.csv"', "Cache-Control": "no-store" });
   res.write(headerLines(s, columns.map((c) => (c.v.Unit ? `${c.v.Name} [${c.v.Unit}]` : c.v.Name))));
   const delimiter = s.ColumnSeparator.charCodeAt(0);
+  const pace = pacer();
   // Raw samples of the fastest variables come straight from their blocks; others via buckets.
   const direct = columns.map((c) => c.vs !== null && !plan.bucketed && plan.w === 1 && c.periodUs === plan.periodUs && round === identity);
   for (let k0 = 0; k0 < plan.size; k0 += CSV_SLICE) {
@@ -226,6 +254,8 @@ async function streamCsv(r: RestRequest, plan: Plan, columns: Column[], s: CsvSe
       out.byte(10);
     }
     if (!res.write(out.buf.subarray(0, out.pos))) await drained(res);
+    // A client that reads as fast as we write never makes write() say "full": turns for other requests all the same.
+    await pace();
   }
   res.end();
 }

@@ -3,7 +3,8 @@ import { invalidParam } from "../../http/errors.ts";
 import { sendData } from "../../http/rest.ts";
 import type { RestRequest, RestRoute } from "../../http/rest.ts";
 import { f32 } from "../../store/series/query.ts";
-import { trackStatistics } from "../../store/series/statistics.ts";
+import { pacer } from "../../http/pacing.ts";
+import { trackStatisticsPaced } from "../../store/series/statistics.ts";
 import { epochMs, horizonMs, storedVariable } from "./common.ts";
 
 /** Above this many samples of one variable, StdDev and RMS (a pass over raw samples) are null. */
@@ -30,12 +31,16 @@ async function handler(r: RestRequest): Promise<void> {
     if (end <= horizon) throw invalidParam(`The range ends before ${new Date(horizon).toISOString()}, the oldest data source ${src.Name} keeps`);
     return { SID, VID, v, from: Math.max(start, horizon) };
   });
-  const out = targets.map(({ SID, VID, v, from }) => {
+  // The spread's pass over raw samples (up to MAX_SPREAD_SAMPLES per variable) gives other requests turns.
+  const pace = pacer();
+  const out = [];
+  for (const { SID, VID, v, from } of targets) {
     // Across every segment of the range (a source's rate may have changed inside it).
     const fromUs = Math.round(from * 1000);
     const toUs = Math.round(end * 1000);
-    const s = trackStatistics(() => data.store.reader(), data.store.partsOf(v, fromUs, toUs), fromUs, toUs, MAX_SPREAD_SAMPLES);
-    return {
+    const s = await trackStatisticsPaced(() => data.store.reader(), data.store.partsOf(v, fromUs, toUs), fromUs, toUs, MAX_SPREAD_SAMPLES, pace);
+    if (r.res.destroyed) return;
+    out.push({
       SID,
       VID,
       Count: s.count,
@@ -48,8 +53,8 @@ async function handler(r: RestRequest): Promise<void> {
       FirstTime: s.first ? s.first.timeMs : null,
       Last: s.last ? f32(s.last.value) : null,
       LastTime: s.last ? s.last.timeMs : null,
-    };
-  });
+    });
+  }
   sendData(r.res, { Start: start, End: end, Statistics: out });
 }
 

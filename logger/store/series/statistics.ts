@@ -54,7 +54,8 @@ export function statistics(reader: () => RowReader, vs: VarSeries | null, a: num
   return out;
 }
 
-function scan(reader: () => RowReader, vs: VarSeries, a: number, b: number, visit: (v: number) => void): void {
+/** The raw blocks of samples [a, b): each block's data with the index range inside it. */
+function* blocksOf(reader: () => RowReader, vs: VarSeries, a: number, b: number): Generator<{ data: Float32Array; from: number; to: number }> {
   let rows = reader();
   const last = Math.floor((b - 1) / BLOCK_SAMPLES);
   for (let blk = Math.floor(a / BLOCK_SAMPLES), n = 0; blk <= last; blk++, n++) {
@@ -62,10 +63,27 @@ function scan(reader: () => RowReader, vs: VarSeries, a: number, b: number, visi
     const data = rows.block(vs, blk);
     if (!data) continue;
     const base = blk * BLOCK_SAMPLES;
-    for (let i = Math.max(a - base, 0), end = Math.min(b - base, data.length); i < end; i++) {
+    yield { data, from: Math.max(a - base, 0), to: Math.min(b - base, data.length) };
+  }
+}
+
+function scan(reader: () => RowReader, vs: VarSeries, a: number, b: number, visit: (v: number) => void): void {
+  for (const { data, from, to } of blocksOf(reader, vs, a, b)) {
+    for (let i = from; i < to; i++) {
       const v = data[i]!;
       if (v === v) visit(v);
     }
+  }
+}
+
+/** scan(), giving the event loop a turn (`pace`) between blocks: a long pass blocks no other request. */
+async function scanPaced(reader: () => RowReader, vs: VarSeries, a: number, b: number, visit: (v: number) => void, pace: () => Promise<void>): Promise<void> {
+  for (const { data, from, to } of blocksOf(reader, vs, a, b)) {
+    for (let i = from; i < to; i++) {
+      const v = data[i]!;
+      if (v === v) visit(v);
+    }
+    await pace();
   }
 }
 
@@ -101,6 +119,43 @@ export type TrackStatistics = Omit<Statistics, "first" | "last"> & {
  * the merged mean, and first/last come from the first/last part that holds a sample.
  */
 export function trackStatistics(reader: () => RowReader, parts: readonly Part[], fromUs: number, toUs: number, maxRaw: number): TrackStatistics {
+  const t = trackSummary(reader, parts, fromUs, toUs);
+  if (!t.spread || t.rawCount > maxRaw) return t.out;
+  let squares = 0;
+  for (const r of t.ranges) {
+    scan(reader, r.part.vs, r.a, r.b, (v) => {
+      const d = v - t.spread!;
+      squares += d * d;
+    });
+  }
+  return withSpread(t.out, squares);
+}
+
+/** trackStatistics() for request handlers: the pass over raw samples gives the event loop turns. */
+export async function trackStatisticsPaced(reader: () => RowReader, parts: readonly Part[], fromUs: number, toUs: number, maxRaw: number, pace: () => Promise<void>): Promise<TrackStatistics> {
+  const t = trackSummary(reader, parts, fromUs, toUs);
+  if (!t.spread || t.rawCount > maxRaw) return t.out;
+  let squares = 0;
+  for (const r of t.ranges) {
+    await scanPaced(reader, r.part.vs, r.a, r.b, (v) => {
+      const d = v - t.spread!;
+      squares += d * d;
+    }, pace);
+  }
+  return withSpread(t.out, squares);
+}
+
+function withSpread(out: TrackStatistics, squares: number): TrackStatistics {
+  const mean = out.mean!;
+  const variance = squares / out.count;
+  out.std = Math.sqrt(variance);
+  out.rms = Math.sqrt(variance + mean * mean);
+  return out;
+}
+
+// Everything but the spread (from the rollups, cheap at any range), the ranges to scan for it,
+// how many raw samples that pass would read, and the mean it is taken around (null: nothing to scan).
+function trackSummary(reader: () => RowReader, parts: readonly Part[], fromUs: number, toUs: number) {
   const out: TrackStatistics = { count: 0, min: null, max: null, mean: null, std: null, rms: null, first: null, last: null };
   const ranges = parts
     .map((part) => {
@@ -109,26 +164,15 @@ export function trackStatistics(reader: () => RowReader, parts: readonly Part[],
       return { part, a: Math.max(a0, part.vs.first, 0), b: Math.min(b0, part.vs.end) };
     })
     .filter((r) => r.part.vs.end >= 0 && r.a < r.b);
-  if (ranges.length === 0) return out;
+  const none = { out, ranges, rawCount: 0, spread: null as number | null };
+  if (ranges.length === 0) return none;
   const s = emptySummary();
   for (const r of ranges) summarize(reader(), r.part.vs, r.a, r.b, TOP, s);
-  if (s.count === 0) return out;
+  if (s.count === 0) return none;
   const mean = s.sum / s.count;
   Object.assign(out, { count: s.count, min: s.min, max: s.max, mean });
   const at = (r: (typeof ranges)[number], e: { index: number; value: number } | null) => (e ? { timeMs: (e.index * r.part.periodUs) / 1000, value: e.value } : null);
   for (const r of ranges) if ((out.first = at(r, edgeSample(reader, r.part.vs, r.a, r.b, 1)))) break;
   for (const r of [...ranges].reverse()) if ((out.last = at(r, edgeSample(reader, r.part.vs, r.a, r.b, -1)))) break;
-  if (ranges.reduce((n, r) => n + (r.b - r.a), 0) <= maxRaw) {
-    let squares = 0;
-    for (const r of ranges) {
-      scan(reader, r.part.vs, r.a, r.b, (v) => {
-        const d = v - mean;
-        squares += d * d;
-      });
-    }
-    const variance = squares / s.count;
-    out.std = Math.sqrt(variance);
-    out.rms = Math.sqrt(variance + mean * mean);
-  }
-  return out;
+  return { out, ranges, rawCount: ranges.reduce((n, r) => n + (r.b - r.a), 0), spread: mean };
 }
