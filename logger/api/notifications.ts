@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { conflict, invalidParam, notFound, refused } from "../http/errors.ts";
+import { hostAllowListed, isSpecialAddress } from "../alarms/egress.ts";
+import { conflict, forbidden, invalidParam, notFound, refused } from "../http/errors.ts";
 import { listRules } from "../store/alarms.ts";
 import { tx } from "../store/db.ts";
 import { deleteTarget, getTarget, insertTarget, listDeliveries, listTargets, targetByName, updateTarget } from "../store/notifications.ts";
@@ -10,6 +11,8 @@ import { nameField } from "./schemas.ts";
 
 const API = "NotificationAPI";
 const PERMISSION = "UseRulesNotifications";
+/** Who may point the logger at a host: administrators, or anyone for hosts on NOTIFY_ALLOW. */
+const TARGET_ADMIN = "ManageGlobalSettings";
 
 const email = z.email();
 const common = { Name: nameField(100), Enabled: z.boolean().default(true) };
@@ -57,6 +60,24 @@ function validTarget(ctx: CallContext, input: unknown, before: Target | null): T
   return { Name, Enabled, Type, Config: { ...config, SmtpPassword: SmtpPassword || kept } };
 }
 
+const hostOf = (t: TargetInput | Target) => (t.Type === "webhook" ? new URL(t.Config.URL).hostname.replace(/^\[|\]$/g, "") : t.Config.SmtpHost);
+
+/**
+ * A target is where the logger connects to: only administrators choose one, unless its host is
+ * on the allow-list. A private address given literally is refused at once unless allow-listed
+ * (names are checked on their resolved address when a notification is sent).
+ */
+function checkDestination(ctx: CallContext, t: TargetInput | Target, opts: { choosing: boolean }) {
+  const host = hostOf(t);
+  const listed = hostAllowListed(ctx.notifier.allow, host);
+  if (!listed && !ctx.me.permissions.has(TARGET_ADMIN)) {
+    throw forbidden(`Permission denied: ${TARGET_ADMIN} required for notification targets outside NOTIFY_ALLOW`);
+  }
+  if (opts.choosing && !listed && (host.toLowerCase() === "localhost" || (/^[\d.:a-f]+$/i.test(host) && /[.:]/.test(host) && isSpecialAddress(host)))) {
+    throw invalidParam(`Invalid parameter Target: ${host} is a loopback, link-local or private address; notifications go there only when NOTIFY_ALLOW lists it`);
+  }
+}
+
 function requireTarget(ctx: CallContext, id: number): Target {
   const t = getTarget(ctx.db, id);
   if (!t) throw notFound(`Target ${id} not found`);
@@ -76,6 +97,7 @@ export const notificationMethods: Registry = {
     handler: (p, ctx) =>
       tx(ctx.db, () => {
         const t = validTarget(ctx, p.Target, null);
+        checkDestination(ctx, t, { choosing: true });
         const id = insertTarget(ctx.db, t);
         ctx.audit(`Added notification target ${t.Name}`);
         return { ID: id };
@@ -89,9 +111,13 @@ export const notificationMethods: Registry = {
       const { ID, Version, ...changes } = p.Target;
       const before = requireTarget(ctx, ID);
       if (Version !== undefined && Version !== before.Version) throw conflict("This target was changed by someone else meanwhile; reload and try again");
+      // Both where it pointed and where it will point must be the caller's to choose.
+      checkDestination(ctx, before, { choosing: false });
       const { ID: _id, Version: _v, ...shown } = publicTarget(before);
+      const after = validTarget(ctx, { ...shown, ...changes }, before);
+      checkDestination(ctx, after, { choosing: true });
       tx(ctx.db, () => {
-        updateTarget(ctx.db, ID, validTarget(ctx, { ...shown, ...changes }, before));
+        updateTarget(ctx.db, ID, after);
         ctx.audit(`Changed notification target ${before.Name}`);
       });
       return {};
@@ -103,6 +129,7 @@ export const notificationMethods: Registry = {
     permission: PERMISSION,
     handler: (p, ctx) => {
       const t = requireTarget(ctx, p.ID);
+      checkDestination(ctx, t, { choosing: false });
       const users = listRules(ctx.db).filter((r) => r.NotifyTargets.includes(p.ID));
       if (users.length) throw refused(`Target ${t.Name} is still used by: ${users.map((r) => r.Name).join(", ")}`);
       tx(ctx.db, () => {
