@@ -1,5 +1,7 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
+import { parseAllowList } from "./alarms/egress.ts";
+import { DOCUMENTED_CLIENT_SECRET, clientSecretProblem } from "./auth/client-secret.ts";
 import { startLogger } from "./server.ts";
 import { parseDuration } from "./sim/options.ts";
 
@@ -13,7 +15,9 @@ const Env = z.object({
   LOGGER_MODE: optional(z.enum(["service", "controller"]).default("service")),
   ADMIN_PASSWORD: optional(z.string().optional()),
   LOGGER_CLIENT_ID: optional(z.string().default("loggia-console")),
-  LOGGER_CLIENT_SECRET: optional(z.string().default("loggia-console-secret")),
+  LOGGER_CLIENT_SECRET: optional(z.string().default(DOCUMENTED_CLIENT_SECRET)),
+  // Hosts, addresses and CIDR ranges notifications may reach although private (alarms/egress.ts).
+  NOTIFY_ALLOW: optional(z.string().default("")),
   ACCESS_TOKEN_TTL: optional(z.coerce.number().positive().default(900)),
   REFRESH_TOKEN_TTL: optional(z.coerce.number().positive().default(604800)),
   SIM: optional(z.enum(["on", "off"]).default("on")),
@@ -65,6 +69,13 @@ if (!parsed.success) {
   fail(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
 }
 const env = parsed.data;
+const secretProblem = clientSecretProblem(env.LOGGER_HOST, env.LOGGER_CLIENT_SECRET);
+if (secretProblem) fail(secretProblem);
+try {
+  parseAllowList(env.NOTIFY_ALLOW);
+} catch (err) {
+  fail((err as Error).message);
+}
 const backfillSec = env.BACKFILL ? duration("BACKFILL", env.BACKFILL, false)! : 0;
 const retentionSec = duration("SIM_RETENTION", env.SIM_RETENTION, true);
 
@@ -78,6 +89,7 @@ const logger = await startLogger({
   clientSecret: env.LOGGER_CLIENT_SECRET,
   accessTtlSec: env.ACCESS_TOKEN_TTL,
   refreshTtlSec: env.REFRESH_TOKEN_TTL,
+  alarms: { allow: env.NOTIFY_ALLOW },
   simulator: env.SIM === "on" && {
     seed: env.SIM_SEED,
     benchRateHz: env.SIM_BENCH_RATE_HZ,
