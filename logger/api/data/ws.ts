@@ -32,6 +32,8 @@ export const PENDING_BUDGET = 65_536;
 /** Bytes queued on a socket above which frames are coalesced instead of sent. */
 export const HIGH_WATER = 512 * 1024;
 const AUTH_CHECK_MS = 1000;
+/** Frames a subscription may send ahead of its interval (see Subscription.tokens). */
+const BURST = 1.25;
 const PING_MS = 30_000;
 const CLOSE_GRACE_MS = 1000;
 
@@ -63,6 +65,9 @@ const AuthPayload = z.union([z.string().max(4096), z.object({ Token: z.string().
 type Entry = {
   v: Variable;
   sub: Subscription;
+  /** `{"_id":…,"Id":…,"State":"` and `,"Name":…,"Unit":…`, escaped once: frames are assembled as text. */
+  head: string;
+  names: string;
   /** Samples acquired since the last frame (values as acquired, epoch-ms timestamps). */
   vals: number[];
   ts: number[];
@@ -80,14 +85,21 @@ type Subscription = {
   conn: Connection;
   workerId: WorkerId;
   intervalMs: number;
-  earlyMs: number;
   extended: boolean;
   onChange: boolean;
   scale: number | null;
   entries: Entry[];
   /** Samples kept per variable before the oldest are coalesced away. */
   cap: number;
-  lastSent: number;
+  /**
+   * Frames with new values are paced by a token bucket: one token per IntervalMs, at most BURST
+   * of them. The average rate is the interval's, yet a batch that comes a little early or late
+   * (acquisition jitter, a busy event loop) goes out at once instead of shifting every later one.
+   */
+  tokens: number;
+  tokensAt: number;
+  /** When the last frame of any kind went out (repeats of unchanged values are timed from it). */
+  lastFrame: number;
   fresh: boolean;
   timer: NodeJS.Timeout | null;
 };
@@ -344,19 +356,32 @@ export class LiveSocketHub {
       conn,
       workerId,
       intervalMs: p.IntervalMs,
-      earlyMs: Math.min(p.IntervalMs / 10, 20),
       extended: p.ExtendedAnswer,
       onChange: p.OnValueChanged,
       scale: p.Precision >= 0 ? 10 ** p.Precision : null,
       entries: [],
       cap: 1,
-      lastSent: 0,
+      tokens: BURST,
+      tokensAt: this.now(),
+      lastFrame: 0,
       fresh: false,
       timer: null,
     };
     for (const v of vars) {
       const cur = this.live.get(v.Id);
-      const e: Entry = { v, sub, vals: [], ts: [], dropped: 0, firstAt: 0, lastT: cur?.t ?? Number.NEGATIVE_INFINITY, sent: undefined };
+      const id = JSON.stringify(v.Id);
+      const e: Entry = {
+        v,
+        sub,
+        head: `{"_id":${id},"Id":${id},"State":"`,
+        names: `,"Name":${JSON.stringify(v.Name)},"Unit":${JSON.stringify(v.Unit)}`,
+        vals: [],
+        ts: [],
+        dropped: 0,
+        firstAt: 0,
+        lastT: cur?.t ?? Number.NEGATIVE_INFINITY,
+        sent: undefined,
+      };
       sub.entries.push(e);
       let set = this.byVar.get(v.Id);
       if (!set) this.byVar.set(v.Id, (set = new Set()));
@@ -396,14 +421,16 @@ export class LiveSocketHub {
     const set = this.byVar.get(id);
     if (!set) return;
     const at = this.now();
+    // Shortest decimals once per sample, not once per subscriber.
+    const xs = Array.from(values, (v) => (Number.isFinite(v) ? f32(v) : Number.NaN));
     for (const e of set) {
-      for (let i = 0; i < values.length; i++) {
+      for (let i = 0; i < xs.length; i++) {
         const t = ((first + i) * periodUs) / 1000;
         if (t <= e.lastT) continue;
-        const v = values[i]!;
+        const x = xs[i]!;
         // NaN is no value (a gap): not a sample to publish; State says NoValue while it lasts.
-        if (Number.isNaN(v)) e.lastT = t;
-        else this.take(e, v, t, at);
+        if (Number.isNaN(x)) e.lastT = t;
+        else this.take(e, x, t, at);
       }
     }
   }
@@ -439,18 +466,25 @@ export class LiveSocketHub {
     for (const [id, set] of this.byVar) {
       if (this.sampled.has(id)) continue;
       const cur = this.live.get(id);
-      if (!cur || cur.v === null) continue;
-      for (const e of set) if (cur.t > e.lastT) this.take(e, cur.v, cur.t, now);
+      if (!cur || cur.v === null || !Number.isFinite(cur.v)) continue;
+      for (const e of set) if (cur.t > e.lastT) this.take(e, f32(cur.v), cur.t, now);
     }
     for (const conn of this.conns) {
       for (const sub of conn.subs.values()) {
         // A default subscription with nothing new waits for its own timer (it repeats the values).
         if (!sub.fresh && !sub.onChange) continue;
-        const due = sub.lastSent + sub.intervalMs;
-        if (now >= due - sub.earlyMs) this.publish(sub, now);
-        else if (sub.fresh && !sub.timer) this.arm(sub, due - now);
+        const wait = this.waitFor(sub, now);
+        if (wait <= 0) this.publish(sub, now);
+        else if (sub.fresh) this.arm(sub, wait);
       }
     }
+  }
+
+  /** Milliseconds until the subscription may send new values (0: now). */
+  private waitFor(sub: Subscription, now: number): number {
+    sub.tokens = Math.min(BURST, sub.tokens + (now - sub.tokensAt) / sub.intervalMs);
+    sub.tokensAt = now;
+    return sub.tokens >= 1 ? 0 : Math.ceil((1 - sub.tokens) * sub.intervalMs);
   }
 
   private arm(sub: Subscription, ms: number): void {
@@ -463,10 +497,14 @@ export class LiveSocketHub {
     sub.timer = null;
     if (!sub.conn.subs.has(keyOf(sub.workerId)) || sub.entries.length === 0) return;
     const now = this.now();
-    if (sub.fresh) return this.publish(sub, now);
+    if (sub.fresh) {
+      const wait = this.waitFor(sub, now);
+      return wait <= 0 ? this.publish(sub, now) : this.arm(sub, wait);
+    }
     if (sub.onChange) return;
-    // Acquisition commits about when the interval ends: give it a head start before repeating values.
-    const late = sub.lastSent + sub.intervalMs * 1.5;
+    // Nothing new for a while (acquisition stopped, a slow source): the values again, later than
+    // the interval so that a commit landing about when it ends goes out as new values instead.
+    const late = sub.lastFrame + sub.intervalMs * 1.5;
     if (now < late) return this.arm(sub, late - now);
     this.publish(sub, now);
   }
@@ -492,28 +530,32 @@ export class LiveSocketHub {
     const items: string[] = [];
     for (const e of sub.entries) {
       const item = this.item(sub, e);
-      if (item) items.push(JSON.stringify(item));
+      if (item) items.push(item);
     }
+    const hadNew = sub.fresh;
     sub.fresh = false;
     if (items.length > 0) {
       ws.send(encodeJsonFrame(MsgType.Publish, WorkerType.OnlineData, sub.workerId, `[${items.join(",")}]`));
-      sub.lastSent = now;
+      sub.lastFrame = now;
+      // The first frame and repeats of unchanged values do not hold back the next new ones.
+      if (hadNew) sub.tokens -= 1;
     }
-    if (!sub.onChange) this.arm(sub, sub.intervalMs);
+    if (!sub.onChange) this.arm(sub, sub.intervalMs * 1.5);
     else if (sub.timer) {
       clearTimeout(sub.timer);
       sub.timer = null;
     }
   }
 
-  private round(sub: Subscription, v: number): number {
-    const x = f32(v);
+  /** Values are kept as shortest float32 decimals already (f32); this applies Precision. */
+  private round(sub: Subscription, x: number): number {
     return sub.scale === null ? x : Math.round(x * sub.scale) / sub.scale;
   }
 
-  private item(sub: Subscription, e: Entry): Record<string, unknown> | null {
+  /** One Publish item as JSON text, or null when OnValueChanged leaves the variable out. */
+  private item(sub: Subscription, e: Entry): string | null {
     const cur = this.live.get(e.v.Id);
-    const current = cur && cur.v !== null ? cur.v : null;
+    const current = cur && cur.v !== null && Number.isFinite(cur.v) ? f32(cur.v) : null;
     let values: number[] = [];
     let times: number[] = [];
     let fresh = 0;
@@ -546,8 +588,8 @@ export class LiveSocketHub {
         }
       }
     } else if (e.vals.length) {
-      values = e.vals.map((v) => this.round(sub, v));
-      times = e.ts.slice();
+      values = sub.scale === null ? e.vals : e.vals.map((v) => this.round(sub, v));
+      times = e.ts;
       fresh = values.length;
     } else if (current !== null) {
       values = [this.round(sub, current)];
@@ -555,24 +597,13 @@ export class LiveSocketHub {
       fresh = e.sent === undefined ? 1 : 0;
     }
     e.sent = current === null ? null : values.length ? values[values.length - 1]! : e.sent;
-    const item: Record<string, unknown> = {
-      _id: e.v.Id,
-      Id: e.v.Id,
-      State: current === null ? "NoValue" : "OK",
-      Values: values,
-      New: fresh,
-      Dropped: e.dropped,
-    };
-    if (sub.extended) {
-      item.Name = e.v.Name;
-      item.Unit = e.v.Unit;
-      item.Timestamps = times;
-      item.Acquired = acquired;
-    }
+    // Finite numbers only (NaN never gets in), so String(n) is valid JSON.
+    let text = `${e.head}${current === null ? "NoValue" : "OK"}","Values":[${values.join(",")}],"New":${fresh},"Dropped":${e.dropped}`;
+    if (sub.extended) text += `${e.names},"Timestamps":[${times.join(",")}],"Acquired":${acquired}`;
     e.vals.length = 0;
     e.ts.length = 0;
     e.dropped = 0;
-    return item;
+    return `${text}}`;
   }
 }
 
