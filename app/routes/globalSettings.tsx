@@ -130,7 +130,7 @@ async function saveStylingForm(args: Route.ActionArgs, formData: FormData) {
       const bytes = new Uint8Array(await v.logo.arrayBuffer());
       const check = checkLogo(bytes);
       if (!check.ok) return refuse(submission.reply({ fieldErrors: { logo: [check.error] } }));
-      logo = await uploadLogo(logger, bytes, check.kind);
+      logo = await uploadLogo(logger, check.bytes, check.kind);
     }
     await saveStyling(logger, stored, {
       logo,

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import DOMPurify from "isomorphic-dompurify";
 import { z } from "zod";
 import { MAX_LOGO_BYTES } from "~/schemas/globalSettings";
 import type { LoggerClient } from "./logger/client.server";
@@ -36,23 +37,26 @@ export async function readLimitedFormData(request: Request): Promise<FormData | 
 }
 
 export type LogoKind = { ext: "png" | "jpg" | "svg"; contentType: string };
-export type LogoCheck = { ok: true; kind: LogoKind } | { ok: false; error: string };
+/** A logo to store: its kind and the bytes to keep (an SVG as the sanitizer returned it). */
+export type LogoCheck = { ok: true; kind: LogoKind; bytes: Uint8Array } | { ok: false; error: string };
 
 const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const JPEG = [0xff, 0xd8, 0xff];
 
 /**
  * What the bytes are, whatever the file name or the browser's content type claim: PNG and JPEG
- * by their signatures, SVG by an `<svg>` root element — and an SVG only without active content.
+ * by their signatures, SVG by an `<svg>` root element — and an SVG only as DOMPurify cleans it.
  */
 export function checkLogo(bytes: Uint8Array): LogoCheck {
   const startsWith = (sig: number[]) => bytes.length >= sig.length && sig.every((b, i) => bytes[i] === b);
-  if (startsWith(PNG)) return { ok: true, kind: { ext: "png", contentType: "image/png" } };
-  if (startsWith(JPEG)) return { ok: true, kind: { ext: "jpg", contentType: "image/jpeg" } };
+  if (startsWith(PNG)) return { ok: true, kind: { ext: "png", contentType: "image/png" }, bytes };
+  if (startsWith(JPEG)) return { ok: true, kind: { ext: "jpg", contentType: "image/jpeg" }, bytes };
   const text = decodeUtf8(bytes);
   if (text === null || !hasSvgRoot(text)) return { ok: false, error: "globalSettings.errors.logoType" };
-  if (hasActiveContent(text)) return { ok: false, error: "globalSettings.errors.svgUnsafe" };
-  return { ok: true, kind: { ext: "svg", contentType: "image/svg+xml" } };
+  const clean = sanitizeSvg(text);
+  if (clean === "unsafe") return { ok: false, error: "globalSettings.errors.svgUnsafe" };
+  if (clean === null) return { ok: false, error: "globalSettings.errors.logoType" };
+  return { ok: true, kind: { ext: "svg", contentType: "image/svg+xml" }, bytes: new TextEncoder().encode(clean) };
 }
 
 function decodeUtf8(bytes: Uint8Array): string | null {
@@ -63,29 +67,75 @@ function decodeUtf8(bytes: Uint8Array): string | null {
   }
 }
 
+/** What may come before the `<svg>` root: BOM, XML declaration, comments, a doctype. */
+const PROLOG = /^\uFEFF?\s*(?:<\?xml[^>]*\?>\s*)?(?:(?:<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(?:\[[\s\S]*?\])?\s*>)\s*)*(?=<svg[\s>/])/i;
+
 /** The first element, after an optional BOM, XML declaration, comments and doctype, is `<svg`. */
 function hasSvgRoot(text: string): boolean {
-  const prolog = /^\uFEFF?\s*(?:<\?xml[^>]*\?>\s*)?(?:(?:<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(?:\[[\s\S]*?\])?\s*>)\s*)*<svg[\s>/]/i;
-  return prolog.test(text);
+  return PROLOG.test(text);
 }
 
+/** Elements whose removal means the file tried something (rather than carried editor metadata). */
+const ACTIVE_ELEMENTS = new Set(["script", "iframe", "foreignobject", "embed", "object", "frame", "frameset", "applet", "link", "meta", "base", "style", "animate", "animatemotion", "animatetransform", "set", "handler", "listener", "image", "use", "feimage", "a", "form", "input", "button", "textarea", "audio", "video"]);
+const ACTIVE_ATTRIBUTES = /^(on|href$|xlink:href$|src$|action$|formaction$|style$)/i;
+/** References a logo may keep: to its own elements, or to an embedded image. */
+const LOCAL_REFERENCE = /^\s*(#|data:image\/(png|jpeg|gif|webp);)/i;
+/** CSS that loads something from elsewhere (@import, url() to anything but #id or data:image). */
+const EXTERNAL_CSS = /@import|url\(\s*['"]?\s*(?!#|data:image\/)/i;
+
 /**
- * The logo is only ever shown through `<img>` and served under a restrictive CSP, where none of
- * this can run; refusing it as well keeps a copy opened any other way harmless (defence in depth).
- * Character references are decoded first so `&#106;avascript:` is caught too.
+ * The SVG as DOMPurify (a maintained sanitizer, SVG profile) returns it, with references to
+ * other documents removed too (`<image href="https://…">`, `<use href="other.svg#x">`, CSS
+ * `url(https://…)`, `@import`); "unsafe" when that removed active content (scripts, event
+ * handlers, javascript: links however encoded, embedded HTML or frames, external references) —
+ * so the user learns the logo was refused rather than silently changed; null when no SVG is
+ * left (an entity declaration, broken XML).
  */
-function hasActiveContent(svg: string): boolean {
-  const decoded = svg
-    .replace(/&#x([0-9a-f]+);?/gi, (_, hex: string) => String.fromCodePoint(Number.parseInt(hex, 16) % 0x110000))
-    .replace(/&#(\d+);?/g, (_, dec: string) => String.fromCodePoint(Number(dec) % 0x110000));
-  return [
-    /<(?:[\w-]+:)?script\b/i,
-    /<(?:[\w-]+:)?foreignObject\b/i,
-    /[\s"'/]on[a-z]+\s*=/i,
-    /javascript\s*:/i,
-    // Entity declarations can expand into any of the above (or into a billion laughs).
-    /<!ENTITY/i,
-  ].some((re) => re.test(decoded));
+export function sanitizeSvg(text: string): string | null | "unsafe" {
+  // The prolog goes before parsing: DOMPurify parses the SVG inside a document of its own.
+  const svg = text.replace(PROLOG, "");
+  let unsafe = false;
+  const external = (node: Element, name: string) => {
+    const value = node.getAttribute(name);
+    if (value !== null && !LOCAL_REFERENCE.test(value)) {
+      node.removeAttribute(name);
+      unsafe = true;
+    }
+  };
+  DOMPurify.addHook("afterSanitizeAttributes", (node) => {
+    if (!("getAttribute" in node)) return;
+    const el = node as Element;
+    for (const name of ["href", "xlink:href", "src"]) external(el, name);
+    const style = el.getAttribute("style");
+    if (style !== null && EXTERNAL_CSS.test(style)) {
+      el.removeAttribute("style");
+      unsafe = true;
+    }
+    if (el.localName === "style" && EXTERNAL_CSS.test(el.textContent ?? "")) {
+      el.remove();
+      unsafe = true;
+    }
+  });
+  let clean: string;
+  try {
+    // Parsed as SVG inside HTML (the HTML parser restores viewBox, linearGradient… whatever the
+    // file's case); `use` is allowed because the hook above drops references to other documents.
+    clean = DOMPurify.sanitize(svg, { USE_PROFILES: { svg: true, svgFilters: true }, ADD_TAGS: ["use"] }).trim();
+  } finally {
+    DOMPurify.removeHook("afterSanitizeAttributes");
+  }
+  for (const r of DOMPurify.removed as { element?: Node; attribute?: Attr | null }[]) {
+    if (r.element && ACTIVE_ELEMENTS.has(r.element.nodeName.toLowerCase())) unsafe = true;
+    if (r.attribute && ACTIVE_ATTRIBUTES.test(r.attribute.name)) unsafe = true;
+  }
+  if (unsafe) return "unsafe";
+  if (!/^<svg[\s>]/i.test(clean)) return null;
+  // Back from HTML serialisation to a standalone SVG file: &nbsp; is no XML entity, and the
+  // namespaces must be declared.
+  clean = clean.replace(/&nbsp;/g, "&#160;");
+  if (!/^<svg[^>]*\sxmlns=/.test(clean)) clean = clean.replace(/^<svg/, `<svg xmlns="http://www.w3.org/2000/svg"`);
+  if (/\sxlink:/.test(clean) && !/^<svg[^>]*\sxmlns:xlink=/.test(clean)) clean = clean.replace(/^<svg/, `<svg xmlns:xlink="http://www.w3.org/1999/xlink"`);
+  return clean;
 }
 
 /** A new name per content: the console caches logos by file name (theme.server.ts). */
