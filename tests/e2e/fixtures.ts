@@ -15,6 +15,35 @@ export async function token(username: string, password: string): Promise<string>
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
+/**
+ * A password grant straight at the logger, sent as the console sends it for a browser at
+ * `address` (X-Forwarded-For, believed because of the console's client credentials). Tests use
+ * a made-up address so that their failures do not count against the one the browser signs in from.
+ */
+export async function consoleGrant(username: string, password: string, address: string) {
+  const res = await fetch(`${LOGGER}/token`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Authorization: `Basic ${CLIENT}`, "X-Forwarded-For": address },
+    body: new URLSearchParams({ grant_type: "password", username, password }),
+  });
+  return { status: res.status, retryAfter: Number(res.headers.get("retry-after") ?? 0), body: (await res.json()) as Record<string, unknown> };
+}
+
+/**
+ * Wrong passwords for `username` until the logger's sign-in throttle makes the account wait at
+ * least `seconds` (a few failures, then blocks of 1, 2, 4, 8 … s); returns that wait.
+ */
+export async function blockSignIns(username: string, seconds: number): Promise<number> {
+  // A fresh made-up address each time: the failures of several tests from one address would
+  // make that address wait (its own allowance), which is not what is being set up here.
+  const address = `198.51.100.${1 + Math.floor(Math.random() * 254)}`;
+  for (;;) {
+    const r = await consoleGrant(username, "not-the-password", address);
+    if (r.status === 429 && r.retryAfter >= seconds) return r.retryAfter;
+    expect([400, 429]).toContain(r.status);
+  }
+}
+
 export async function rpc<T = Record<string, unknown>>(method: string, params: object, bearer?: string): Promise<T> {
   const res = await fetch(`${LOGGER}/rpc/${method}`, {
     method: "POST",

@@ -16,16 +16,18 @@ beforeAll(async () => {
 });
 afterAll(() => logger.stop());
 
-function memoryStore(pair?: { access_token: string; refresh_token: string }) {
-  const store = {
+type MemoryStore = TokenStore & { accessToken?: string; refreshToken?: string };
+
+function memoryStore(pair?: { access_token: string; refresh_token: string }): MemoryStore {
+  const store: MemoryStore = {
     accessToken: pair?.access_token,
     refreshToken: pair?.refresh_token,
     get: () => ({ accessToken: store.accessToken, refreshToken: store.refreshToken }),
-    set(next: { access_token: string; refresh_token: string } | null) {
+    set(next) {
       store.accessToken = next?.access_token;
       store.refreshToken = next?.refresh_token;
     },
-  } satisfies TokenStore & Record<string, unknown>;
+  };
   return store;
 }
 
