@@ -187,3 +187,20 @@ export function searchMeasurements(db: Db, f: MeasurementFilter, now: number, s:
     MatchedOn: [r.OnMeasurement ? "measurement" : null, r.OnVariable ? "variable" : null, r.OnDevice ? "device" : null].filter((x): x is MetaScope => x !== null),
   }));
 }
+
+/** A measurement that is already over when it is recorded (a CSV import): explicit Start and End, never the running one. */
+export function addFinishedMeasurement(db: Db, m: Omit<Measurement, "ID" | "End"> & { End: number }): Measurement {
+  const id = randomUUID();
+  run(
+    db,
+    "INSERT INTO measurements (ID, Name, Start, End, SourceId, Variables, MetaData) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    id,
+    m.Name,
+    m.Start,
+    m.End,
+    m.SourceId,
+    JSON.stringify(m.Variables),
+    JSON.stringify(m.MetaData),
+  );
+  return getMeasurement(db, id)!;
+}

@@ -1,0 +1,373 @@
+import { randomUUID } from "node:crypto";
+import { rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { z } from "zod";
+import { RpcError, RS, conflict, invalidParam, notFound, refused } from "../../http/errors.ts";
+import { sendData } from "../../http/rest.ts";
+import type { RestRequest, RestRoute } from "../../http/rest.ts";
+import type { LoggerContext } from "../registry.ts";
+import { addFinishedMeasurement } from "../../store/measurements.ts";
+import { ImportSpool, PlacementError, placeRows, writeRows } from "../../store/series/import.ts";
+import { DateTimeFormatError, DateTimeParser } from "./datetime-format.ts";
+import { CsvImportError, CsvImportReader } from "./import-csv.ts";
+import { zoneOffset } from "./timefmt.ts";
+
+// CSV import sessions (docs/logger-api.md, "CSV import"): open with the file's layout, send
+// its bytes in any number of chunks, close — and the rows become a finished measurement of
+// the named source. Every row is checked while the bytes arrive and spooled to disk already
+// parsed; closing places the rows on the sample grid and only then writes to the store.
+
+export const MAX_SESSIONS = 8;
+export const MAX_CHUNK_BYTES = 256 * 1024 * 1024;
+export const MAX_SESSION_BYTES = 2 * 1024 * 1024 * 1024;
+export const DEFAULT_TIMEOUT_SEC = 600;
+const MAX_TIMEOUT_SEC = 3600;
+
+// The vendor's clients send numbers as strings ("SessionTimeoutSec": "300", "SampleRate": "-1").
+const numeric = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : v), schema);
+const rowIndex = (min: number) => numeric(z.number().int().min(min).max(1_000_000));
+
+const Separator = z
+  .string()
+  .length(1, { message: "Must be one character" })
+  .refine((c) => !/[0-9A-Za-z".+\-\r\n]/.test(c), { message: "Cannot be a digit, letter, quote, sign, dot or line break" });
+
+const ImportSettings = z.object({
+  ColumnSeparator: Separator,
+  DecimalSeparator: z.enum([".", ","]),
+  NameRowIndex: rowIndex(-1),
+  UnitRowIndex: rowIndex(-1).default(-1),
+  ValuesStartRowIndex: rowIndex(0),
+  ValuesStartColumnIndex: numeric(z.number().int().min(0).max(1000)),
+  DateTimeFmtColumn1: z.string().trim().min(1, { message: "The first date-time column needs a pattern" }).max(200),
+  DateTimeFmtColumn2: z.string().trim().max(200).nullish(),
+  DateTimeFmtColumn3: z.string().trim().max(200).nullish(),
+});
+
+const OpenImport = z.object({
+  Type: z
+    .string()
+    .default("csv")
+    .refine((t) => t.toLowerCase() === "csv", { message: "Only CSV files can be imported (Type: csv)" }),
+  CSVSettings: ImportSettings,
+  /** Empty or absent: a new source with a new UUID. */
+  SourceID: z
+    .string()
+    .trim()
+    .max(128)
+    .regex(/^[A-Za-z0-9_.:-]*$/, { message: "Letters, digits and _ . : - only" })
+    .default(""),
+  SourceName: z.string().trim().min(1).max(200),
+  MeasurementName: z.string().trim().min(1).max(200).nullish(),
+  /** Hz; absent, 0 or negative (the vendor's -1) = from the rows' smallest time step. */
+  SampleRate: numeric(z.number().max(1_000_000)).optional(),
+  SessionTimeoutSec: numeric(z.number().int().min(1).max(MAX_TIMEOUT_SEC)).default(DEFAULT_TIMEOUT_SEC),
+  /** IANA zone the file's wall times are in (default UTC); a %z in the pattern wins. */
+  TimeZone: z.string().trim().min(1).max(64).optional(),
+  /** Retention of a source the import creates (0 = keep forever); an existing source keeps its own. */
+  RetentionTimeSec: numeric(z.number().int().min(0).max(100 * 365 * 86400)).default(0),
+  TimeOffsetSec: numeric(z.number())
+    .optional()
+    .refine((v) => !v, { message: "A time offset is not supported; give the file's TimeZone instead" }),
+});
+
+type Session = {
+  id: string;
+  userId: number | null;
+  sourceId: string;
+  sourceName: string;
+  measurementName: string | null;
+  /** From SampleRate; null = inferred when the session closes. */
+  periodUs: number | null;
+  retentionSec: number | null;
+  timeoutMs: number;
+  /** 1-based line of the first row of values, for messages. */
+  valuesStartLine: number;
+  reader: CsvImportReader;
+  spool: ImportSpool;
+  bytes: number;
+  state: "open" | "receiving" | "closing" | "failed";
+  /** Why a failed session failed: every later call on it answers this. */
+  error: string;
+  timer: ReturnType<typeof setTimeout> | null;
+};
+
+class ImportSessions {
+  readonly dir: string;
+  readonly open = new Map<string, Session>();
+
+  constructor(dataDir: string) {
+    this.dir = join(dataDir, "import-spool");
+    // Spool files of a logger that stopped with sessions open belong to sessions that no longer exist.
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  /** (Re)starts the idle clock of a session. */
+  arm(s: Session, ctx: LoggerContext): void {
+    this.disarm(s);
+    s.timer = setTimeout(() => {
+      if (s.state === "receiving" || s.state === "closing") return;
+      ctx.trace.add("info", "import", `Import session ${s.id} for source ${s.sourceName} expired after ${s.timeoutMs / 1000} s without a request`);
+      this.drop(s);
+    }, s.timeoutMs);
+    // An idle session must not keep a stopping logger alive.
+    s.timer.unref();
+  }
+
+  disarm(s: Session): void {
+    if (s.timer) clearTimeout(s.timer);
+    s.timer = null;
+  }
+
+  drop(s: Session): void {
+    this.disarm(s);
+    s.spool.remove();
+    this.open.delete(s.id);
+  }
+
+  /** The session stays (to tell later calls why) until closed or expired; its rows go at once. */
+  fail(s: Session, ctx: LoggerContext, error: string): void {
+    s.state = "failed";
+    s.error = error;
+    s.spool.remove();
+    ctx.trace.add("warn", "import", `Import into source ${s.sourceName} failed: ${error}`);
+    this.arm(s, ctx);
+  }
+}
+
+const registries = new WeakMap<LoggerContext, ImportSessions>();
+function sessionsOf(ctx: LoggerContext): ImportSessions {
+  let s = registries.get(ctx);
+  if (!s) registries.set(ctx, (s = new ImportSessions(dirname(ctx.data.store.path))));
+  return s;
+}
+
+/** The caller's own session (another user's is as unknown as one that never existed). */
+function sessionOf(r: RestRequest): { sessions: ImportSessions; s: Session } {
+  const sessions = sessionsOf(r.ctx);
+  const s = sessions.open.get(r.args[0]!);
+  if (!s || s.userId !== r.caller.userId) throw notFound(`Import session ${r.args[0]} not found (closed, expired or never opened)`);
+  if (s.state === "failed") throw invalidParam(`The import failed, nothing was stored: ${s.error}`);
+  if (s.state !== "open") throw conflict(`Import session ${s.id} is busy with another request; send chunks one after the other`);
+  return { sessions, s };
+}
+
+async function openSession(r: RestRequest): Promise<void> {
+  r.require("ManageProject");
+  const p = await r.input(OpenImport);
+  const sessions = sessionsOf(r.ctx);
+  const c = p.CSVSettings;
+  if (c.ColumnSeparator === c.DecimalSeparator) throw invalidParam("CSVSettings: ColumnSeparator and DecimalSeparator must differ");
+  for (const [key, index] of [["NameRowIndex", c.NameRowIndex], ["UnitRowIndex", c.UnitRowIndex]] as const) {
+    if (index >= c.ValuesStartRowIndex) throw invalidParam(`CSVSettings.${key} ${index} must be before ValuesStartRowIndex ${c.ValuesStartRowIndex} (or -1 for none)`);
+  }
+  if (c.DateTimeFmtColumn3 && !c.DateTimeFmtColumn2) throw invalidParam("CSVSettings.DateTimeFmtColumn3 needs DateTimeFmtColumn2");
+  const patterns = [c.DateTimeFmtColumn1, c.DateTimeFmtColumn2, c.DateTimeFmtColumn3].filter((x): x is string => !!x);
+  if (c.ValuesStartColumnIndex < patterns.length) {
+    throw invalidParam(`CSVSettings.ValuesStartColumnIndex ${c.ValuesStartColumnIndex} lies in the ${patterns.length} date-time column${patterns.length > 1 ? "s" : ""}`);
+  }
+  try {
+    new DateTimeParser(patterns, "auto");
+  } catch (err) {
+    if (err instanceof DateTimeFormatError) throw invalidParam(`CSVSettings: ${err.message}`);
+    throw err;
+  }
+  let offsetAt: ((ms: number) => number) | null = null;
+  if (p.TimeZone && p.TimeZone !== "UTC") {
+    offsetAt = zoneOffset(p.TimeZone);
+    if (!offsetAt) throw invalidParam(`Unknown TimeZone ${p.TimeZone}`);
+  }
+  let periodUs: number | null = null;
+  if (p.SampleRate !== undefined && p.SampleRate > 0) {
+    periodUs = Math.round(1e6 / p.SampleRate);
+    if (Math.abs(1e6 / p.SampleRate - periodUs) > 1e-6) throw invalidParam(`SampleRate ${p.SampleRate} Hz has no whole number of microseconds as its period`);
+  }
+  const sourceId = p.SourceID || randomUUID();
+  if (r.ctx.data.model.sources.some((x) => x.Id === sourceId)) {
+    throw refused(`Source ${sourceId} is acquired live; import into a source of its own`);
+  }
+  for (const other of sessions.open.values()) {
+    if (other.sourceId === sourceId) throw conflict(`Another import session into source ${sourceId} is open; close it first`);
+  }
+  if (sessions.open.size >= MAX_SESSIONS) throw new RpcError(503, RS.Busy, `Too many import sessions open (${MAX_SESSIONS}); close one or wait until it expires`);
+
+  const id = randomUUID();
+  const spool = new ImportSpool(sessions.dir, id);
+  const s: Session = {
+    id,
+    userId: r.caller.userId,
+    sourceId,
+    sourceName: p.SourceName,
+    measurementName: p.MeasurementName ?? null,
+    periodUs,
+    retentionSec: p.RetentionTimeSec || null,
+    timeoutMs: p.SessionTimeoutSec * 1000,
+    valuesStartLine: c.ValuesStartRowIndex + 1,
+    reader: new CsvImportReader(
+      {
+        ColumnSeparator: c.ColumnSeparator,
+        DecimalSeparator: c.DecimalSeparator,
+        NameRowIndex: c.NameRowIndex,
+        UnitRowIndex: c.UnitRowIndex,
+        ValuesStartRowIndex: c.ValuesStartRowIndex,
+        ValuesStartColumnIndex: c.ValuesStartColumnIndex,
+        DateTimePatterns: patterns,
+      },
+      offsetAt,
+      (us, line, values) => spool.add(us, line, values),
+    ),
+    spool,
+    bytes: 0,
+    state: "open",
+    error: "",
+    timer: null,
+  };
+  sessions.open.set(id, s);
+  sessions.arm(s, r.ctx);
+  // SessionID too: the vendor's own clients read that spelling.
+  sendData(r.res, { SessionId: id, SessionID: id, SourceId: sourceId, TimeoutSec: p.SessionTimeoutSec, MaxChunkBytes: MAX_CHUNK_BYTES, MaxSessionBytes: MAX_SESSION_BYTES });
+}
+
+async function receiveChunk(r: RestRequest): Promise<void> {
+  r.require("ManageProject");
+  const { sessions, s } = sessionOf(r);
+  const declared = Number(r.req.headers["content-length"] ?? 0);
+  if (declared > MAX_CHUNK_BYTES) throw new RpcError(413, RS.InvalidParameter, `A chunk is limited to ${MAX_CHUNK_BYTES} bytes; send the file in several`);
+  s.state = "receiving";
+  sessions.disarm(s);
+  let received = 0;
+  let problem: RpcError | null = null;
+  let broken: unknown = null;
+  try {
+    for await (const chunk of r.req as AsyncIterable<Buffer>) {
+      received += chunk.length;
+      if (problem) {
+        // Read on so that the client gets the answer rather than a reset; past a chunk's size, drop it.
+        if (received > MAX_CHUNK_BYTES) r.req.destroy();
+        continue;
+      }
+      if (received > MAX_CHUNK_BYTES) problem = new RpcError(413, RS.InvalidParameter, `A chunk is limited to ${MAX_CHUNK_BYTES} bytes; send the file in several`);
+      else if (s.bytes + received > MAX_SESSION_BYTES) problem = new RpcError(413, RS.InvalidParameter, `An import session takes at most ${MAX_SESSION_BYTES} bytes`);
+      else {
+        try {
+          s.reader.push(chunk);
+        } catch (err) {
+          if (!(err instanceof CsvImportError)) {
+            broken = err;
+            break;
+          }
+          problem = invalidParam(err.message);
+        }
+      }
+    }
+  } catch (err) {
+    // Part of the chunk was read, the rest not: nothing can follow on from here.
+    sessions.fail(s, r.ctx, `The upload of a chunk broke off (${(err as Error).message})`);
+    throw invalidParam(`${s.error}. Nothing was stored, and the session takes no more chunks`);
+  }
+  if (broken) {
+    sessions.fail(s, r.ctx, `Internal error while reading line ${s.reader.line}`);
+    throw broken;
+  }
+  s.bytes += received;
+  if (problem) {
+    sessions.fail(s, r.ctx, problem.message);
+    throw new RpcError(problem.status, problem.value, `${problem.message}. Nothing was stored, and the session takes no more chunks`);
+  }
+  s.state = "open";
+  sessions.arm(s, r.ctx);
+  sendData(r.res, { SessionId: s.id, Bytes: s.bytes, Lines: s.reader.line - 1, Rows: s.reader.rows });
+}
+
+async function closeSession(r: RestRequest): Promise<void> {
+  r.require("ManageProject");
+  const sessions = sessionsOf(r.ctx);
+  const known = sessions.open.get(r.args[0]!);
+  // Closing a failed session ends it too, and says once more that nothing was stored.
+  if (known && known.userId === r.caller.userId && known.state === "failed") {
+    sessions.drop(known);
+    throw invalidParam(`The import failed, nothing was stored: ${known.error}`);
+  }
+  const { s } = sessionOf(r);
+  s.state = "closing";
+  sessions.disarm(s);
+  try {
+    await commit(r, s);
+  } finally {
+    sessions.drop(s);
+  }
+}
+
+async function commit(r: RestRequest, s: Session): Promise<void> {
+  const { store, model } = r.ctx.data;
+  // Opened and closed without a byte: a cancelled import, not a bad file.
+  if (s.bytes === 0) return sendData(r.res, { SessionId: s.id, MeasurementId: null, SourceId: s.sourceId, Rows: 0 });
+  try {
+    s.reader.end();
+  } catch (err) {
+    if (err instanceof CsvImportError) throw invalidParam(`${err.message}. Nothing was stored`);
+    throw err;
+  }
+  const rows = s.spool.rows;
+  if (rows === 0) {
+    throw invalidParam(`The file has no data rows: ${s.reader.line - 1} lines, and values start at line ${s.valuesStartLine} (ValuesStartRowIndex ${s.valuesStartLine - 1}). Nothing was stored`);
+  }
+  if (model.sources.some((x) => x.Id === s.sourceId)) throw refused(`Source ${s.sourceId} is acquired live; import into a source of its own`);
+  const existing = store.source(s.sourceId);
+  const periodUs = s.periodUs ?? (rows > 1 ? s.reader.minStepUs : (existing?.PeriodUs ?? 1_000_000));
+  let storedEndUs = 0;
+  if (existing) {
+    for (const v of store.variablesOf(existing.Id)) {
+      for (const part of store.partsOf(v)) if (part.vs.end >= 0) storedEndUs = Math.max(storedEndUs, part.vs.end * part.periodUs);
+    }
+  }
+  let placement;
+  try {
+    placement = await placeRows(s.spool, periodUs, storedEndUs);
+  } catch (err) {
+    if (err instanceof PlacementError) throw invalidParam(`${err.message}. Nothing was stored`);
+    throw err;
+  }
+
+  // Everything in the file is known to fit: from here on it is written.
+  const source = existing ?? store.defineSource({ Id: s.sourceId, Name: s.sourceName, PeriodUs: periodUs, RetentionSec: s.retentionSec });
+  if (existing && existing.PeriodUs !== periodUs) store.changePeriod(existing.Id, periodUs, placement.g0 * periodUs);
+  const byName = new Map(store.variablesOf(source.Id).map((v) => [v.Name, v]));
+  const variables = s.reader.columns.map((c) => byName.get(c.Name) ?? store.defineVariable({ Id: randomUUID(), SourceId: source.Id, Name: c.Name, Unit: c.Unit }));
+  await writeRows(store, s.spool, placement, variables.map((v) => v.Id));
+
+  const start = (placement.g0 * periodUs) / 1000;
+  // End is exclusive, as a stopped measurement's: [Start, End) holds every imported row.
+  const end = ((placement.lastSlot + 1) * periodUs) / 1000;
+  const m = addFinishedMeasurement(r.ctx.db, {
+    Name: s.measurementName ?? `Import ${new Date(start).toISOString()}`,
+    Start: start,
+    End: end,
+    SourceId: source.Id,
+    Variables: variables.map((v) => v.Id),
+    MetaData: [
+      { Key: "Origin", Value: "CSV import" },
+      { Key: "Rows", Value: String(rows) },
+    ],
+  });
+  r.audit(`Imported measurement ${m.Name} (${rows} rows)`);
+  r.ctx.trace.add("info", "import", `Imported ${rows} rows (${s.bytes} bytes) into source ${source.Name} as measurement ${m.Name}`);
+  sendData(r.res, {
+    SessionId: s.id,
+    MeasurementId: m.ID,
+    SourceId: source.Id,
+    Name: m.Name,
+    Rows: rows,
+    Start: start,
+    End: end,
+    SampleRateHz: 1e6 / periodUs,
+    ShiftMs: placement.shiftUs / 1000,
+    Variables: variables.map((v) => ({ Id: v.Id, Name: v.Name, Unit: v.Unit })),
+  });
+}
+
+export const importRoutes: RestRoute[] = [
+  { method: "POST", pattern: /^\/history\/data\/import$/, handler: openSession },
+  { method: "POST", pattern: /^\/history\/data\/import\/([^/]+)$/, handler: receiveChunk },
+  { method: "DELETE", pattern: /^\/history\/data\/import\/([^/]+)$/, handler: closeSession },
+];
