@@ -124,6 +124,8 @@ export type LiveSocketStats = {
   dropped: number;
 };
 
+type CachedItem = { t0: number; t1: number; fresh: number; firstAt: number; ok: boolean; dropped: number; scale: number; extended: boolean; text: string };
+
 const keyOf = (id: WorkerId) => `${typeof id}:${id}`;
 
 export class LiveSocketHub {
@@ -132,6 +134,8 @@ export class LiveSocketHub {
   private readonly byVar = new Map<string, Set<Entry>>();
   /** Variables the simulator feeds sample by sample; the others are read from the live table at each commit. */
   private readonly sampled = new Set<string>();
+  /** Publish items already built for this acquisition batch, per variable (see defaultItem()). */
+  private readonly itemCache = new Map<string, CachedItem[]>();
   private readonly live: ObservedLiveValues;
   private readonly now: () => number;
   private flushQueued = false;
@@ -463,6 +467,7 @@ export class LiveSocketHub {
 
   private flush(): void {
     const now = this.now();
+    this.itemCache.clear();
     for (const [id, set] of this.byVar) {
       if (this.sampled.has(id)) continue;
       const cur = this.live.get(id);
@@ -552,51 +557,90 @@ export class LiveSocketHub {
     return sub.scale === null ? x : Math.round(x * sub.scale) / sub.scale;
   }
 
-  /** One Publish item as JSON text, or null when OnValueChanged leaves the variable out. */
+  /** One Publish item as JSON text, or null when OnValueChanged leaves the variable out (unchanged). */
   private item(sub: Subscription, e: Entry): string | null {
     const cur = this.live.get(e.v.Id);
-    const current = cur && cur.v !== null && Number.isFinite(cur.v) ? f32(cur.v) : null;
+    const has = cur !== undefined && cur.v !== null && Number.isFinite(cur.v);
+    if (!sub.onChange) return this.defaultItem(sub, e, has ? cur : undefined);
+    const current = has ? f32(cur.v!) : null;
     let values: number[] = [];
     let times: number[] = [];
     let fresh = 0;
     let acquired: number | null = e.vals.length ? e.firstAt : null;
-    if (sub.onChange) {
-      let prev = e.sent;
-      for (let i = 0; i < e.vals.length; i++) {
-        const r = this.round(sub, e.vals[i]!);
-        if (r === prev) continue;
-        values.push(r);
-        times.push(e.ts[i]!);
-        prev = r;
+    let prev = e.sent;
+    for (let i = 0; i < e.vals.length; i++) {
+      const r = this.round(sub, e.vals[i]!);
+      if (r === prev) continue;
+      values.push(r);
+      times.push(e.ts[i]!);
+      prev = r;
+    }
+    fresh = values.length;
+    if (fresh === 0) {
+      const first = e.sent === undefined;
+      const lost = current === null && e.sent !== null;
+      const back = current !== null && e.sent === null;
+      if (!first && !lost && !back) {
+        // Unchanged: the variable is left out, what was coalesced is reported with its next change.
+        e.vals.length = 0;
+        e.ts.length = 0;
+        return null;
       }
-      fresh = values.length;
-      if (fresh === 0) {
-        const first = e.sent === undefined;
-        const lost = current === null && e.sent !== null;
-        const back = current !== null && e.sent === null;
-        if (!first && !lost && !back) {
-          // Unchanged: the variable is left out, what was coalesced is reported with its next change.
-          e.vals.length = 0;
-          e.ts.length = 0;
-          return null;
-        }
-        if (current !== null) {
-          values = [this.round(sub, current)];
-          times = [cur!.t];
-          fresh = first ? 1 : 0;
-          acquired = null;
-        }
+      if (current !== null) {
+        values = [this.round(sub, current)];
+        times = [cur!.t];
+        fresh = first ? 1 : 0;
+        acquired = null;
       }
-    } else if (e.vals.length) {
-      values = sub.scale === null ? e.vals : e.vals.map((v) => this.round(sub, v));
-      times = e.ts;
-      fresh = values.length;
-    } else if (current !== null) {
-      values = [this.round(sub, current)];
-      times = [cur!.t];
-      fresh = e.sent === undefined ? 1 : 0;
     }
     e.sent = current === null ? null : values.length ? values[values.length - 1]! : e.sent;
+    return this.itemText(sub, e, current, values, times, fresh, acquired);
+  }
+
+  /**
+   * An item of a subscription without OnValueChanged. Clients that subscribe the same variables
+   * the same way get the same items, so each is built once per batch: what the text depends on is
+   * compared field by field (the samples are those of the variable at those timestamps, the same
+   * for every subscriber).
+   */
+  private defaultItem(sub: Subscription, e: Entry, cur: { v: number | null; t: number } | undefined): string {
+    const n = e.vals.length;
+    const t0 = n ? e.ts[0]! : cur ? cur.t : -1;
+    const t1 = n ? e.ts[n - 1]! : t0;
+    const fresh = n ? n : cur && e.sent === undefined ? 1 : 0;
+    const firstAt = n ? e.firstAt : 0;
+    const ok = cur !== undefined;
+    const scale = sub.scale ?? -1;
+    let list = this.itemCache.get(e.v.Id);
+    if (list) {
+      for (const c of list) {
+        if (c.t0 === t0 && c.t1 === t1 && c.fresh === fresh && c.firstAt === firstAt && c.ok === ok && c.dropped === e.dropped && c.scale === scale && c.extended === sub.extended) {
+          e.sent = ok ? 0 : null;
+          e.vals.length = 0;
+          e.ts.length = 0;
+          e.dropped = 0;
+          return c.text;
+        }
+      }
+    } else this.itemCache.set(e.v.Id, (list = []));
+    let values: number[] = [];
+    let times: number[] = [];
+    if (n) {
+      values = sub.scale === null ? e.vals : e.vals.map((v) => this.round(sub, v));
+      times = e.ts;
+    } else if (cur) {
+      values = [this.round(sub, f32(cur.v!))];
+      times = [cur.t];
+    }
+    const dropped = e.dropped;
+    // Only "sent before or not" matters without OnValueChanged (the first frame's New).
+    e.sent = ok ? 0 : null;
+    const text = this.itemText(sub, e, ok ? 0 : null, values, times, fresh, n ? firstAt : null);
+    if (list.length < 8) list.push({ t0, t1, fresh, firstAt, ok, dropped, scale, extended: sub.extended, text });
+    return text;
+  }
+
+  private itemText(sub: Subscription, e: Entry, current: number | null, values: number[], times: number[], fresh: number, acquired: number | null): string {
     // Finite numbers only (NaN never gets in), so String(n) is valid JSON.
     let text = `${e.head}${current === null ? "NoValue" : "OK"}","Values":[${values.join(",")}],"New":${fresh},"Dropped":${e.dropped}`;
     if (sub.extended) text += `${e.names},"Timestamps":[${times.join(",")}],"Acquired":${acquired}`;
