@@ -117,8 +117,10 @@ export function sourceVariables(data: DataContext, src: SeriesSource): SourceVar
  */
 export function describeMeasurement(data: DataContext, m: Measurement & { MatchedOn?: string[]; Kind?: MeasurementKind }, area: Area, index: number, add: { vars: boolean; meta: boolean }) {
   const src = data.store.source(m.SourceId);
-  const last = lastStored(data, m.SourceId);
-  const end = m.End ?? Math.max(m.Start, last ?? m.Start);
+  const last = lastStored(data, m.SourceId) ?? m.Start;
+  // The time of its last sample: End is exclusive (a stop, or one period past an import's last row).
+  const lastInside = m.End === null || !src ? last : Math.min(last, (Math.ceil((m.End * 1000) / src.PeriodUs) - 1) * (src.PeriodUs / 1000));
+  const end = Math.max(m.Start, lastInside);
   const start = src ? Math.min(end, Math.max(m.Start, horizonMs(data, src, area))) : m.Start;
   const vars = add.vars && src ? sourceVariables(data, src).filter((v) => m.Variables.includes(v.Id)) : null;
   return {

@@ -124,7 +124,9 @@ export class VarSeries {
   private nextBlock(blk: number): void {
     if (this.blockIdx >= 0 && this.rawDirty) this.sink(rowKey(this.key, 0, this.blockIdx), encodeBlock(this.raw, this.rawLen));
     this.blockIdx = blk;
-    this.raw = new Float32Array(BLOCK_SAMPLES).fill(Number.NaN);
+    // Reused, not replaced: encodeBlock copied it, and two 16 KB arrays per block were an
+    // import's main garbage. Readers use a block they get synchronously (no await in between).
+    this.raw.fill(Number.NaN);
     this.rawLen = 0;
     this.rawDirty = false;
   }

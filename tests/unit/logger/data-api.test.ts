@@ -231,10 +231,14 @@ describe("data API over HTTP (simulator on)", () => {
     const listed = (await call("GET", `${measurements}?Start=${m.Start - 1000}&Limit=5&AddMeasMetaData=true`, undefined, viewer)).body.Data;
     // Newest first: Run A, then the source's continuous recording (all it stored, still going).
     expect(listed).toEqual([
-      expect.objectContaining({ Id: m.ID, Name: "Run A", Kind: "Measurement", AbsoluteStart: m.Start, LastTimeStamp: stopped.End, SourceId: m.SourceId, SampleRateHz: 100, Index: 0, MetaData: [{ Key: "Operator", Value: "Ada" }] }),
+      expect.objectContaining({ Id: m.ID, Name: "Run A", Kind: "Measurement", AbsoluteStart: m.Start, SourceId: m.SourceId, SampleRateHz: 100, Index: 0, MetaData: [{ Key: "Operator", Value: "Ada" }] }),
       expect.objectContaining({ Id: m.SourceId, Name: "Test bench controller (continuous)", Kind: "Continuous", End: null, SourceId: m.SourceId, Index: 1, MetaData: [] }),
     ]);
     expect(listed[0].Variables).toEqual(m.Variables);
+    // Its last sample: on the 10 ms grid, before the stop.
+    expect(listed[0].LastTimeStamp).toBeLessThan(stopped.End);
+    expect(listed[0].LastTimeStamp).toBeGreaterThanOrEqual(stopped.End - 10);
+    expect(listed[0].LastTimeStamp % 10).toBe(0);
     expect(listed[1].AbsoluteStart).toBeLessThan(m.Start);
     expect(listed[1].LastTimeStamp).toBeGreaterThan(m.Start);
     const mapped = (await call("POST", measurements, { Order: "ASC", AddVarMapping: true, Measurements: [m.ID] })).body.Data;
