@@ -45,6 +45,11 @@ export default defineConfig({
       DATA_DIR: process.env.E2E_DATA_DIR,
       ADMIN_PASSWORD: process.env.E2E_ADMIN_PASSWORD,
       SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
+      // The fixtures talk to the logger as the console does; on loopback the documented default
+      // is accepted (npm start would otherwise generate one in DATA_DIR/.client-secret).
+      LOGGER_CLIENT_SECRET: "loggia-console-secret",
+      // Notification tests run their SMTP and webhook receivers on 127.0.0.1.
+      NOTIFY_ALLOW: "127.0.0.1",
       ACCESS_TOKEN_TTL: "900",
     },
   },

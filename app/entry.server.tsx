@@ -9,7 +9,7 @@ import { contentSecurityPolicy, cspSource, newNonce } from "./services/csp.serve
 import { acceptsZstd, DocumentSink } from "./services/documentStream.server";
 import { stateIfAny } from "./services/context.server";
 import { env } from "./services/env.server";
-import { bodyLimit, clientAddress, refusal, requestOrigin, type RequestFacts } from "./services/requestGate.server";
+import { bodyLimit, clientAddress, originAllowed, refusal, requestOrigin, type RequestFacts } from "./services/requestGate.server";
 import { getInstance } from "./services/i18n.server";
 import { ServerChartsContext, type SvgLook } from "./ui/dashboard/serverCharts";
 import { NonceContext } from "./ui/nonce";
@@ -91,6 +91,7 @@ export { authorizeVncUpgrade } from "./services/vnc-proxy.server";
 export const requestGate = {
   refusal: (facts: RequestFacts) => refusal(facts),
   requestOrigin: (facts: Pick<RequestFacts, "headers" | "encrypted">) => requestOrigin(facts),
+  originAllowed,
   bodyLimit,
   clientAddress: (headers: Headers, peer: string | undefined) => clientAddress(headers, peer),
   trustProxy: env.trustProxy,

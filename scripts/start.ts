@@ -36,19 +36,49 @@ function buildIfNeeded() {
   }
 }
 
-/** A secret that survives restarts, so sessions do too. */
-function sessionSecret(): string {
-  if (env.SESSION_SECRET) return env.SESSION_SECRET;
+/** A random secret made on the first start and kept in DATA_DIR (readable by its owner only). */
+function persistedSecret(fileName: string): string {
   mkdirSync(dataDir, { recursive: true });
-  const file = join(dataDir, ".session-secret");
+  const file = join(dataDir, fileName);
   if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString("hex"), { mode: 0o600 });
   return readFileSync(file, "utf8").trim();
 }
 
-function start(name: string, command: string, args: string[], ready: RegExp, childEnv: NodeJS.ProcessEnv): Promise<void> {
+/** A secret that survives restarts, so sessions do too. */
+function sessionSecret(): string {
+  return env.SESSION_SECRET || persistedSecret(".session-secret");
+}
+
+/**
+ * The console's OAuth client secret at the embedded logger: never the published default, which
+ * would let anyone who reaches the logger act as the console (and read VNC passwords).
+ */
+function clientSecret(): string {
+  return env.LOGGER_CLIENT_SECRET || persistedSecret(".client-secret");
+}
+
+/** Waits before the n-th restart of a crashed logger: 1 s, 2 s, 4 s … at most 30 s. */
+function restartDelayMs(n: number): number {
+  return Math.min(30_000, 1000 * 2 ** Math.max(0, n - 1));
+}
+/** A logger that ran this long before it stopped starts the back-off anew. */
+const STABLE_MS = 60_000;
+
+function start(
+  name: string,
+  command: string,
+  args: string[],
+  ready: RegExp,
+  childEnv: NodeJS.ProcessEnv,
+  onCrash: (code: string) => void = (code) => {
+    console.error(`${name} stopped unexpectedly (${code}); stopping Loggia.`);
+    stop(1);
+  },
+): Promise<void> {
   return new Promise((resolveReady, reject) => {
     const child = spawn(command, args, { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
     children.push(child);
+    child.once("exit", () => children.splice(children.indexOf(child), 1));
     let isReady = false;
     const relay = (stream: NodeJS.ReadableStream, out: NodeJS.WriteStream) => {
       let buffer = "";
@@ -70,10 +100,7 @@ function start(name: string, command: string, args: string[], ready: RegExp, chi
     relay(child.stderr!, process.stderr);
     child.on("exit", (code, signal) => {
       if (!isReady) reject(new Error(`${name} exited before it was ready (${signal ?? code})`));
-      else if (!stopping) {
-        console.error(`${name} stopped unexpectedly (${signal ?? code}); stopping Loggia.`);
-        stop(1);
-      }
+      else if (!stopping) onCrash(String(signal ?? code));
     });
   });
 }
@@ -104,14 +131,36 @@ async function main() {
   const freshData = embedded && !existsSync(join(dataDir, "logger.db"));
   const secret = sessionSecret();
   const loggerUrl = env.LOGGER_URL ?? `http://127.0.0.1:${loggerPort}`;
+  // The embedded logger and the console share a generated client secret; an external logger
+  // has its own, given as LOGGER_CLIENT_SECRET (else the console's default applies).
+  const client = embedded ? clientSecret() : env.LOGGER_CLIENT_SECRET;
   if (embedded) {
-    await start("logger", process.execPath, [join(root, "logger", "main.ts")], /logger listening on/, {
+    const loggerEnv = {
       ...env,
       LOGGER_PORT: String(loggerPort),
       DATA_DIR: dataDir,
-      // A new installation starts with an hour of simulated history, so charts are not empty.
-      ...(freshData && env.SIM !== "off" && !env.BACKFILL ? { BACKFILL: "1h" } : {}),
-    });
+      LOGGER_CLIENT_SECRET: client,
+    };
+    // A new installation starts with an hour of simulated history, so charts are not empty.
+    const first = { ...loggerEnv, ...(freshData && env.SIM !== "off" && !env.BACKFILL ? { BACKFILL: "1h" } : {}) };
+    let crashes = 0;
+    let startedAt = Date.now();
+    // A crashed logger is started again, sooner the first times; meanwhile the console shows
+    // its "logger cannot be reached" page and recovers by itself once the logger is back.
+    const restart = (code: string) => {
+      if (Date.now() - startedAt > STABLE_MS) crashes = 0;
+      const delay = restartDelayMs(++crashes);
+      console.error(`[loggia] The embedded logger stopped unexpectedly (${code}); restarting it in ${delay / 1000} s (restart ${crashes}). The console shows its outage page meanwhile.`);
+      setTimeout(() => {
+        if (stopping) return;
+        startedAt = Date.now();
+        start("logger", process.execPath, [join(root, "logger", "main.ts")], /logger listening on/, loggerEnv, restart).then(
+          () => console.log(`[loggia] The embedded logger is running again (${loggerUrl}).`),
+          (error: Error) => restart(error.message),
+        );
+      }, delay).unref();
+    };
+    await start("logger", process.execPath, [join(root, "logger", "main.ts")], /logger listening on/, first, restart);
   }
   await start("console", process.execPath, [...CONSOLE_NODE_FLAGS, join(root, "server", "main.ts"), "build/server/index.js"], /http:\/\//, {
     ...env,
@@ -119,6 +168,7 @@ async function main() {
     PORT: String(port),
     LOGGER_URL: loggerUrl,
     SESSION_SECRET: secret,
+    ...(client ? { LOGGER_CLIENT_SECRET: client } : {}),
   });
   const signIn = env.ADMIN_PASSWORD
     ? `admin / the ADMIN_PASSWORD you set`

@@ -85,6 +85,15 @@ app.all("/{*splat}", createConsoleHandler({ handle: createRequestHandler(build, 
 
 const proxy = createVncProxy({
   authorize: (req) => authorizeVncUpgrade(upgradeRequest(req)),
+  // A browser's upgrade names its page's origin: it must be the console's, as the request gate
+  // decides it (PUBLIC_ORIGIN, or X-Forwarded-* from a trusted proxy). Clients without Origin
+  // are no browsers, and cannot carry a victim's cookie.
+  sameOrigin: (req) => {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
+    const origin = headers.get("origin");
+    return origin === null || requestGate.originAllowed(headers, requestGate.requestOrigin({ headers }));
+  },
   maxConnections: Number(process.env.VNC_MAX_CONNECTIONS ?? 16) || 16,
 });
 

@@ -11,6 +11,7 @@ import type { NextFunction, Request as ExpressRequest, Response as ExpressRespon
 export interface RequestGate {
   refusal(facts: { method: string; path: string; headers: Headers; encrypted?: boolean }): Refusal | null;
   requestOrigin(facts: { headers: Headers; encrypted?: boolean }): string | null;
+  originAllowed(headers: Headers, expected: string | null): boolean;
   bodyLimit(path: string): number;
   clientAddress(headers: Headers, peer: string | undefined): string | null;
   trustProxy: boolean;

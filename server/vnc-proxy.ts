@@ -29,6 +29,8 @@ export interface VncProxyOptions {
   maxConnections?: number;
   /** Time for the TCP connect plus the VNC server's handshake. */
   handshakeTimeoutMs?: number;
+  /** Whether the upgrade comes from the console's own pages (default: Origin's host is Host). */
+  sameOrigin?: (req: IncomingMessage) => boolean;
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -64,7 +66,7 @@ export function createVncProxy(options: VncProxyOptions) {
     }
     if (pathname !== path) return false;
     socket.on("error", () => socket.destroy());
-    if (!sameOrigin(req)) {
+    if (!(options.sameOrigin ?? sameOrigin)(req)) {
       refuse(socket, 403);
       return true;
     }

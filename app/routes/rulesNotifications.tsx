@@ -6,7 +6,7 @@ import type { z } from "zod";
 import { NOTIFY_EVENTS, RULE_TYPES, ruleSchema, SEVERITIES, targetSchema, toLoggerRule, toLoggerTarget } from "~/schemas/rules";
 import { stateOf } from "~/services/context.server";
 import { readId, readIntent, requireConfirmation } from "~/services/forms.server";
-import { redirectWithToast, requireFeature } from "~/services/guards.server";
+import { holds, redirectWithToast, requireFeature } from "~/services/guards.server";
 import { getInstance } from "~/services/i18n.server";
 import { alarmRulesAnswer, deliveriesAnswer, emptyAnswer, idAnswer, targetsAnswer, testNotificationAnswer, type AlarmRule, type NotificationTarget } from "~/services/logger/schemas";
 import { isRefusal, loggerReply } from "~/services/submission.server";
@@ -29,7 +29,7 @@ const TARGET_FIELDS = { name: /\bname\b/i, url: /\.URL\b/, to: /\.To\b/, from: /
 const DELIVERIES = 20;
 
 export async function loader(args: Route.LoaderArgs) {
-  await requireFeature(args, "rulesNotifications");
+  const auth = await requireFeature(args, "rulesNotifications");
   const { logger } = stateOf(args.context);
   const [{ Rules }, { Targets }, deliveries, { variables }] = await Promise.all([
     logger.rpc("AlarmAPI.GetRules", {}, alarmRulesAnswer),
@@ -42,6 +42,8 @@ export async function loader(args: Route.LoaderArgs) {
     targets: Targets,
     deliveries: deliveries.Deliveries,
     variables: variables.map((v) => ({ Id: v.Id, Name: v.Name, Unit: v.Unit, deviceName: v.deviceName, DataFormat: v.DataFormat })),
+    // The logger lets only administrators point it at hosts (no SSRF), others only at NOTIFY_ALLOW's.
+    chooseTargets: holds(auth, "ManageGlobalSettings"),
   };
 }
 
@@ -245,9 +247,16 @@ export default function RulesNotifications({ loaderData, actionData }: Route.Com
 
       <section aria-labelledby="targets-title" className="flex flex-col gap-3">
         <div className="flex flex-wrap items-center justify-between gap-3">
-          <h2 id="targets-title" className="text-lg font-semibold">
-            {t("rules.targetsTitle")}
-          </h2>
+          <div>
+            <h2 id="targets-title" className="text-lg font-semibold">
+              {t("rules.targetsTitle")}
+            </h2>
+            {!loaderData.chooseTargets && (
+              <p className="text-sm text-slate-600 dark:text-slate-300" data-testid="targets-admin-note">
+                {t("rules.targetsAdminOnly")}
+              </p>
+            )}
+          </div>
           <div className="flex gap-2">
             <Link to={panelHref(params, PANELS, "addTarget", "email")} className={buttonClass} preventScrollReset>
               {t("rules.addEmail")}

@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
-import { bodyLimit, clientAddress, DEFAULT_BODY_LIMIT, refusal, requestOrigin, type OriginSettings } from "~/services/requestGate.server";
+import { bodyLimit, clientAddress, DEFAULT_BODY_LIMIT, originAllowed, refusal, requestOrigin, type OriginSettings } from "~/services/requestGate.server";
 import { createConsoleHandler, type RequestGate } from "../../../server/request.ts";
 
 // server/request.ts in front of a stand-in for React Router: what reaches the app, and what
@@ -22,6 +22,7 @@ async function start(settings: OriginSettings) {
   const gate: RequestGate = {
     refusal: (facts) => refusal(facts, settings),
     requestOrigin: (facts) => requestOrigin(facts, settings),
+    originAllowed,
     bodyLimit,
     clientAddress: (headers, peer) => clientAddress(headers, peer, settings),
     trustProxy: settings.trustProxy,

@@ -1,0 +1,140 @@
+import type { Page } from "@playwright/test";
+import { ADMIN_PASSWORD, createUser, expect, signIn, test, token } from "./fixtures";
+import { startConsole, startLogger } from "./stack";
+
+// The request gate and its neighbours, with JavaScript (project js) and without (nojs): another
+// site cannot post to the console (the translated refusal page), GET /logout does not sign
+// out, the hash token is not taken from another site's link, and odd requests get 4xx pages.
+
+const base = `http://localhost:${process.env.E2E_PORT}`;
+// Another origin on the same site (another port of localhost): the browser sends the console's
+// SameSite=Lax cookie along with its posts, so only the origin check stands in the way.
+const EVIL = "http://localhost:39998";
+
+/** Opens a page of "another site" holding `html`, served by Playwright itself. */
+async function openEvil(page: Page, html: string) {
+  await page.route(`${EVIL}/**`, (route) => route.fulfill({ contentType: "text/html", body: `<!doctype html><html><body>${html}</body></html>` }));
+  await page.goto(`${EVIL}/page`);
+}
+
+async function stillSignedIn(page: Page, username: string) {
+  await page.goto("/settings");
+  await expect(page).toHaveURL(/\/settings$/);
+  await expect(page.getByTestId("user-menu")).toContainText(username);
+}
+
+test("forms on another site cannot post to the console, not even to routes without a page", async ({ page }) => {
+  const user = await createUser("Operator");
+  await signIn(page, user.username, user.password);
+  const forms: [string, string][] = [
+    ["/logout", ""],
+    ["/fileBrowser/upload", `<input name="path" value=""><input name="file" value="x">`],
+    ["/banner/dismiss", `<input name="text" value="x"><input name="redirectTo" value="/">`],
+    ["/signin/token", `<input name="access_token" value="someone-elses-token">`],
+    ["/settings", `<input name="language" value="it"><input name="theme" value="dark">`],
+  ];
+  for (const [path, fields] of forms) {
+    await openEvil(page, `<form method="post" action="${base}${path}" enctype="${path.includes("upload") ? "multipart/form-data" : "application/x-www-form-urlencoded"}">${fields}<button>Go</button></form>`);
+    const [response] = await Promise.all([page.waitForResponse(`${base}${path}`), page.getByRole("button", { name: "Go" }).click()]);
+    expect(response.status(), path).toBe(403);
+    await expect(page.getByTestId("error-403")).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Request refused" })).toBeVisible();
+    await expect(page.getByText("This request came from another site")).toBeVisible();
+  }
+  await page.unrouteAll();
+  await stillSignedIn(page, user.username);
+});
+
+test("the refusal page speaks the visitor's language", async ({ page }) => {
+  await page.context().setExtraHTTPHeaders({ "Accept-Language": "it" });
+  const res = await page.request.post(`${base}/settings`, { form: { a: "1" }, headers: { Origin: EVIL, Accept: "text/html" } });
+  expect(res.status()).toBe(403);
+  expect(await res.text()).toContain("Richiesta rifiutata");
+});
+
+test("GET /logout asks instead of signing out; its button signs out", async ({ page }) => {
+  const user = await createUser("Operator");
+  await signIn(page, user.username, user.password);
+  const res = await page.goto("/logout");
+  expect(res?.status()).toBe(200);
+  await expect(page.getByRole("heading", { name: "Sign out" })).toBeVisible();
+  await stillSignedIn(page, user.username);
+  await page.goto("/logout");
+  await page.getByTestId("logout-confirm").click();
+  await expect(page).toHaveURL(/\/signin$/);
+  await page.goto("/settings");
+  await expect(page).toHaveURL(/\/signin$/);
+  // Signed out, /logout has nothing to ask.
+  await page.goto("/logout");
+  await expect(page).toHaveURL(/\/signin$/);
+});
+
+test("an access token in the hash of another site's link is not taken", async ({ page, javaScriptEnabled }) => {
+  test.skip(javaScriptEnabled === false, "the hash reaches the console only through its script");
+  const user = await createUser("Viewer");
+  const access = await token(user.username, user.password);
+  await openEvil(page, `<a href="${base}/signin#access_token=${encodeURIComponent(access)}">open</a>`);
+  await page.getByRole("link", { name: "open" }).click();
+  await page.waitForURL(`${base}/signin`);
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+  // The hash is dropped, and nobody is signed in.
+  await expect.poll(() => page.evaluate(() => location.hash)).toBe("");
+  await page.goto("/settings");
+  await expect(page).toHaveURL(/\/signin$/);
+});
+
+test("pages carry a CSP with a nonce; everything says nosniff", async ({ page }) => {
+  await signIn(page, "admin", ADMIN_PASSWORD);
+  const res = await page.goto("/dashboard");
+  const csp = res!.headers()["content-security-policy"]!;
+  expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
+  expect(csp).toContain("frame-ancestors 'self'");
+  const nonce = /'nonce-([^']+)'/.exec(csp)![1]!;
+  expect(await res!.text()).toContain(`nonce="${nonce}"`);
+  expect(res!.headers()["x-content-type-options"]).toBe("nosniff");
+  for (const path of ["/favicon.svg", "/logo.svg", "/log/export?type=Warning", "/resources/ConstantsLocal.json"]) {
+    expect((await page.request.get(path)).headers()["x-content-type-options"], path).toBe("nosniff");
+  }
+});
+
+test("odd requests are 4xx, not 500", async ({ page }) => {
+  await signIn(page, "admin", ADMIN_PASSWORD);
+  const me = { Origin: base };
+  expect((await page.request.fetch("/settings", { method: "PUT", headers: me })).status()).toBe(405);
+  expect((await page.request.fetch("/settings", { method: "DELETE", headers: me })).status()).toBe(405);
+  expect((await page.request.post("/settings", { data: { a: 1 }, headers: me })).status()).toBe(415);
+  expect((await page.request.post("/settings", { data: "x", headers: { ...me, "Content-Type": "multipart/form-data" } })).status()).toBe(400);
+  expect((await page.request.post("/settings", { form: { pad: "x".repeat(2 * 1024 * 1024) }, headers: me })).status()).toBe(413);
+  for (const path of ["/log?offset=1e309", "/alarming?offset=-5"]) {
+    const res = await page.goto(path);
+    expect(res?.status(), path).toBe(400);
+    await expect(page.getByTestId("error-400")).toBeVisible();
+  }
+});
+
+test("a GET of the export download goes back to the export form with its choices", async ({ page }) => {
+  await signIn(page, "admin", ADMIN_PASSWORD);
+  await page.goto("/export/csv?mode=resampled&interval=60&span=preset&preset=1h");
+  await expect(page).toHaveURL(/\/export\?mode=resampled&interval=60&span=preset&preset=1h$/);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+});
+
+test("/help on a controller is the 404 page", async ({ page }) => {
+  const logger = await startLogger({ controller: true, adminPassword: "extra-Admin-pass-1" });
+  const console = await startConsole(logger.url);
+  try {
+    await page.goto(`${console.url}/signin`);
+    await page.getByLabel("Username").fill("admin");
+    await page.getByLabel("Password").fill("extra-Admin-pass-1");
+    await page.getByLabel("Password").press("Enter");
+    await expect(page).toHaveURL(/\/devices$/);
+    const res = await page.goto(`${console.url}/help`);
+    expect(res?.status()).toBe(404);
+    expect(res?.headers()["content-type"]).toContain("text/html");
+    await expect(page.getByTestId("error-404")).toBeVisible();
+  } finally {
+    await page.goto("about:blank");
+    await console.stop();
+    await logger.stop();
+  }
+});
