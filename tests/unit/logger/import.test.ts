@@ -145,7 +145,8 @@ describe("CSV import sessions", () => {
     expect(ms.find((m) => m.Id === d.MeasurementId)).toMatchObject({
       Name: "Run 7",
       AbsoluteStart: start,
-      LastTimeStamp: start + 2000,
+      // The last row's time, as the source says; End (Loggia's) is exclusive.
+      LastTimeStamp: start + 7 * 250,
       End: start + 2000,
       SourceId: "rig-2025",
       Variables: src.Variables,
