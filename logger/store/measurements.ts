@@ -204,3 +204,8 @@ export function addFinishedMeasurement(db: Db, m: Omit<Measurement, "ID" | "End"
   );
   return getMeasurement(db, id)!;
 }
+
+/** Whether a source has any recorded measurement (a started one or an import). */
+export function hasMeasurements(db: Db, sourceId: string): boolean {
+  return get<{ n: number }>(db, "SELECT 1 AS n FROM measurements WHERE SourceId = ? LIMIT 1", sourceId) !== undefined;
+}

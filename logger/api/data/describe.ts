@@ -1,6 +1,8 @@
 import type { DataContext } from "../../model/context.ts";
 import type { DataFormat, Variable } from "../../model/types.ts";
+import { hasMeasurements } from "../../store/measurements.ts";
 import type { Measurement } from "../../store/measurements.ts";
+import type { Db } from "../../store/db.ts";
 import type { SeriesSource, SeriesVariable } from "../../store/series/store.ts";
 import { horizonMs } from "./common.ts";
 import type { Area } from "./common.ts";
@@ -147,13 +149,15 @@ export type MeasurementKind = "Measurement" | "Continuous";
  * The continuous recording of a source as a measurement (Kind "Continuous", Id = the source's
  * Id): everything the source stored, ongoing while it acquires. Clients of the family read
  * history by measurement (`mid:`), so data recorded outside any started measurement stays
- * readable to them. null before the first sample.
+ * readable to them. null before the first sample, and for a source the logger does not acquire
+ * that has measurements (an imported one: its imports are its measurements).
  */
-export function continuousMeasurement(data: DataContext, src: SeriesSource | undefined): (Measurement & { Kind: MeasurementKind }) | null {
+export function continuousMeasurement(data: DataContext, db: Db, src: SeriesSource | undefined): (Measurement & { Kind: MeasurementKind }) | null {
   if (!src) return null;
   const range = storedRange(data, src.Id);
   if (!range) return null;
   const acquiring = data.model.sources.some((s) => s.Id === src.Id);
+  if (!acquiring && hasMeasurements(db, src.Id)) return null;
   return {
     ID: src.Id,
     Name: `${src.Name} (continuous)`,

@@ -67,7 +67,7 @@ function selectedMeasurement(r: RestRequest, refs: { SID: string; VID: string; S
   if (ids.size === 0) return null;
   if (ids.size > 1) throw invalidParam("All variables of one request must select the same measurement");
   const id = [...ids][0]!;
-  const m = getMeasurement(r.ctx.db, id) ?? continuousMeasurement(r.ctx.data, r.ctx.data.store.source(id));
+  const m = getMeasurement(r.ctx.db, id) ?? continuousMeasurement(r.ctx.data, r.ctx.db, r.ctx.data.store.source(id));
   // Never data from elsewhere: the measurement must exist, on this source, with this variable.
   if (!m) throw notFound(`Unknown measurement ${id}`);
   for (const x of refs) {

@@ -46,7 +46,7 @@ function measurementsOf(data: DataContext, db: Parameters<typeof listMeasurement
   const f: MeasurementFilter = { Start: q.Start, End: q.End, Order: q.Order, Limit: q.Limit, SourceId: sid, Ids: q.Measurements };
   const key = q.MeasMetaDataFilter?.Key ?? "";
   const value = q.MeasMetaDataFilter?.Value ?? "";
-  if (!key && !value) return withContinuous(data, f, listMeasurements(db, f, data.now()));
+  if (!key && !value) return withContinuous(data, db, f, listMeasurements(db, f, data.now()));
   const devices = new Set(devicesMatching(db, key, value));
   const { sources, variables } = data.model;
   return searchMeasurements(db, f, data.now(), {
@@ -58,8 +58,8 @@ function measurementsOf(data: DataContext, db: Parameters<typeof listMeasurement
 }
 
 /** The source's continuous recording among its measurements, where the filter lets it in (it has no metadata). */
-function withContinuous(data: DataContext, f: MeasurementFilter, list: Measurement[]): (Measurement & { Kind?: MeasurementKind })[] {
-  const c = continuousMeasurement(data, data.store.source(f.SourceId!));
+function withContinuous(data: DataContext, db: Parameters<typeof listMeasurements>[0], f: MeasurementFilter, list: Measurement[]): (Measurement & { Kind?: MeasurementKind })[] {
+  const c = continuousMeasurement(data, db, data.store.source(f.SourceId!));
   const end = c?.End ?? data.now();
   if (!c || (f.Ids && !f.Ids.includes(c.ID)) || (f.End !== undefined && c.Start > f.End) || (f.Start !== undefined && end < f.Start)) return list;
   const all = [...list, c].sort((a, b) => (f.Order === "asc" ? a.Start - b.Start : b.Start - a.Start));
