@@ -9,6 +9,9 @@ const steps: [string, string, string[]][] = [
   ["console build", process.execPath, [join(root, "node_modules", "@react-router", "dev", "bin.cjs"), "build"]],
   ["dashboards", process.execPath, [join(root, "bench", "dashboard.ts")]],
   ["export", process.execPath, [join(root, "bench", "export.ts")]],
+  ["live WebSocket", process.execPath, [join(root, "bench", "ws.ts")]],
+  ["CSV import", process.execPath, [join(root, "bench", "import.ts")]],
+  ["sign-in throttle", process.execPath, [join(root, "bench", "throttle.ts")]],
 ];
 
 const failed: string[] = [];
