@@ -30,12 +30,14 @@ export async function attemptSignIn(
 ): Promise<SignInOutcome> {
   const attempt = await ctx.throttle.begin(username, address, via);
   if (!attempt.ok) return { ok: false, reason: "throttled", retryAfterSec: attempt.retryAfterSec };
-  let user: UserRow | null = null;
+  let user: UserRow | null;
   try {
     user = await checkCredentials(ctx.db, username, password);
-  } finally {
-    attempt.settle(user !== null);
+  } catch (err) {
+    attempt.settle(null); // not checked (too many hashes at once): counts as nothing
+    throw err;
   }
+  attempt.settle(user !== null);
   return user ? { ok: true, user } : { ok: false, reason: "wrong" };
 }
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { LoggerContext } from "../api/registry.ts";
 import { readBody } from "../http/body.ts";
+import { RpcError } from "../http/errors.ts";
 import { sendJson } from "../http/respond.ts";
 import { resolveToken } from "./caller.ts";
 import { bearerToken, checkClient, isConfidentialClient, parseBasicAuth } from "./clients.ts";
@@ -48,7 +49,11 @@ export async function handleToken(req: IncomingMessage, res: ServerResponse, ctx
     const username = form.get("username");
     const password = form.get("password");
     if (!username || password === null) return oauthError(res, 400, "invalid_request", "username and password are required");
-    const outcome = await attemptSignIn(ctx, username, password, grantAddress(req, ctx, clientId), "POST /token");
+    const outcome = await attemptSignIn(ctx, username, password, grantAddress(req, ctx, clientId), "POST /token").catch((err: unknown) => {
+      if (err instanceof RpcError && err.status === 503) return null; // too many password checks at once
+      throw err;
+    });
+    if (!outcome) return oauthError(res, 503, "temporarily_unavailable", "Too many sign-ins at once; try again in a moment");
     if (!outcome.ok && outcome.reason === "throttled") {
       // RFC 6749 has no error for this; slow_down is RFC 8628's word for "poll less often".
       const wait = outcome.retryAfterSec;

@@ -107,7 +107,7 @@ export class BackoffTable {
 }
 
 export type Attempt =
-  | { ok: true; /** Call with the outcome of the password check. */ settle(right: boolean): void }
+  | { ok: true; /** Call with the outcome of the password check; null when it could not be made (busy). */ settle(right: boolean | null): void }
   | { ok: false; retryAfterSec: number };
 
 /** What a failed attempt or a new block tells the audit log. */
@@ -181,10 +181,12 @@ export class SignInThrottle {
     let settled = false;
     return {
       ok: true,
-      settle: (right: boolean) => {
+      settle: (right: boolean | null) => {
         if (settled) return;
         settled = true;
-        if (right) {
+        if (right === null) {
+          if (address !== null) this.addresses.refund(address);
+        } else if (right) {
           this.accounts.forget(account);
           if (address !== null) this.addresses.refund(address);
         } else {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { hashPassword } from "../../../logger/auth/passwords.ts";
 import { ACCOUNT_POLICY, BackoffTable, SignInThrottle, accountKey, addressKey } from "../../../logger/auth/throttle.ts";
 import type { ThrottleEvent } from "../../../logger/auth/throttle.ts";
 
@@ -135,6 +136,27 @@ describe("SignInThrottle", () => {
     const started = performance.now();
     expect((await guess(t, "alice", "10.0.0.1")).checked).toBe(false);
     expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+  });
+});
+
+describe("password hashing", () => {
+  it("queues at most 64 hashes behind the two that run and refuses the rest as busy (503)", async () => {
+    const results = await Promise.allSettled(Array.from({ length: 80 }, () => hashPassword("some-password")));
+    const refused = results.filter((r) => r.status === "rejected");
+    expect(results.length - refused.length).toBe(2 + 64);
+    expect((refused[0] as PromiseRejectedResult).reason).toMatchObject({ status: 503, value: -12 });
+  });
+
+  it("counts a check that could not be made (busy) neither for nor against anyone", async () => {
+    const c = clock();
+    const t = new SignInThrottle({ now: c.now, refusalDelayMs: 0 });
+    for (let i = 0; i < 40; i++) {
+      const attempt = await t.begin("alice", "10.0.0.1");
+      expect(attempt.ok).toBe(true);
+      if (attempt.ok) attempt.settle(null);
+    }
+    expect(t.addresses.waitMs("10.0.0.1")).toBe(0);
+    expect(t.accounts.waitMs("alice")).toBe(0);
   });
 });
 
