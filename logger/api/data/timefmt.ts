@@ -1,3 +1,6 @@
+import { DateTimeFormatError, compileDateTimeFormat, formatDateTime } from "./datetime-format.ts";
+import type { DateTimeToken } from "./datetime-format.ts";
+
 const pad = (n: number, w = 2) => String(n).padStart(w, "0");
 
 /**
@@ -56,87 +59,45 @@ export function zoneOffset(zone: string): ((ms: number) => number) | null {
 }
 
 /**
- * The contract's strftime-like DateTimeFormat (LOGGER-API.md, CSVSettings) in an IANA zone:
- * %Y %y %m %d %H %M %S %j, %F (= %Y-%m-%d), %T (= %H:%M:%S), %z (+hhmm), %:z (+hh:mm), %s (epoch
- * seconds), %% (a percent sign) and the fraction of the second `%%<n>us` — n digits (1–6), with
- * `%%0us` all six (microseconds). Anything else after % is refused: a typo would otherwise land
- * in every row. Returns the formatter or the text of the problem.
+ * The contract's DateTimeFormat (LOGGER-API.md, CSVSettings; the notation is in
+ * datetime-format.ts, where imports read it) as a formatter of epoch ms in an IANA zone, or the
+ * text of the problem. An unknown conversion is refused: a typo would land in every row.
  */
 export function dateTimeFormatter(format: string, zone: string): ((ms: number) => string) | { problem: string } {
   const offsetAt = zoneOffset(zone);
   if (!offsetAt) return { problem: `Unknown TimeZone ${zone}` };
-  type Piece = string | ((d: Date, off: number, sec: number) => string);
-  const pieces: Piece[] = [];
-  const fractions: { at: number; digits: number }[] = [];
-  let literal = "";
-  const flush = () => {
-    if (literal) pieces.push(literal);
-    literal = "";
-  };
-  const offsetText = (off: number, colon: boolean) => {
-    const a = Math.abs(off);
-    return `${off < 0 ? "-" : "+"}${pad(Math.floor(a / 60))}${colon ? ":" : ""}${pad(a % 60)}`;
-  };
-  const tokens: Record<string, (d: Date, off: number, sec: number) => string> = {
-    Y: (d) => String(d.getUTCFullYear()),
-    y: (d) => pad(d.getUTCFullYear() % 100),
-    m: (d) => pad(d.getUTCMonth() + 1),
-    d: (d) => pad(d.getUTCDate()),
-    H: (d) => pad(d.getUTCHours()),
-    M: (d) => pad(d.getUTCMinutes()),
-    S: (d) => pad(d.getUTCSeconds()),
-    j: (d) => pad(Math.floor((d.getTime() - Date.UTC(d.getUTCFullYear(), 0, 1)) / 86_400_000) + 1, 3),
-    F: (d) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`,
-    T: (d) => `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`,
-    z: (_d, off) => offsetText(off, false),
-    s: (_d, _off, sec) => String(sec),
-  };
-  for (let i = 0; i < format.length; i++) {
-    const c = format[i]!;
-    if (c !== "%") {
-      literal += c;
-      continue;
-    }
-    const rest = format.slice(i + 1);
-    const fraction = /^%([0-6])us/.exec(rest);
-    if (fraction) {
-      flush();
-      fractions.push({ at: pieces.length, digits: Number(fraction[1]) || 6 });
-      pieces.push("");
-      i += fraction[0].length;
-    } else if (rest.startsWith("%")) {
-      literal += "%";
-      i += 1;
-    } else if (rest.startsWith(":z")) {
-      flush();
-      pieces.push((_d, off) => offsetText(off, true));
-      i += 2;
-    } else if (tokens[rest[0] ?? ""]) {
-      flush();
-      pieces.push(tokens[rest[0]!]!);
-      i += 1;
-    } else {
-      return { problem: `DateTimeFormat: unknown directive %${rest[0] ?? ""} at position ${i + 1}` };
-    }
+  let tokens: DateTimeToken[];
+  try {
+    tokens = compileDateTimeFormat(format, "date");
+  } catch (error) {
+    if (!(error instanceof DateTimeFormatError)) throw error;
+    return { problem: `DateTimeFormat ${error.message}` };
   }
-  flush();
-  // Rows of one second share everything but the fraction (offsets change on whole minutes at most).
+  // Runs of whole-second conversions are written once per second (rows of one second share
+  // them); only the fractions are written per row.
+  const parts: (DateTimeToken[] | { digits: number })[] = [];
+  for (const t of tokens) {
+    const digits = t.kind === "fraction" ? t.digits : t.kind === "millis" ? 3 : 0;
+    const last = parts.at(-1);
+    if (digits) parts.push({ digits });
+    else if (Array.isArray(last)) last.push(t);
+    else parts.push([t]);
+  }
+  const text = parts.map(() => "");
   let second = Number.NaN;
-  const text = pieces.map((p) => (typeof p === "string" ? p : ""));
   return (ms) => {
     const sec = Math.floor(ms / 1000);
     if (sec !== second) {
       second = sec;
       const off = offsetAt(ms);
-      const d = new Date(sec * 1000 + off * 60_000);
-      pieces.forEach((p, k) => {
-        if (typeof p !== "string") text[k] = p(d, off, sec);
+      parts.forEach((p, k) => {
+        if (Array.isArray(p)) text[k] = formatDateTime(p, sec * 1e6, off);
       });
     }
-    if (fractions.length) {
-      const us = Math.min(999_999, Math.round((ms - sec * 1000) * 1000));
-      for (const f of fractions) text[f.at] = pad(Math.floor(us / 10 ** (6 - f.digits)), f.digits);
-    }
+    const us = Math.min(999_999, Math.round((ms - sec * 1000) * 1000));
+    parts.forEach((p, k) => {
+      if (!Array.isArray(p)) text[k] = pad(Math.floor(us / 10 ** (6 - p.digits)), p.digits);
+    });
     return text.join("");
   };
 }

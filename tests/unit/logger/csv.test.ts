@@ -64,7 +64,7 @@ describe("CSV cells", () => {
     // Within one second only the fraction changes (the formatter caches the rest).
     const f = cell("%H:%M:%S.%%6us", "UTC");
     expect([f(1000), f(1500.5), f(2999.999)]).toEqual(["00:00:01.000000", "00:00:01.500500", "00:00:02.999999"]);
-    expect(timeCell({ DateTimeFormat: "%Y-%q", DecimalSeparator: "." }, "UTC")).toEqual({ problem: "DateTimeFormat: unknown directive %q at position 4" });
+    expect(timeCell({ DateTimeFormat: "%Y-%q", DecimalSeparator: "." }, "UTC")).toEqual({ problem: 'DateTimeFormat "%Y-%q": unknown conversion %q at position 4' });
   });
 
   it("formats Excel serial dates in wall time of the zone", () => {
@@ -141,7 +141,7 @@ describe("CSV export over HTTP", () => {
     for (const v of values) expect(v).toMatch(/^(-?\d+(,\d)?)?$/);
     const bad = await post({ Start: -500, Variables: [ref(oil)], Format: "csv", CSVSettings: { DateTimeFormat: "%Q" } });
     expect(bad.status).toBe(400);
-    expect((await bad.json()).ReturnState.Description).toMatch(/unknown directive %Q/);
+    expect((await bad.json()).ReturnState.Description).toMatch(/unknown conversion %Q/);
   });
 
   it("refuses an interval that is not a whole number of sample periods", async () => {
