@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { CONSOLE_NODE_FLAGS } from "../server/flags.ts";
+import { LOGGER_NODE_FLAGS } from "../logger/flags.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const env = { ...process.env };
@@ -154,13 +155,13 @@ async function main() {
       setTimeout(() => {
         if (stopping) return;
         startedAt = Date.now();
-        start("logger", process.execPath, [join(root, "logger", "main.ts")], /logger listening on/, loggerEnv, restart).then(
+        start("logger", process.execPath, [...LOGGER_NODE_FLAGS, join(root, "logger", "main.ts")], /logger listening on/, loggerEnv, restart).then(
           () => console.log(`[loggia] The embedded logger is running again (${loggerUrl}).`),
           (error: Error) => restart(error.message),
         );
       }, delay).unref();
     };
-    await start("logger", process.execPath, [join(root, "logger", "main.ts")], /logger listening on/, first, restart);
+    await start("logger", process.execPath, [...LOGGER_NODE_FLAGS, join(root, "logger", "main.ts")], /logger listening on/, first, restart);
   }
   await start("console", process.execPath, [...CONSOLE_NODE_FLAGS, join(root, "server", "main.ts"), "build/server/index.js"], /http:\/\//, {
     ...env,
