@@ -20,6 +20,7 @@ import { LOCALE_IDS, type Language } from "./locales";
 import { getAuth } from "./services/auth-state.server";
 import { activeMaintenance, bannerVisible } from "./services/banner";
 import { sessionMiddleware, stateOf } from "./services/context.server";
+import { formBodyMiddleware } from "./services/formBody.server";
 import { gateInputOf } from "./services/guards.server";
 import { visibleFeatures } from "./services/gating";
 import { loadHeaderAlerts } from "./services/header.server";
@@ -37,7 +38,7 @@ import { ErrorPage } from "./ui/ErrorPage";
 import { useNonce } from "./ui/nonce";
 import { useRootData } from "./ui/rootData";
 
-export const middleware = [sessionMiddleware, i18nextMiddleware];
+export const middleware = [sessionMiddleware, i18nextMiddleware, formBodyMiddleware];
 // Browser navigation: the next screen's texts are there before it renders.
 export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
   async ({ request }, next) => {

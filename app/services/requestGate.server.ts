@@ -37,15 +37,17 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 const FRAMING = 128 * 1024;
 
 /**
- * Larger limits only where a form uploads files; each a little above the route's own check, so
- * that the route's translated answer ("larger than 20 MB") is what a user sees.
+ * Larger limits only where a form uploads files; each a little above the route's own check.
+ * `ownLengthCheck`: the route refuses a Content-Length over its limit itself, before reading a
+ * byte, with its own words ("The logo is larger than 1 MB") next to the form field — the gate
+ * leaves declared sizes to it and counts the bytes that actually come.
  */
-const UPLOAD_ROUTES: Record<string, number> = {
-  "/fileBrowser/upload": UPLOAD_LIMIT + FRAMING,
-  "/canscanner": CAPTURE_LIMIT + FRAMING,
-  "/globalSettings": MAX_LOGO_BYTES + FRAMING,
+const UPLOAD_ROUTES: Record<string, { limit: number; ownLengthCheck: boolean }> = {
+  "/fileBrowser/upload": { limit: UPLOAD_LIMIT + FRAMING, ownLengthCheck: true },
+  "/canscanner": { limit: CAPTURE_LIMIT + FRAMING, ownLengthCheck: true },
+  "/globalSettings": { limit: MAX_LOGO_BYTES + FRAMING, ownLengthCheck: true },
   // A dashboard file and pasted JSON of at most 1 MB each.
-  "/dashboardManager": 2 * 1024 * 1024 + FRAMING,
+  "/dashboardManager": { limit: 2 * 1024 * 1024 + FRAMING, ownLengthCheck: false },
 };
 
 /** The route a request path is for: client data requests add `.data` (`/_root.data` for /). */
@@ -56,7 +58,7 @@ export function routePath(path: string): string {
 
 /** How many body bytes a request to this path may carry. */
 export function bodyLimit(path: string): number {
-  return UPLOAD_ROUTES[routePath(path)] ?? DEFAULT_BODY_LIMIT;
+  return UPLOAD_ROUTES[routePath(path)]?.limit ?? DEFAULT_BODY_LIMIT;
 }
 
 const first = (headers: Headers, name: string) => headers.get(name)?.split(",")[0]?.trim() || null;
@@ -137,7 +139,7 @@ export function refusal(facts: RequestFacts, settings: OriginSettings = env): Re
   if (type!.toLowerCase() === "multipart/form-data" && !params.some((p) => /^boundary=./i.test(p))) return { status: 400, reason: "bad-request" };
   const length = facts.headers.get("content-length");
   if (length !== null && !/^\d+$/.test(length)) return { status: 400, reason: "bad-request" };
-  if (length !== null && Number(length) > bodyLimit(facts.path)) return { status: 413, reason: "too-large" };
+  if (length !== null && Number(length) > bodyLimit(facts.path) && !UPLOAD_ROUTES[routePath(facts.path)]?.ownLengthCheck) return { status: 413, reason: "too-large" };
   return null;
 }
 

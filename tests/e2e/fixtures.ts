@@ -94,6 +94,13 @@ export async function signIn(page: Page, username: string, password: string) {
   await page.waitForURL((url) => !url.pathname.startsWith("/signin"));
 }
 
+/** Signs out as the menus do: a POST (GET /logout only asks, it never signs anyone out). */
+export async function signOut(page: Page) {
+  await page.goto("/logout");
+  if (new URL(page.url()).pathname === "/logout") await page.getByTestId("logout-confirm").click();
+  await page.waitForURL((url) => url.pathname === "/signin");
+}
+
 export async function setGlobalSettings(config: Record<string, unknown>) {
   await rpc("AdminAPI.SetGlobalSettings", { Config: config });
 }

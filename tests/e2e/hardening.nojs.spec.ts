@@ -104,6 +104,7 @@ test("odd requests are 4xx, not 500", async ({ page }) => {
   expect((await page.request.fetch("/settings", { method: "DELETE", headers: me })).status()).toBe(405);
   expect((await page.request.post("/settings", { data: { a: 1 }, headers: me })).status()).toBe(415);
   expect((await page.request.post("/settings", { data: "x", headers: { ...me, "Content-Type": "multipart/form-data" } })).status()).toBe(400);
+  expect((await page.request.post("/settings", { data: "no multipart at all", headers: { ...me, "Content-Type": "multipart/form-data; boundary=abc" } })).status()).toBe(400);
   expect((await page.request.post("/settings", { form: { pad: "x".repeat(2 * 1024 * 1024) }, headers: me })).status()).toBe(413);
   for (const path of ["/log?offset=1e309", "/alarming?offset=-5"]) {
     const res = await page.goto(path);

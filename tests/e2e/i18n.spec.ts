@@ -1,4 +1,4 @@
-import { createUser, expect, signIn, test } from "./fixtures";
+import { createUser, expect, signIn, signOut, test } from "./fixtures";
 
 test("switching the language to Italian translates the console and sticks", async ({ page }) => {
   const user = await createUser("Operator");
@@ -10,7 +10,7 @@ test("switching the language to Italian translates the console and sticks", asyn
   await expect(page.getByRole("heading", { name: "Impostazioni utente" })).toBeVisible();
   await expect(page.locator("html")).toHaveAttribute("lang", "it");
   // The choice is the user's: it comes back at the next sign-in.
-  await page.goto("/logout");
+  await signOut(page);
   await page.context().clearCookies();
   await signIn(page, user.username, user.password);
   await page.goto("/versionInfo");

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { ADMIN_PASSWORD, createRole, createUser, expect, LOGGER, rpc, setGlobalSettings, signIn, test, token, unique } from "./fixtures";
+import { ADMIN_PASSWORD, createRole, createUser, expect, LOGGER, rpc, setGlobalSettings, signIn, signOut, test, token, unique } from "./fixtures";
 
 // Runs with JavaScript on (Leaflet) and off (the server's SVG map). Device locations and the
 // tile server are global state: each test puts them back in `finally`.
@@ -190,7 +190,7 @@ test("needs ViewCockpit", async ({ page }) => {
   expect((await page.goto("/cockpit"))?.status()).toBe(403);
   const allowed = await createRole(["ViewCockpit"]);
   const viewer = await createUser(allowed.id);
-  await page.goto("/logout");
+  await signOut(page);
   await signIn(page, viewer.username, viewer.password);
   expect((await page.goto("/cockpit"))?.status()).toBe(200);
   await expect(page.getByTestId("map-devices").locator("tbody tr")).toHaveCount((await devices()).length);

@@ -1,4 +1,4 @@
-import { createUser, expect, signIn, test } from "./fixtures";
+import { createUser, expect, signIn, signOut, test } from "./fixtures";
 
 test("a flagged user must choose a new password before anything else", async ({ page }) => {
   const user = await createUser("Operator", { mustChange: true });
@@ -28,7 +28,7 @@ test("a flagged user must choose a new password before anything else", async ({ 
   await expect(page).toHaveURL(/\/versionInfo$/);
   await expect(page.getByTestId("toast-success")).toHaveText("Password changed");
 
-  await page.goto("/logout");
+  await signOut(page);
   await signIn(page, user.username, next);
   await expect(page).not.toHaveURL(/changePassword/);
 });

@@ -1,4 +1,4 @@
-import { ADMIN_PASSWORD, createRole, createUser, expect, LOGGER, signIn, test, token } from "./fixtures";
+import { ADMIN_PASSWORD, createRole, createUser, expect, LOGGER, signIn, signOut, test, token } from "./fixtures";
 
 // Permission matrix: each admin screen refuses GET and POST without its permission (403), and
 // the logger refuses the underlying call too — hiding a menu entry is not security.
@@ -31,7 +31,7 @@ for (const row of MATRIX) {
 
     // With the permission the same screen opens.
     const allowed = await createUser((await createRole([row.permission])).id);
-    await page.goto("/logout");
+    await signOut(page);
     await signIn(page, allowed.username, allowed.password);
     expect((await page.goto(row.path))?.status()).toBe(200);
   });
@@ -51,7 +51,7 @@ test("a dashboard's chart buckets (/dashboard/series) need ViewDashboards and a 
   await signIn(page, none.username, none.password);
   expect((await page.request.get(url)).status()).toBe(403);
 
-  await page.goto("/logout");
+  await signOut(page);
   const viewer = await createUser((await createRole(["ViewDashboards"])).id);
   await signIn(page, viewer.username, viewer.password);
   const ok = await page.request.get(url);

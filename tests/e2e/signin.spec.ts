@@ -1,4 +1,4 @@
-import { ADMIN_PASSWORD, createUser, expect, signIn, test } from "./fixtures";
+import { ADMIN_PASSWORD, createUser, expect, signIn, signOut, test } from "./fixtures";
 
 test.describe("sign-in", () => {
   test("wrong credentials show the spec's toast and keep the username", async ({ page }) => {
@@ -23,7 +23,7 @@ test.describe("sign-in", () => {
     // DefaultStartPage "device" with ViewDevices held → /devices (spec §2).
     await expect(page).toHaveURL(/\/devices$/);
     await expect(page.getByTestId("toast-success")).toHaveText("Login successfully!");
-    await page.goto("/logout");
+    await signOut(page);
     await expect(page).toHaveURL(/\/signin$/);
     await page.goto("/settings");
     await expect(page).toHaveURL(/\/signin$/);
@@ -47,7 +47,7 @@ test.describe("sign-in", () => {
     await page.getByLabel("Password").press("Enter");
     // The path, not the URL: "/signin?redirect_uri=/settings" itself ends in "/settings".
     await page.waitForURL((url) => url.pathname === "/settings");
-    await page.goto("/logout");
+    await signOut(page);
     await page.goto("/signin?redirect_uri=https://evil.example/x");
     await page.getByLabel("Username").fill(user.username);
     await page.getByLabel("Password").fill(user.password);
