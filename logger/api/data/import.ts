@@ -11,6 +11,7 @@ import { ImportSpool, PlacementError, placeRows, writeRows } from "../../store/s
 import { DateTimeFormatError, DateTimeParser } from "./datetime-format.ts";
 import { CsvImportError, CsvImportReader } from "./import-csv.ts";
 import { zoneOffset } from "./timefmt.ts";
+import { nameField } from "../schemas.ts";
 
 // CSV import sessions (docs/logger-api.md, "CSV import"): open with the file's layout, send
 // its bytes in any number of chunks, close — and the rows become a finished measurement of
@@ -57,8 +58,8 @@ const OpenImport = z.object({
     .max(128)
     .regex(/^[A-Za-z0-9_.:-]*$/, { message: "Letters, digits and _ . : - only" })
     .default(""),
-  SourceName: z.string().trim().min(1).max(200),
-  MeasurementName: z.string().trim().min(1).max(200).nullish(),
+  SourceName: nameField(200),
+  MeasurementName: nameField(200).nullish(),
   /** Hz; absent, 0 or negative (the vendor's -1) = from the rows' smallest time step. */
   SampleRate: numeric(z.number().max(1_000_000)).optional(),
   SessionTimeoutSec: numeric(z.number().int().min(1).max(MAX_TIMEOUT_SEC)).default(DEFAULT_TIMEOUT_SEC),
