@@ -21,8 +21,34 @@ function vncProxyInDev(): Plugin {
   };
 }
 
+/**
+ * `npm run dev`: the request gate (origin check, methods, body types, Content-Length) that
+ * server/main.ts applies in production — React Router's own origin check is off
+ * (react-router.config.ts). Streamed bodies are not counted here.
+ */
+function requestGateInDev(): Plugin {
+  return {
+    name: "loggia-request-gate",
+    apply: "serve",
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        if (req.method === "GET" || req.method === "HEAD") return next();
+        void (async () => {
+          const gate = (await server.ssrLoadModule("/app/services/requestGate.server.ts")) as typeof import("./app/services/requestGate.server");
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
+          const refusal = gate.refusal({ method: req.method ?? "GET", path: new URL(req.url ?? "/", "http://dev").pathname, headers });
+          if (!refusal) return next();
+          res.writeHead(refusal.status, { "Content-Type": "text/plain", ...refusal.headers });
+          res.end(`${refusal.status} ${refusal.reason}\n`);
+        })().catch(next);
+      });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [tailwindcss(), reactRouter(), vncProxyInDev()],
+  plugins: [tailwindcss(), reactRouter(), vncProxyInDev(), requestGateInDev()],
   resolve: { tsconfigPaths: true },
   build: {
     rollupOptions: {

@@ -28,7 +28,7 @@ import { getLocale, i18nextMiddleware } from "./services/i18n.server";
 import { dashboardListAnswer, messagesAnswer, userAnswer } from "./services/logger/schemas";
 import { readMaintenanceInfo } from "./services/maintenance.server";
 import { readPrefs } from "./services/prefs.server";
-import { navigationFromSameSite } from "./services/requestGate.server";
+import { navigationFromSameSite } from "./services/origin.server";
 import { loadTheme } from "./services/theme.server";
 import { effectiveZone } from "./services/timezone";
 import { AppShell } from "./ui/AppShell";

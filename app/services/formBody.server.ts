@@ -1,5 +1,7 @@
 import { data, type MiddlewareFunction } from "react-router";
-import { bodyLimit } from "./requestGate.server";
+
+/** The console's body limit (requestGate.server.ts): every form fits many times over; uploads get more. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 /**
  * A body that says it is a form but is none (broken multipart framing, a bad boundary) is the
@@ -8,9 +10,9 @@ import { bodyLimit } from "./requestGate.server";
  * a copy costs at most that much once more.
  */
 export const formBodyMiddleware: MiddlewareFunction<Response> = async ({ request }, next) => {
-  // A declared size over the limit is left to the upload route that refuses it in its own words.
+  // A larger declared size is an upload's: its route refuses or reads it (the gate counts it).
   const declared = Number(request.headers.get("Content-Length") ?? 0);
-  if (request.method === "POST" && request.body && !(declared > bodyLimit(new URL(request.url).pathname))) {
+  if (request.method === "POST" && request.body && !(declared > DEFAULT_BODY_LIMIT)) {
     try {
       await request.clone().formData();
     } catch {
