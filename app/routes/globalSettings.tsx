@@ -2,7 +2,7 @@ import { getCollectionProps, getFormProps, getInputProps, getSelectProps, useFor
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useT } from "~/ui/useT";
 import type { z } from "zod";
-import { data, Form, useNavigation } from "react-router";
+import { data, Form, redirectDocument, useNavigation } from "react-router";
 import {
   chosenColour,
   generalSchema,
@@ -14,7 +14,7 @@ import {
 import { forgetAuth, getAuth } from "~/services/auth-state.server";
 import { stateOf } from "~/services/context.server";
 import { readIntent } from "~/services/forms.server";
-import { redirectWithToast, requireFeature } from "~/services/guards.server";
+import { flashToast, redirectWithToast, requireFeature } from "~/services/guards.server";
 import { getInstance } from "~/services/i18n.server";
 import { LoggerError } from "~/services/logger/errors";
 import { emptyAnswer, globalSettingsAnswer, timezonesAnswer } from "~/services/logger/schemas";
@@ -97,7 +97,15 @@ async function saveGeneral(args: Route.ActionArgs, formData: FormData) {
     throw error;
   }
   const { t } = getInstance(args.context);
-  return redirectWithToast(args.context, await pageAfterSave(args), { type: "success", text: t("globalSettings.saved") });
+  const target = await pageAfterSave(args);
+  // Every page's Content-Security-Policy names the tile server and the Jupyter server
+  // (csp.server.ts), and a client-side navigation keeps the policy it started with: a new one
+  // takes a fresh document.
+  if ((stored.JupyterUrl ?? "") !== Config.JupyterUrl || (stored.MapTileUrl ?? "") !== Config.MapTileUrl) {
+    flashToast(args.context, { type: "success", text: t("globalSettings.saved") });
+    return redirectDocument(target);
+  }
+  return redirectWithToast(args.context, target, { type: "success", text: t("globalSettings.saved") });
 }
 
 /**

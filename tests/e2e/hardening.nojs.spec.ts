@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, createUser, expect, signIn, test, token } from "./fixtures";
+import { ADMIN_PASSWORD, createUser, expect, setGlobalSettings, signIn, test, token } from "./fixtures";
 import { startConsole, startLogger } from "./stack";
 
 // The request gate and its neighbours, with JavaScript (project js) and without (nojs): another
@@ -137,5 +137,22 @@ test("/help on a controller is the 404 page", async ({ page }) => {
     await page.goto("about:blank");
     await console.stop();
     await logger.stop();
+  }
+});
+
+test("a new Jupyter or tile server address reloads the page, so its policy allows the new one", async ({ page, javaScriptEnabled }) => {
+  test.skip(javaScriptEnabled === false, "without JavaScript every page is a fresh document anyway");
+  const jupyter = "http://127.0.0.1:39997/lab";
+  try {
+    await signIn(page, "admin", ADMIN_PASSWORD);
+    await page.goto("/globalSettings");
+    await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+    await page.getByLabel("Jupyter Lab address").fill(jupyter);
+    const [doc] = await Promise.all([page.waitForResponse((r) => r.request().resourceType() === "document" && r.url().endsWith("/globalSettings")), page.getByRole("button", { name: "Save settings" }).click()]);
+    await expect(page.getByTestId("toast-success")).toHaveText("Successfully set settings");
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBeUndefined();
+    expect(doc.headers()["content-security-policy"]).toContain("frame-src 'self' http://127.0.0.1:39997");
+  } finally {
+    await setGlobalSettings({ JupyterUrl: "" });
   }
 });
