@@ -105,7 +105,10 @@ describe("openSession", () => {
     expect(first.get("toast")?.text).toBe("hi");
     expect(second.get("toast")?.text).toBe("hi");
     // A forged signature is checked (and refused), not served from what was remembered.
-    const forged = header.replace(/.$/, (c) => (c === "A" ? "B" : "A"));
+    // (The data's first character, not the signature's last: a base64 signature's last character
+    // carries unused bits, so changing it can leave the signature valid.)
+    const forged = header.replace(/=(.)/, (_, c: string) => `=${c === "e" ? "f" : "e"}`);
+    expect(forged).not.toBe(header);
     const refused = await openSession(storage, forged);
     expect(getSession).toHaveBeenCalledTimes(2);
     expect(refused.get("username")).toBeUndefined();
