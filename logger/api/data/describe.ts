@@ -112,19 +112,34 @@ export function sourceVariables(data: DataContext, src: SeriesSource): SourceVar
   return directionIndexes(list);
 }
 
+/** What every measurement of one source shares: read once per listing, not once per measurement. */
+export type SourceFacts = { src: SeriesSource | undefined; last: number | null; vars: SourceVariable[] | null };
+
+export function sourceFacts(data: DataContext, sourceId: string, withVars: boolean): SourceFacts {
+  const src = data.store.source(sourceId);
+  return { src, last: lastStored(data, sourceId), vars: withVars && src ? sourceVariables(data, src) : null };
+}
+
 /**
  * A measurement as the contract lists it. AbsoluteStart/LastTimeStamp are what can still be read
  * (retention and the buffer's hour cut the start; a running one ends at its newest sample);
  * Loggia adds End (null while running).
  */
-export function describeMeasurement(data: DataContext, m: Measurement & { MatchedOn?: string[]; Kind?: MeasurementKind }, area: Area, index: number, add: { vars: boolean; meta: boolean }) {
-  const src = data.store.source(m.SourceId);
-  const last = lastStored(data, m.SourceId) ?? m.Start;
+export function describeMeasurement(
+  data: DataContext,
+  m: Measurement & { MatchedOn?: string[]; Kind?: MeasurementKind },
+  area: Area,
+  index: number,
+  add: { vars: boolean; meta: boolean },
+  source: SourceFacts = sourceFacts(data, m.SourceId, add.vars),
+) {
+  const { src, last: stored, vars: sourceVars } = source;
+  const last = stored ?? m.Start;
   // The time of its last sample: End is exclusive (a stop, or one period past an import's last row).
   const lastInside = m.End === null || !src ? last : Math.min(last, (Math.ceil((m.End * 1000) / src.PeriodUs) - 1) * (src.PeriodUs / 1000));
   const end = Math.max(m.Start, lastInside);
   const start = src ? Math.min(end, Math.max(m.Start, horizonMs(data, src, area))) : m.Start;
-  const vars = add.vars && src ? sourceVariables(data, src).filter((v) => m.Variables.includes(v.Id)) : null;
+  const vars = add.vars && sourceVars ? sourceVars.filter((v) => m.Variables.includes(v.Id)) : null;
   return {
     Id: m.ID,
     Name: m.Name,

@@ -5,7 +5,7 @@ import type { RestRoute } from "../../http/rest.ts";
 import { deleteMeasurement, devicesMatching, getMeasurement, listMeasurements, searchMeasurements, setMetaData } from "../../store/measurements.ts";
 import type { Measurement, MeasurementFilter } from "../../store/measurements.ts";
 import type { DataContext } from "../../model/context.ts";
-import { continuousMeasurement, describeMeasurement, describeSource, onlineVariables, sourceVariables } from "./describe.ts";
+import { continuousMeasurement, describeMeasurement, describeSource, onlineVariables, sourceFacts, sourceVariables } from "./describe.ts";
 import type { Area } from "./common.ts";
 import type { MeasurementKind } from "./describe.ts";
 
@@ -102,9 +102,10 @@ export const structureRoutes: RestRoute[] = [
             : MeasurementQuery,
         );
         const found = measurementsOf(r.ctx.data, r.ctx.db, src.Id, q);
+        const facts = sourceFacts(r.ctx.data, src.Id, q.AddVarMapping);
         sendData(
           r.res,
-          found.map((m, i) => describeMeasurement(r.ctx.data, m, area, i, { vars: q.AddVarMapping, meta: q.AddMeasMetaData })),
+          found.map((m, i) => describeMeasurement(r.ctx.data, m, area, i, { vars: q.AddVarMapping, meta: q.AddMeasMetaData }, facts)),
         );
       },
     }),
