@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { lingerOnClose } from "./linger.ts";
 
 function bodyLeftUnread(res: ServerResponse): boolean {
   const req = res.req as ServerResponse["req"] | undefined;
@@ -8,13 +9,16 @@ function bodyLeftUnread(res: ServerResponse): boolean {
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
+  const early = bodyLeftUnread(res);
+  if (early && res.req) lingerOnClose(res.req);
   res.writeHead(status, {
     "Content-Type": "application/json; charset=utf-8",
     "Content-Length": Buffer.byteLength(text),
     "Cache-Control": "no-store",
     // Answered before the request's body was read (413, or a refusal that needed none of it):
-    // the connection closes after this answer rather than Node reading and dropping the rest.
-    ...(bodyLeftUnread(res) ? { Connection: "close" } : {}),
+    // the connection closes after this answer (lingering, see linger.ts) rather than Node
+    // reading and dropping the rest of a body of any size.
+    ...(early ? { Connection: "close" } : {}),
     ...headers,
   });
   res.end(text);

@@ -1,6 +1,7 @@
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_PASSWORD, login, start, type TestLogger } from "./helpers.ts";
+import { ADMIN_PASSWORD, login, sleep, start, type TestLogger } from "./helpers.ts";
 
 // The logger answers 413 for bodies beyond a limit — from Content-Length before reading, and
 // while counting a streamed body — and closes the connection after the answer.
@@ -76,6 +77,37 @@ describe("request body limits", () => {
     const list = await fetch(`${logger.url}/files/list?Path=`, { headers: auth() }).then((r) => r.json());
     expect(JSON.stringify(list)).not.toContain("big.bin");
     expect(JSON.stringify(list)).not.toContain(".upload-");
+  });
+
+  it("delivers the 413 to a client that is still sending and reads its answer late (lingering close)", async () => {
+    // Cutting the connection while the client's bytes keep arriving makes the kernel reset it,
+    // and a reset can throw away the answer the client has not read yet.
+    const url = new URL(logger.url);
+    const socket = connect({ host: url.hostname, port: Number(url.port) });
+    await new Promise((r) => socket.once("connect", r));
+    socket.pause();
+    socket.write("POST /rpc/AdminAPI.LoginRequired HTTP/1.1\r\nHost: logger\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
+    const chunk = Buffer.concat([Buffer.from("10000\r\n"), Buffer.alloc(0x10000, 0x20), Buffer.from("\r\n")]);
+    let writing = true;
+    const pump = () => {
+      while (writing && !socket.destroyed) if (!socket.write(chunk)) return void socket.once("drain", pump);
+    };
+    socket.on("error", () => {});
+    const closed = new Promise<void>((r) => socket.once("close", () => r()));
+    pump();
+    // Keep sending for a while without reading: the 413 waits in the client's receive buffer.
+    await sleep(400);
+    let received = "";
+    socket.on("data", (d: Buffer) => {
+      received += d.toString("latin1");
+      if (!writing || !received.includes("larger than")) return;
+      writing = false;
+      socket.end();
+    });
+    socket.resume();
+    await closed;
+    expect(received).toMatch(/^HTTP\/1\.1 413 /);
+    expect(received).toMatch(/larger than/);
   });
 
   it("still reads bodies within the limit", async () => {
