@@ -228,17 +228,22 @@ describe("data API over HTTP (simulator on)", () => {
     expect((await rpc(lg.url, "MeasurementAPI.Stop", {}, admin)).body.ReturnState.Value).toBe(-3);
 
     const measurements = `/history/structure/sources/${m.SourceId}/measurements`;
-    const listed = (await call("GET", `${measurements}?Start=${m.Start - 1000}&Limit=5&AddMeasMetaData=true`, undefined, viewer)).body.Data;
+    // The simulator stores a tick's samples at once (every 100 ms, later under load): wait until
+    // the continuous recording has passed the stop, so the whole run is stored.
+    const list = async () => (await call("GET", `${measurements}?Start=${m.Start - 1000}&Limit=5&AddMeasMetaData=true`, undefined, viewer)).body.Data;
+    let listed = await list();
+    for (let i = 0; i < 100 && !(listed[1]?.LastTimeStamp >= stopped.End); i++) {
+      await sleep(50);
+      listed = await list();
+    }
     // Newest first: Run A, then the source's continuous recording (all it stored, still going).
     expect(listed).toEqual([
       expect.objectContaining({ Id: m.ID, Name: "Run A", Kind: "Measurement", AbsoluteStart: m.Start, SourceId: m.SourceId, SampleRateHz: 100, Index: 0, MetaData: [{ Key: "Operator", Value: "Ada" }] }),
       expect.objectContaining({ Id: m.SourceId, Name: "Test bench controller (continuous)", Kind: "Continuous", End: null, SourceId: m.SourceId, Index: 1, MetaData: [] }),
     ]);
     expect(listed[0].Variables).toEqual(m.Variables);
-    // Its last sample: on the 10 ms grid, before the stop (the store may be one acquisition tick behind).
-    expect(listed[0].LastTimeStamp).toBeLessThan(stopped.End);
-    expect(listed[0].LastTimeStamp).toBeGreaterThan(stopped.End - 200);
-    expect(listed[0].LastTimeStamp % 10).toBe(0);
+    // Its last sample: the last point of the 10 ms grid before the (exclusive) stop.
+    expect(listed[0].LastTimeStamp).toBe((Math.ceil(stopped.End / 10) - 1) * 10);
     expect(listed[1].AbsoluteStart).toBeLessThan(m.Start);
     expect(listed[1].LastTimeStamp).toBeGreaterThan(m.Start);
     const mapped = (await call("POST", measurements, { Order: "ASC", AddVarMapping: true, Measurements: [m.ID] })).body.Data;
