@@ -1,0 +1,42 @@
+/**
+ * Whether a shown value is still current (issue 15 §1). Shared by the server render (from the
+ * values' timestamps, so pages without JavaScript tell the truth too) and the live hooks.
+ * A value is stale once it is older than STALE_FACTOR sample periods; when the stream is lost or
+ * the logger unreachable everything shown is "offline", whatever its age.
+ */
+export const STALE_FACTOR = 3;
+/** A value without a known sample period is stale after this long. */
+export const DEFAULT_STALE_MS = 5_000;
+/** Periods below this are judged against it: ticks of the stream are not per sample. */
+export const MIN_STALE_MS = 2_000;
+
+export type Freshness = "live" | "stale" | "offline";
+
+export function staleAfterMs(periodMs: number | null | undefined): number {
+  if (!periodMs || !Number.isFinite(periodMs) || periodMs <= 0) return DEFAULT_STALE_MS;
+  return Math.max(MIN_STALE_MS, STALE_FACTOR * periodMs);
+}
+
+export function periodMsOf(sampleRateHz: number | null | undefined): number | null {
+  return sampleRateHz && sampleRateHz > 0 ? 1000 / sampleRateHz : null;
+}
+
+/** The freshness of one value stamped `timestampMs`, seen at `nowMs`, with the connection `connected`. */
+export function freshnessOf(timestampMs: number | null | undefined, periodMs: number | null | undefined, nowMs: number, connected = true): Freshness {
+  if (!connected) return "offline";
+  if (timestampMs === null || timestampMs === undefined || !Number.isFinite(timestampMs)) return "stale";
+  return nowMs - timestampMs > staleAfterMs(periodMs) ? "stale" : "live";
+}
+
+/** The worst of several: one stale value makes a widget that shows it stale. */
+export function worstFreshness(states: readonly Freshness[]): Freshness {
+  if (states.includes("offline")) return "offline";
+  if (states.includes("stale")) return "stale";
+  return "live";
+}
+
+/**
+ * Class for a value, gauge or lamp that is not live: greyed and hatched, so frozen data never
+ * looks current (colour is not the only cue: the badge names the state and its age).
+ */
+export const NOT_LIVE_CLASS = "loggia-not-live";
