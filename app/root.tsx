@@ -26,7 +26,7 @@ import { visibleFeatures } from "./services/gating";
 import { loadHeaderAlerts } from "./services/header.server";
 import { getLocale, i18nextMiddleware } from "./services/i18n.server";
 import { dashboardListAnswer, messagesAnswer, userAnswer } from "./services/logger/schemas";
-import { readMaintenanceInfo } from "./services/maintenance.server";
+import { readClosedText, readMaintenanceInfo } from "./services/maintenance.server";
 import { readPrefs } from "./services/prefs.server";
 import { navigationFromSameSite } from "./services/origin.server";
 import { loadTheme } from "./services/theme.server";
@@ -72,7 +72,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     : [null, [], []];
 
   const banner = activeMaintenance(messages);
-  const maintenance = await readMaintenanceInfo(request);
+  const [maintenance, closedText] = await Promise.all([readMaintenanceInfo(request), readClosedText(request)]);
   const gate = gateInputOf(auth);
   const nav = mayRead ? visibleFeatures(gate).map((f) => f.key) : [];
 
@@ -90,7 +90,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     themeMode: (user?.Theme as "light" | "dark" | "semi-dark" | undefined) || prefs.theme,
     layout: prefs.layout,
     timeZone: effectiveZone(user, prefs.browserZone, auth.settings?.DefaultTimezone || "UTC"),
-    banner: banner && bannerVisible(banner, maintenance, Date.now()) ? banner : null,
+    banner: banner && bannerVisible(banner, maintenance, closedText) ? banner : null,
     alerts: await alerts,
     toast,
     // Spec §4's access token in the hash, only on a page load that came from this site.

@@ -13,8 +13,8 @@ export const START_PAGES: readonly { value: string; label: string }[] = [
   ...FEATURES.filter((f) => f.module && !f.external).map((f) => ({ value: f.path.slice(1), label: f.label })),
 ];
 
-/** Screens the no-login Features list switches; the others never consult it (spec §6). */
-export const SWITCHABLE_FEATURES = FEATURES.filter((f) => f.permission);
+/** Screens the no-login Features list switches: all but the always-present About and User Settings. */
+export const SWITCHABLE_FEATURES = FEATURES.filter((f) => !f.always);
 const switchableKeys = SWITCHABLE_FEATURES.map((f) => f.key) as [string, ...string[]];
 
 export const generalSchema = z

@@ -17,15 +17,11 @@ export interface Banner {
 export interface MaintenanceInfo {
   Text: string;
   Count: number;
-  /** Until when the last dismissal hides the banner (epoch ms). */
-  HiddenUntil: number;
 }
 
 export const MAINTAINER = "Maintainer";
-/** Spec §9: suppressed once the count of the same text reaches 2. */
+/** Spec §4, §9: the count of dismissals of one text starts at 0; at 2 the text is suppressed. */
 export const SUPPRESS_AT = 2;
-/** A dismissal hides the banner for a while; it then comes back until suppressed. */
-export const DISMISS_HIDE_MS = 60 * 60 * 1000;
 
 const SEVERITY: Record<string, Severity> = { Error: "error", Warning: "warning", Info: "info", Success: "success" };
 
@@ -43,14 +39,20 @@ export function activeMaintenance(messages: readonly MaintenanceMessage[]): Bann
   return start && { text: start.Text, severity: SEVERITY[start.Type] ?? "warning" };
 }
 
-export function bannerVisible(banner: Banner | null, info: MaintenanceInfo | null, now: number): boolean {
+/**
+ * Spec §4: once dismissed, the banner is shown again with the same text (in the next browser
+ * session: `closedText` is the text dismissed in this one) until it has been shown 3 times in
+ * total, i.e. until the count of its dismissals reaches 2. No timer hides or brings it back.
+ */
+export function bannerVisible(banner: Banner | null, info: MaintenanceInfo | null, closedText: string | null): boolean {
   if (!banner) return false;
+  if (closedText === banner.text) return false;
   if (!info || info.Text !== banner.text) return true;
-  return info.Count < SUPPRESS_AT && now >= info.HiddenUntil;
+  return info.Count < SUPPRESS_AT;
 }
 
-/** Count starts at 0 on the first dismissal of a text and grows with each further one. */
-export function dismiss(info: MaintenanceInfo | null, text: string, now: number): MaintenanceInfo {
+/** Count starts at 0 on the first dismissal of a text, grows with each further one; a new text resets it. */
+export function dismiss(info: MaintenanceInfo | null, text: string): MaintenanceInfo {
   const count = info && info.Text === text ? info.Count + 1 : 0;
-  return { Text: text, Count: count, HiddenUntil: now + DISMISS_HIDE_MS };
+  return { Text: text, Count: count };
 }

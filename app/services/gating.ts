@@ -17,9 +17,12 @@ export type Gate = "ok" | "absent" | "forbidden";
 export function gateFeature(feature: Feature, input: GateInput): Gate {
   if (feature.serviceOnly && input.controller) return "absent";
   if (!feature.always && !(feature.key in input.urls)) return "absent";
+  if (feature.always) return "ok";
+  // No login: every screen but the always-present ones has its switch in the Features list
+  // (issue 15 §9), also those that need no permission when signing in.
+  if (!input.loginRequired) return input.features.includes(feature.key) ? "ok" : "absent";
   if (!feature.permission) return "ok";
-  if (input.loginRequired) return input.permissions.includes(feature.permission) ? "ok" : "forbidden";
-  return input.features.includes(feature.key) ? "ok" : "absent";
+  return input.permissions.includes(feature.permission) ? "ok" : "forbidden";
 }
 
 /** Menu entries the caller may use: built screens that pass the gate, in table order. */

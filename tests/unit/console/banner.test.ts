@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { activeMaintenance, bannerVisible, dismiss, DISMISS_HIDE_MS, type MaintenanceMessage } from "~/services/banner";
+import { activeMaintenance, bannerVisible, dismiss, SUPPRESS_AT, type MaintenanceMessage } from "~/services/banner";
 
 let id = 0;
 const msg = (Topic: string, arg: string, Text = "Maintenance tonight", Type = "Warning", Sender = "Maintainer"): MaintenanceMessage => ({ ID: ++id, Sender, Topic, Type, Text, Args: [arg] });
@@ -24,32 +24,38 @@ describe("activeMaintenance", () => {
   });
 });
 
-describe("dismissals", () => {
+describe("dismissals (spec §4, §9)", () => {
   const banner = { text: "Maintenance tonight", severity: "warning" as const };
-  it("shows the same text three times in total, then suppresses it", () => {
-    let now = 1_000;
+  it("shows the same text three times in total, one per browser session, then suppresses it", () => {
     let info = null;
     let shown = 0;
-    for (let round = 0; round < 5; round++) {
-      if (bannerVisible(banner, info, now)) {
+    for (let session = 0; session < 6; session++) {
+      let closed: string | null = null; // a new browser session has closed nothing yet
+      if (bannerVisible(banner, info, closed)) {
         shown++;
-        info = dismiss(info, banner.text, now);
+        info = dismiss(info, banner.text);
+        closed = banner.text;
+        expect(bannerVisible(banner, info, closed)).toBe(false);
       }
-      now += DISMISS_HIDE_MS + 1;
     }
     expect(shown).toBe(3);
-    expect(info).toMatchObject({ Text: banner.text, Count: 2 });
+    expect(info).toMatchObject({ Text: banner.text, Count: SUPPRESS_AT });
+    expect(SUPPRESS_AT).toBe(2);
   });
-  it("hides the banner right after a dismissal", () => {
-    const info = dismiss(null, banner.text, 0);
-    expect(info.Count).toBe(0);
-    expect(bannerVisible(banner, info, 10)).toBe(false);
-    expect(bannerVisible(banner, info, DISMISS_HIDE_MS)).toBe(true);
+  it("starts the count at 0 and has no timed hide", () => {
+    const info = dismiss(null, banner.text);
+    expect(info).toEqual({ Text: banner.text, Count: 0 });
+    expect(bannerVisible(banner, info, null)).toBe(true);
+    expect(bannerVisible(banner, dismiss(info, banner.text), null)).toBe(true);
+  });
+  it("is suppressed when the count reaches 2 for the same text", () => {
+    expect(bannerVisible(banner, { Text: banner.text, Count: 1 }, null)).toBe(true);
+    expect(bannerVisible(banner, { Text: banner.text, Count: 2 }, null)).toBe(false);
   });
   it("starts counting again for a new text", () => {
-    const info = dismiss(dismiss(dismiss(null, "old", 0), "old", 0), "old", 0);
-    expect(bannerVisible({ text: "old", severity: "info" }, info, DISMISS_HIDE_MS * 10)).toBe(false);
-    expect(bannerVisible({ text: "new", severity: "info" }, info, 0)).toBe(true);
-    expect(dismiss(info, "new", 0).Count).toBe(0);
+    const info = dismiss(dismiss(dismiss(null, "old"), "old"), "old");
+    expect(bannerVisible({ text: "old", severity: "info" }, info, null)).toBe(false);
+    expect(bannerVisible({ text: "new", severity: "info" }, info, "old")).toBe(true);
+    expect(dismiss(info, "new").Count).toBe(0);
   });
 });
