@@ -12,9 +12,12 @@ import { redirectWithToast, requireFeature } from "~/services/guards.server";
 import { getInstance } from "~/services/i18n.server";
 import type { LoggerClient } from "~/services/logger/client.server";
 import { emptyAnswer, idAnswer, rolesAnswer, usersAnswer } from "~/services/logger/schemas";
-import { ConfirmAction, ConfirmPanel } from "~/ui/ConfirmAction";
+import { ConfirmPanel } from "~/ui/ConfirmAction";
+import { Cell, cellClass, DataTable, Row } from "~/ui/DataTable";
+import { ListPage } from "~/ui/ListPage";
+import { RowActions, RowLink, RowRemove } from "~/ui/RowActions";
 import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
-import { SortHeader, sortRows } from "~/ui/SortHeader";
+import { sortRows } from "~/ui/SortHeader";
 import { refusalOf } from "~/services/submission.server";
 import { pageTitle } from "~/ui/title";
 import { FormActions } from "~/ui/FormActions";
@@ -132,13 +135,14 @@ export default function RoleManagement({ loaderData, actionData }: Route.Compone
   const lastEdit = actionData?.intent === "edit" && actionData.id === editing?.ID ? actionData : undefined;
   const lastAdd = actionData?.intent === "add" ? actionData : undefined;
   return (
-    <section className="flex max-w-5xl flex-col gap-6">
-      <div className="flex flex-wrap items-center justify-between gap-4">
-        <h1 className="text-2xl font-semibold">{t("roles.title")}</h1>
+    <ListPage
+      title={t("roles.title")}
+      actions={
         <Link to={pageHref(params, "add")} className={buttonClass}>
           {t("roles.add")}
         </Link>
-      </div>
+      }
+    >
       {removing && <ConfirmPanel title={t("roles.removeTitle")} {...removeForm(removing, params, t)} />}
       {(adding || editing) && (
         <div className={cardClass}>
@@ -152,57 +156,47 @@ export default function RoleManagement({ loaderData, actionData }: Route.Compone
           />
         </div>
       )}
-      <div className={`${cardClass} flex flex-col gap-4 overflow-x-auto`}>
-        <FormErrors errors={removeError && [removeError.error]} />
-        <table className="w-full text-left text-sm" aria-label={t("roles.title")}>
-          <thead className="whitespace-nowrap border-b border-slate-200 text-xs uppercase text-slate-500 dark:border-slate-700 dark:text-slate-400">
-            <tr>
-              <SortHeader column="name" label={t("roles.name")} />
-              <SortHeader column="description" label={t("roles.description")} />
-              <SortHeader column="permissions" label={t("roles.permissionCount")} />
-              <SortHeader column="users" label={t("roles.userCount")} />
-              <SortHeader column="builtIn" label={t("roles.builtIn")} />
-              <th scope="col" className="px-4 py-2">
-                <span className="sr-only">{t("common.actions")}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {sortRows(loaderData.roles, params, SORT_COLUMNS, "name").map((role) => (
-              <tr key={role.ID} className="border-b border-slate-100 last:border-0 dark:border-slate-700">
-                <th scope="row" className="px-4 py-2 font-medium">
-                  {role.Name}
-                </th>
-                <td className="px-4 py-2 text-slate-600 dark:text-slate-300">{role.Description}</td>
-                <td className="px-4 py-2 tabular-nums">{role.Permissions.length}</td>
-                <td className="px-4 py-2 tabular-nums">
-                  {role.users ?? (
-                    <span title={t("roles.usersUnknown")}>
-                      <span aria-hidden="true">–</span>
-                      <span className="sr-only">{t("roles.usersUnknown")}</span>
-                    </span>
-                  )}
-                </td>
-                <td className="px-4 py-2">
-                  {role.BuiltIn && <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium dark:bg-slate-700">{t("roles.builtIn")}</span>}
-                </td>
-                <td className="px-4 py-2">
-                  <div className="flex gap-4 whitespace-nowrap">
-                    <Link to={pageHref(params, "edit", role.ID)} className="text-brand hover:underline">
-                      {t("common.edit")}
-                    </Link>
-                    {!role.BuiltIn && (
-                      // Remounted after a refusal so the dialog closes and the error behind it shows.
-                      <ConfirmAction key={removeError?.nonce} label={t("common.remove")} title={t("roles.removeTitle")} confirmHref={pageHref(params, "remove", role.ID)} {...removeForm(role, params, t)} />
-                    )}
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </section>
+      <FormErrors errors={removeError && [removeError.error]} />
+      <DataTable
+        label={t("roles.title")}
+        columns={[
+          { label: t("roles.name"), sort: "name" },
+          { label: t("roles.description"), sort: "description" },
+          { label: t("roles.permissionCount"), sort: "permissions" },
+          { label: t("roles.userCount"), sort: "users" },
+          { label: t("roles.builtIn"), sort: "builtIn" },
+          { label: t("common.actions"), srOnly: true },
+        ]}
+      >
+        {sortRows(loaderData.roles, params, SORT_COLUMNS, "name").map((role) => (
+          <Row key={role.ID}>
+            <th scope="row" className={`${cellClass} font-medium`}>
+              {role.Name}
+            </th>
+            <Cell className="text-slate-600 dark:text-slate-300">{role.Description}</Cell>
+            <Cell className="tabular-nums">{role.Permissions.length}</Cell>
+            <Cell className="tabular-nums">
+              {role.users ?? (
+                <span title={t("roles.usersUnknown")}>
+                  <span aria-hidden="true">–</span>
+                  <span className="sr-only">{t("roles.usersUnknown")}</span>
+                </span>
+              )}
+            </Cell>
+            <Cell>{role.BuiltIn && <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium dark:bg-slate-700">{t("roles.builtIn")}</span>}</Cell>
+            <Cell>
+              <RowActions className="justify-start whitespace-nowrap">
+                <RowLink to={pageHref(params, "edit", role.ID)}>{t("common.edit")}</RowLink>
+                {!role.BuiltIn && (
+                  // Remounted after a refusal so the dialog closes and the error behind it shows.
+                  <RowRemove key={removeError?.nonce} label={t("common.remove")} title={t("roles.removeTitle")} confirmHref={pageHref(params, "remove", role.ID)} {...removeForm(role, params, t)} />
+                )}
+              </RowActions>
+            </Cell>
+          </Row>
+        ))}
+      </DataTable>
+    </ListPage>
   );
 }
 

@@ -1,4 +1,3 @@
-import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useT } from "~/ui/useT";
 import { data, Form, Link, useSearchParams } from "react-router";
@@ -8,22 +7,22 @@ import { stateOf } from "~/services/context.server";
 import { readId, readIntent, requireConfirmation } from "~/services/forms.server";
 import { redirectWithToast, requireFeature } from "~/services/guards.server";
 import { getInstance } from "~/services/i18n.server";
-import { emptyAnswer, idAnswer, rolesAnswer, timezonesAnswer, usersAnswer, type Role, type User } from "~/services/logger/schemas";
+import { emptyAnswer, idAnswer, rolesAnswer, timezonesAnswer, usersAnswer } from "~/services/logger/schemas";
 import { isRefusal, loggerReply } from "~/services/submission.server";
-import { offsetZone, zoneMode } from "~/services/timezone";
-import { ConfirmAction, ConfirmPanel } from "~/ui/ConfirmAction";
-import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
-import { SortHeader, sortRows } from "~/ui/SortHeader";
+import { ConfirmPanel } from "~/ui/ConfirmAction";
+import { buttonClass, FormField, inputClass } from "~/ui/FormField";
+import { ListPage } from "~/ui/ListPage";
+import { sortRows } from "~/ui/SortHeader";
 import { Toast } from "~/ui/Toasts";
 import { pageTitle } from "~/ui/title";
-import { FormActions } from "~/ui/FormActions";
 import { panelHref, withoutPanels } from "~/ui/pageState";
 import { Panel } from "~/ui/Panel";
+import { ResetPasswordForm, UserForm, zoneLabel } from "~/ui/users/UserForms";
+import { USER_PANELS, UsersTable } from "~/ui/users/UsersTable";
 import type { Route } from "./+types/userManagement";
 
 const USERS = "GI.system/UserManagementAPI";
-const INTENTS = ["add", "edit", "password", "remove"] as const;
-const USER_PANELS = INTENTS;
+const INTENTS = USER_PANELS;
 const FIELD_PATTERNS = { username: /username/i, email: /e-?mail/i, role: /\brole\b/i, password: /password/i };
 
 export async function loader(args: Route.LoaderArgs) {
@@ -111,13 +110,14 @@ export default function UserManagement({ loaderData, actionData }: Route.Compone
   const lastResult = (intent: string) => (actionData?.intent === intent ? (actionData.result ?? undefined) : undefined);
 
   return (
-    <section className="flex flex-col gap-6">
-      <div className="flex flex-wrap items-center justify-between gap-4">
-        <h1 className="text-2xl font-semibold">{t("users.title")}</h1>
+    <ListPage
+      title={t("users.title")}
+      actions={
         <Link to={panelHref(params, USER_PANELS, "add")} className={buttonClass} preventScrollReset>
           {t("users.add")}
         </Link>
-      </div>
+      }
+    >
       {actionData?.error && <Toast key={actionData.nonce} toast={{ type: "error", text: actionData.error }} />}
 
       {params.has("add") && (
@@ -156,168 +156,8 @@ export default function UserManagement({ loaderData, actionData }: Route.Compone
         <span className="ml-auto text-sm text-slate-500">{t("users.count", { count: shown.length })}</span>
       </Form>
 
-      <div className="overflow-x-auto rounded-lg bg-white shadow-sm dark:bg-slate-800">
-        <table className="w-full text-left text-sm" data-testid="users-table">
-          <thead className="bg-slate-100 dark:bg-slate-700">
-            <tr>
-              <SortHeader column="username" label={t("users.columns.username")} />
-              <SortHeader column="email" label={t("users.columns.email")} />
-              <SortHeader column="role" label={t("users.columns.role")} />
-              <SortHeader column="timezone" label={t("users.columns.timezone")} />
-              <th scope="col" className="px-4 py-2">
-                <span className="sr-only">{t("common.actions")}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.length === 0 && (
-              <tr>
-                <td colSpan={5} className="px-4 py-6 text-center text-slate-500">
-                  {t("users.empty")}
-                </td>
-              </tr>
-            )}
-            {shown.map((u) => (
-              <tr key={u.ID} className="border-t border-slate-100 dark:border-slate-700" data-username={u.Username}>
-                <td className="px-4 py-2 font-medium">
-                  {u.Username} {u.ID === me && <span className="text-xs text-slate-500">({t("users.you")})</span>}
-                </td>
-                <td className="px-4 py-2">{u.EMail}</td>
-                <td className="px-4 py-2">{roleName(u.Role)}</td>
-                <td className="px-4 py-2">{zoneLabel(u) || t("users.fields.browserZone")}</td>
-                <td className="px-4 py-2">
-                  <div className="flex flex-wrap justify-end gap-3">
-                    <Link to={panelHref(params, USER_PANELS, "edit", u.ID)} preventScrollReset className="text-brand hover:underline" aria-label={`${t("common.edit")} ${u.Username}`}>
-                      {t("common.edit")}
-                    </Link>
-                    <Link to={panelHref(params, USER_PANELS, "password", u.ID)} preventScrollReset className="text-brand hover:underline" aria-label={`${t("users.resetPassword")} ${u.Username}`}>
-                      {t("users.resetPassword")}
-                    </Link>
-                    <ConfirmAction
-                      label={t("common.remove")}
-                      title={t("users.removeTitle", { username: u.Username })}
-                      message={t("users.removeMessage", { username: u.Username })}
-                      confirmLabel={t("users.removeConfirm")}
-                      confirmHref={panelHref(params, USER_PANELS, "remove", u.ID)}
-                      fields={{ intent: "remove", id: String(u.ID) }}
-                      cancelHref={listHref}
-                    />
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </section>
-  );
-}
-
-
-
-function zoneLabel(u: User) {
-  const mode = zoneMode(u);
-  if (mode === "name") return u.Timezone;
-  if (mode === "offset") return `UTC${offsetZone(u.TimezoneDiffSec / 60)}`;
-  return "";
-}
-
-
-function UserForm({ intent, user, roles, zones, lastResult, cancelHref }: { intent: "add" | "edit"; user?: User; roles: Role[]; zones: { Value: string; Description: string }[]; lastResult?: SubmissionResult<string[]>; cancelHref: string }) {
-  const t = useT();
-  const schema = intent === "add" ? addUserSchema : editUserSchema;
-  const currentZone = user ? (zoneMode(user) === "offset" ? `offset:${user.TimezoneDiffSec}` : user.Timezone) : "";
-  const [form, fields] = useForm({
-    id: `user-form-${intent}`,
-    lastResult,
-    defaultValue: user
-      ? { id: String(user.ID), version: String(user.Version ?? ""), username: user.Username, email: user.EMail, role: String(user.Role), timezone: currentZone }
-      : { mustChange: "on", timezone: "" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: schema as z.ZodType }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
-  const f = fields as Record<string, (typeof fields)[keyof typeof fields]>;
-  return (
-    <Form method="post" {...getFormProps(form)} className="grid gap-4 sm:grid-cols-2">
-      <input type="hidden" name="intent" value={intent} />
-      {user && <input type="hidden" name="id" value={user.ID} />}
-      {user && <input type="hidden" name="version" value={user.Version ?? ""} />}
-      <div className="sm:col-span-2">
-        <FormErrors errors={form.errors} id={form.errorId} />
-      </div>
-      <FormField id={f.username.id} label={t("users.fields.username")} errors={f.username.errors} errorId={f.username.errorId}>
-        <input {...getInputProps(f.username, { type: "text" })} autoComplete="off" className={inputClass} />
-      </FormField>
-      <FormField id={f.email.id} label={t("users.fields.email")} errors={f.email.errors} errorId={f.email.errorId}>
-        <input {...getInputProps(f.email, { type: "email" })} autoComplete="off" className={inputClass} />
-      </FormField>
-      <FormField id={f.role.id} label={t("users.fields.role")} errors={f.role.errors} errorId={f.role.errorId}>
-        <select {...getSelectProps(f.role)} className={inputClass}>
-          <option value="">{t("users.fields.chooseRole")}</option>
-          {roles.map((r) => (
-            <option key={r.ID} value={r.ID}>
-              {r.Name}
-            </option>
-          ))}
-        </select>
-      </FormField>
-      <FormField id={f.timezone.id} label={t("users.fields.timezone")} errors={f.timezone.errors} errorId={f.timezone.errorId}>
-        <select {...getSelectProps(f.timezone)} className={inputClass}>
-          <option value="">{t("users.fields.browserZone")}</option>
-          {currentZone.startsWith("offset:") && <option value={currentZone}>{t("users.fields.fixedOffset", { offset: offsetZone(user!.TimezoneDiffSec / 60) })}</option>}
-          {zones.map((z) => (
-            <option key={z.Value} value={z.Value}>
-              {z.Description}
-            </option>
-          ))}
-        </select>
-      </FormField>
-      {intent === "add" && (
-        <>
-          <FormField id={f.password.id} label={t("users.fields.password")} errors={f.password.errors} errorId={f.password.errorId} hint={t("password.policy")}>
-            <input {...getInputProps(f.password, { type: "password" })} autoComplete="new-password" className={inputClass} />
-          </FormField>
-          <FormField id={f.confirmPassword.id} label={t("users.fields.confirmPassword")} errors={f.confirmPassword.errors} errorId={f.confirmPassword.errorId}>
-            <input {...getInputProps(f.confirmPassword, { type: "password" })} autoComplete="new-password" className={inputClass} />
-          </FormField>
-          <label className="flex items-center gap-2 text-sm sm:col-span-2">
-            <input {...getInputProps(f.mustChange, { type: "checkbox" })} />
-            {t("users.fields.mustChange")}
-          </label>
-        </>
-      )}
-      <FormActions submitLabel={intent === "add" ? t("users.add") : t("common.save")} cancelHref={cancelHref} className="flex gap-2 sm:col-span-2" />
-    </Form>
-  );
-}
-
-function ResetPasswordForm({ user, lastResult, cancelHref }: { user: User; lastResult?: SubmissionResult<string[]>; cancelHref: string }) {
-  const t = useT();
-  const [form, fields] = useForm({
-    id: "reset-password-form",
-    lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetPasswordSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
-  return (
-    <Form method="post" {...getFormProps(form)} className="grid gap-4 sm:grid-cols-2">
-      <input type="hidden" name="intent" value="password" />
-      <input type="hidden" name="id" value={user.ID} />
-      <input type="hidden" name="username" value={user.Username} />
-      <p className="text-sm text-slate-600 sm:col-span-2 dark:text-slate-300">{t("users.passwordIntro", { username: user.Username })}</p>
-      <div className="sm:col-span-2">
-        <FormErrors errors={form.errors} id={form.errorId} />
-      </div>
-      <FormField id={fields.password.id} label={t("users.fields.newPassword")} errors={fields.password.errors} errorId={fields.password.errorId} hint={t("password.policy")}>
-        <input {...getInputProps(fields.password, { type: "password" })} autoComplete="new-password" className={inputClass} />
-      </FormField>
-      <FormField id={fields.confirmPassword.id} label={t("users.fields.confirmPassword")} errors={fields.confirmPassword.errors} errorId={fields.confirmPassword.errorId}>
-        <input {...getInputProps(fields.confirmPassword, { type: "password" })} autoComplete="new-password" className={inputClass} />
-      </FormField>
-      <FormActions submitLabel={t("users.resetPassword")} cancelHref={cancelHref} className="flex gap-2 sm:col-span-2" />
-    </Form>
+      <UsersTable users={shown} me={me} roleName={roleName} params={params} listHref={listHref} />
+    </ListPage>
   );
 }
 
