@@ -1,19 +1,19 @@
-import { getFormProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useT } from "~/ui/useT";
 import { data, Form, Link, useSearchParams } from "react-router";
-import { acknowledgeSchema, SHELVE_DURATIONS, shelveSchema } from "~/schemas/alarming";
+import { acknowledgeSchema, shelveSchema } from "~/schemas/alarming";
 import { stateOf } from "~/services/context.server";
 import { readId, readIntent, readOffset } from "~/services/forms.server";
 import { redirectWithToast, requireFeature } from "~/services/guards.server";
 import { featureOpen } from "~/services/header.server";
 import { getInstance } from "~/services/i18n.server";
-import { acknowledgeAnswer, ALARM_STATES, alarmHistoryAnswer, alarmsAnswer, alarmStateAnswer, devicesAnswer, SEVERITIES, type Alarm } from "~/services/logger/schemas";
+import { acknowledgeAnswer, ALARM_STATES, alarmHistoryAnswer, alarmsAnswer, alarmStateAnswer, devicesAnswer, SEVERITIES } from "~/services/logger/schemas";
 import { isRefusal, loggerReply } from "~/services/submission.server";
-import { SeverityBadge } from "~/ui/alarms/SeverityBadge";
-import { FormActions } from "~/ui/FormActions";
+import { ActiveAlarmsTable, awaitsAck } from "~/ui/alarming/ActiveAlarmsTable";
+import { HistoryTable } from "~/ui/alarming/HistoryTable";
+import { ShelvePanel } from "~/ui/alarming/ShelvePanel";
+import { ListPage } from "~/ui/ListPage";
 import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
-import { useFormatters } from "~/ui/format";
 import { Pager } from "~/ui/Pager";
 import { pageTitle } from "~/ui/title";
 import { Toast } from "~/ui/Toasts";
@@ -124,15 +124,16 @@ export default function Alarming({ loaderData, actionData }: Route.ComponentProp
   const ackResult = lastResult("acknowledge");
 
   return (
-    <section className="flex flex-col gap-6">
-      <div className="flex flex-wrap items-center justify-between gap-4">
-        <h1 className="text-2xl font-semibold">{t("nav.alarming")}</h1>
-        {loaderData.canRules && (
+    <ListPage
+      title={t("nav.alarming")}
+      actions={
+        loaderData.canRules && (
           <Link to="/rulesNotifications" className="text-brand hover:underline" data-testid="rules-link">
             {t("alarming.manageRules")}
           </Link>
-        )}
-      </div>
+        )
+      }
+    >
       {actionData?.error && <Toast key={actionData.nonce} toast={{ type: "error", text: actionData.error }} />}
 
       <Form method="get" className="flex flex-wrap items-end gap-3" aria-label={t("alarming.filters")}>
@@ -190,41 +191,11 @@ export default function Alarming({ loaderData, actionData }: Route.ComponentProp
         <Form method="post" id="ack-form" className="flex flex-col gap-3">
           <input type="hidden" name="intent" value="acknowledge" />
           <FormErrors errors={ackResult?.error?.[""] ?? undefined} />
-          <div className="overflow-x-auto rounded-lg bg-white shadow-sm dark:bg-slate-800">
-            <table className="w-full text-left text-sm" data-testid="alarms-table">
-              <thead className="bg-slate-100 dark:bg-slate-700">
-                <tr>
-                  <th scope="col" className="px-3 py-2">
-                    <span className="sr-only">{t("alarming.select")}</span>
-                  </th>
-                  {["severity", "name", "state", "value", "since", "ack"].map((c) => (
-                    <th key={c} scope="col" className="px-3 py-2">
-                      {t(`alarming.columns.${c}`)}
-                    </th>
-                  ))}
-                  <th scope="col" className="px-3 py-2">
-                    <span className="sr-only">{t("common.actions")}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {alarms.length === 0 && (
-                  <tr>
-                    <td colSpan={8} className="px-4 py-6 text-center text-slate-500">
-                      {t("alarming.noActive")}
-                    </td>
-                  </tr>
-                )}
-                {alarms.map((a) => (
-                  <AlarmRow key={a.ID} alarm={a} shelveHref={`?${withParam(params, "shelve", String(a.ID))}`} />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ActiveAlarmsTable alarms={alarms} shelveHref={(a) => `?${withParam(params, "shelve", String(a.ID))}`} />
           {alarms.some(awaitsAck) && (
             <div className="flex flex-wrap items-end gap-3">
               <FormField id="ack-comment" label={t("alarming.comment")} errors={ackResult?.error?.comment ?? undefined}>
-                <textarea id="ack-comment" name="comment" rows={2} maxLength={1000} className={`${inputClass} w-80`} />
+                <textarea id="ack-comment" name="comment" rows={2} maxLength={1000} className={`${inputClass} w-full sm:w-80`} />
               </FormField>
               <button type="submit" className={buttonClass}>
                 {t("alarming.acknowledgeSelected")}
@@ -251,159 +222,14 @@ export default function Alarming({ loaderData, actionData }: Route.ComponentProp
         </div>
         <HistoryTable history={history} />
       </section>
-    </section>
+    </ListPage>
   );
 }
-
-const awaitsAck = (a: Alarm) => a.State === "ActiveUnacknowledged" || a.State === "ReturnedUnacknowledged";
 
 function withParam(params: URLSearchParams, key: string, value: string) {
   const next = new URLSearchParams(params);
   next.set(key, value);
   return next.toString();
-}
-
-function AlarmRow({ alarm: a, shelveHref }: { alarm: Alarm; shelveHref: string }) {
-  const t = useT();
-  const { dateTime, value } = useFormatters();
-  const link = "text-brand hover:underline";
-  return (
-    <tr className="border-t border-slate-100 align-top dark:border-slate-700" data-alarm={a.Name} data-state={a.State}>
-      <td className="px-3 py-2">
-        {awaitsAck(a) && <input type="checkbox" name="id" value={a.ID} aria-label={t("alarming.selectOne", { name: a.Name })} />}
-      </td>
-      <td className="px-3 py-2">
-        <SeverityBadge severity={a.Severity} />
-      </td>
-      <td className="px-3 py-2">
-        <div className="font-medium">{a.Name}</div>
-        <div className="text-xs text-slate-500">{a.Text}</div>
-      </td>
-      <td className="px-3 py-2" data-testid="alarm-state">
-        {t(`alarmState.${a.State}`)}
-        {a.State === "Shelved" && a.ShelvedUntil && (
-          <div className="text-xs text-slate-500">
-            {t("alarming.shelvedUntil", { when: dateTime(a.ShelvedUntil), who: a.ShelvedBy })} · {a.ShelveReason}
-          </div>
-        )}
-      </td>
-      <td className="px-3 py-2 tabular-nums">
-        {value(a.Value)} {a.Unit}
-      </td>
-      <td className="px-3 py-2">{dateTime(a.Since)}</td>
-      <td className="px-3 py-2 text-xs">
-        {a.AckedBy && (
-          <>
-            {t("alarming.ackedBy", { who: a.AckedBy })}
-            {a.AckComment && <div className="text-slate-500">“{a.AckComment}”</div>}
-          </>
-        )}
-      </td>
-      <td className="px-3 py-2">
-        <div className="flex flex-wrap justify-end gap-3">
-          {awaitsAck(a) && (
-            <button type="submit" name="only" value={a.ID} className={link} aria-label={`${t("alarming.acknowledge")} ${a.Name}`}>
-              {t("alarming.acknowledge")}
-            </button>
-          )}
-          {a.State === "Shelved" ? (
-            <button type="submit" form={`unshelve-${a.ID}`} className={link} aria-label={`${t("alarming.unshelve")} ${a.Name}`}>
-              {t("alarming.unshelve")}
-            </button>
-          ) : (
-            a.State !== "OutOfService" && (
-              <Link to={shelveHref} preventScrollReset className={link} aria-label={`${t("alarming.shelve")} ${a.Name}`}>
-                {t("alarming.shelve")}
-              </Link>
-            )
-          )}
-        </div>
-      </td>
-    </tr>
-  );
-}
-
-function ShelvePanel({ alarm, lastResult, cancelHref }: { alarm: Alarm; lastResult?: SubmissionResult<string[]>; cancelHref: string }) {
-  const t = useT();
-  const [form, fields] = useForm({
-    id: "shelve-form",
-    lastResult,
-    defaultValue: { id: String(alarm.ID), duration: "3600" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: shelveSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
-  const title = t("alarming.shelveTitle", { name: alarm.Name });
-  return (
-    <section className="rounded-lg bg-white p-6 shadow-sm dark:bg-slate-800" aria-label={title}>
-      <h2 className="mb-4 text-lg font-semibold">{title}</h2>
-      <Form method="post" {...getFormProps(form)} className="grid gap-4 sm:grid-cols-2">
-        <input type="hidden" name="intent" value="shelve" />
-        <input type="hidden" name="id" value={alarm.ID} />
-        <div className="sm:col-span-2">
-          <FormErrors errors={form.errors} id={form.errorId} />
-        </div>
-        <FormField id={fields.duration.id} label={t("alarming.duration")} errors={fields.duration.errors} errorId={fields.duration.errorId}>
-          <select {...getSelectProps(fields.duration)} className={inputClass}>
-            {SHELVE_DURATIONS.map((d) => (
-              <option key={d} value={d}>
-                {t(`alarming.durations.${d}`)}
-              </option>
-            ))}
-          </select>
-        </FormField>
-        <FormField id={fields.reason.id} label={t("alarming.reason")} errors={fields.reason.errors} errorId={fields.reason.errorId}>
-          <textarea {...getTextareaProps(fields.reason)} rows={2} className={inputClass} />
-        </FormField>
-        <FormActions submitLabel={t("alarming.shelve")} cancelHref={cancelHref} className="flex gap-2 sm:col-span-2" />
-      </Form>
-    </section>
-  );
-}
-
-function HistoryTable({ history }: { history: Route.ComponentProps["loaderData"]["history"] }) {
-  const t = useT();
-  const { dateTime, value } = useFormatters();
-  return (
-    <div className="overflow-x-auto rounded-lg bg-white shadow-sm dark:bg-slate-800">
-      <table className="w-full text-left text-sm" data-testid="history-table">
-        <thead className="bg-slate-100 dark:bg-slate-700">
-          <tr>
-            {["time", "severity", "name", "event", "transition", "value", "user", "comment"].map((c) => (
-              <th key={c} scope="col" className="px-3 py-2">
-                {t(`alarming.columns.${c}`)}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {history.length === 0 && (
-            <tr>
-              <td colSpan={8} className="px-4 py-6 text-center text-slate-500">
-                {t("alarming.noHistory")}
-              </td>
-            </tr>
-          )}
-          {history.map((h) => (
-            <tr key={h.ID} className="border-t border-slate-100 dark:border-slate-700" data-event={h.Event} data-rule={h.RuleName}>
-              <td className="whitespace-nowrap px-3 py-2">{dateTime(h.Timestamp)}</td>
-              <td className="px-3 py-2">
-                <SeverityBadge severity={h.Severity} />
-              </td>
-              <td className="px-3 py-2">{h.RuleName}</td>
-              <td className="px-3 py-2">{t(`alarming.event.${h.Event}`, { defaultValue: h.Event })}</td>
-              <td className="px-3 py-2 text-xs">
-                {t(`alarmState.${h.FromState}`, { defaultValue: h.FromState })} → {t(`alarmState.${h.ToState}`, { defaultValue: h.ToState })}
-              </td>
-              <td className="px-3 py-2 tabular-nums">{value(h.Value)}</td>
-              <td className="px-3 py-2">{h.User}</td>
-              <td className="px-3 py-2">{h.Comment}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
 }
 
 export function meta({ matches }: Route.MetaArgs) {

@@ -1,0 +1,89 @@
+import type { Alarm } from "~/services/logger/schemas";
+import { SeverityBadge } from "~/ui/alarms/SeverityBadge";
+import { Cell, DataTable, Row } from "~/ui/DataTable";
+import { useFormatters } from "~/ui/format";
+import { RowActions, RowLink } from "~/ui/RowActions";
+import { useT } from "~/ui/useT";
+
+/** An alarm the operator still has to acknowledge. */
+export const awaitsAck = (a: Alarm) => a.State === "ActiveUnacknowledged" || a.State === "ReturnedUnacknowledged";
+
+const COLUMNS = ["severity", "name", "state", "value", "since", "ack"];
+const buttonLink = "cursor-pointer rounded text-brand hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand";
+
+/**
+ * The active alarms, inside the page's acknowledge form: the check boxes and the per-row
+ * Acknowledge buttons post to it; Unshelve posts to a hidden per-alarm form (`unshelve-ID`).
+ */
+export function ActiveAlarmsTable({ alarms, shelveHref }: { alarms: Alarm[]; shelveHref: (a: Alarm) => string }) {
+  const t = useT();
+  return (
+    <DataTable
+      label={t("alarming.activeTitle")}
+      testId="alarms-table"
+      columns={[{ label: t("alarming.select"), srOnly: true }, ...COLUMNS.map((c) => ({ label: t(`alarming.columns.${c}`) })), { label: t("common.actions"), srOnly: true }]}
+      empty={alarms.length === 0 ? t("alarming.noActive") : undefined}
+    >
+      {alarms.map((a) => (
+        <AlarmRow key={a.ID} alarm={a} shelveHref={shelveHref(a)} />
+      ))}
+    </DataTable>
+  );
+}
+
+function AlarmRow({ alarm: a, shelveHref }: { alarm: Alarm; shelveHref: string }) {
+  const t = useT();
+  const { dateTime, value } = useFormatters();
+  return (
+    <Row data-alarm={a.Name} data-state={a.State}>
+      <Cell>{awaitsAck(a) && <input type="checkbox" name="id" value={a.ID} aria-label={t("alarming.selectOne", { name: a.Name })} />}</Cell>
+      <Cell>
+        <SeverityBadge severity={a.Severity} />
+      </Cell>
+      <Cell>
+        <div className="font-medium">{a.Name}</div>
+        <div className="text-xs text-slate-600 dark:text-slate-300">{a.Text}</div>
+      </Cell>
+      <Cell data-testid="alarm-state">
+        {t(`alarmState.${a.State}`)}
+        {a.State === "Shelved" && a.ShelvedUntil && (
+          <div className="text-xs text-slate-600 dark:text-slate-300">
+            {t("alarming.shelvedUntil", { when: dateTime(a.ShelvedUntil), who: a.ShelvedBy })} · {a.ShelveReason}
+          </div>
+        )}
+      </Cell>
+      <Cell className="tabular-nums">
+        {value(a.Value)} {a.Unit}
+      </Cell>
+      <Cell>{dateTime(a.Since)}</Cell>
+      <Cell className="text-xs">
+        {a.AckedBy && (
+          <>
+            {t("alarming.ackedBy", { who: a.AckedBy })}
+            {a.AckComment && <div className="text-slate-600 dark:text-slate-300">“{a.AckComment}”</div>}
+          </>
+        )}
+      </Cell>
+      <Cell>
+        <RowActions>
+          {awaitsAck(a) && (
+            <button type="submit" name="only" value={a.ID} className={buttonLink} aria-label={`${t("alarming.acknowledge")} ${a.Name}`}>
+              {t("alarming.acknowledge")}
+            </button>
+          )}
+          {a.State === "Shelved" ? (
+            <button type="submit" form={`unshelve-${a.ID}`} className={buttonLink} aria-label={`${t("alarming.unshelve")} ${a.Name}`}>
+              {t("alarming.unshelve")}
+            </button>
+          ) : (
+            a.State !== "OutOfService" && (
+              <RowLink to={shelveHref} label={`${t("alarming.shelve")} ${a.Name}`}>
+                {t("alarming.shelve")}
+              </RowLink>
+            )
+          )}
+        </RowActions>
+      </Cell>
+    </Row>
+  );
+}
