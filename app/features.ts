@@ -53,10 +53,10 @@ export interface Feature {
 }
 
 export const FEATURES: readonly Feature[] = [
-  { key: "dashboard", path: "/dashboard", module: "routes/dashboard.tsx", permission: "ViewDashboards", group: "dashboard", icon: "dashboard", label: "nav.dashboard", texts: ["dashboards"] },
-  { key: "dashboardManager", path: "/dashboardManager", module: "routes/dashboardManager.tsx", permission: "ManageDashboards", group: "dashboard", icon: "grid", label: "nav.dashboardManager", texts: ["dashboardManager", "dashboards"] },
-  { key: "analytics", path: "/analytics", module: "routes/analytics.tsx", permission: "ViewAnalytics", group: "main", icon: "chart", label: "nav.analytics", texts: ["dashboards", "history"] },
-  { key: "export", path: "/export", module: "routes/export.tsx", permission: "UseExport", group: "main", icon: "download", label: "nav.export", texts: ["dashboards", "history"] },
+  { key: "dashboard", path: "/dashboard", module: "routes/dashboard.tsx", permission: "ViewDashboards", group: "dashboard", icon: "dashboard", label: "nav.dashboard", texts: ["dashboards", "kiosk"] },
+  { key: "dashboardManager", path: "/dashboardManager", module: "routes/dashboardManager.tsx", permission: "ManageDashboards", group: "dashboard", icon: "grid", label: "nav.dashboardManager", texts: ["dashboardManager", "dashboards", "picker"] },
+  { key: "analytics", path: "/analytics", module: "routes/analytics.tsx", permission: "ViewAnalytics", group: "main", icon: "chart", label: "nav.analytics", texts: ["dashboards", "history", "picker"] },
+  { key: "export", path: "/export", module: "routes/export.tsx", permission: "UseExport", group: "main", icon: "download", label: "nav.export", texts: ["dashboards", "history", "picker"] },
   { key: "devices", path: "/devices", module: "routes/devices.tsx", permission: "ViewDevices", group: "main", icon: "devices", label: "nav.devices", texts: ["devices", "live"] },
   { key: "alarming", path: "/alarming", module: "routes/alarming.tsx", permission: "UseRulesNotifications", group: "tools", icon: "bell", label: "nav.alarming", texts: ["alarming", "live"] },
   { key: "fileBrowser", path: "/fileBrowser", module: "routes/fileBrowser.tsx", permission: "UseFilebrowser", group: "tools", icon: "folder", label: "nav.fileBrowser", texts: ["fileBrowser"] },
@@ -68,7 +68,7 @@ export const FEATURES: readonly Feature[] = [
   { key: "vncview", path: "/vncview", module: "routes/vncview.tsx", permission: null, group: "tools", icon: "screen", label: "nav.vncview", texts: ["vnc"] },
   { key: "log", path: "/log", module: "routes/log.tsx", permission: "ViewLogs", group: "advanced", icon: "log", label: "nav.log", texts: ["live", "log"] },
   { key: "metadata", path: "/metadata", module: "routes/metadata.tsx", permission: "UseMetaData", group: "advanced", icon: "tag", label: "nav.metadata", texts: ["dashboards", "history"] },
-  { key: "monitor", path: "/monitor", module: "routes/monitor.tsx", permission: "UseMonitor", group: "advanced", icon: "pulse", label: "nav.monitor", texts: ["live"] },
+  { key: "monitor", path: "/monitor", module: "routes/monitor.tsx", permission: "UseMonitor", group: "advanced", icon: "pulse", label: "nav.monitor", texts: ["live", "picker"] },
   { key: "traceLog", path: "/traceLog", module: "routes/traceLog.tsx", permission: null, group: "advanced", icon: "trace", label: "nav.traceLog", texts: ["trace"] },
   { key: "jupyterlab", path: "/jupyterlab", module: "routes/jupyterlab.tsx", permission: "UseJupyterLab", group: "advanced", icon: "notebook", label: "nav.jupyterlab", texts: ["jupyter"] },
   { key: "canscanner", path: "/canscanner", module: "routes/canscanner.tsx", permission: null, group: "advanced", icon: "bus", label: "nav.canscanner", texts: ["can"] },

@@ -13,6 +13,7 @@ import { useFormatters } from "~/ui/format";
 import { resolveHistoryRange } from "~/ui/history/historyRange";
 import { RangeFields } from "~/ui/history/RangeFields";
 import { FieldsetError, VariablePicker } from "~/ui/history/VariablePicker";
+import { CsvRowCounter } from "~/ui/export/csvRowCounter";
 import { pageTitle } from "~/ui/title";
 import type { Route } from "./+types/export";
 
@@ -70,7 +71,7 @@ export default function Export({ loaderData }: Route.ComponentProps) {
       <h1 className="text-2xl font-semibold">{t("nav.export")}</h1>
       <FormErrors errors={at(null)} />
       <Form method="post" action="/export/csv" reloadDocument onSubmit={onSubmit} className="flex flex-col gap-4 rounded-lg bg-white p-4 shadow-sm dark:bg-slate-800" data-testid="export-form">
-        <VariablePicker variables={loaderData.variables} selected={loaderData.selected} errors={at("v")} />
+        <VariablePicker variables={loaderData.variables} selected={loaderData.selected} errors={at("v")} filterAction="/export" />
         <RangeFields range={loaderData.range} measurements={loaderData.measurements} idPrefix="export" errors={at("range")} />
         <fieldset className="flex flex-wrap items-end gap-4">
           <legend className="mb-1 text-sm font-medium">{t("history.export.mode")}</legend>
@@ -157,7 +158,7 @@ async function download(form: HTMLFormElement, signal: AbortSignal, onProgress: 
   }
   const parts: Uint8Array[] = [];
   let bytes = 0;
-  let lines = 0;
+  const rows = new CsvRowCounter();
   let last = 0;
   const reader = res.body.getReader();
   for (;;) {
@@ -165,8 +166,8 @@ async function download(form: HTMLFormElement, signal: AbortSignal, onProgress: 
     if (done) break;
     parts.push(value);
     bytes += value.length;
-    for (let i = 0; i < value.length; i++) if (value[i] === 10) lines++;
-    if (performance.now() - last > 200) (last = performance.now()), onProgress(Math.max(0, lines - 1), bytes);
+    rows.add(value);
+    if (performance.now() - last > 200) (last = performance.now()), onProgress(rows.rows(), bytes);
   }
   const url = URL.createObjectURL(new Blob(parts as BlobPart[], { type: "text/csv" }));
   const a = document.createElement("a");
@@ -176,7 +177,7 @@ async function download(form: HTMLFormElement, signal: AbortSignal, onProgress: 
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  return { rows: Math.max(0, lines - 1), bytes };
+  return { rows: rows.rows(true), bytes };
 }
 
 class ExportRefused extends Error {
