@@ -1,9 +1,7 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useState } from "react";
 import { useT } from "~/ui/useT";
-import { data, Form, Link, useNavigation, useRevalidator, useSearchParams } from "react-router";
-import { folderSchema, joinPath, parentOf, renameSchema, UPLOAD_LIMIT } from "~/schemas/fileBrowser";
+import { data, Link, useSearchParams } from "react-router";
+import { folderSchema, parentOf, renameSchema } from "~/schemas/fileBrowser";
 import { stateOf } from "~/services/context.server";
 import { filesQuery, loadPreview, type Preview } from "~/services/files.server";
 import { readIntent, requireConfirmation } from "~/services/forms.server";
@@ -11,16 +9,19 @@ import { redirectWithToast, requireFeature } from "~/services/guards.server";
 import { getInstance } from "~/services/i18n.server";
 import { fileListAnswer, filePathAnswer, type FileEntry } from "~/services/logger/schemas";
 import { isRefusal, refusalOf } from "~/services/submission.server";
-import { ConfirmAction, ConfirmPanel } from "~/ui/ConfirmAction";
-import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
-import { FormActions } from "~/ui/FormActions";
-import { useFormatters } from "~/ui/format";
-import { SortHeader, sortRows } from "~/ui/SortHeader";
+import { ConfirmPanel } from "~/ui/ConfirmAction";
+import { FilesTable } from "~/ui/fileBrowser/FilesTable";
+import { NameForm } from "~/ui/fileBrowser/NameForm";
+import { PreviewPane } from "~/ui/fileBrowser/PreviewPane";
+import { UploadForm } from "~/ui/fileBrowser/UploadForm";
+import { FormErrors } from "~/ui/FormField";
+import { listPageClass } from "~/ui/ListPage";
+import { Panel } from "~/ui/Panel";
+import { sortRows } from "~/ui/SortHeader";
 import { pageTitle } from "~/ui/title";
 import type { Route } from "./+types/fileBrowser";
 
 const PATH = "/fileBrowser";
-const cardClass = "rounded-lg bg-white p-6 shadow-sm dark:bg-slate-800";
 
 export async function loader(args: Route.LoaderArgs) {
   await requireFeature(args, "fileBrowser");
@@ -70,7 +71,6 @@ export async function action(args: Route.ActionArgs) {
 
 export default function FileBrowser({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
-  const { dateTime, number } = useFormatters();
   const [params] = useSearchParams();
   const { path, entries, error, preview } = loaderData;
   const shown = sortRows(
@@ -87,7 +87,7 @@ export default function FileBrowser({ loaderData, actionData }: Route.ComponentP
   const crumbs = path ? path.split("/") : [];
 
   return (
-    <section className="flex flex-col gap-6">
+    <section className={listPageClass}>
       <h1 className="text-2xl font-semibold">{t("fileBrowser.title")}</h1>
       <nav aria-label={t("fileBrowser.breadcrumbs")} data-testid="breadcrumbs">
         <ol className="flex flex-wrap items-center gap-1 text-sm">
@@ -118,242 +118,25 @@ export default function FileBrowser({ loaderData, actionData }: Route.ComponentP
         />
       )}
       {renaming && (
-        <section className={cardClass} aria-label={t("fileBrowser.renameTitle", { name: renaming.split("/").at(-1) })}>
-          <h2 className="mb-4 text-lg font-semibold">{t("fileBrowser.renameTitle", { name: renaming.split("/").at(-1) })}</h2>
+        <Panel title={t("fileBrowser.renameTitle", { name: renaming.split("/").at(-1) })}>
           <NameForm key={renaming} intent="rename" path={path} entry={renaming} initial={renaming.split("/").at(-1) ?? ""} lastResult={lastResult("rename")} cancelHref={here()} />
-        </section>
+        </Panel>
       )}
 
       <div className="grid gap-4 md:grid-cols-2">
-        <section className={cardClass} aria-label={t("fileBrowser.newFolder")}>
-          <h2 className="mb-4 text-lg font-semibold">{t("fileBrowser.newFolder")}</h2>
+        <Panel title={t("fileBrowser.newFolder")}>
           <NameForm intent="folder" path={path} initial="" lastResult={lastResult("folder")} />
-        </section>
-        <section className={cardClass} aria-label={t("fileBrowser.upload")}>
-          <h2 className="mb-4 text-lg font-semibold">{t("fileBrowser.upload")}</h2>
+        </Panel>
+        <Panel title={t("fileBrowser.upload")}>
           <UploadForm path={path} />
-        </section>
+        </Panel>
       </div>
 
-      <div className="overflow-x-auto rounded-lg bg-white shadow-sm dark:bg-slate-800">
-        <table className="w-full text-left text-sm" data-testid="files-table">
-          <thead className="bg-slate-100 dark:bg-slate-700">
-            <tr>
-              <SortHeader column="name" label={t("fileBrowser.columns.name")} />
-              <SortHeader column="type" label={t("fileBrowser.columns.type")} />
-              <SortHeader column="size" label={t("fileBrowser.columns.size")} />
-              <SortHeader column="modified" label={t("fileBrowser.columns.modified")} />
-              <th scope="col" className="px-4 py-2">
-                <span className="sr-only">{t("fileBrowser.columns.actions")}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {path && (
-              <tr className="border-t border-slate-100 dark:border-slate-700">
-                <td className="px-4 py-2" colSpan={5}>
-                  <Link to={`?${new URLSearchParams({ path: parentOf(path) })}`} className="text-brand hover:underline">
-                    {t("fileBrowser.up")}
-                  </Link>
-                </td>
-              </tr>
-            )}
-            {shown.length === 0 && (
-              <tr>
-                <td colSpan={5} className="px-4 py-6 text-center text-slate-500">
-                  {t("fileBrowser.empty")}
-                </td>
-              </tr>
-            )}
-            {shown.map((e) => {
-              const full = joinPath(path, e.Name);
-              return (
-                <tr key={e.Name} className="border-t border-slate-100 dark:border-slate-700" data-entry={e.Name}>
-                  <td className="px-4 py-2 font-medium">
-                    {e.Type === "folder" ? (
-                      <Link to={`?${new URLSearchParams({ path: full })}`} className="text-brand hover:underline">
-                        📁 {e.Name}
-                      </Link>
-                    ) : e.Type === "file" ? (
-                      <Link to={here({ preview: full })} className="hover:underline" preventScrollReset>
-                        {e.Name}
-                      </Link>
-                    ) : (
-                      e.Name
-                    )}
-                  </td>
-                  <td className="px-4 py-2">{t(`fileBrowser.types.${e.Type}`)}</td>
-                  <td className="px-4 py-2">{e.Type === "file" ? formatSize(e.Size, number) : "—"}</td>
-                  <td className="px-4 py-2">{dateTime(e.Modified)}</td>
-                  <td className="px-4 py-2">
-                    <div className="flex flex-wrap justify-end gap-3">
-                      {e.Type === "file" && (
-                        <a href={`${PATH}/raw?${new URLSearchParams({ path: full, download: "1" })}`} className="text-brand hover:underline" download>
-                          {t("fileBrowser.download")}
-                        </a>
-                      )}
-                      <Link to={here({ rename: full })} className="text-brand hover:underline" preventScrollReset>
-                        {t("fileBrowser.rename")}
-                      </Link>
-                      <ConfirmAction
-                        label={t("common.remove")}
-                        title={t("fileBrowser.removeTitle", { name: e.Name })}
-                        message={t("fileBrowser.removeMessage", { name: full })}
-                        confirmLabel={t("fileBrowser.removeConfirm")}
-                        confirmHref={here({ remove: full })}
-                        cancelHref={here()}
-                        fields={{ intent: "remove", entry: full, path }}
-                      />
-                    </div>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+      <FilesTable path={path} entries={shown} here={here} />
 
       {preview && <PreviewPane preview={preview} closeHref={here()} />}
     </section>
   );
-}
-
-function NameForm({ intent, path, entry, initial, lastResult, cancelHref }: { intent: "folder" | "rename"; path: string; entry?: string; initial: string; lastResult?: SubmissionResult<string[]>; cancelHref?: string }) {
-  const t = useT();
-  const busy = useNavigation().state === "submitting";
-  const [form, fields] = useForm({
-    lastResult,
-    defaultValue: { name: initial },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: intent === "folder" ? folderSchema : renameSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
-  return (
-    <Form method="post" {...getFormProps(form)} className="flex flex-col gap-3">
-      <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name="path" value={path} />
-      {entry !== undefined && <input type="hidden" name="entry" value={entry} />}
-      <FormErrors errors={form.errors} id={form.errorId} />
-      <FormField id={fields.name.id} label={t(intent === "folder" ? "fileBrowser.folderName" : "fileBrowser.newName")} errors={fields.name.errors} errorId={fields.name.errorId}>
-        <input {...getInputProps(fields.name, { type: "text" })} key={fields.name.key} className={inputClass} maxLength={255} />
-      </FormField>
-      {cancelHref ? (
-        <FormActions submitLabel={t("fileBrowser.rename")} cancelHref={cancelHref} />
-      ) : (
-        <div>
-          <button type="submit" className={buttonClass} disabled={busy}>
-            {t("fileBrowser.create")}
-          </button>
-        </div>
-      )}
-    </Form>
-  );
-}
-
-/** A plain multipart form; with JavaScript the same request goes by XHR to show its progress. */
-function UploadForm({ path }: { path: string }) {
-  const t = useT();
-  const revalidator = useRevalidator();
-  const [progress, setProgress] = useState<number | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  return (
-    <form
-      method="post"
-      action={`${PATH}/upload`}
-      encType="multipart/form-data"
-      className="flex flex-col gap-3"
-      onSubmit={(event) => {
-        event.preventDefault();
-        const form = event.currentTarget;
-        const file = (form.elements.namedItem("file") as HTMLInputElement).files?.[0];
-        if (!file) return setError(t("fileBrowser.validation.fileRequired"));
-        if (file.size > UPLOAD_LIMIT) return setError(t("fileBrowser.validation.tooLarge", { mb: UPLOAD_LIMIT / 1024 / 1024 }));
-        setError(null);
-        setProgress(0);
-        const xhr = new XMLHttpRequest();
-        xhr.open("POST", form.action);
-        xhr.setRequestHeader("Accept", "application/json");
-        xhr.upload.onprogress = (e) => e.lengthComputable && setProgress(Math.round((100 * e.loaded) / e.total));
-        xhr.onload = () => {
-          setProgress(null);
-          let answer: { error?: string } = {};
-          try {
-            answer = JSON.parse(xhr.responseText);
-          } catch {
-            answer = { error: t("fileBrowser.uploadFailed") };
-          }
-          if (xhr.status >= 400 || answer.error) return setError(answer.error ?? t("fileBrowser.uploadFailed"));
-          form.reset();
-          void revalidator.revalidate();
-        };
-        xhr.onerror = () => {
-          setProgress(null);
-          setError(t("fileBrowser.uploadFailed"));
-        };
-        xhr.send(new FormData(form));
-      }}
-    >
-      <input type="hidden" name="path" value={path} />
-      <FormErrors errors={error ? [error] : undefined} />
-      <FormField id="upload-file" label={t("fileBrowser.file")} hint={t("fileBrowser.limit", { mb: UPLOAD_LIMIT / 1024 / 1024 })}>
-        <input id="upload-file" type="file" name="file" required className={inputClass} />
-      </FormField>
-      {progress !== null && (
-        <progress max={100} value={progress} aria-label={t("fileBrowser.progress")} className="w-full">
-          {progress}%
-        </progress>
-      )}
-      <div>
-        <button type="submit" className={buttonClass} disabled={progress !== null}>
-          {t("fileBrowser.uploadButton")}
-        </button>
-      </div>
-    </form>
-  );
-}
-
-function PreviewPane({ preview, closeHref }: { preview: Preview; closeHref: string }) {
-  const t = useT();
-  const name = preview.path.split("/").at(-1);
-  const raw = `${PATH}/raw?${new URLSearchParams({ path: preview.path })}`;
-  return (
-    <section className={cardClass} aria-label={t("fileBrowser.previewOf", { name })} data-testid="preview">
-      <div className="mb-4 flex items-center justify-between gap-4">
-        <h2 className="text-lg font-semibold">{t("fileBrowser.previewOf", { name })}</h2>
-        <Link to={closeHref} className="text-brand hover:underline" preventScrollReset>
-          {t("fileBrowser.closePreview")}
-        </Link>
-      </div>
-      {preview.kind === "image" && <img src={raw} alt={name} className="max-h-[32rem] max-w-full" />}
-      {preview.kind === "text" && <pre className="max-h-[32rem] overflow-auto rounded bg-slate-100 p-3 text-xs dark:bg-slate-900">{preview.text}</pre>}
-      {preview.kind === "csv" && (
-        <div className="max-h-[32rem] overflow-auto">
-          <table className="text-left text-xs" data-testid="csv-preview">
-            <tbody>
-              {preview.rows.map((row, i) => (
-                <tr key={i} className={i === 0 ? "bg-slate-100 font-semibold dark:bg-slate-700" : "border-t border-slate-100 dark:border-slate-700"}>
-                  {row.map((cell, j) => (
-                    <td key={j} className="px-2 py-1">
-                      {cell}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {(preview.kind === "text" || preview.kind === "csv") && preview.truncated && <p className="mt-2 text-sm text-slate-500">{t("fileBrowser.truncated")}</p>}
-      {preview.kind === "none" && <p>{t("fileBrowser.noPreview")}</p>}
-      {preview.kind === "error" && <FormErrors errors={[preview.message]} />}
-    </section>
-  );
-}
-
-function formatSize(bytes: number, number: (n: number, digits?: number) => string) {
-  if (bytes < 1024) return `${number(bytes)} B`;
-  if (bytes < 1024 * 1024) return `${number(bytes / 1024, 1)} KB`;
-  return `${number(bytes / 1024 / 1024, 1)} MB`;
 }
 
 export function meta({ matches }: Route.MetaArgs) {
