@@ -3,7 +3,8 @@ import { z } from "zod";
 import { stateOf } from "~/services/context.server";
 import { getDashboard, loadDashboardData } from "~/services/dashboards.server";
 import { requireFeature } from "~/services/guards.server";
-import type { SeriesData } from "~/ui/dashboard/types";
+import { featureOpen } from "~/services/header.server";
+import type { ChartEvent, ChartThreshold, SeriesData } from "~/ui/dashboard/types";
 import type { Route } from "./+types/dashboardSeries";
 
 // The buckets of a dashboard's charts for uPlot, fetched by the page after hydration: the page
@@ -17,7 +18,7 @@ const query = z
   .refine((q) => q.to > q.from, "to must be after from");
 
 export async function loader(args: Route.LoaderArgs) {
-  await requireFeature(args, "dashboard");
+  const auth = await requireFeature(args, "dashboard");
   const parsed = query.safeParse(Object.fromEntries(args.url.searchParams));
   if (!parsed.success) throw data({ reason: "bad-request" }, { status: 400 });
   const { id, from, to } = parsed.data;
@@ -25,12 +26,16 @@ export async function loader(args: Route.LoaderArgs) {
   const dashboard = await getDashboard(logger, id);
   if (!dashboard?.content) throw data({ reason: "not-found" }, { status: 404 });
   const charts = dashboard.content.Widgets.filter((w) => w.Type === "chart");
-  const loaded = await loadDashboardData(logger, { ...dashboard.content, Widgets: charts }, { from, to });
+  // Alarm events only for viewers who may see alarms, as on the page.
+  const loaded = await loadDashboardData(logger, { ...dashboard.content, Widgets: charts }, { from, to }, featureOpen(auth, "alarming"));
   const widgets: Record<string, SeriesData | { error: string }> = {};
+  // Beside the buckets: what the interactive chart draws over them (the page's SVG has them too).
+  const extras: Record<string, { thresholds: ChartThreshold[]; events: ChartEvent[] }> = {};
   for (const w of charts) {
     const d = loaded.widgets[w.ID];
     if (d?.state === "ok" && d.series) widgets[w.ID] = d.series;
     else if (d?.state === "error") widgets[w.ID] = { error: d.error };
+    extras[w.ID] = { thresholds: w.Options.Thresholds ?? [], events: loaded.chartEvents?.[w.ID] ?? [] };
   }
-  return Response.json({ from, to, widgets }, { headers: { "Cache-Control": "private, no-store" } });
+  return Response.json({ from, to, widgets, extras }, { headers: { "Cache-Control": "private, no-store" } });
 }

@@ -4,12 +4,17 @@ export const WIDGET_TYPES = ["chart", "value", "gauge", "bar", "lamp", "table", 
 export type WidgetType = (typeof WIDGET_TYPES)[number];
 export const COLOURS = ["green", "amber", "red", "blue", "grey"] as const;
 export type Colour = (typeof COLOURS)[number];
+/** A dashboard's stored default range (the logger checks the same list). */
 export const RANGES = ["5m", "1h", "24h", "7d"] as const;
-export type RangePreset = (typeof RANGES)[number];
+/** The quick ranges the range bars offer (in the URL only, so stored dashboards are unchanged). */
+export const QUICK_RANGES = ["15m", "1h", "6h", "24h", "7d", "30d"] as const;
+/** Every preset a URL may name. */
+export const URL_RANGES = ["5m", "15m", "1h", "6h", "24h", "7d", "30d"] as const;
+export type RangePreset = (typeof URL_RANGES)[number];
 export const REFRESH = ["off", "5s", "10s", "30s", "1m", "5m"] as const;
 export type RefreshInterval = (typeof REFRESH)[number];
 
-export const RANGE_MS: Record<RangePreset, number> = { "5m": 300_000, "1h": 3_600_000, "24h": 86_400_000, "7d": 604_800_000 };
+export const RANGE_MS: Record<RangePreset, number> = { "5m": 300_000, "15m": 900_000, "1h": 3_600_000, "6h": 21_600_000, "24h": 86_400_000, "7d": 604_800_000, "30d": 2_592_000_000 };
 export const REFRESH_MS: Record<RefreshInterval, number> = { off: 0, "5s": 5_000, "10s": 10_000, "30s": 30_000, "1m": 60_000, "5m": 300_000 };
 export const MAX_VARIABLES = 8;
 export const MAX_WIDGETS = 64;

@@ -7,6 +7,7 @@ import type { ChartSource } from "~/ui/dashboard/serverCharts";
 import { CHART_POINTS } from "~/ui/dashboard/timeRange";
 import type { AlarmItem, DashboardData, SeriesData, WidgetData } from "~/ui/dashboard/types";
 import { onlineVariables, readValues, selector } from "./variables.server";
+import { eventsFor, loadRangeEvents } from "./chartEvents.server";
 
 const dashboardAnswer = z.object({
   Dashboard: z.object({ ID: z.string(), Name: z.string(), IsDefault: z.boolean(), Version: z.number(), Content: z.unknown() }),
@@ -70,6 +71,9 @@ export async function loadDashboardData(logger: LoggerClient, content: Dashboard
   const variables: Record<string, Variable> = {};
   for (const v of listed.variables) if (used.has(v.Id)) variables[v.Id] = v;
 
+  // Chart events (alarms, measurements) in the range, read beside the data.
+  const charts = content.Widgets.filter((w) => w.Type === "chart");
+  const eventsRead = charts.length ? loadRangeEvents(logger, range, mayAlarms) : null;
   const current = [...new Set(content.Widgets.filter((w) => w.Type !== "chart" && w.Type !== "alarms").flatMap((w) => w.Variables))].filter((id) => variables[id]);
   const [values, series] = await Promise.all([
     current.length
@@ -87,7 +91,10 @@ export async function loadDashboardData(logger: LoggerClient, content: Dashboard
     if (!alarms) widgets[w.ID] = { state: "forbidden" };
     else widgets[w.ID] = "error" in alarms ? { state: "error", error: alarms.error } : { state: "ok", alarms: alarmRows(alarms.list, w) };
   }
+  const events = eventsRead && (await eventsRead);
+  const chartEvents = events ? Object.fromEntries(charts.map((w) => [w.ID, eventsFor(events, w.Variables)])) : undefined;
   return {
+    chartEvents,
     variables: Object.fromEntries(Object.values(variables).map((v) => [v.Id, { Id: v.Id, Name: v.Name, Unit: v.Unit, DataFormat: v.DataFormat, Precision: v.Precision, RangeMin: v.RangeMin, RangeMax: v.RangeMax }])),
     variablesError: listed.error,
     values: values.values,
@@ -97,7 +104,7 @@ export async function loadDashboardData(logger: LoggerClient, content: Dashboard
 }
 
 /** The logger's alarms, one cached read for every alarm list on the page. */
-function readAlarms(logger: LoggerClient): Promise<{ list: Alarm[] } | { error: string }> {
+export function readAlarms(logger: LoggerClient): Promise<{ list: Alarm[] } | { error: string }> {
   return logger.readRpc("AlarmAPI.GetAlarms", {}, alarmsAnswer).then(
     (a) => ({ list: a.Alarms }),
     (error: unknown) => ({ error: failureText(error) }),
@@ -181,7 +188,8 @@ export function pageData(data: DashboardData, content: DashboardContent): Dashbo
       widgets[w.ID] = { state: "ok", chart: { size: s.size, empty: s.values.every((col) => col.every((v) => v === null)) } };
     } else if (d) widgets[w.ID] = d;
   }
-  return { ...data, widgets };
+  // Chart events travel with the buckets (/dashboard/series), not in the page.
+  return { ...data, widgets, chartEvents: undefined };
 }
 
 /** The charts the server draws as SVG into this page. */
@@ -191,7 +199,7 @@ export function chartSources(data: DashboardData, content: DashboardContent, ran
     const d = data.widgets[w.ID];
     if (w.Type !== "chart" || d?.state !== "ok" || !d.series) continue;
     const vars = w.Variables.map((id) => data.variables[id]).filter((v) => v !== undefined);
-    charts.set(w.ID, { series: d.series, vars, from: range.from, to: range.to });
+    charts.set(w.ID, { series: d.series, vars, from: range.from, to: range.to, thresholds: w.Options.Thresholds, events: data.chartEvents?.[w.ID] });
   }
   return charts;
 }

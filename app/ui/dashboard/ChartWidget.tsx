@@ -3,7 +3,8 @@ import { useT } from "~/ui/useT";
 import { useFormatters } from "~/ui/format";
 import { useRootData } from "~/ui/rootData";
 import { ServerChartsContext } from "./serverCharts";
-import type { ChartOverlay, SeriesData, VariableInfo } from "./types";
+import type { ChartEvent, ChartEventKind, ChartOverlay, ChartThreshold, SeriesData, VariableInfo } from "./types";
+import { CHART_EVENT_KINDS } from "./types";
 import { seriesStyle } from "./colours";
 
 // The interactive chart (our uPlot component, uPlot and its CSS) is one chunk, asked for as soon
@@ -16,6 +17,8 @@ interface Loaded {
   series: SeriesData;
   from: number;
   to: number;
+  thresholds?: readonly ChartThreshold[];
+  events?: readonly ChartEvent[];
 }
 
 export type ChartWidgetProps = Common &
@@ -37,6 +40,7 @@ export interface SvgChartLook {
   locale: string;
   timeZone: string;
   label: string;
+  eventWords: Record<ChartEventKind, string>;
 }
 
 interface Common {
@@ -67,7 +71,9 @@ export function ChartWidget(props: ChartWidgetProps) {
   // with other markup) until uPlot is ready and the SVG goes.
   const inline = "series" in props ? props : null;
   const loaded = inline ?? ("loaded" in props ? props.loaded : undefined);
-  const markup = inline ? "" : (svgOf?.((props as { widgetId: string }).widgetId, { height, locale, timeZone: fmt.timeZone, label }) ?? "");
+  const eventWords = Object.fromEntries(CHART_EVENT_KINDS.map((k) => [k, t(`dashboards.chart.event.${k}`)])) as Record<ChartEventKind, string>;
+  const look = { height, locale, timeZone: fmt.timeZone, label, eventWords };
+  const markup = inline ? "" : (svgOf?.((props as { widgetId: string }).widgetId, look) ?? "");
   const toggle = (id: string) =>
     setHidden((h) => {
       const next = new Set(h);
@@ -79,7 +85,7 @@ export function ChartWidget(props: ChartWidgetProps) {
       <div className="relative min-h-0 flex-1" data-ready={ready || undefined} data-testid="chart">
         {!ready &&
           (inline ? (
-            inline.svg({ height, locale, timeZone: fmt.timeZone, label })
+            inline.svg(look)
           ) : (
             <div className="h-full w-full" dangerouslySetInnerHTML={{ __html: markup }} suppressHydrationWarning />
           ))}
@@ -99,6 +105,12 @@ export function ChartWidget(props: ChartWidgetProps) {
               onReset={props.onReset}
               onReady={() => setReady(true)}
               overlay={props.overlay}
+              thresholds={loaded.thresholds}
+              events={loaded.events}
+              eventWords={eventWords}
+              label={label}
+              keysHint={t("dashboards.chart.keys")}
+              readOutTexts={{ title: t("dashboards.chart.readout"), noValue: t("dashboards.chart.noValue"), minMax: (min, max) => t("dashboards.chart.minMax", { min, max }) }}
             />
           </Suspense>
         )}

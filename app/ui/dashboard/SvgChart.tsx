@@ -1,18 +1,16 @@
-import type { ChartOverlay, SeriesData, VariableInfo } from "./types";
-import { formatOffset, niceTicks, offsetTicks, tickNumber, timeFormat, timeTicks, unitScales, type UnitScale } from "./chartGeometry";
-import { seriesStyle } from "./colours";
+import type { ChartEvent, ChartEventKind, ChartOverlay, ChartThreshold, SeriesData, VariableInfo } from "./types";
+import { fittedTimeTicks, fittedValueTicks, formatOffset, labelWidth, LABEL_GAP_PX, offsetTicks, SVG_TIERS, tickNumber, unitScales, type UnitScale } from "./chartGeometry";
+import { AXIS_TEXT_CLASS, COLOUR_HEX, EVENT_HEX, SERIES, seriesStyle } from "./colours";
 
-const W = 800;
-const TOP = 8;
-const BOTTOM = 22;
-const AXIS = 52;
+/** Margins around the plot in CSS px: value labels left and right, units on top, times below. */
+export const SVG_MARGIN = { left: 52, right: 52, top: 18, bottom: 22 } as const;
 /** Vertical resolution of the data paths: 1,000 steps over a scale. */
 const Q = 1000;
 
 export interface SvgChartProps {
   series: SeriesData;
   vars: VariableInfo[];
-  /** Height of the drawing in viewBox units (the width is always 800). */
+  /** Kept for the markup cache's key: the drawing fills its box whatever the height. */
   height: number;
   from: number;
   to: number;
@@ -20,77 +18,156 @@ export interface SvgChartProps {
   timeZone: string;
   label: string;
   overlay?: ChartOverlay;
+  thresholds?: readonly ChartThreshold[];
+  events?: readonly ChartEvent[];
+  /** Translated names of the event kinds (the markup is drawn outside React's i18n context). */
+  eventWords?: Record<ChartEventKind, string>;
 }
 
 /**
- * The chart as plain SVG, drawn on the server from the bucketed query: means as lines, min/max
- * as a band, gaps (nulls) left open. Complete without JavaScript; uPlot replaces it when it can.
+ * Time labels per width tier, shown by container queries: the widest tier not wider than the
+ * plot (SVG_TIERS: 160, 400, 800, 1600, 3200 px; with the margins 104 px more). Literal class
+ * names so Tailwind generates them.
  */
-export function SvgChart({ series, vars, height, from, to, locale, timeZone, label, overlay }: SvgChartProps) {
+const TIER_CLASS = [
+  "@min-[504px]:hidden",
+  "hidden @min-[504px]:inline @min-[904px]:hidden",
+  "hidden @min-[904px]:inline @min-[1704px]:hidden",
+  "hidden @min-[1704px]:inline @min-[3304px]:hidden",
+  "hidden @min-[3304px]:inline",
+];
+
+/**
+ * The chart as plain SVG, drawn on the server from the bucketed query: means as lines, min/max
+ * as a band, gaps (nulls) left open, thresholds as lines over a faint band, events as vertical
+ * markers. It fills its box in width and height without JavaScript (the data stretch, the text
+ * does not); uPlot replaces it when it can.
+ */
+export function SvgChart({ series, vars, from, to, locale, timeZone, label, overlay, thresholds, events, eventWords }: SvgChartProps) {
   const scales = unitScales(vars, series);
-  const left = AXIS;
-  const right = W - (scales.some((s) => s.side === 1) ? AXIS : 12);
-  const bottom = height - BOTTOM;
-  const x = (t: number) => left + ((t - from) / (to - from || 1)) * (right - left);
-  const scaleOf = new Map(scales.map((s) => [s.unit, s]));
-  const y = (s: UnitScale) => (v: number) => bottom - ((v - s.min) / (s.max - s.min)) * (bottom - TOP);
   const span = to - from || 1;
-  const times = overlay ? offsetTicks(from, to, overlay.origin) : timeTicks(from, to);
-  const clock = timeFormat(locale, timeZone, times.step);
-  const fmt = overlay ? { format: (t: number) => formatOffset(t - overlay.origin) } : clock;
+  const delta = series.delta || span;
+  const width = span / delta; // the viewBox counts buckets across, Q down
+  const scaleOf = new Map(scales.map((s) => [s.unit, s]));
+  const frac = (s: UnitScale, v: number) => (s.max - v) / (s.max - s.min);
+  const pct = (f: number) => `${(f * 100).toFixed(3)}%`;
+  const tx = (t: number) => (t - from) / span;
+  const first = scales[0];
+  const hasRight = scales.some((s) => s.side === 1);
+  const m = { ...SVG_MARGIN, right: hasRight ? SVG_MARGIN.right : 12 };
+  const axisClass = (unit: string) => {
+    const i = vars.findIndex((v) => (v.Unit ?? "") === unit);
+    return AXIS_TEXT_CLASS[Math.max(0, SERIES.indexOf(seriesStyle(i, overlay).colour))]!;
+  };
+  const tiers = SVG_TIERS.map((w) => {
+    if (!overlay) return fittedTimeTicks(from, to, w, locale, timeZone);
+    // Offsets from A's start: widen the step until the labels fit.
+    for (let count = Math.max(1, Math.floor(w / 60)); ; count--) {
+      const o = offsetTicks(from, to, overlay.origin, count);
+      const labels = o.ticks.map((t) => formatOffset(t - overlay.origin));
+      const widest = Math.max(0, ...labels.map((l) => labelWidth(l)));
+      if (count <= 1 || (o.step / span) * w >= widest + LABEL_GAP_PX) return { ticks: o.ticks, labels, step: o.step };
+    }
+  });
+  const inScale = (s: UnitScale, v: number) => v >= s.min && v <= s.max;
+  const bands = first && thresholds?.length ? thresholdBands(thresholds, first) : [];
+  const shownEvents = (events ?? []).filter((e) => e.t >= from && e.t <= to);
   return (
-    <svg viewBox={`0 0 ${W} ${height}`} className="h-full w-full" role="img" aria-label={label} data-testid="svg-chart">
-      <g className="text-slate-400" stroke="currentColor" strokeWidth={0.5}>
-        {scales
-          .filter((s) => s.side === 0)
-          .flatMap((s) => niceTicks(s.min, s.max).map((v) => <line key={v} x1={left} x2={right} y1={y(s)(v).toFixed(1)} y2={y(s)(v).toFixed(1)} strokeOpacity={0.35} />))}
-        <line x1={left} x2={right} y1={bottom} y2={bottom} />
-      </g>
-      <g className="fill-slate-500 text-[11px]" fontSize={11}>
-        {times.ticks.map((t) => (
-          <text key={t} x={x(t).toFixed(1)} y={height - 6} textAnchor="middle">
-            {fmt.format(t)}
-          </text>
-        ))}
-        {scales.map((s) =>
-          s.side === null
-            ? null
-            : [
-                ...niceTicks(s.min, s.max).map((v) => (
-                  <text key={`${s.unit}${v}`} x={s.side === 0 ? left - 4 : right + 4} y={y(s)(v) + 4} textAnchor={s.side === 0 ? "end" : "start"}>
+    <div className="@container relative h-full w-full" role="img" aria-label={label} data-testid="svg-chart">
+      <svg
+        className="absolute overflow-visible"
+        style={{ left: m.left, top: m.top, width: `calc(100% - ${m.left + m.right}px)`, height: `calc(100% - ${m.top + m.bottom}px)` }}
+        aria-hidden="true"
+        data-testid="svg-plot"
+      >
+        <svg viewBox={`0 0 ${width.toFixed(3)} ${Q}`} preserveAspectRatio="none" width="100%" height="100%" overflow="visible">
+          <g className="text-slate-400" stroke="currentColor" strokeWidth={0.5} vectorEffect="non-scaling-stroke">
+            {first &&
+              fittedValueTicks(first.min, first.max, 120).map((v) => {
+                const y = (frac(first, v) * Q).toFixed(1);
+                return <line key={v} x1={0} x2={width} y1={y} y2={y} strokeOpacity={0.35} vectorEffect="non-scaling-stroke" />;
+              })}
+            <line x1={0} x2={width} y1={Q} y2={Q} vectorEffect="non-scaling-stroke" />
+          </g>
+          {bands.map((b) => (
+            <g key={b.Value} data-threshold={b.Value} data-colour={b.Color}>
+              <rect x={0} width={width} y={(frac(first!, b.top) * Q).toFixed(1)} height={((frac(first!, b.bottom) - frac(first!, b.top)) * Q).toFixed(1)} fill={COLOUR_HEX[b.Color]} fillOpacity={0.07} />
+              {inScale(first!, b.Value) && (
+                <line x1={0} x2={width} y1={(frac(first!, b.Value) * Q).toFixed(1)} y2={(frac(first!, b.Value) * Q).toFixed(1)} stroke={COLOUR_HEX[b.Color]} strokeWidth={1.5} strokeDasharray="4 3" vectorEffect="non-scaling-stroke" />
+              )}
+            </g>
+          ))}
+          {/* Data in bucket units: x = bucket index from the range's start, y = 0…1000 of its unit's scale; short relative paths. */}
+          <g transform={`translate(${((series.start - from) / delta).toFixed(3)} 0)`}>
+            {vars.map((v, i) => {
+              const s = scaleOf.get(v.Unit ?? "")!;
+              const q = (x: number) => Math.round(Q - ((x - s.min) / (s.max - s.min)) * Q);
+              const { colour, dash } = seriesStyle(i, overlay);
+              const band = series.min?.[i] && series.max?.[i] ? bandPath(series.min[i]!, series.max[i]!, q) : "";
+              return (
+                <g key={v.Id}>
+                  {band && <path d={band} fill={colour} fillOpacity={0.15} />}
+                  <path d={linePath(series.values[i] ?? [], q)} fill="none" stroke={colour} strokeWidth={1.5} strokeLinejoin="round" vectorEffect="non-scaling-stroke" strokeDasharray={dash ? "6 4" : undefined} data-dashed={dash || undefined} data-series={i} />
+                </g>
+              );
+            })}
+          </g>
+          {shownEvents.map((e, k) => {
+            const x = (tx(e.t) * width).toFixed(3);
+            return <line key={k} x1={x} x2={x} y1={0} y2={Q} stroke={EVENT_HEX[e.kind]} strokeWidth={1} strokeDasharray="2 2" vectorEffect="non-scaling-stroke" />;
+          })}
+        </svg>
+        <g fontSize={11} className="fill-slate-600 dark:fill-slate-300">
+          {tiers.map((tier, k) => (
+            <g key={k} className={TIER_CLASS[k]} data-tier={SVG_TIERS[k]}>
+              {tier.ticks.map((t, j) => (
+                <text key={t} x={pct(tx(t))} y="100%" dy={15} textAnchor="middle">
+                  {tier.labels[j]}
+                </text>
+              ))}
+            </g>
+          ))}
+          {scales.map((s) =>
+            s.side === null ? null : (
+              <g key={s.unit} className={axisClass(s.unit)} data-axis={s.side === 0 ? "left" : "right"}>
+                {fittedValueTicks(s.min, s.max, 120).map((v) => (
+                  <text key={v} x={s.side === 0 ? 0 : "100%"} dx={s.side === 0 ? -4 : 4} y={pct(frac(s, v))} dy={4} textAnchor={s.side === 0 ? "end" : "start"}>
                     {tickNumber(locale, v)}
                   </text>
-                )),
-                <text key={`${s.unit}-unit`} x={s.side === 0 ? 4 : W - 4} y={TOP + 4} textAnchor={s.side === 0 ? "start" : "end"} className="fill-slate-700 font-semibold dark:fill-slate-200">
+                ))}
+                <text x={s.side === 0 ? 0 : "100%"} dx={s.side === 0 ? -4 : 4} y={0} dy={-7} textAnchor={s.side === 0 ? "end" : "start"} className="font-semibold" data-unit={s.unit}>
                   {s.unit}
-                </text>,
-              ],
-        )}
-      </g>
-      {/* Data in bucket units: x = bucket index, y = 0…1000 of its unit's scale; short relative paths. */}
-      <g transform={`translate(${(left + ((series.start - from) / span) * (right - left)).toFixed(2)} ${TOP}) scale(${(((right - left) * series.delta) / span).toFixed(5)} ${((bottom - TOP) / Q).toFixed(5)})`}>
-        {vars.map((v, i) => {
-          const s = scaleOf.get(v.Unit ?? "")!;
-          const q = (x: number) => Math.round(Q - ((x - s.min) / (s.max - s.min)) * Q);
-          const { colour, dash } = seriesStyle(i, overlay);
-          const band = series.min?.[i] && series.max?.[i] ? bandPath(series.min[i]!, series.max[i]!, q) : "";
-          return (
-            <g key={v.Id}>
-              {band && <path d={band} fill={colour} fillOpacity={0.15} />}
-              <path d={linePath(series.values[i] ?? [], q)} fill="none" stroke={colour} strokeWidth={1.5} strokeLinejoin="round" vectorEffect="non-scaling-stroke" strokeDasharray={dash ? "6 4" : undefined} data-dashed={dash || undefined} />
-            </g>
-          );
-        })}
-      </g>
-    </svg>
+                </text>
+              </g>
+            ),
+          )}
+        </g>
+        {shownEvents.map((e, k) => (
+          <g key={k} data-event={e.kind} fill={EVENT_HEX[e.kind]}>
+            <title>{`${eventWords?.[e.kind] ?? e.kind}: ${e.name}`}</title>
+            <svg x={pct(tx(e.t))} y={0} overflow="visible">
+              <path d="M-5 -12h10l-5 9z" />
+            </svg>
+          </g>
+        ))}
+      </svg>
+    </div>
   );
+}
+
+/** Each threshold's band reaches from its value up to the next threshold (or the top of the scale). */
+function thresholdBands(thresholds: readonly ChartThreshold[], s: UnitScale): (ChartThreshold & { bottom: number; top: number })[] {
+  const sorted = thresholds.toSorted((a, b) => a.Value - b.Value);
+  return sorted
+    .map((t, k) => ({ ...t, bottom: Math.max(s.min, t.Value), top: Math.min(s.max, sorted[k + 1]?.Value ?? s.max) }))
+    .filter((b) => b.top > b.bottom || (b.Value >= s.min && b.Value <= s.max));
 }
 
 /** One relative step; a minus sign separates numbers itself (a tenth of a page's paths are those spaces). */
 const step = (dx: number, dy: number) => (dy < 0 ? `${dx}${dy} ` : `${dx} ${dy} `);
 
-/** Polyline runs between gaps, as one path: "M k y" then relative steps "1 dy". */
-function linePath(values: (number | null)[], q: (v: number) => number): string {
+/** Polyline runs between gaps, as one path: "M k y" then relative steps "1 dy". A null bucket breaks the line. */
+export function linePath(values: (number | null)[], q: (v: number) => number): string {
   let d = "";
   let prev: number | null = null;
   for (let k = 0; k < values.length; k++) {

@@ -1,11 +1,12 @@
-import { useCallback, useEffect, useLayoutEffect, useRef } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import type uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import type { LiveSample } from "~/ui/live/useLiveValues";
-import { formatOffset, offsetTicks, tickNumber, timeFormat } from "./chartGeometry";
-import { seriesStyle } from "./colours";
+import { fittedTimeTicks, formatOffset, offsetTicks, tickNumber } from "./chartGeometry";
+import { AXIS_TEXT_DARK, AXIS_TEXT_LIGHT, SERIES, seriesStyle } from "./colours";
 import { useLiveSamples } from "./liveBus";
-import type { ChartOverlay, SeriesData, VariableInfo } from "./types";
+import { ChartMarkers, drawOverlays, markersOf, ReadOut, type Markers } from "./ChartReadOut";
+import type { ChartEvent, ChartEventKind, ChartOverlay, ChartThreshold, SeriesData, VariableInfo } from "./types";
 
 export interface UPlotChartProps {
   series: SeriesData;
@@ -22,6 +23,13 @@ export interface UPlotChartProps {
   onReset(): void;
   onReady(): void;
   overlay?: ChartOverlay;
+  thresholds?: readonly ChartThreshold[];
+  events?: readonly ChartEvent[];
+  eventWords: Record<ChartEventKind, string>;
+  /** The chart's accessible name, and how to use it by keyboard. */
+  label: string;
+  keysHint: string;
+  readOutTexts: { title: string; noValue: string; minMax: (min: string, max: string) => string };
 }
 
 type Columns = (number | null)[][];
@@ -50,7 +58,7 @@ export function toColumns(series: SeriesData, n: number): Columns {
 }
 
 /** uPlot options: one scale per unit, axes for the first two units, min/max as bands. */
-export function chartOptions(p: Pick<UPlotChartProps, "vars" | "from" | "to" | "locale" | "timeZone" | "syncKey" | "overlay">, uPlotCtor: typeof uPlot, banded: boolean, size: { width: number; height: number }): uPlot.Options {
+export function chartOptions(p: Pick<UPlotChartProps, "vars" | "from" | "to" | "locale" | "timeZone" | "syncKey" | "overlay">, uPlotCtor: typeof uPlot, banded: boolean, size: { width: number; height: number }, dark = false): uPlot.Options {
   const n = p.vars.length;
   const units = [...new Set(p.vars.map((v) => v.Unit ?? ""))];
   const series: uPlot.Series[] = [{}];
@@ -69,31 +77,49 @@ export function chartOptions(p: Pick<UPlotChartProps, "vars" | "from" | "to" | "
   const scales: uPlot.Scales = { x: { time: true, auto: false } };
   for (const u of units) scales[`u:${u}`] = { auto: true };
   const overlay = p.overlay;
+  // Time labels chosen for the plot's width (chartGeometry), so they never run into each other.
+  let labelled: { key: string; labels: Map<number, string> } = { key: "", labels: new Map() };
+  const timeSplits = (u: uPlot, min: number, max: number) => {
+    const width = u.bbox.width / (globalThis.devicePixelRatio || 1);
+    const fitted = fittedTimeTicks(min * 1000, max * 1000, width, p.locale, p.timeZone);
+    labelled = { key: `${min}|${max}|${width}`, labels: new Map(fitted.ticks.map((t, k) => [t / 1000, fitted.labels[k]!])) };
+    return fitted.ticks.map((t) => t / 1000);
+  };
+  const axisText = dark ? AXIS_TEXT_DARK : AXIS_TEXT_LIGHT;
+  const neutral = dark ? "#cbd5e1" : "#475569";
+  const unitColour = (u: string) => {
+    const i = p.vars.findIndex((v) => (v.Unit ?? "") === u);
+    return axisText[Math.max(0, SERIES.indexOf(seriesStyle(i, overlay).colour))]!;
+  };
   const axes: uPlot.Axis[] = [
     overlay
       ? {
-          stroke: "#64748b",
+          stroke: neutral,
           grid: { stroke: "#94a3b833" },
           ticks: { stroke: "#94a3b855" },
+          space: 70,
           // Offsets from A's start, at round steps counted from it (both ranges share this axis).
           splits: (_u, _i, min, max) => offsetTicks(min * 1000, max * 1000, overlay.origin).ticks.map((t) => t / 1000),
           values: (_u, ticks) => ticks.map((t) => formatOffset(t * 1000 - overlay.origin)),
         }
       : {
-          stroke: "#64748b",
+          stroke: neutral,
           grid: { stroke: "#94a3b833" },
           ticks: { stroke: "#94a3b855" },
-          // Times as the server's SVG writes them: the user's locale and zone, 24-hour where the locale is.
-          values: (_u, ticks, _i, _space, step) => ticks.map((t) => timeFormat(p.locale, p.timeZone, step * 1000).format(t * 1000)),
+          // Times as the server's SVG writes them: the user's locale and zone, 24-hour clock.
+          splits: (u, _i, min, max) => timeSplits(u, min, max),
+          values: (_u, ticks) => ticks.map((t) => labelled.labels.get(t) ?? ""),
         },
   ];
   units.slice(0, 2).forEach((u, k) =>
     axes.push({
       scale: `u:${u}`,
       side: k === 0 ? 3 : 1,
+      // Colour-keyed: the axis, its numbers and its unit in the colour of its first series.
       label: u,
       labelSize: 16,
-      stroke: "#64748b",
+      labelFont: "bold 12px system-ui, sans-serif",
+      stroke: unitColour(u),
       grid: { show: k === 0, stroke: "#94a3b833" },
       ticks: { stroke: "#94a3b855" },
       values: (_u, ticks) => ticks.map((t) => tickNumber(p.locale, t)),
@@ -107,7 +133,7 @@ export function chartOptions(p: Pick<UPlotChartProps, "vars" | "from" | "to" | "
     axes,
     legend: { show: false },
     tzDate: (ts) => uPlotCtor.tzDate(new Date(ts * 1e3), p.timeZone),
-    cursor: { sync: { key: p.syncKey }, drag: { x: true, y: false, setScale: false } },
+    cursor: { sync: { key: p.syncKey }, drag: { x: true, y: false, setScale: false }, points: { size: 7 } },
   };
 }
 
@@ -115,6 +141,8 @@ export function chartOptions(p: Pick<UPlotChartProps, "vars" | "from" | "to" | "
 export function UPlotChart(props: UPlotChartProps) {
   const el = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
+  const [cursor, setCursorIdx] = useState<number | null>(null);
+  const [markers, setMarkers] = useState<Markers>({ events: [], thresholds: [] });
   const data = useRef<Columns | null>(null);
   /** What the plot shows, so the mount is not followed by a second identical draw. */
   const shown = useRef<{ series: SeriesData; from: number; to: number } | null>(null);
@@ -133,8 +161,19 @@ export function UPlotChart(props: UPlotChartProps) {
     const create = (UPlot: typeof uPlot) => {
       if (cancelled) return;
       const p = latest.current;
-      const opts = chartOptions(p, UPlot, banded, { width: box.clientWidth || 300, height: box.clientHeight || 150 });
+      const dark = !!box.closest("[data-theme=dark]");
+      const opts = chartOptions(p, UPlot, banded, { width: box.clientWidth || 300, height: box.clientHeight || 150 }, dark);
       opts.hooks = {
+        // Thresholds and events on the canvas; their labels as elements over it (readable, testable).
+        draw: [
+          (u) => {
+            const q = latest.current;
+            drawOverlays(u, q.thresholds ?? [], q.events ?? [], `u:${q.vars[0]?.Unit ?? ""}`);
+            const next = markersOf(u, q.thresholds ?? [], q.events ?? [], `u:${q.vars[0]?.Unit ?? ""}`);
+            setMarkers((m) => (JSON.stringify(m) === JSON.stringify(next) ? m : next));
+          },
+        ],
+        setCursor: [(u) => setCursorIdx(u.cursor.idx ?? null)],
         setSelect: [
           (u) => {
             if (u.select.width < 4) return;
@@ -169,6 +208,9 @@ export function UPlotChart(props: UPlotChartProps) {
     // Rebuilt only when the chart's shape changes; data and range go through setData below.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [shape]);
+
+  // New thresholds or events (a new range's answer) are drawn over the same data.
+  useEffect(() => plot.current?.redraw(false, false), [props.thresholds, props.events]);
 
   useEffect(() => {
     const u = plot.current;
@@ -214,7 +256,30 @@ export function UPlotChart(props: UPlotChartProps) {
   );
   useLiveSamples(props.follow ? onSample : null);
 
-  return <div ref={el} className="absolute inset-0" data-testid="uplot-chart" />;
+  /** Keyboard read-out: the arrows move the cursor bucket by bucket (Shift: ten), Home/End to the ends. */
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    const u = plot.current;
+    const xs = data.current?.[0] as number[] | undefined;
+    if (!u || !xs?.length) return;
+    const last = xs.length - 1;
+    const now = u.cursor.idx ?? null;
+    const by = e.shiftKey ? 10 : 1;
+    const next = e.key === "ArrowLeft" ? (now ?? last + 1) - by : e.key === "ArrowRight" ? (now ?? -1) + by : e.key === "Home" ? 0 : e.key === "End" ? last : null;
+    if (next === null) return;
+    e.preventDefault();
+    const idx = Math.max(0, Math.min(last, next));
+    u.setCursor({ left: u.valToPos(xs[idx]!, "x"), top: u.over.clientHeight / 2 });
+  };
+
+  return (
+    <div className="absolute inset-0 rounded focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand" tabIndex={0} role="group" aria-label={`${props.label}. ${props.keysHint}`} onKeyDown={onKeyDown} data-testid="uplot-focus">
+      <div ref={el} className="absolute inset-0" data-testid="uplot-chart" />
+      {plot.current && <ChartMarkers markers={markers} eventWords={props.eventWords} plot={plot.current} />}
+      {plot.current && cursor !== null && data.current && (
+        <ReadOut plot={plot.current} idx={cursor} cols={data.current} vars={props.vars} banded={banded} hidden={props.hidden} locale={props.locale} timeZone={props.timeZone} overlay={props.overlay} texts={props.readOutTexts} />
+      )}
+    </div>
+  );
 }
 
 /** A live sample opens a new bucket once the last one is full, else widens the last one's band. */

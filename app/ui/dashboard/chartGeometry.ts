@@ -1,3 +1,5 @@
+import { withTimeConvention } from "~/ui/timeConvention";
+import { wallParts } from "./timeRange";
 import type { SeriesData, VariableInfo } from "./types";
 
 // Shared by the server SVG chart and the uPlot chart: which unit goes on which axis, scales,
@@ -79,10 +81,10 @@ export function timeFormat(locale: string, timeZone: string, step: number): Intl
       style === "day"
         ? { month: "short", day: "numeric" }
         : style === "dayTime"
-          ? { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }
+          ? withTimeConvention({ month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" })
           : style === "seconds"
-            ? { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" }
-            : { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
+            ? withTimeConvention({ hour: "2-digit", minute: "2-digit", second: "2-digit" })
+            : withTimeConvention({ hour: "2-digit", minute: "2-digit" });
     f = new Intl.DateTimeFormat(locale, { ...options, timeZone });
     formats.set(key, f);
   }
@@ -117,4 +119,80 @@ export function formatOffset(ms: number): string {
   const s = total % 60;
   const two = (n: number) => String(n).padStart(2, "0");
   return h > 0 ? `${sign}${h}:${two(m)}:${two(s)}` : `${sign}${m}:${two(s)}`;
+}
+
+// ---- Time ticks that fit the width (issue 15 §3: labels never overlap at any range and width) ----
+
+/** Font size of tick labels, in CSS px, in both renderers. */
+export const TICK_FONT_PX = 11;
+/** Space kept free between two neighbouring labels. */
+export const LABEL_GAP_PX = 12;
+
+/**
+ * A label's width in px, estimated without a DOM (the server draws the SVG): 0.62 em per
+ * character bounds the digits, letters and separators of time labels in the UI's sans fonts.
+ */
+export function labelWidth(text: string, fontPx = TICK_FONT_PX): number {
+  return Math.ceil(text.length * fontPx * 0.62);
+}
+
+const DAY = 86_400_000;
+const FIT_STEPS = [...TIME_STEPS, 4 * DAY, 7 * DAY, 14 * DAY, 28 * DAY, 56 * DAY, 112 * DAY];
+
+/** The zone's offset from UTC at an instant (ms), so ticks fall on round wall-clock times. */
+function zoneOffset(ms: number, timeZone: string): number {
+  const p = wallParts(ms, timeZone);
+  return Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour, +p.minute, +p.second) - Math.floor(ms / 1000) * 1000;
+}
+
+export interface FittedTicks {
+  ticks: number[];
+  labels: string[];
+  step: number;
+}
+
+/**
+ * Time ticks (epoch ms) at the smallest round step whose labels, `widthPx` wide in all, keep
+ * at least LABEL_GAP_PX between them; aligned to the wall clock of `timeZone`.
+ */
+export function fittedTimeTicks(from: number, to: number, widthPx: number, locale: string, timeZone: string): FittedTicks {
+  const span = to - from || 1;
+  const pxPerMs = Math.max(widthPx, 1) / span;
+  const offset = zoneOffset(from, timeZone);
+  let last: FittedTicks = { ticks: [], labels: [], step: FIT_STEPS.at(-1)! };
+  for (const step of FIT_STEPS) {
+    if (step * pxPerMs < 24) continue;
+    const ticks: number[] = [];
+    for (let t = Math.ceil((from + offset) / step) * step - offset; t <= to; t += step) ticks.push(t);
+    const f = timeFormat(locale, timeZone, step);
+    const labels = ticks.map((t) => f.format(t));
+    const widest = Math.max(0, ...labels.map((l) => labelWidth(l)));
+    last = { ticks, labels, step };
+    if (step * pxPerMs >= widest + LABEL_GAP_PX) return last;
+  }
+  // Wider than the longest step allows: one label in the middle cannot collide.
+  const mid = last.ticks[Math.floor(last.ticks.length / 2)];
+  return mid === undefined ? last : { ticks: [mid], labels: [last.labels[Math.floor(last.ticks.length / 2)]!], step: last.step };
+}
+
+/** Value ticks for an axis `heightPx` tall: one per ~32 px at most, so 11 px labels never touch. */
+export function fittedValueTicks(min: number, max: number, heightPx: number): number[] {
+  const count = Math.max(1, Math.min(8, Math.floor(heightPx / 32)));
+  const ticks = niceTicks(min, max, count);
+  return ticks.filter((t) => t >= min && t <= max);
+}
+
+/**
+ * Plot widths (CSS px) the server SVG prepares time labels for: the browser shows the widest
+ * tier that fits its box (container queries), so labels fit without JavaScript at any width.
+ */
+export const SVG_TIERS = [160, 400, 800, 1600, 3200] as const;
+
+/** The tier the SVG shows in a plot `widthPx` wide (the largest not above it). */
+export function svgTier(widthPx: number): number {
+  let k = 0;
+  SVG_TIERS.forEach((w, i) => {
+    if (widthPx >= w) k = i;
+  });
+  return k;
 }

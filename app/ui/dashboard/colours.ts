@@ -19,3 +19,24 @@ export function seriesStyle(i: number, overlay?: { pairs: number }): { colour: s
   if (overlay && overlay.pairs > 0) return { colour: SERIES[(i % overlay.pairs) % SERIES.length]!, dash: i >= overlay.pairs };
   return { colour: SERIES[i % SERIES.length]!, dash: false };
 }
+
+/**
+ * Text colours keyed to SERIES (same hue, darker in light and lighter in dark themes) for axis
+ * labels and units: the series' own colour is too light for small text on white.
+ */
+export const AXIS_TEXT_LIGHT = ["#1d4ed8", "#b91c1c", "#15803d", "#b45309", "#6d28d9", "#0e7490", "#be185d", "#4d7c0f"];
+export const AXIS_TEXT_DARK = ["#93c5fd", "#fca5a5", "#86efac", "#fcd34d", "#c4b5fd", "#67e8f9", "#f9a8d4", "#bef264"];
+/** The same as classes for the server SVG, which follows the theme without JavaScript. */
+export const AXIS_TEXT_CLASS = [
+  "fill-blue-700 dark:fill-blue-300",
+  "fill-red-700 dark:fill-red-300",
+  "fill-green-700 dark:fill-green-300",
+  "fill-amber-700 dark:fill-amber-300",
+  "fill-violet-700 dark:fill-violet-300",
+  "fill-cyan-700 dark:fill-cyan-300",
+  "fill-pink-700 dark:fill-pink-300",
+  "fill-lime-700 dark:fill-lime-300",
+];
+
+/** Event markers: raised alarms red, cleared green, measurements violet. */
+export const EVENT_HEX = { alarmRaised: "#dc2626", alarmCleared: "#16a34a", measStart: "#7c3aed", measStop: "#7c3aed" } as const;

@@ -1,5 +1,5 @@
 import { createContext } from "react";
-import type { SeriesData, VariableInfo } from "./types";
+import type { ChartEvent, ChartEventKind, ChartThreshold, SeriesData, VariableInfo } from "./types";
 
 /** What the server needs to draw one chart widget as SVG. */
 export interface ChartSource {
@@ -7,6 +7,8 @@ export interface ChartSource {
   vars: VariableInfo[];
   from: number;
   to: number;
+  thresholds?: readonly ChartThreshold[];
+  events?: readonly ChartEvent[];
 }
 
 export interface SvgLook {
@@ -14,6 +16,7 @@ export interface SvgLook {
   locale: string;
   timeZone: string;
   label: string;
+  eventWords: Record<ChartEventKind, string>;
 }
 
 /**

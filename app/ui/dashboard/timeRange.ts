@@ -1,4 +1,4 @@
-import { RANGE_MS, RANGES, REFRESH, type RangePreset, type RefreshInterval } from "~/schemas/dashboardConstants";
+import { RANGE_MS, REFRESH, URL_RANGES, type RangePreset, type RefreshInterval } from "~/schemas/dashboardConstants";
 
 // A dashboard's time range and refresh interval live in the URL (shareable views):
 // ?range=1h (a preset, relative to now) or ?from=…&to=… (absolute: epoch ms, or a
@@ -19,7 +19,7 @@ export function resolveRange(params: URLSearchParams, fallback: RangePreset, tim
   const to = parseInstant(params.get("to"), timeZone);
   if (from !== null && to !== null && to > from) return { from, to, preset: null };
   const wanted = params.get("range");
-  const preset = (RANGES as readonly string[]).includes(wanted ?? "") ? (wanted as RangePreset) : fallback;
+  const preset = (URL_RANGES as readonly string[]).includes(wanted ?? "") ? (wanted as RangePreset) : fallback;
   // A relative range ends on its bucket grid, as Grafana rounds relative ranges: every viewer
   // within one bucket asks the same query (cacheable), and a partial last bucket is never drawn.
   const span = RANGE_MS[preset];

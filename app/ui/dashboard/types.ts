@@ -1,3 +1,4 @@
+import type { Colour } from "~/schemas/dashboardConstants";
 import type { Variable } from "~/services/logger/schemas";
 
 // What the dashboard loader hands to the widgets (client-safe twin of dashboards.server.ts).
@@ -38,6 +39,8 @@ export type WidgetData =
 export type VariableInfo = Pick<Variable, "Id" | "Name" | "Unit" | "DataFormat"> & Partial<Pick<Variable, "Precision" | "RangeMin" | "RangeMax">>;
 
 export interface DashboardData {
+  /** Per chart widget, the events in its range (server side only: pageData drops them). */
+  chartEvents?: Record<string, ChartEvent[]>;
   /** Variables the dashboard uses that exist; a missing id means it was deleted. */
   variables: Record<string, VariableInfo>;
   /** Set when the logger could not list variables at all: every data widget shows it. */
@@ -45,6 +48,22 @@ export interface DashboardData {
   values: Record<string, number | null>;
   valuesError: string | null;
   widgets: Record<string, WidgetData>;
+}
+
+/** An event drawn on a chart's time axis: an alarm raised or cleared, a measurement started or stopped. */
+export interface ChartEvent {
+  t: number;
+  kind: ChartEventKind;
+  /** The alarm rule's or the measurement's name. */
+  name: string;
+}
+export const CHART_EVENT_KINDS = ["alarmRaised", "alarmCleared", "measStart", "measStop"] as const;
+export type ChartEventKind = (typeof CHART_EVENT_KINDS)[number];
+
+/** A threshold line of a widget, in its first unit's scale. */
+export interface ChartThreshold {
+  Value: number;
+  Color: Colour;
 }
 
 /** Two ranges overlaid aligned at their start: `pairs` series of A, then as many of B. */

@@ -1,7 +1,14 @@
 import { useEffect, useState } from "react";
-import type { SeriesData } from "./types";
+import type { ChartEvent, ChartThreshold, SeriesData } from "./types";
 
-type Loaded = Record<string, { series: SeriesData; from: number; to: number }>;
+export interface LoadedChart {
+  series: SeriesData;
+  from: number;
+  to: number;
+  thresholds?: readonly ChartThreshold[];
+  events?: readonly ChartEvent[];
+}
+type Loaded = Record<string, LoadedChart>;
 
 /**
  * The buckets of the dashboard's charts for uPlot, fetched after hydration (and again for each
@@ -16,10 +23,13 @@ export function useChartSeries(want: { id: string; from: number; to: number } | 
     fetch(`/dashboard/series?${key}`, { signal: ctrl.signal, headers: { Accept: "application/json" } })
       .then((res) => (res.ok ? res.json() : null))
       .then((json: unknown) => {
-        const answer = json as { from?: unknown; to?: unknown; widgets?: Record<string, unknown> } | null;
+        const answer = json as { from?: unknown; to?: unknown; widgets?: Record<string, unknown>; extras?: Record<string, { thresholds?: ChartThreshold[]; events?: ChartEvent[] }> } | null;
         if (!answer || typeof answer.from !== "number" || typeof answer.to !== "number" || !answer.widgets) return;
         const next: Loaded = {};
-        for (const [id, s] of Object.entries(answer.widgets)) if (isSeries(s)) next[id] = { series: s, from: answer.from, to: answer.to };
+        for (const [id, s] of Object.entries(answer.widgets)) {
+          const extra = answer.extras?.[id];
+          if (isSeries(s)) next[id] = { series: s, from: answer.from, to: answer.to, thresholds: extra?.thresholds ?? [], events: extra?.events ?? [] };
+        }
         setLoaded(next);
       })
       .catch(() => {

@@ -1,4 +1,4 @@
-import { RANGE_MS, RANGES, type RangePreset } from "~/schemas/dashboards";
+import { RANGE_MS, URL_RANGES, type RangePreset } from "~/schemas/dashboards";
 import type { MeasurementRow } from "~/services/history.server";
 import { parseInstant } from "~/ui/dashboard/timeRange";
 
@@ -25,7 +25,7 @@ export interface HistoryRange {
 export function resolveHistoryRange(params: URLSearchParams, zone: string, now: number, measurements: MeasurementRow[]): HistoryRange {
   const span = (SPANS as readonly string[]).includes(params.get("span") ?? "") ? (params.get("span") as Span) : "preset";
   const wanted = params.get("range") ?? "";
-  const preset = (RANGES as readonly string[]).includes(wanted) ? (wanted as RangePreset) : "1h";
+  const preset = (URL_RANGES as readonly string[]).includes(wanted) ? (wanted as RangePreset) : "1h";
   let base = { from: now - RANGE_MS[preset], to: now };
   let problem: string | null = null;
   let measurement: MeasurementRow | null = null;
