@@ -7,7 +7,12 @@ import { holds, redirectWithToast, requireFeature, requirePermission } from "~/s
 import { getInstance } from "~/services/i18n.server";
 import { devicesAnswer, emptyAnswer, projectStateAnswer, type Device } from "~/services/logger/schemas";
 import { isRefusal } from "~/services/submission.server";
-import { buttonClass, FormErrors, inputClass } from "~/ui/FormField";
+import { ConfirmStep } from "~/ui/ConfirmAction";
+import { FieldError } from "~/ui/FieldError";
+import { buttonClass, inputClass } from "~/ui/FormField";
+import { FreshnessBadge } from "~/ui/FreshnessBadge";
+import { freshnessOf, NOT_LIVE_CLASS, periodMsOf } from "~/ui/live/freshness";
+import { usePolling } from "~/ui/usePolling";
 import { useFormatters } from "~/ui/format";
 import { pageTitle } from "~/ui/title";
 import type { Route } from "./+types/devices";
@@ -22,7 +27,7 @@ export async function loader(args: Route.LoaderArgs) {
     logger.rpc("DeviceAPI.GetDevices", {}, devicesAnswer),
     logger.rpc("ProjectAPI.GetState", {}, projectStateAnswer),
   ]);
-  return { devices: Devices, state: State, canManage: holds(auth, "ManageProject") };
+  return { devices: Devices, state: State, canManage: holds(auth, "ManageProject"), now: Date.now() };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -39,17 +44,20 @@ export async function action(args: Route.ActionArgs) {
     measurementStop: ["MeasurementAPI.Stop", {}, "live.measurement.stopped"],
   } as const;
   const [method, , done] = calls[intent];
+  const control = intent.startsWith("project") ? "project" : "measurement";
+  // Starting or stopping acquisition is asked first (issue 15 §2): the first post only answers what would change.
+  if (control === "project" && formData.get("confirm") !== "yes") return { confirm: intent, nonce: crypto.randomUUID() } as const;
   let params: object = {};
   if (intent === "measurementStart") {
     const name = measurementName.safeParse(formData.get("name") ?? "");
-    if (!name.success) return data({ error: t(name.error.issues[0].message), name: String(formData.get("name") ?? "") }, { status: 400 });
+    if (!name.success) return data({ control, error: t(name.error.issues[0].message), name: String(formData.get("name") ?? "") }, { status: 400 });
     params = { Name: name.data };
   }
   try {
     await logger.rpc(method, params, emptyAnswer.loose());
   } catch (error) {
     if (!isRefusal(error)) throw error;
-    return data({ error: error.message, name: String(formData.get("name") ?? "") }, { status: error.status });
+    return data({ control, error: error.message, name: String(formData.get("name") ?? "") }, { status: error.status });
   }
   return redirectWithToast(args.context, "/devices", { type: "success", text: t(done) });
 }
@@ -57,27 +65,43 @@ export async function action(args: Route.ActionArgs) {
 export default function Devices({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
   const { dateTime } = useFormatters();
-  const { devices, state, canManage } = loaderData;
+  const { devices, state, canManage, now } = loaderData;
   const busy = useNavigation().state === "submitting";
+  const confirming = actionData && "confirm" in actionData ? actionData : null;
+  const failed = actionData && "error" in actionData ? actionData : null;
+  // With JavaScript the snapshot is refreshed, so heartbeats and the running state stay current.
+  usePolling(5000, !confirming);
+  const running = t("live.project.running");
+  const stopped = t("live.project.stoppedState");
   return (
     <section className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold">{t("nav.devices")}</h1>
-      <FormErrors errors={actionData?.error ? [actionData.error] : undefined} />
+      {confirming && (
+        <ConfirmStep
+          nonce={confirming.nonce}
+          title={t(confirming.confirm === "projectStop" ? "operator.confirm.stopTitle" : "operator.confirm.startTitle")}
+          message={t("operator.confirm.project", { name: state.ProjectName, from: state.Running ? running : stopped, to: confirming.confirm === "projectStop" ? stopped : running })}
+          confirmLabel={confirming.confirm === "projectStop" ? t("live.project.stop") : t("live.project.start")}
+          fields={{ intent: confirming.confirm }}
+          cancelHref="/devices"
+        />
+      )}
       <div className="grid gap-4 md:grid-cols-2">
         <div className="rounded-lg bg-white p-5 shadow-sm dark:bg-slate-800" data-testid="project-card">
           <h2 className="mb-2 text-lg font-semibold">{t("live.project.title")}</h2>
           <p className="mb-1">{state.ProjectName}</p>
           <p className="mb-4 flex items-center gap-2" data-testid="project-running">
             <Dot on={state.Running} />
-            {state.Running ? t("live.project.running") : t("live.project.stoppedState")}
-            {state.Since ? <span className="text-sm text-slate-500">· {t("live.since", { when: dateTime(state.Since) })}</span> : null}
+            {state.Running ? running : stopped}
+            {state.Since ? <span className="text-sm text-slate-500 dark:text-slate-400">· {t("live.since", { when: dateTime(state.Since) })}</span> : null}
           </p>
           {canManage && (
             <Form method="post">
               <input type="hidden" name="intent" value={state.Running ? "projectStop" : "projectStart"} />
-              <button type="submit" className={buttonClass} disabled={busy}>
+              <button type="submit" className={buttonClass} disabled={busy} aria-describedby={failed?.control === "project" ? "project-error" : undefined} autoFocus={failed?.control === "project"}>
                 {state.Running ? t("live.project.stop") : t("live.project.start")}
               </button>
+              <FieldError id="project-error" error={failed?.control === "project" ? failed.error : undefined} />
             </Form>
           )}
         </div>
@@ -88,14 +112,15 @@ export default function Devices({ loaderData, actionData }: Route.ComponentProps
               <p className="mb-4 flex items-center gap-2">
                 <Dot on />
                 <strong>{state.Measurement.Name}</strong>
-                <span className="text-sm text-slate-500">· {t("live.since", { when: dateTime(state.Measurement.Start) })}</span>
+                <span className="text-sm text-slate-500 dark:text-slate-400">· {t("live.since", { when: dateTime(state.Measurement.Start) })}</span>
               </p>
               {canManage && (
                 <Form method="post">
                   <input type="hidden" name="intent" value="measurementStop" />
-                  <button type="submit" className={buttonClass} disabled={busy}>
+                  <button type="submit" className={buttonClass} disabled={busy} aria-describedby={failed?.control === "measurement" ? "measurement-error" : undefined}>
                     {t("live.measurement.stop")}
                   </button>
+                  <FieldError id="measurement-error" error={failed?.control === "measurement" ? failed.error : undefined} />
                 </Form>
               )}
             </>
@@ -107,11 +132,20 @@ export default function Devices({ loaderData, actionData }: Route.ComponentProps
                   <input type="hidden" name="intent" value="measurementStart" />
                   <label className="flex flex-col gap-1 text-sm font-medium">
                     {t("live.measurement.name")}
-                    <input name="name" defaultValue={actionData?.name ?? ""} maxLength={128} className={inputClass} />
+                    <input
+                      name="name"
+                      defaultValue={failed?.name ?? ""}
+                      maxLength={128}
+                      className={inputClass}
+                      aria-invalid={failed?.control === "measurement" || undefined}
+                      aria-describedby={failed?.control === "measurement" ? "measurement-error" : undefined}
+                      autoFocus={failed?.control === "measurement"}
+                    />
                   </label>
                   <button type="submit" className={buttonClass} disabled={busy}>
                     {t("live.measurement.start")}
                   </button>
+                  <FieldError id="measurement-error" error={failed?.control === "measurement" ? failed.error : undefined} />
                 </Form>
               )}
             </>
@@ -138,7 +172,7 @@ export default function Devices({ loaderData, actionData }: Route.ComponentProps
               </tr>
             )}
             {devices.map((d) => (
-              <DeviceRow key={d.ID} device={d} />
+              <DeviceRow key={d.ID} device={d} now={now} />
             ))}
           </tbody>
         </table>
@@ -147,22 +181,29 @@ export default function Devices({ loaderData, actionData }: Route.ComponentProps
   );
 }
 
-function DeviceRow({ device: d }: { device: Device }) {
+/** A device is as current as its heartbeat: stale after 3 sample periods, offline when disconnected. */
+function DeviceRow({ device: d, now }: { device: Device; now: number }) {
   const t = useT();
   const { dateTime, number } = useFormatters();
+  const beat = d.LastHeartbeat == null ? null : typeof d.LastHeartbeat === "number" ? d.LastHeartbeat : Date.parse(d.LastHeartbeat);
+  const freshness = freshnessOf(beat, periodMsOf(d.SampleRateHz), now, d.Connected);
+  const notLive = freshness === "live" ? "" : NOT_LIVE_CLASS;
   return (
-    <tr className="border-t border-slate-100 dark:border-slate-700" data-device={d.Name}>
+    <tr className="border-t border-slate-100 dark:border-slate-700" data-device={d.Name} data-freshness={freshness}>
       <td className="px-4 py-2 font-medium">
         {d.Name}
-        {d.Serial && <div className="text-xs text-slate-500">{t("live.devices.serial", { serial: d.Serial })}</div>}
+        {d.Serial && <div className="text-xs text-slate-500 dark:text-slate-400">{t("live.devices.serial", { serial: d.Serial })}</div>}
       </td>
-      <td className="px-4 py-2">
+      <td className={`px-4 py-2 ${notLive}`}>
         <span className="flex items-center gap-2" data-testid="device-state">
           <Dot on={d.Connected} />
           {d.Connected ? t("live.devices.connected") : t("live.devices.disconnected")}
         </span>
       </td>
-      <td className="px-4 py-2">{d.LastHeartbeat ? dateTime(d.LastHeartbeat) : "—"}</td>
+      <td className="px-4 py-2">
+        <span className={notLive}>{d.LastHeartbeat ? dateTime(d.LastHeartbeat) : "—"}</span>
+        <FreshnessBadge freshness={freshness} ageMs={beat === null ? null : now - beat} />
+      </td>
       <td className="px-4 py-2">{d.Type}</td>
       <td className="px-4 py-2">{d.Firmware}</td>
       <td className="px-4 py-2 font-mono text-xs">{d.IPAddress}</td>

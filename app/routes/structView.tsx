@@ -2,7 +2,10 @@ import { useT } from "~/ui/useT";
 import { Link, useSearchParams } from "react-router";
 import { stateOf } from "~/services/context.server";
 import { requireFeature } from "~/services/guards.server";
-import { loadVariables, readValues, type VariableRow } from "~/services/variables.server";
+import { readStampedValues } from "~/services/valueTimes.server";
+import { loadVariables, type VariableRow } from "~/services/variables.server";
+import { FreshnessBadge } from "~/ui/FreshnessBadge";
+import { freshnessOf, NOT_LIVE_CLASS, periodMsOf } from "~/ui/live/freshness";
 import { useFormatters } from "~/ui/format";
 import { VALUE_STATE_CLASS, valueState } from "~/ui/live/valueState";
 import { pageTitle } from "~/ui/title";
@@ -16,14 +19,16 @@ export async function loader(args: Route.LoaderArgs) {
   const { variables, devices } = await loadVariables(logger);
   const node = args.url.searchParams.get("node");
   const selected = variables.find((v) => v.Id === node) ?? null;
-  const value = selected ? (await readValues(logger, [selected.Id]))[selected.Id] : null;
-  return { devices, variables, selectedDevice: devices.find((d) => d.ID === node) ?? null, selected, value };
+  const read = selected ? await readStampedValues(logger, [selected.Id]) : null;
+  const value = (selected && read?.values[selected.Id]) ?? null;
+  const at = (selected && read?.times[selected.Id]) ?? null;
+  return { devices, variables, selectedDevice: devices.find((d) => d.ID === node) ?? null, selected, value, at, now: Date.now() };
 }
 
 export default function StructView({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const [params] = useSearchParams();
-  const { devices, variables, selected, selectedDevice, value } = loaderData;
+  const { devices, variables, selected, selectedDevice, value, at, now } = loaderData;
   const node = params.get("node");
   const byId = new Map(variables.map((v) => [v.Id, v]));
   const openDevice = (id: string, moduleVars: string[][]) => node === id || moduleVars.some((ids) => node !== null && ids.includes(node));
@@ -77,19 +82,28 @@ export default function StructView({ loaderData }: Route.ComponentProps) {
           </ul>
         </nav>
         <div className="rounded-lg bg-white p-5 shadow-sm dark:bg-slate-800" data-testid="struct-details">
-          {selected ? <VariableDetails v={selected} value={value} /> : selectedDevice ? <DeviceDetails device={selectedDevice} /> : <p className="text-slate-500">{t("live.struct.choose")}</p>}
+          {selected ? <VariableDetails v={selected} value={value} at={at} now={now} /> : selectedDevice ? <DeviceDetails device={selectedDevice} now={now} /> : <p className="text-slate-500">{t("live.struct.choose")}</p>}
         </div>
       </div>
     </section>
   );
 }
 
-function VariableDetails({ v, value }: { v: VariableRow; value: number | null }) {
+/** The value as read at render time; stale after 3 sample periods (issue 15 §1). */
+function VariableDetails({ v, value, at, now }: { v: VariableRow; value: number | null; at: number | null; now: number }) {
   const t = useT();
   const fmt = useFormatters();
+  const freshness = freshnessOf(at, periodMsOf(v.SampleRateHz), now);
   const rows: [string, React.ReactNode][] = [
     [t("live.columns.device"), `${v.deviceName}${v.moduleName ? ` / ${v.moduleName}` : ""}`],
-    [t("live.columns.value"), <span key="v" className={`font-mono ${VALUE_STATE_CLASS[valueState(value, v.RangeMin, v.RangeMax)]}`}>{`${fmt.value(value, v.Precision)} ${v.Unit}`}</span>],
+    [
+      t("live.columns.value"),
+      <span key="v" data-testid="struct-value" data-freshness={freshness}>
+        <span className={`font-mono ${VALUE_STATE_CLASS[valueState(value, v.RangeMin, v.RangeMax)]} ${freshness === "live" ? "" : NOT_LIVE_CLASS}`}>{`${fmt.value(value, v.Precision)} ${v.Unit}`}</span>
+        <FreshnessBadge freshness={freshness} ageMs={at === null ? null : now - at} />
+      </span>,
+    ],
+    [t("operator.freshness.sampledAt"), at === null ? "—" : fmt.dateTime(at)],
     [t("live.columns.type"), v.DataFormat],
     [t("live.columns.direction"), t(`live.direction.${v.Direction}`)],
     [t("live.columns.range"), v.RangeMin != null && v.RangeMax != null ? `${fmt.value(v.RangeMin, v.Precision)} … ${fmt.value(v.RangeMax, v.Precision)} ${v.Unit}` : "—"],
@@ -105,12 +119,20 @@ function VariableDetails({ v, value }: { v: VariableRow; value: number | null })
   );
 }
 
-function DeviceDetails({ device: d }: { device: Route.ComponentProps["loaderData"]["devices"][number] }) {
+function DeviceDetails({ device: d, now }: { device: Route.ComponentProps["loaderData"]["devices"][number]; now: number }) {
   const t = useT();
   const fmt = useFormatters();
+  const beat = d.LastHeartbeat == null ? null : typeof d.LastHeartbeat === "number" ? d.LastHeartbeat : Date.parse(d.LastHeartbeat);
+  const freshness = freshnessOf(beat, periodMsOf(d.SampleRateHz), now, d.Connected);
   const rows: [string, React.ReactNode][] = [
     [t("live.devices.state"), d.Connected ? t("live.devices.connected") : t("live.devices.disconnected")],
-    [t("live.devices.heartbeat"), d.LastHeartbeat ? fmt.dateTime(d.LastHeartbeat) : "—"],
+    [
+      t("live.devices.heartbeat"),
+      <span key="hb" data-testid="struct-heartbeat" data-freshness={freshness}>
+        <span className={freshness === "live" ? "" : NOT_LIVE_CLASS}>{d.LastHeartbeat ? fmt.dateTime(d.LastHeartbeat) : "—"}</span>
+        <FreshnessBadge freshness={freshness} ageMs={beat === null ? null : now - beat} />
+      </span>,
+    ],
     [t("live.devices.type"), d.Type],
     [t("live.devices.firmware"), d.Firmware],
     [t("live.devices.ip"), d.IPAddress],

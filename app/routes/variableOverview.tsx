@@ -1,6 +1,6 @@
-import { useMemo } from "react";
+import { Fragment, useMemo } from "react";
 import { useT } from "~/ui/useT";
-import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
+import { data, Form, Link, useSearchParams } from "react-router";
 import { z } from "zod";
 import { stateOf } from "~/services/context.server";
 import { readIntent } from "~/services/forms.server";
@@ -8,12 +8,17 @@ import { holds, redirectWithToast, requireFeature, requirePermission } from "~/s
 import { getInstance } from "~/services/i18n.server";
 import { emptyAnswer, isOutput } from "~/services/logger/schemas";
 import { isRefusal } from "~/services/submission.server";
-import { loadVariables, readValues, type VariableRow } from "~/services/variables.server";
-import { buttonClass, FormErrors, inputClass } from "~/ui/FormField";
+import { readStampedValues } from "~/services/valueTimes.server";
+import { loadVariables } from "~/services/variables.server";
+import { ConfirmStep } from "~/ui/ConfirmAction";
+import { inputClass } from "~/ui/FormField";
 import { useFormatters } from "~/ui/format";
 import { LiveBadge } from "~/ui/live/LiveBadge";
 import { useLiveValues } from "~/ui/live/useLiveValues";
-import { VALUE_STATE_CLASS, valueState } from "~/ui/live/valueState";
+import { freshnessOf, periodMsOf } from "~/ui/live/freshness";
+import { useNow } from "~/ui/FreshnessBadge";
+import { VariableLine } from "~/ui/variables/VariableLine";
+import { useValueTimes } from "~/ui/variables/useValueTimes";
 import { SortHeader, sortRows } from "~/ui/SortHeader";
 import { pageTitle } from "~/ui/title";
 import type { Route } from "./+types/variableOverview";
@@ -37,7 +42,7 @@ export async function loader(args: Route.LoaderArgs) {
   const matching = variables.filter(
     (v) => (!q || v.Name.toLowerCase().includes(q) || v.Unit.toLowerCase().includes(q)) && (!filter.device || v.DeviceId === filter.device || v.deviceName === filter.device) && (!filter.dir || v.Direction === filter.dir),
   );
-  const values = await readValues(logger, matching.map((v) => v.Id));
+  const { values, times } = await readStampedValues(logger, matching.map((v) => v.Id));
   const sorted = sortRows(matching, params, { name: (v) => v.Name, device: (v) => v.deviceName, unit: (v) => v.Unit, type: (v) => v.DataFormat, direction: (v) => v.Direction, value: (v) => values[v.Id] ?? Number.NEGATIVE_INFINITY }, "device");
   const pages = Math.max(1, Math.ceil(sorted.length / PAGE_SIZE));
   const page = Math.min(filter.page, pages);
@@ -45,6 +50,8 @@ export async function loader(args: Route.LoaderArgs) {
   return {
     rows,
     values: Object.fromEntries(rows.map((r) => [r.Id, values[r.Id] ?? null])),
+    times: Object.fromEntries(rows.map((r) => [r.Id, times[r.Id] ?? null])),
+    now: Date.now(),
     total: sorted.length,
     page,
     pages,
@@ -62,19 +69,26 @@ export async function action(args: Route.ActionArgs) {
   const parsed = writeForm.safeParse(Object.fromEntries(formData));
   const typed = String(formData.get("value") ?? "");
   const variableId = String(formData.get("variable") ?? "");
-  if (!parsed.success) return data({ error: t("live.validation.value"), variable: variableId, value: typed }, { status: 400 });
+  // Errors belong to the row's field (issue 15 §2); the nonce refocuses it after each post.
+  const refuse = (error: string, status: number) => data({ failure: { error, variable: variableId, value: typed, nonce: crypto.randomUUID() } }, { status });
+  if (!parsed.success) return refuse(t("live.validation.value"), 400);
   const { logger } = stateOf(args.context);
   const { variables } = await loadVariables(logger);
   const variable = variables.find((v) => v.Id === parsed.data.variable);
-  if (!variable) return data({ error: t("live.validation.unknownVariable"), variable: variableId, value: typed }, { status: 404 });
+  if (!variable) return refuse(t("live.validation.unknownVariable"), 404);
   const value = parseValue(parsed.data.value, variable.DataFormat);
-  if (value === null) return data({ error: t("live.validation.value"), variable: variableId, value: typed }, { status: 400 });
-  if (!isOutput(variable)) return data({ error: t("live.validation.notOutput"), variable: variableId, value: typed }, { status: 400 });
+  if (value === null) return refuse(t("live.validation.value"), 400);
+  if (!isOutput(variable)) return refuse(t("live.validation.notOutput"), 400);
+  if (formData.get("confirm") !== "yes") {
+    // The first post only asks: what the output holds now and what it would be set to.
+    const { values } = await readStampedValues(logger, [variable.Id]);
+    return { confirm: { variable: variable.Id, name: variable.Name, unit: variable.Unit, precision: variable.Precision, typed: parsed.data.value, from: values[variable.Id] ?? null, to: value }, nonce: crypto.randomUUID() };
+  }
   try {
     await logger.rest("POST", "/online/data", { Variables: [variable.Id], Values: [value], Function: "write" }, emptyAnswer.loose());
   } catch (error) {
     if (!isRefusal(error)) throw error;
-    return data({ error: error.message, variable: variableId, value: typed }, { status: error.status });
+    return refuse(error.message, error.status);
   }
   return redirectWithToast(args.context, `/variableOverview${args.url.search}`, { type: "success", text: t("live.written", { name: variable.Name, value: parsed.data.value }) });
 }
@@ -95,8 +109,15 @@ export default function VariableOverview({ loaderData, actionData }: Route.Compo
   const t = useT();
   const [params] = useSearchParams();
   const { rows, page, pages, total, devices, canWrite } = loaderData;
+  const fmt = useFormatters();
   const ids = useMemo(() => rows.map((r) => r.Id), [rows]);
-  const { values, state } = useLiveValues(ids, loaderData.values);
+  const { times, onSample } = useValueTimes(loaderData.times);
+  const { values, state } = useLiveValues(ids, loaderData.values, onSample);
+  // The clock ticks only in the browser (effects do not run on the server), so values age there.
+  const now = useNow(loaderData.now, true);
+  const failure = actionData && "failure" in actionData ? actionData.failure : undefined;
+  const confirming = actionData && "confirm" in actionData ? actionData : undefined;
+  const shown = (v: number | null, unit: string, precision?: number) => `${fmt.value(v, precision)}${unit ? ` ${unit}` : ""}`;
   const pageHref = (p: number) => {
     const next = new URLSearchParams(params);
     next.set("page", String(p));
@@ -108,7 +129,6 @@ export default function VariableOverview({ loaderData, actionData }: Route.Compo
         <h1 className="text-2xl font-semibold">{t("nav.variableOverview")}</h1>
         <LiveBadge state={state} />
       </div>
-      <FormErrors errors={actionData?.error ? [actionData.error] : undefined} />
       <Form method="get" className="flex flex-wrap items-end gap-2" role="search">
         {params.get("sort") && <input type="hidden" name="sort" value={params.get("sort")!} />}
         {params.get("dir") && <input type="hidden" name="dir" value={params.get("dir")!} />}
@@ -163,9 +183,30 @@ export default function VariableOverview({ loaderData, actionData }: Route.Compo
                 </td>
               </tr>
             )}
-            {rows.map((v) => (
-              <VariableLine key={v.Id} v={v} value={values[v.Id] ?? null} canWrite={canWrite} typed={actionData?.variable === v.Id ? actionData.value : undefined} />
-            ))}
+            {rows.map((v) => {
+              const at = times[v.Id] ?? null;
+              const freshness = freshnessOf(at, periodMsOf(v.SampleRateHz), now, state !== "offline");
+              const c = confirming?.confirm.variable === v.Id ? confirming : undefined;
+              return (
+                <Fragment key={v.Id}>
+                  <VariableLine v={v} value={values[v.Id] ?? null} freshness={freshness} ageMs={at === null ? null : now - at} canWrite={canWrite} failure={failure?.variable === v.Id ? failure : undefined} />
+                  {c && (
+                    <tr>
+                      <td colSpan={9} className="px-4 pb-3">
+                        <ConfirmStep
+                          nonce={c.nonce}
+                          title={t("operator.confirm.writeTitle")}
+                          message={t("operator.confirm.write", { name: c.confirm.name, from: shown(c.confirm.from, c.confirm.unit, c.confirm.precision), to: shown(c.confirm.to, c.confirm.unit, c.confirm.precision) })}
+                          confirmLabel={t("live.write")}
+                          fields={{ intent: "write", variable: c.confirm.variable, value: c.confirm.typed }}
+                          cancelHref={`?${params}`}
+                        />
+                      </td>
+                    </tr>
+                  )}
+                </Fragment>
+              );
+            })}
           </tbody>
         </table>
       </div>
@@ -177,41 +218,6 @@ export default function VariableOverview({ loaderData, actionData }: Route.Compo
         </nav>
       )}
     </section>
-  );
-}
-
-function VariableLine({ v, value, canWrite, typed }: { v: VariableRow; value: number | null; canWrite: boolean; typed?: string }) {
-  const t = useT();
-  const fmt = useFormatters();
-  const state = valueState(value, v.RangeMin, v.RangeMax);
-  const busy = useNavigation().state === "submitting";
-  return (
-    <tr className="border-t border-slate-100 dark:border-slate-700" data-variable={v.Name}>
-      <td className="px-4 py-2 font-medium">{v.Name}</td>
-      <td className="px-4 py-2">{v.deviceName}</td>
-      <td className={`px-4 py-2 text-right font-mono tabular-nums ${VALUE_STATE_CLASS[state]}`} data-testid="value" data-state={state}>
-        {fmt.value(value, v.Precision)}
-      </td>
-      <td className="px-4 py-2">{v.Unit}</td>
-      <td className="px-4 py-2">{v.DataFormat}</td>
-      <td className="px-4 py-2">{t(`live.direction.${v.Direction}`)}</td>
-      <td className="px-4 py-2 whitespace-nowrap">{v.RangeMin != null && v.RangeMax != null ? `${fmt.value(v.RangeMin, v.Precision)} … ${fmt.value(v.RangeMax, v.Precision)}` : "—"}</td>
-      <td className="px-4 py-2">{v.Precision ?? "—"}</td>
-      {canWrite && (
-        <td className="px-4 py-2">
-          {isOutput(v) && (
-            <Form method="post" className="flex items-center gap-1" preventScrollReset>
-              <input type="hidden" name="intent" value="write" />
-              <input type="hidden" name="variable" value={v.Id} />
-              <input name="value" defaultValue={typed ?? ""} aria-label={t("live.writeLabel", { name: v.Name })} className={`${inputClass} w-24 py-1`} />
-              <button type="submit" className={`${buttonClass} py-1`} disabled={busy}>
-                {t("live.write")}
-              </button>
-            </Form>
-          )}
-        </td>
-      )}
-    </tr>
   );
 }
 

@@ -6,8 +6,12 @@ import type { LoggerClient } from "./logger/client.server";
 import { alarmSummaryAnswer, messagesAnswer, type Message } from "./logger/schemas";
 
 export interface HeaderAlerts {
-  /** Unacknowledged alarms; null for those who may not use Alarming. */
-  alarms: number | null;
+  /**
+   * Active alarms (acknowledged or not) and those awaiting acknowledgement (active or returned);
+   * null for those who may not use Alarming. An acknowledged alarm still active is counted, so
+   * it never vanishes from sight (issue 15 §4).
+   */
+  alarms: { active: number; unacknowledged: number } | null;
   /** The latest messages (Log Messages popover); null for those who may not view logs. */
   messages: Message[] | null;
 }
@@ -27,7 +31,7 @@ export async function loadHeaderAlerts(logger: LoggerClient, auth: AuthState): P
   if (auth.loginRequired && (!auth.signedIn || auth.mustChangePassword)) return { alarms: null, messages: null };
   const may = (key: string) => featureOpen(auth, key);
   const [alarms, messages] = await Promise.all([
-    may("alarming") ? logger.readRpc("AlarmAPI.GetSummary", {}, alarmSummaryAnswer).then((a) => a.Unacknowledged, () => null) : null,
+    may("alarming") ? logger.readRpc("AlarmAPI.GetSummary", {}, alarmSummaryAnswer).then((a) => ({ active: a.Active, unacknowledged: a.Unacknowledged }), () => null) : null,
     may("log")
       ? logger.readRpc("GI.system/MessagingAPI.GetMessages", { Limit: POPOVER_MESSAGES, Offset: 0 }, messagesAnswer).then((a) => a.Messages, () => null)
       : null,

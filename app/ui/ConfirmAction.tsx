@@ -1,5 +1,5 @@
 import { Dialog, DialogPanel, DialogTitle } from "@headlessui/react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useT } from "~/ui/useT";
 import { Form, Link, useNavigation } from "react-router";
 
@@ -81,5 +81,28 @@ export function ConfirmPanel({ title, ...form }: ConfirmFormProps & { title: str
       <h2 className="mb-2 text-lg font-semibold">{title}</h2>
       <ConfirmForm {...form} />
     </section>
+  );
+}
+
+/**
+ * The second step of a two-step post (stop the project, write an output): the action answered
+ * the first post with what would change, and this asks. Server-rendered (no JavaScript) it is the
+ * page's confirmation panel; after hydration a dialog. `nonce` reopens it for a new answer.
+ */
+export function ConfirmStep({ title, nonce, ...form }: ConfirmFormProps & { title: string; nonce: string }) {
+  const [hydrated, setHydrated] = useState(false);
+  const [closed, setClosed] = useState<string | null>(null);
+  useEffect(() => setHydrated(true), []);
+  if (!hydrated) return <ConfirmPanel title={title} {...form} />;
+  return (
+    <Dialog open={closed !== nonce} onClose={() => setClosed(nonce)} className="relative z-50">
+      <div className="fixed inset-0 bg-black/40" aria-hidden="true" />
+      <div className="fixed inset-0 flex items-center justify-center p-4">
+        <DialogPanel className="w-full max-w-md rounded-lg bg-white p-6 shadow-xl dark:bg-slate-800" data-testid="confirm-dialog">
+          <DialogTitle className="mb-3 text-lg font-semibold">{title}</DialogTitle>
+          <ConfirmForm {...form} onCancel={() => setClosed(nonce)} />
+        </DialogPanel>
+      </div>
+    </Dialog>
   );
 }

@@ -6,29 +6,13 @@ import { Icon } from "./Icon";
 
 const TYPE_DOT: Record<string, string> = { Error: "bg-red-500", Warning: "bg-amber-500", Success: "bg-green-500", Info: "bg-sky-500" };
 
-/** Header badges: unacknowledged alarms (a link to Alarming) and a popover of the latest messages. */
+/** Header badges: active alarms (a link to Alarming) and a popover of the latest messages. */
 export function HeaderAlerts({ alerts }: { alerts: Alerts }) {
   const t = useT();
   const { dateTime } = useFormatters();
   return (
     <div className="flex items-center gap-1">
-      {alerts.alarms !== null && (
-        <Link
-          to="/alarming"
-          className="relative rounded-full p-2 hover:bg-black/5 dark:hover:bg-white/10"
-          data-testid="alarm-count"
-          data-count={alerts.alarms}
-          aria-label={t("header.alarmCount", { count: alerts.alarms })}
-          title={t("header.alarmCount", { count: alerts.alarms })}
-        >
-          <Icon name="bell" className="h-6 w-6" />
-          {alerts.alarms > 0 && (
-            <span className="absolute -right-0.5 -top-0.5 min-w-5 rounded-full bg-red-600 px-1 text-center text-xs font-bold leading-5 text-white" aria-hidden="true">
-              {alerts.alarms > 99 ? "99+" : alerts.alarms}
-            </span>
-          )}
-        </Link>
-      )}
+      {alerts.alarms !== null && <AlarmBell {...alerts.alarms} />}
       {alerts.messages !== null && (
         <details data-menu className="relative">
           <summary className="list-none rounded-full p-2 hover:bg-black/5 dark:hover:bg-white/10" aria-label={t("header.messages")} title={t("header.messages")} data-testid="messages-popover">
@@ -61,5 +45,36 @@ export function HeaderAlerts({ alerts }: { alerts: Alerts }) {
         </details>
       )}
     </div>
+  );
+}
+
+/**
+ * The bell counts active alarms, acknowledged ones included; the badge is red and ringed while
+ * some await acknowledgement, grey-blue when all are acknowledged (the label says both counts).
+ * With none active but a returned one unacknowledged, the badge shows that one.
+ */
+function AlarmBell({ active, unacknowledged }: { active: number; unacknowledged: number }) {
+  const t = useT();
+  const label = `${t("header.activeAlarms", { count: active })}, ${t("header.unacknowledgedAlarms", { count: unacknowledged })}`;
+  const shown = active > 0 ? active : unacknowledged;
+  const badge = unacknowledged > 0 ? "bg-red-600 text-white ring-2 ring-red-300 dark:ring-red-800" : "bg-slate-600 text-white dark:bg-slate-300 dark:text-slate-900";
+  return (
+    <Link
+      to="/alarming"
+      className="relative rounded-full p-2 hover:bg-black/5 dark:hover:bg-white/10"
+      data-testid="alarm-count"
+      data-count={active}
+      data-active={active}
+      data-unacknowledged={unacknowledged}
+      aria-label={label}
+      title={label}
+    >
+      <Icon name="bell" className="h-6 w-6" />
+      {shown > 0 && (
+        <span className={`absolute -right-0.5 -top-0.5 min-w-5 rounded-full px-1 text-center text-xs font-bold leading-5 ${badge}`} aria-hidden="true" data-testid="alarm-badge" data-unacknowledged={unacknowledged > 0 || undefined}>
+          {shown > 99 ? "99+" : shown}
+        </span>
+      )}
+    </Link>
   );
 }

@@ -1,0 +1,84 @@
+import { useEffect, useRef } from "react";
+import { Form, useNavigation } from "react-router";
+import { isOutput } from "~/services/logger/schemas";
+import type { VariableRow } from "~/services/variables.server";
+import { FieldError } from "~/ui/FieldError";
+import { buttonClass, inputClass } from "~/ui/FormField";
+import { useFormatters } from "~/ui/format";
+import { FreshnessBadge } from "~/ui/FreshnessBadge";
+import { NOT_LIVE_CLASS, type Freshness } from "~/ui/live/freshness";
+import { VALUE_STATE_CLASS, valueState } from "~/ui/live/valueState";
+import { useT } from "~/ui/useT";
+
+/** A write that failed: shown in its row, next to the field, with what was typed. */
+export interface WriteFailure {
+  variable: string;
+  value: string;
+  error: string;
+  nonce: string;
+}
+
+interface Props {
+  v: VariableRow;
+  value: number | null;
+  freshness: Freshness;
+  ageMs: number | null;
+  canWrite: boolean;
+  failure?: WriteFailure;
+}
+
+/** One Variable Overview row: the value with its freshness, and for outputs the write form. */
+export function VariableLine({ v, value, freshness, ageMs, canWrite, failure }: Props) {
+  const t = useT();
+  const fmt = useFormatters();
+  const state = valueState(value, v.RangeMin, v.RangeMax);
+  const busy = useNavigation().state === "submitting";
+  const input = useRef<HTMLInputElement>(null);
+  const errorId = `write-error-${v.Id}`;
+  // Without JavaScript autoFocus brings the field into view; after a client-side post it is already mounted.
+  useEffect(() => {
+    if (failure) input.current?.focus();
+  }, [failure]);
+  return (
+    <tr className="border-t border-slate-100 dark:border-slate-700" data-variable={v.Name} data-freshness={freshness}>
+      <td className="px-4 py-2 font-medium">{v.Name}</td>
+      <td className="px-4 py-2">{v.deviceName}</td>
+      <td className="whitespace-nowrap px-4 py-2 text-right">
+        <span className={`font-mono tabular-nums ${VALUE_STATE_CLASS[state]} ${freshness === "live" ? "" : NOT_LIVE_CLASS}`} data-testid="value" data-state={state}>
+          {fmt.value(value, v.Precision)}
+        </span>
+        <FreshnessBadge freshness={freshness} ageMs={ageMs} />
+      </td>
+      <td className="px-4 py-2">{v.Unit}</td>
+      <td className="px-4 py-2">{v.DataFormat}</td>
+      <td className="px-4 py-2">{t(`live.direction.${v.Direction}`)}</td>
+      <td className="whitespace-nowrap px-4 py-2">{v.RangeMin != null && v.RangeMax != null ? `${fmt.value(v.RangeMin, v.Precision)} … ${fmt.value(v.RangeMax, v.Precision)}` : "—"}</td>
+      <td className="px-4 py-2">{v.Precision ?? "—"}</td>
+      {canWrite && (
+        <td className="px-4 py-2">
+          {isOutput(v) && (
+            <Form method="post" className="flex flex-wrap items-center gap-1" preventScrollReset>
+              <input type="hidden" name="intent" value="write" />
+              <input type="hidden" name="variable" value={v.Id} />
+              <input
+                ref={input}
+                name="value"
+                key={failure?.nonce}
+                defaultValue={failure?.value ?? ""}
+                aria-label={t("live.writeLabel", { name: v.Name })}
+                aria-invalid={failure ? true : undefined}
+                aria-describedby={failure ? errorId : undefined}
+                autoFocus={!!failure}
+                className={`${inputClass} w-24 py-1`}
+              />
+              <button type="submit" className={`${buttonClass} py-1`} disabled={busy}>
+                {t("live.write")}
+              </button>
+              <FieldError id={errorId} error={failure?.error} />
+            </Form>
+          )}
+        </td>
+      )}
+    </tr>
+  );
+}
