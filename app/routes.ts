@@ -12,6 +12,7 @@ export default [
   route("changePassword", "routes/changePassword.tsx"),
   route("defaultDashboard", "routes/defaultDashboard.tsx"),
   route("banner/dismiss", "routes/bannerDismiss.tsx"),
+  route("dashboard/acknowledge", "routes/alarmAck.tsx"),
   route("theme/logo", "routes/themeLogo.tsx"),
   route("live", "routes/live.tsx"),
   route("dashboard/series", "routes/dashboardSeries.ts"),

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Form, Link, useLocation } from "react-router";
 import { SeverityBadge } from "~/ui/alarms/SeverityBadge";
 import { useFormatters } from "~/ui/format";
 import { useT } from "~/ui/useT";
@@ -12,11 +12,20 @@ const STATE_CLASS: Record<string, string> = {
   Shelved: "italic text-slate-500 dark:text-slate-400",
 };
 
-/** An alarm list widget's rows, or "No active alarms"; a link to Alarming when `link`. */
-export function AlarmListWidget({ rows, total, link }: { rows: AlarmItem[]; total: number; link: boolean }) {
+const awaitsAck = (state: string) => state === "ActiveUnacknowledged" || state === "ReturnedUnacknowledged";
+
+/**
+ * An alarm list widget's rows, or "No active alarms"; a link to Alarming when `link`. Rows come
+ * only to viewers who may use Alarming (the loader's gate), which is also the permission to
+ * acknowledge, so outside the kiosk (`link`) each alarm awaiting it gets an Acknowledge button:
+ * a plain form post to /dashboard/acknowledge, which checks the permission again (403).
+ */
+export function AlarmListWidget({ rows, total, link, acknowledge = link }: { rows: AlarmItem[]; total: number; link: boolean; acknowledge?: boolean }) {
   const t = useT();
   const { dateTime, value } = useFormatters();
+  const location = useLocation();
   const columns = ["severity", "state", "name", "variable", "value", "since"] as const;
+  const canAck = acknowledge && rows.some((a) => awaitsAck(a.State));
   return (
     <div className="flex h-full min-h-0 flex-col gap-1">
       <div className="min-h-0 flex-1 overflow-auto">
@@ -33,6 +42,11 @@ export function AlarmListWidget({ rows, total, link }: { rows: AlarmItem[]; tota
                     {t(`dashboards.alarms.${c}`)}
                   </th>
                 ))}
+                {canAck && (
+                  <th scope="col" className="px-2 py-1 font-medium">
+                    <span className="sr-only">{t("operator.alarms.actions")}</span>
+                  </th>
+                )}
               </tr>
             </thead>
             <tbody>
@@ -50,6 +64,20 @@ export function AlarmListWidget({ rows, total, link }: { rows: AlarmItem[]; tota
                     {value(a.Value)} {a.Unit}
                   </td>
                   <td className="whitespace-nowrap px-2 py-1 tabular-nums">{dateTime(a.Since)}</td>
+                  {canAck && (
+                    <td className="px-2 py-1">
+                      {awaitsAck(a.State) && (
+                        <Form method="post" action="/dashboard/acknowledge">
+                          <input type="hidden" name="intent" value="acknowledge" />
+                          <input type="hidden" name="id" value={a.ID} />
+                          <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
+                          <button type="submit" className="rounded border border-slate-300 px-2 py-0.5 text-xs font-medium hover:bg-slate-100 dark:border-slate-500 dark:hover:bg-slate-700" aria-label={t("operator.alarms.acknowledgeLabel", { name: a.Name })}>
+                            {t("operator.alarms.acknowledge")}
+                          </button>
+                        </Form>
+                      )}
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>
