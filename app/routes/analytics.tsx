@@ -12,6 +12,7 @@ import { ChartWidget } from "~/ui/dashboard/ChartWidget";
 import { SvgChart } from "~/ui/dashboard/SvgChart";
 import type { SeriesData, VariableInfo } from "~/ui/dashboard/types";
 import { buttonClass, FormErrors, inputClass } from "~/ui/FormField";
+import { DateTimeField } from "~/ui/DateTimeField";
 import { useFormatters } from "~/ui/format";
 import { cmpAtInput, COMPARE_PRESETS, resolveComparison } from "~/ui/history/compare";
 import { resolveHistoryRange } from "~/ui/history/historyRange";
@@ -173,7 +174,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
           </label>
           <label className="flex flex-col gap-1 text-sm font-medium">
             {t("history.analytics.cmpAt")}
-            <input type="datetime-local" step="1" name="cmpAt" defaultValue={cmpChoice.cmpAt} className={inputClass} />
+            <DateTimeField name="cmpAt" label={t("history.analytics.cmpAt")} value={cmpChoice.cmpAt} />
           </label>
           <p className="basis-full text-xs font-normal text-slate-500">{t("history.analytics.compareHint")}</p>
         </fieldset>
