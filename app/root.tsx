@@ -20,6 +20,7 @@ import { LOCALE_IDS, type Language } from "./locales";
 import { getAuth } from "./services/auth-state.server";
 import { activeMaintenance, bannerVisible } from "./services/banner";
 import { sessionMiddleware, stateOf } from "./services/context.server";
+import { dateParamsMiddleware } from "./services/dateParams.server";
 import { formBodyMiddleware } from "./services/formBody.server";
 import { gateInputOf } from "./services/guards.server";
 import { visibleFeatures } from "./services/gating";
@@ -38,7 +39,7 @@ import { ErrorPage } from "./ui/ErrorPage";
 import { useNonce } from "./ui/nonce";
 import { useRootData } from "./ui/rootData";
 
-export const middleware = [sessionMiddleware, i18nextMiddleware, formBodyMiddleware];
+export const middleware = [sessionMiddleware, i18nextMiddleware, dateParamsMiddleware, formBodyMiddleware];
 // Browser navigation: the next screen's texts are there before it renders.
 export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
   async ({ request }, next) => {
@@ -89,6 +90,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     theme: { mainColor: theme.mainColor, hoverColor: theme.hoverColor, lightColor: theme.lightColor, logo: theme.logo ? `/theme/logo?f=${encodeURIComponent(theme.logo)}` : null },
     themeMode: (user?.Theme as "light" | "dark" | "semi-dark" | undefined) || prefs.theme,
     layout: prefs.layout,
+    layoutType: prefs.layoutType,
+    sidebarWidth: prefs.sidebarWidth,
     timeZone: effectiveZone(user, prefs.browserZone, auth.settings?.DefaultTimezone || "UTC"),
     banner: banner && bannerVisible(banner, maintenance, closedText) ? banner : null,
     alerts: await alerts,

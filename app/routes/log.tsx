@@ -12,6 +12,7 @@ import { idAnswer, messagesAnswer, type Message } from "~/services/logger/schema
 import { readMessageFilter } from "~/services/messages-query.server";
 import { isRefusal, loggerReply } from "~/services/submission.server";
 import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
+import { DateTimeField } from "~/ui/DateTimeField";
 import { useFormatters } from "~/ui/format";
 import { Pager } from "~/ui/Pager";
 import { pageTitle } from "~/ui/title";
@@ -111,10 +112,10 @@ export default function LogMessages({ loaderData, actionData }: Route.ComponentP
           <input id="f-text" name="text" type="search" defaultValue={filter.text} maxLength={256} className={inputClass} />
         </FormField>
         <FormField id="f-from" label={t("log.from")} errors={errors.from ? [errors.from] : undefined}>
-          <input id="f-from" name="from" type="datetime-local" defaultValue={filter.from} className={inputClass} aria-invalid={errors.from ? true : undefined} />
+          <DateTimeField id="f-from" name="from" label={t("log.from")} value={filter.from} flagInvalid={!errors.from} />
         </FormField>
         <FormField id="f-to" label={t("log.to")} errors={errors.to ? [errors.to] : undefined}>
-          <input id="f-to" name="to" type="datetime-local" defaultValue={filter.to} className={inputClass} aria-invalid={errors.to ? true : undefined} />
+          <DateTimeField id="f-to" name="to" label={t("log.to")} value={filter.to} flagInvalid={!errors.to} />
         </FormField>
         <div className="flex items-end gap-2">
           <FormField id="f-limit" label={t("log.pageSize")}>

@@ -1,6 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useT } from "~/ui/useT";
+import { DateTimeField } from "~/ui/DateTimeField";
 import { data, Form, Link, useSearchParams } from "react-router";
 import { z } from "zod";
 import { metaEntrySchema } from "~/schemas/metadata";
@@ -154,11 +155,11 @@ export default function MeasurementExplorer({ loaderData, actionData }: Route.Co
         </label>
         <label className="flex flex-col gap-1 text-sm font-medium">
           {t("history.measurements.from")}
-          <input type="datetime-local" name="from" defaultValue={localValue(params.get("from"), zone)} className={inputClass} />
+          <DateTimeField name="from" label={t("history.measurements.from")} value={localValue(params.get("from"), zone) || (params.get("from") ?? "")} />
         </label>
         <label className="flex flex-col gap-1 text-sm font-medium">
           {t("history.measurements.to")}
-          <input type="datetime-local" name="to" defaultValue={localValue(params.get("to"), zone)} className={inputClass} />
+          <DateTimeField name="to" label={t("history.measurements.to")} value={localValue(params.get("to"), zone) || (params.get("to") ?? "")} />
         </label>
         <button type="submit" className="rounded-md border border-slate-300 px-4 py-2 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-700">
           {t("history.measurements.apply")}

@@ -4,7 +4,7 @@ import { useState } from "react";
 import type { z } from "zod";
 import { useT } from "~/ui/useT";
 import { data, Form, useNavigation } from "react-router";
-import { LAYOUTS, preferencesSchema, THEMES, ZONE_MODES } from "~/schemas/preferences";
+import { LAYOUT_TYPES, LAYOUTS, preferencesSchema, SIDEBAR_WIDTHS, THEMES, ZONE_MODES } from "~/schemas/preferences";
 import { stateOf } from "~/services/context.server";
 import { redirectWithToast, requireFeature } from "~/services/guards.server";
 import { getInstance } from "~/services/i18n.server";
@@ -76,7 +76,7 @@ export async function action(args: Route.ActionArgs) {
   }
   const headers = new Headers();
   headers.append("Set-Cookie", await localeCookie.serialize(v.language));
-  headers.append("Set-Cookie", await writePrefs({ ...prefs, theme: v.theme, layout: v.layout, timezone: zone.Timezone }));
+  headers.append("Set-Cookie", await writePrefs({ ...prefs, theme: v.theme, layout: v.layout, layoutType: v.layoutType, sidebarWidth: v.sidebarWidth, timezone: zone.Timezone }));
   const response = redirectWithToast(args.context, "/settings", { type: "success", text: getInstance(args.context).t("settings.saved", { lng: v.language }) });
   for (const cookie of headers.getSetCookie()) response.headers.append("Set-Cookie", cookie);
   return response;
@@ -115,6 +115,8 @@ function PreferencesForm({ data: d, lastResult }: { data: Route.ComponentProps["
       language: user?.Language || d.locale,
       theme: user?.Theme ?? d.prefs.theme,
       layout: d.prefs.layout,
+      layoutType: d.prefs.layoutType,
+      sidebarWidth: String(d.prefs.sidebarWidth),
       zoneMode: mode,
       timezone: user?.Timezone || d.prefs.timezone,
       offsetMinutes: user && mode === "offset" ? String(user.TimezoneDiffSec / 60) : "",
@@ -160,6 +162,24 @@ function PreferencesForm({ data: d, lastResult }: { data: Route.ComponentProps["
           {LAYOUTS.map((x) => (
             <option key={x} value={x}>
               {t(`settings.layouts.${x}`)}
+            </option>
+          ))}
+        </select>
+      </FormField>
+      <FormField id={fields.layoutType.id} label={t("settings.layoutType")} errors={fields.layoutType.errors}>
+        <select {...getSelectProps(fields.layoutType)} className={inputClass}>
+          {LAYOUT_TYPES.map((x) => (
+            <option key={x} value={x}>
+              {t(`settings.layoutTypes.${x}`)}
+            </option>
+          ))}
+        </select>
+      </FormField>
+      <FormField id={fields.sidebarWidth.id} label={t("settings.sidebarWidth")} errors={fields.sidebarWidth.errors} hint={t("settings.sidebarWidthHint")}>
+        <select {...getSelectProps(fields.sidebarWidth)} className={inputClass}>
+          {SIDEBAR_WIDTHS.map((w) => (
+            <option key={w} value={String(w)}>
+              {t("settings.sidebarWidthPx", { px: w })}
             </option>
           ))}
         </select>

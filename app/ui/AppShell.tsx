@@ -6,6 +6,7 @@ import { MaintenanceBanner } from "./MaintenanceBanner";
 import { HeaderAlerts } from "./HeaderAlerts";
 import { DRAWER, HeaderMenu, Logo, SideMenu } from "./Navigation";
 import { buildNav } from "./navTree";
+import { LAYOUT_TYPE_CLASS, SHELL_LAYOUTS } from "./layout/shellLayout";
 import { PendingBar } from "./PendingBar";
 import { Toast } from "./Toasts";
 import { UserMenu } from "./UserMenu";
@@ -27,6 +28,13 @@ function useMenuDismissal() {
   }, []);
 }
 
+// Where the sidebar sits from md: under the 76 px header, as a floating panel, or in the grid of the no-header layout.
+const SIDEBAR_PLACE = {
+  plain: "md:bottom-auto md:top-[76px] md:h-[calc(100vh-76px)] md:shadow-none",
+  modern: "md:bottom-auto md:top-[calc(76px+0.75rem)] md:m-3 md:h-[calc(100vh-76px-1.5rem)] md:rounded-2xl md:border-0 md:shadow-lg",
+  noHeader: "md:bottom-auto md:top-0 md:col-start-1 md:row-start-2 md:h-auto md:shadow-none",
+} as const;
+
 export function AppShell({ data, bare, kiosk = false, children }: { data: RootData; bare: boolean; kiosk?: boolean; children: React.ReactNode }) {
   const t = useT();
   useMenuDismissal();
@@ -47,32 +55,75 @@ export function AppShell({ data, bare, kiosk = false, children }: { data: RootDa
       </>
     );
   }
-  const vertical = data.layout === "vertical-default";
-  return (
-    <div className="group/shell flex min-h-screen flex-col">
-      <PendingBar />
-      <header className="sticky top-0 z-20 flex h-[76px] items-center gap-4 border-b border-slate-200 bg-white px-4 chrome-dark:border-slate-700 chrome-dark:bg-slate-800 chrome-dark:text-slate-100">
-        <details id="nav-drawer" data-drawer className="md:hidden">
-          <summary className="rounded p-2 hover:bg-black/5" aria-label={t("nav.openMenu")} data-testid="drawer-toggle">
-            <svg viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth={2} aria-hidden="true">
-              <path d="M4 6h16M4 12h16M4 18h16" />
-            </svg>
-          </summary>
-        </details>
-        <Logo src={data.theme.logo} />
-        <div className="flex-1">{!vertical && <HeaderMenu entries={entries} />}</div>
-        {data.alerts && <HeaderAlerts alerts={data.alerts} />}
-        {data.loginRequired && data.authUser && <UserMenu user={data.authUser} />}
-      </header>
-      {data.banner && <MaintenanceBanner banner={data.banner} />}
-      <div className="flex flex-1">
-        {vertical && (
-          <aside className={`${DRAWER} border-r border-slate-200 bg-white p-3 md:static md:block md:w-[var(--sidebar-width)] md:shrink-0 md:overflow-visible md:shadow-none chrome-dark:border-slate-700 chrome-dark:bg-slate-800 chrome-dark:text-slate-100`}>
-            <SideMenu entries={entries} label={t("nav.sidebar")} />
-          </aside>
-        )}
-        <main className="min-w-0 flex-1 p-4 md:p-6">{children}</main>
+  const L = SHELL_LAYOUTS[data.layout];
+  const dark = L.darkChrome ? "dark" : undefined;
+  const bar = "border-slate-200 bg-white text-slate-900 chrome-dark:border-slate-700 chrome-dark:bg-slate-800 chrome-dark:text-slate-100";
+  const header = (
+    <header
+      data-chrome={dark}
+      className={`sticky top-0 z-20 flex h-[76px] shrink-0 items-center gap-4 border-b px-4 ${bar} ${L.topMenu ? "border-b-4 border-b-brand" : ""} ${
+        L.noHeader ? "md:static md:col-start-1 md:row-start-1 md:h-auto md:flex-wrap md:gap-2 md:border-r md:p-3" : ""
+      }`}
+    >
+      <details id="nav-drawer" data-drawer className="md:hidden">
+        <summary className="rounded p-2 hover:bg-black/5" aria-label={t("nav.openMenu")} data-testid="drawer-toggle">
+          <svg viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth={2} aria-hidden="true">
+            <path d="M4 6h16M4 12h16M4 18h16" />
+          </svg>
+        </summary>
+      </details>
+      <Logo src={data.theme.logo} className={L.noHeader ? "md:w-full" : ""} />
+      <div className={`flex-1 ${L.topMenu ? "flex justify-center" : ""}`}>
+        {!L.vertical && !L.menuBar && <HeaderMenu entries={entries} compact={L.compact} className={L.topMenu ? "md:flex md:justify-center" : ""} />}
       </div>
+      {data.alerts && <HeaderAlerts alerts={data.alerts} />}
+      {data.loginRequired && data.authUser && <UserMenu user={data.authUser} />}
+    </header>
+  );
+  const sidebar = L.vertical && (
+    <aside
+      data-chrome={L.modernSidebar ? "dark" : undefined}
+      data-testid="sidebar"
+      className={`${DRAWER} border-r p-3 ${bar} md:sticky md:block md:w-[var(--sidebar-width)] md:shrink-0 md:overflow-y-auto ${SIDEBAR_PLACE[L.noHeader ? "noHeader" : L.modernSidebar ? "modern" : "plain"]}`}
+    >
+      <SideMenu entries={entries} label={t("nav.sidebar")} compact={L.compact} />
+    </aside>
+  );
+  const main = <main className={`min-w-0 flex-1 p-4 md:p-6 ${L.noHeader ? "md:col-start-2 md:row-span-2 md:row-start-1" : ""}`}>{children}</main>;
+  const banner = data.banner && <MaintenanceBanner banner={data.banner} />;
+  return (
+    <div
+      className={`group/shell flex min-h-screen flex-col ${LAYOUT_TYPE_CLASS[data.layoutType]} ${data.layoutType === "framed" ? "min-[1366px]:min-h-[calc(100vh-3rem)]" : ""}`}
+      style={{ "--sidebar-width": `${data.sidebarWidth}px` } as React.CSSProperties}
+      data-layout={data.layout}
+      data-layout-type={data.layoutType}
+    >
+      <PendingBar />
+      {L.noHeader ? (
+        <>
+          {banner}
+          {/* One header: a top bar below md, the head of the sidebar from md (no top bar). */}
+          <div className="flex flex-1 flex-col md:grid md:grid-cols-[var(--sidebar-width)_minmax(0,1fr)] md:grid-rows-[auto_1fr]">
+            {header}
+            {sidebar}
+            {main}
+          </div>
+        </>
+      ) : (
+        <>
+          {header}
+          {L.menuBar && (
+            <div data-chrome={dark} className={`md:sticky md:top-[76px] md:z-10 md:border-b md:px-4 md:py-1 ${bar}`}>
+              <HeaderMenu entries={entries} compact={L.compact} />
+            </div>
+          )}
+          {banner}
+          <div className="flex flex-1">
+            {sidebar}
+            {main}
+          </div>
+        </>
+      )}
       {toast}
     </div>
   );

@@ -67,10 +67,16 @@ function useMenuClicks() {
   );
 }
 
-const itemClass = "flex items-center gap-2 rounded px-3 py-2 text-sm hover:bg-brand-light hover:text-brand dark:hover:bg-slate-700 dark:hover:text-white";
+// Colours for a light bar and, via chrome-dark, for a dark one (dark/semi-dark themes, the dark layouts).
+const itemColours = "hover:bg-brand-light hover:text-brand dark:hover:bg-slate-700 dark:hover:text-white chrome-dark:hover:bg-slate-700 chrome-dark:hover:text-white";
+const itemFull = `flex items-center gap-2 rounded px-3 py-2 text-sm ${itemColours}`;
+/** The minimal layouts: the same menu, denser. */
+const compactItemClass = `flex items-center gap-2 rounded px-2 py-1 text-[13px] ${itemColours}`;
+const activeGroup = "data-[active]:text-brand data-[active]:font-semibold chrome-dark:data-[active]:text-sky-300";
 
-function GroupItems({ group }: { group: NavGroup }) {
+function GroupItems({ group, compact = false }: { group: NavGroup; compact?: boolean }) {
   const t = useT();
+  const itemClass = compact ? compactItemClass : itemFull;
   return (
     <ul className="flex flex-col gap-0.5">
       {group.items.map((l) => (
@@ -96,42 +102,44 @@ function GroupItems({ group }: { group: NavGroup }) {
       )}
       {group.sub?.map((sub) => (
         <li key={sub.id}>
-          <SubGroup group={sub} />
+          <SubGroup group={sub} compact={compact} />
         </li>
       ))}
     </ul>
   );
 }
 
-function SubGroup({ group }: { group: NavGroup }) {
+function SubGroup({ group, compact }: { group: NavGroup; compact: boolean }) {
   const t = useT();
+  const itemClass = compact ? compactItemClass : itemFull;
   const { pathname } = useLocation();
   const active = groupActive(group, pathname);
   return (
     <details open={active || undefined} className="group/sub">
-      <summary className={`${itemClass} ${active ? "text-brand font-semibold" : ""}`}>
+      <summary data-active={active || undefined} className={`${itemClass} ${activeGroup}`}>
         <Icon name={group.icon} className="h-4 w-4" />
         {t(group.label)}
       </summary>
       <div className="pl-4">
-        <GroupItems group={group} />
+        <GroupItems group={group} compact={compact} />
       </div>
     </details>
   );
 }
 
 /** Horizontal header menu (md and up): top-level links and dropdown groups. */
-export function HeaderMenu({ entries }: { entries: NavEntry[] }) {
+export function HeaderMenu({ entries, compact = false, className = "" }: { entries: NavEntry[]; compact?: boolean; className?: string }) {
   const t = useT();
+  const itemClass = compact ? compactItemClass : itemFull;
   const { pathname } = useLocation();
   const onClick = useMenuClicks();
   return (
     <nav
       aria-label={t("nav.main")}
-      className={`${DRAWER} bg-white p-3 dark:bg-slate-800 md:static md:z-auto md:block md:overflow-visible md:bg-transparent md:p-0 md:shadow-none md:dark:bg-transparent`}
+      className={`${DRAWER} bg-white p-3 text-slate-900 dark:bg-slate-800 dark:text-slate-100 md:static md:z-auto md:block md:overflow-visible md:bg-transparent md:p-0 md:text-inherit md:shadow-none md:dark:bg-transparent ${className}`}
       onClick={onClick}
     >
-      <ul className="flex flex-col gap-0.5 md:flex-row md:items-center md:gap-1">
+      <ul className="flex flex-col gap-0.5 md:flex-row md:flex-wrap md:items-center md:gap-1 md:[justify-content:inherit]">
         {entries.map((e) =>
           e.kind === "link" ? (
             <li key={e.link.key}>
@@ -142,16 +150,16 @@ export function HeaderMenu({ entries }: { entries: NavEntry[] }) {
               <details data-menu className="relative">
                 <summary
                   data-active={groupActive(e.group, pathname) || undefined}
-                  className={`${itemClass} data-[active]:text-brand data-[active]:font-semibold`}
+                  className={`${itemClass} ${activeGroup}`}
                 >
                   <Icon name={e.group.icon} className="h-4 w-4" />
                   {t(e.group.label)}
                   <span aria-hidden="true">▾</span>
                 </summary>
                 <div
-                  className={`pl-4 md:absolute md:left-0 md:z-30 md:mt-1 md:rounded-md md:border md:border-slate-200 md:bg-white md:p-1 md:shadow-lg md:dark:border-slate-700 md:dark:bg-slate-800 ${e.group.id === "dashboard" ? "min-w-[300px]" : "md:min-w-56"}`}
+                  className={`pl-4 md:absolute md:left-0 md:z-30 md:mt-1 md:max-h-[calc(100vh-96px)] md:max-w-[calc(100vw-2rem)] md:overflow-y-auto md:rounded-md md:border md:border-slate-200 md:bg-white md:p-1 md:text-slate-900 md:shadow-lg md:dark:border-slate-700 md:dark:bg-slate-800 md:dark:text-slate-100 md:chrome-dark:border-slate-700 md:chrome-dark:bg-slate-800 md:chrome-dark:text-slate-100 ${e.group.id === "dashboard" ? "md:min-w-[300px]" : "md:min-w-56"}`}
                 >
-                  <GroupItems group={e.group} />
+                  <GroupItems group={e.group} compact={compact} />
                 </div>
               </details>
             </li>
@@ -163,8 +171,9 @@ export function HeaderMenu({ entries }: { entries: NavEntry[] }) {
 }
 
 /** Vertical menu: the sidebar (md and up, vertical layout) and the drawer below md. */
-export function SideMenu({ entries, label }: { entries: NavEntry[]; label: string }) {
+export function SideMenu({ entries, label, compact = false }: { entries: NavEntry[]; label: string; compact?: boolean }) {
   const t = useT();
+  const itemClass = compact ? compactItemClass : itemFull;
   const { pathname } = useLocation();
   const onClick = useMenuClicks();
   return (
@@ -180,13 +189,15 @@ export function SideMenu({ entries, label }: { entries: NavEntry[]; label: strin
               <details open={groupActive(e.group, pathname) || undefined}>
                 <summary
                   data-active={groupActive(e.group, pathname) || undefined}
-                  className={`${itemClass} data-[active]:text-brand data-[active]:font-semibold`}
+                  className={`${itemClass} ${activeGroup}`}
                 >
                   <Icon name={e.group.icon} className="h-4 w-4" />
                   {t(e.group.label)}
                 </summary>
-                <div className={`pl-4 ${e.group.id === "dashboard" ? "min-w-[300px]" : ""}`}>
-                  <GroupItems group={e.group} />
+                {/* Nested in the sidebar, never wider than it: the Dashboard Selection's 300 px
+                    minimum is the header popup's (spec §9), a sidebar may be 280 px wide. */}
+                <div className="min-w-0 pl-4">
+                  <GroupItems group={e.group} compact={compact} />
                 </div>
               </details>
             </li>

@@ -2,6 +2,7 @@ import { useT } from "~/ui/useT";
 import { Form, Link, useSearchParams } from "react-router";
 import { RANGES, REFRESH, type RefreshInterval } from "~/schemas/dashboardConstants";
 import { buttonClass, inputClass } from "~/ui/formClasses";
+import { DateTimeField } from "~/ui/DateTimeField";
 import { useFormatters } from "~/ui/format";
 import { toLocalInput, type ResolvedRange } from "./timeRange";
 
@@ -36,11 +37,11 @@ export function RangeBar({ range, refresh }: { range: ResolvedRange; refresh: Re
         {range.preset && <input type="hidden" name="range" value={range.preset} />}
         <label className="flex flex-col gap-1 text-sm font-medium">
           {t("dashboards.range.from")}
-          <input type="datetime-local" name="from" defaultValue={range.preset ? "" : toLocalInput(range.from, timeZone)} className={inputClass} />
+          <DateTimeField name="from" label={t("dashboards.range.from")} value={range.preset ? "" : toLocalInput(range.from, timeZone)} />
         </label>
         <label className="flex flex-col gap-1 text-sm font-medium">
           {t("dashboards.range.to")}
-          <input type="datetime-local" name="to" defaultValue={range.preset ? "" : toLocalInput(range.to, timeZone)} className={inputClass} />
+          <DateTimeField name="to" label={t("dashboards.range.to")} value={range.preset ? "" : toLocalInput(range.to, timeZone)} showHint={false} />
         </label>
         <label className="flex flex-col gap-1 text-sm font-medium">
           {t("dashboards.refresh.label")}

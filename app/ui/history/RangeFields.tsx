@@ -3,6 +3,8 @@ import { RANGES } from "~/schemas/dashboards";
 import { inputClass } from "~/ui/FormField";
 import { useFormatters } from "~/ui/format";
 import { toLocalInput } from "~/ui/dashboard/timeRange";
+import { DateTimeField } from "~/ui/DateTimeField";
+import { useSearchParams } from "react-router";
 import type { HistoryRange } from "./historyRange";
 import { FieldsetError } from "./VariablePicker";
 
@@ -15,6 +17,12 @@ export interface MeasurementChoice {
 export function RangeFields({ range, measurements, idPrefix, errors }: { range: HistoryRange; measurements: MeasurementChoice[]; idPrefix: string; errors?: readonly string[] }) {
   const t = useT();
   const { timeZone } = useFormatters();
+  const [params] = useSearchParams();
+  // A typed value the server could not read stays in the field (with its error), not the fallback.
+  const typedOr = (name: string, fallback: string) => {
+    const typed = range.span === "absolute" ? params.get(name) : null;
+    return typed && range.problem ? typed : fallback;
+  };
   const radio = (span: HistoryRange["span"]) => (
     <input type="radio" name="span" value={span} defaultChecked={range.span === span} id={`${idPrefix}-span-${span}`} />
   );
@@ -44,9 +52,9 @@ export function RangeFields({ range, measurements, idPrefix, errors }: { range: 
         <label htmlFor={`${idPrefix}-span-absolute`} className="text-sm">
           {t("history.range.absolute")}
         </label>
-        <input type="datetime-local" step="1" name="from" aria-label={t("history.range.from")} defaultValue={toLocalInput(range.base.from, timeZone)} className={inputClass} />
+        <DateTimeField name="from" label={t("history.range.from")} value={typedOr("from", toLocalInput(range.base.from, timeZone))} />
         <span aria-hidden="true">–</span>
-        <input type="datetime-local" step="1" name="to" aria-label={t("history.range.to")} defaultValue={toLocalInput(range.base.to, timeZone)} className={inputClass} />
+        <DateTimeField name="to" label={t("history.range.to")} value={typedOr("to", toLocalInput(range.base.to, timeZone))} showHint={false} />
       </div>
       <div className="flex items-center gap-2">
         {radio("measurement")}
