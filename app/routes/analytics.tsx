@@ -4,11 +4,15 @@ import { Form, Link, useNavigate, useSearchParams } from "react-router";
 import { stateOf } from "~/services/context.server";
 import { userTimeZone } from "~/services/zoned.server";
 import { requireFeature } from "~/services/guards.server";
+import { featureOpen } from "~/services/header.server";
+import { eventsFor, loadRangeEvents } from "~/services/chartEvents.server";
 import { listMeasurements, loadSeries, loadSources, loadStatistics, localText, oldestKept } from "~/services/history.server";
 import { getInstance } from "~/services/i18n.server";
 import type { Variable, VariableStatistics } from "~/services/logger/schemas";
 import { loadVariables } from "~/services/variables.server";
 import { ChartWidget } from "~/ui/dashboard/ChartWidget";
+import { parseRangeToken, QuickRanges, rangeToken, zoomedOut } from "~/ui/dashboard/QuickRanges";
+import type { RangePreset } from "~/schemas/dashboardConstants";
 import { SvgChart } from "~/ui/dashboard/SvgChart";
 import type { SeriesData, VariableInfo } from "~/ui/dashboard/types";
 import { buttonClass, FormErrors, inputClass } from "~/ui/FormField";
@@ -27,7 +31,7 @@ const MAX_VARIABLES = 16;
 const UNITS_PER_CHART = 2;
 
 export async function loader(args: Route.LoaderArgs) {
-  await requireFeature(args, "analytics");
+  const auth = await requireFeature(args, "analytics");
   const { logger } = stateOf(args.context);
   const { t } = getInstance(args.context);
   const params = args.url.searchParams;
@@ -57,10 +61,12 @@ export async function loader(args: Route.LoaderArgs) {
   const shown = range.problem || tooMany || beyond !== null ? [] : chosen;
   const withB = compare && cmpBeyond === null ? compare : null;
   const cmpName = withB ? (withB.measurement?.Name ?? t(`history.analytics.cmpLabel.${withB.kind}`, { start: localText(withB.from, zone) })) : "";
+  // Alarm and measurement events in the visible range, marked on the charts of their variables.
+  const events = shown.length ? await loadRangeEvents(logger, visible, featureOpen(auth, "alarming")) : null;
   const charts = await Promise.all(
     chartGroups(shown).map(async (vars) => {
       const [main, cmp] = await Promise.all([loadSeries(logger, vars, visible), withB ? loadSeries(logger, vars, other) : null]);
-      return { vars: vars.map(info), ...overlay(main, cmp, vars, cmpName) };
+      return { vars: vars.map(info), events: events ? eventsFor(events, vars.map((v) => v.Id)) : [], ...overlay(main, cmp, vars, cmpName) };
     }),
   );
   const [stats, cmpStats] = await Promise.all([loadStatistics(logger, shown, visible), withB ? loadStatistics(logger, shown, other) : null]);
@@ -132,6 +138,28 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
     next.delete("zt");
     void navigate(`?${next}`, { preventScrollReset: true });
   }, [params, navigate]);
+  // Quick ranges, zoom out and back: links that keep the variables and comparison, `back` the range left.
+  const current = { from: range.from, to: range.to, preset: range.span === "preset" && !range.zoomed ? range.preset : null };
+  const withRange = (set: (p: URLSearchParams) => void) => {
+    const next = new URLSearchParams(params);
+    for (const k of ["zf", "zt", "from", "to", "m", "range", "back"]) next.delete(k);
+    next.set("back", rangeToken(current));
+    set(next);
+    return `?${next}`;
+  };
+  const presetHref = (p: RangePreset) => withRange((n) => (n.set("span", "preset"), n.set("range", p)));
+  const out = zoomedOut(current);
+  const zoomOutHref = withRange((n) => (n.set("span", "absolute"), n.set("from", String(out.from)), n.set("to", String(out.to))));
+  const back = parseRangeToken(params.get("back"));
+  const backHref = back
+    ? (() => {
+        const next = new URLSearchParams(params);
+        for (const k of ["zf", "zt", "from", "to", "m", "range", "back"]) next.delete(k);
+        if ("preset" in back) (next.set("span", "preset"), next.set("range", back.preset));
+        else (next.set("span", "absolute"), next.set("from", String(back.from)), next.set("to", String(back.to)));
+        return `?${next}`;
+      })()
+    : null;
   const resetHref = (() => {
     const next = new URLSearchParams(params);
     next.delete("zf");
@@ -186,6 +214,9 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
       </Form>
       {charts.length === 0 && !hasProblems && <p className="text-slate-600 dark:text-slate-300">{t("history.analytics.pick")}</p>}
       {charts.length > 0 && (
+        <QuickRanges current={current.preset} presetHref={presetHref} zoomOutHref={zoomOutHref} backHref={backHref} />
+      )}
+      {charts.length > 0 && (
         <div className="flex flex-wrap items-center gap-3 text-sm" data-testid="visible-range">
           <span data-testid="range-a">
             {compare ? `${t("history.analytics.rangeA")}: ` : ""}
@@ -217,6 +248,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
                 from={range.from}
                 to={range.to}
                 follow={false}
+                events={c.events}
                 approx={{ width: 1100, height: 300 }}
                 syncKey="analytics"
                 onZoom={onZoom}
@@ -229,6 +261,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
                     from={range.from}
                     to={range.to}
                     overlay={compare && c.extra.length ? { origin: range.base.from, pairs: c.vars.length } : undefined}
+                    events={c.events}
                     {...look}
                   />
                 )}

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react
 import type uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import type { LiveSample } from "~/ui/live/useLiveValues";
-import { fittedTimeTicks, formatOffset, offsetTicks, tickNumber } from "./chartGeometry";
+import { fittedTimeTicks, formatOffset, offsetTicks, tickNumber, timeFormat } from "./chartGeometry";
 import { AXIS_TEXT_DARK, AXIS_TEXT_LIGHT, SERIES, seriesStyle } from "./colours";
 import { useLiveSamples } from "./liveBus";
 import { ChartMarkers, drawOverlays, markersOf, ReadOut, type Markers } from "./ChartReadOut";
@@ -108,7 +108,7 @@ export function chartOptions(p: Pick<UPlotChartProps, "vars" | "from" | "to" | "
           ticks: { stroke: "#94a3b855" },
           // Times as the server's SVG writes them: the user's locale and zone, 24-hour clock.
           splits: (u, _i, min, max) => timeSplits(u, min, max),
-          values: (_u, ticks) => ticks.map((t) => labelled.labels.get(t) ?? ""),
+          values: (_u, ticks, _i, _space, step) => ticks.map((t) => labelled.labels.get(t) ?? timeFormat(p.locale, p.timeZone, step * 1000).format(t * 1000)),
         },
   ];
   units.slice(0, 2).forEach((u, k) =>

@@ -1,0 +1,155 @@
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { RANGE_MS, QUICK_RANGES } from "~/schemas/dashboardConstants";
+import { fittedTimeTicks, fittedValueTicks, labelWidth, LABEL_GAP_PX, SVG_TIERS, svgTier } from "~/ui/dashboard/chartGeometry";
+import { parseRangeToken, rangeToken, zoomedOut } from "~/ui/dashboard/QuickRanges";
+import { linePath, SVG_MARGIN, SvgChart } from "~/ui/dashboard/SvgChart";
+import type { SeriesData } from "~/ui/dashboard/types";
+
+// Issue 15 §3: axis labels never overlap at any range and width, gaps stay gaps, thresholds and
+// events are drawn, the SVG fills its box.
+
+const WIDTHS = [390, 768, 1024, 1366, 1920, 2560, 3840];
+const LOCALES: [string, string][] = [
+  ["en-US", "America/New_York"],
+  ["it-IT", "Europe/Rome"],
+  ["de-DE", "Asia/Kolkata"],
+];
+// A fixed "now" (not aligned to anything) so the test is the same every run.
+const NOW = Date.UTC(2026, 10, 23, 14, 37, 21);
+
+/** Neighbouring labels (centred on their ticks) leave at least the gap between them. */
+function assertNoOverlap(ticks: number[], labels: string[], from: number, to: number, widthPx: number) {
+  const x = (t: number) => ((t - from) / (to - from)) * widthPx;
+  for (let k = 1; k < ticks.length; k++) {
+    const room = x(ticks[k]!) - x(ticks[k - 1]!);
+    const need = (labelWidth(labels[k]!) + labelWidth(labels[k - 1]!)) / 2 + LABEL_GAP_PX;
+    expect(room, `${labels[k - 1]} | ${labels[k]} at ${widthPx}px`).toBeGreaterThanOrEqual(need);
+  }
+}
+
+describe("time ticks fitted to the width", () => {
+  for (const range of QUICK_RANGES) {
+    for (const width of WIDTHS) {
+      it(`${range} at ${width} px: labels do not overlap, at least one is shown, 24-hour clock`, () => {
+        for (const [locale, zone] of LOCALES) {
+          const from = NOW - RANGE_MS[range];
+          // The plot is the chart minus its axes (both sides).
+          const plot = width - SVG_MARGIN.left - SVG_MARGIN.right;
+          const fitted = fittedTimeTicks(from, NOW, plot, locale, zone);
+          expect(fitted.ticks.length).toBeGreaterThan(0);
+          expect(fitted.ticks.every((t) => t >= from && t <= NOW)).toBe(true);
+          assertNoOverlap(fitted.ticks, fitted.labels, from, NOW, plot);
+          for (const l of fitted.labels) expect(l).not.toMatch(/AM|PM/);
+        }
+      });
+    }
+  }
+
+  it("uses the room: a wide chart shows more labels than a narrow one", () => {
+    const from = NOW - RANGE_MS["24h"];
+    const narrow = fittedTimeTicks(from, NOW, 286, "en-US", "UTC");
+    const wide = fittedTimeTicks(from, NOW, 1800, "en-US", "UTC");
+    expect(wide.ticks.length).toBeGreaterThan(narrow.ticks.length);
+  });
+
+  it("falls on round wall-clock times of the zone (hours in Kolkata, +5:30)", () => {
+    const fitted = fittedTimeTicks(NOW - RANGE_MS["6h"], NOW, 1000, "en-GB", "Asia/Kolkata");
+    for (const l of fitted.labels) expect(l).toMatch(/:(00|30)$/);
+  });
+
+  it("the server SVG shows, at every width, a tier prepared for no more than its plot width", () => {
+    for (let width = 264; width <= 3840; width += 7) {
+      const plot = width - SVG_MARGIN.left - SVG_MARGIN.right;
+      const tier = SVG_TIERS[svgTier(plot)]!;
+      expect(tier).toBeLessThanOrEqual(plot);
+      // A tier's labels fit at its own width, so at any wider plot (the gaps only grow).
+      for (const range of QUICK_RANGES) {
+        const from = NOW - RANGE_MS[range];
+        const f = fittedTimeTicks(from, NOW, tier, "en-US", "UTC");
+        assertNoOverlap(f.ticks, f.labels, from, NOW, plot);
+      }
+    }
+  });
+
+  it("value ticks leave 32 px per label", () => {
+    for (const h of [40, 100, 300, 900]) {
+      const ticks = fittedValueTicks(0, 97.3, h);
+      expect(ticks.length).toBeLessThanOrEqual(Math.max(1, Math.floor(h / 32)) + 1);
+      expect(ticks.length).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe("gaps", () => {
+  it("a null bucket breaks the line: two runs, nothing drawn across", () => {
+    const d = linePath([1, 2, null, null, 5, 6], (v) => v * 10);
+    expect(d.match(/M/g)).toHaveLength(2);
+    expect(d).toMatch(/^M0 10/);
+    expect(d).toContain("M4 50");
+  });
+});
+
+describe("the server SVG", () => {
+  const series: SeriesData = { start: NOW - 3_600_000, delta: 60_000, size: 60, values: [Array.from({ length: 60 }, (_, k) => (k >= 20 && k < 30 ? null : 50 + (k % 10)))] };
+  const svg = renderToStaticMarkup(
+    createElement(SvgChart, {
+      series,
+      vars: [{ Id: "a", Name: "Oil temperature", Unit: "°C", DataFormat: "float" }],
+      height: 300,
+      from: NOW - 3_600_000,
+      to: NOW,
+      locale: "en-US",
+      timeZone: "UTC",
+      label: "Chart of Oil temperature",
+      thresholds: [
+        { Value: 55, Color: "amber" },
+        { Value: 58, Color: "red" },
+      ],
+      events: [
+        { t: NOW - 1_800_000, kind: "alarmRaised", name: "Oil hot" },
+        { t: NOW - 900_000, kind: "alarmCleared", name: "Oil hot" },
+        { t: NOW - 7_200_000, kind: "measStart", name: "Before the range" },
+      ],
+      eventWords: { alarmRaised: "Alarm raised", alarmCleared: "Alarm cleared", measStart: "Measurement started", measStop: "Measurement stopped" },
+    }),
+  );
+
+  it("fills its box: the plot is sized by CSS from the box, the data stretch to it", () => {
+    expect(svg).toMatch(/^<div class="@container relative h-full w-full"/);
+    expect(svg).toMatch(/width:calc\(100% - \d+px\);height:calc\(100% - \d+px\)/);
+    expect(svg).toContain('preserveAspectRatio="none"');
+  });
+
+  it("draws each threshold as a line in its colour", () => {
+    expect(svg).toContain('data-threshold="55" data-colour="amber"');
+    expect(svg).toContain('data-threshold="58" data-colour="red"');
+    expect(svg).toContain('stroke="#dc2626" stroke-width="1.5" stroke-dasharray="4 3"');
+  });
+
+  it("marks the events in the range with their kind and name, not those outside", () => {
+    expect(svg).toContain("<title>Alarm raised: Oil hot</title>");
+    expect(svg).toContain("<title>Alarm cleared: Oil hot</title>");
+    expect(svg).not.toContain("Before the range");
+  });
+
+  it("leaves the gap open and keys the axis to the series' colour", () => {
+    const line = /<path d="([^"]+)"[^>]*data-series="0"/.exec(svg)![1]!;
+    expect(line.match(/M/g)).toHaveLength(2);
+    expect(svg).toMatch(/<g class="fill-blue-700 dark:fill-blue-300" data-axis="left">/);
+  });
+});
+
+describe("quick ranges, zoom out and back", () => {
+  it("zoom out doubles the span: around the centre, or back from the end of a range that ends now", () => {
+    expect(zoomedOut({ from: 1000, to: 2000, preset: null })).toEqual({ from: 500, to: 2500 });
+    expect(zoomedOut({ from: 1000, to: 2000, preset: "1h" })).toEqual({ from: 0, to: 2000 });
+  });
+
+  it("the range left is written into and read back from `back`; nonsense is ignored", () => {
+    expect(parseRangeToken(rangeToken({ from: 1000, to: 2000, preset: null }))).toEqual({ from: 1000, to: 2000 });
+    expect(parseRangeToken(rangeToken({ from: 1000, to: 2000, preset: "6h" }))).toEqual({ preset: "6h" });
+    for (const bad of ["", "2000~1000", "<script>", "1h;x", null]) expect(parseRangeToken(bad)).toBeNull();
+  });
+});
