@@ -174,7 +174,7 @@ export type WidgetForm = z.output<typeof widgetFormSchema>;
 
 /** Which option fields a widget type uses (the form shows only those). */
 export const TYPE_OPTIONS: Record<WidgetType, readonly ("scale" | "precision" | "thresholds" | "states" | "text" | "sparkline" | "variables" | "manyVariables" | "alarms")[]> = {
-  chart: ["variables", "manyVariables"],
+  chart: ["variables", "manyVariables", "thresholds"],
   value: ["variables", "precision", "thresholds", "sparkline"],
   gauge: ["variables", "scale", "precision", "thresholds"],
   bar: ["variables", "scale", "precision", "thresholds"],
