@@ -54,7 +54,7 @@ export interface Feature {
 
 export const FEATURES: readonly Feature[] = [
   { key: "dashboard", path: "/dashboard", module: "routes/dashboard.tsx", permission: "ViewDashboards", group: "dashboard", icon: "dashboard", label: "nav.dashboard", texts: ["dashboards", "kiosk", "operator"] },
-  { key: "dashboardManager", path: "/dashboardManager", module: "routes/dashboardManager.tsx", permission: "ManageDashboards", group: "dashboard", icon: "grid", label: "nav.dashboardManager", texts: ["dashboardManager", "dashboards", "picker"] },
+  { key: "dashboardManager", path: "/dashboardManager", module: "routes/dashboardManager.tsx", permission: "ManageDashboards", group: "dashboard", icon: "grid", label: "nav.dashboardManager", texts: ["dashboardManager", "dashboards", "picker", "widgetForm"] },
   { key: "analytics", path: "/analytics", module: "routes/analytics.tsx", permission: "ViewAnalytics", group: "main", icon: "chart", label: "nav.analytics", texts: ["dashboards", "history", "picker"] },
   { key: "export", path: "/export", module: "routes/export.tsx", permission: "UseExport", group: "main", icon: "download", label: "nav.export", texts: ["dashboards", "history", "picker"] },
   { key: "devices", path: "/devices", module: "routes/devices.tsx", permission: "ViewDevices", group: "main", icon: "devices", label: "nav.devices", texts: ["devices", "live", "operator"] },

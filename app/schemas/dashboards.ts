@@ -100,23 +100,48 @@ export const settingsSchema = z.object({
   refresh: z.enum(REFRESH),
 });
 
-/** "value colour" per line, e.g. "5000 amber". */
-const thresholdLines = z
-  .string()
+/** Most threshold rows a widget keeps (the stored Options.Thresholds limit). */
+export const MAX_THRESHOLDS = 8;
+
+/**
+ * Thresholds as form rows `thresholds[i].value` + `thresholds[i].color`. A row left blank is
+ * ignored (the form always offers blank ones); a half-filled row is an error next to the missing
+ * half. Stored sorted by value, in the unchanged [{Value, Color}] shape.
+ */
+const thresholdRows = z
+  .array(
+    z
+      .object({
+        value: z.number({ error: "dashboards.validation.thresholdValue" }).refine(Number.isFinite, "dashboards.validation.thresholdValue").optional(),
+        color: z.enum(COLOURS, { error: "dashboards.validation.thresholdColour" }).optional(),
+      })
+      // Per row, so one row's bad number does not hide another row's missing colour.
+      .superRefine((r, ctx) => {
+        if (r.value === undefined && r.color !== undefined) ctx.addIssue({ code: "custom", path: ["value"], message: "dashboards.validation.thresholdValue" });
+        if (r.value !== undefined && r.color === undefined) ctx.addIssue({ code: "custom", path: ["color"], message: "dashboards.validation.thresholdColour" });
+      })
+      .optional(),
+  )
   .optional()
-  .transform((text, ctx) => {
-    const rows: z.output<typeof threshold>[] = [];
-    for (const line of lines(text)) {
-      const m = /^(-?\d+(?:[.,]\d+)?)\s+(\w+)$/.exec(line);
-      const parsed = m && threshold.safeParse({ Value: Number(m[1]!.replace(",", ".")), Color: m[2]!.toLowerCase() });
-      if (!parsed?.success) {
-        ctx.addIssue({ code: "custom", message: "dashboards.validation.thresholds" });
-        return z.NEVER;
-      }
-      rows.push(parsed.data);
-    }
-    return rows.sort((a, b) => a.Value - b.Value);
-  });
+  .superRefine((rows, ctx) => {
+    const filled = rows?.filter((r) => r?.value !== undefined).length ?? 0;
+    if (filled > MAX_THRESHOLDS) ctx.addIssue({ code: "custom", message: "dashboards.validation.tooManyThresholds" });
+  })
+  .transform((rows) =>
+    (rows ?? [])
+      .flatMap((r) => (r?.value !== undefined && r.color !== undefined ? [{ Value: r.value, Color: r.color }] : []))
+      .sort((a, b) => a.Value - b.Value),
+  );
+
+/** A widget's thresholds as the form's rows, plus blank ones to fill (up to MAX_THRESHOLDS). */
+export function thresholdFormRows(rows: Widget["Options"]["Thresholds"], blanks = 1): { value: string; color: string }[] {
+  const filled = (rows ?? []).map((r) => ({ value: String(normaliseZero(r.Value)), color: r.Color }));
+  const room = Math.max(0, Math.min(blanks, MAX_THRESHOLDS - filled.length));
+  return [...filled, ...Array.from({ length: room }, () => ({ value: "", color: "" }))];
+}
+
+/** -0 is shown as 0 (a stored or computed -0 must not read "-0"). */
+export const normaliseZero = (n: number) => (Object.is(n, -0) ? 0 : n);
 
 /** "value label colour" per line, e.g. "1 Running green". */
 const stateLines = z
@@ -157,7 +182,7 @@ export const widgetFormSchema = z
     min: optionalNumber("dashboards.validation.number"),
     max: optionalNumber("dashboards.validation.number"),
     precision: int(0, 12, "dashboards.validation.precision").optional(),
-    thresholds: thresholdLines,
+    thresholds: thresholdRows,
     states: stateLines,
     text: z.string().max(4000, "dashboards.validation.textTooLong").optional(),
     sparkline: z.boolean().optional(),
@@ -206,8 +231,10 @@ export function widgetFromForm(id: string, v: WidgetForm): Widget {
   return { ID: id, Type: v.type, Title: v.title ?? "", X: v.x, Y: v.y, W: v.w, H: v.h, Variables: variables, Options };
 }
 
-export const thresholdText = (rows: Widget["Options"]["Thresholds"]) => (rows ?? []).map((r) => `${r.Value} ${r.Color}`).join("\n");
 export const stateText = (rows: Widget["Options"]["States"]) => (rows ?? []).map((r) => `${r.Value} ${r.Label} ${r.Color}`).join("\n");
+
+/** The title a widget shows when none was given (kept apart from zod for the dashboard's bundle). */
+export { defaultWidgetTitle } from "~/ui/dashboard/widgetTitle";
 
 /** Positions posted by the drag-and-drop layout editor. */
 export const layoutSchema = z.array(z.object({ ID: z.string(), X: z.number().int(), Y: z.number().int(), W: z.number().int(), H: z.number().int() })).max(MAX_WIDGETS);

@@ -41,7 +41,8 @@ test("create a dashboard, add and edit widgets through forms, see it with server
   await create(page, name);
   await addWidget(page, "Single value", async (p) => {
     await p.getByTestId("widget-form").getByLabel("Variable", { exact: true }).selectOption({ label: "Oil pressure [bar]" });
-    await p.getByTestId("widget-form").getByLabel("Threshold colours").fill("0 green\n9 red");
+    await p.getByTestId("widget-form").getByLabel("Threshold 1: from value").fill("0");
+    await p.getByTestId("widget-form").getByLabel("Threshold 1: colour").selectOption("green");
   });
   await addWidget(page, "Chart", async (p) => {
     const form = p.getByTestId("widget-form");

@@ -3,10 +3,14 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useT } from "~/ui/useT";
 import { Form } from "react-router";
 import type { z } from "zod";
-import { ALARM_ROWS_DEFAULT, ALARM_ROWS_MAX, ALARM_SEVERITIES, stateText, thresholdText, TYPE_OPTIONS, widgetFormSchema, type Widget, type WidgetType } from "~/schemas/dashboards";
+import { useState } from "react";
+import { ALARM_ROWS_DEFAULT, ALARM_ROWS_MAX, ALARM_SEVERITIES, defaultWidgetTitle, MAX_VARIABLES, stateText, thresholdFormRows, TYPE_OPTIONS, widgetFormSchema, type Widget, type WidgetType } from "~/schemas/dashboards";
 import type { Variable } from "~/services/logger/schemas";
 import { FormActions } from "~/ui/FormActions";
 import { FormErrors, FormField, inputClass } from "~/ui/FormField";
+import { VariablePicker } from "~/ui/history/VariablePicker";
+import { groupVariables, variableLabel } from "~/ui/picker/pickerModel";
+import { ThresholdRows } from "./ThresholdRows";
 
 interface Props {
   dashboardId: string;
@@ -15,7 +19,8 @@ interface Props {
   widget?: Widget;
   /** Where a new widget goes by default: below everything else. */
   nextRow: number;
-  variables: Variable[];
+  /** With the device's name when known (the picker groups by it, else by device ID). */
+  variables: (Variable & { deviceName?: string })[];
   lastResult?: SubmissionResult<string[]>;
   cancelHref: string;
 }
@@ -38,7 +43,7 @@ export function WidgetForm({ dashboardId, version, type, widget, nextRow, variab
       min: o.Min === undefined ? "" : (String(o.Min) as never),
       max: o.Max === undefined ? "" : (String(o.Max) as never),
       precision: o.Precision === undefined ? "" : (String(o.Precision) as never),
-      thresholds: thresholdText(o.Thresholds),
+      thresholds: thresholdFormRows(o.Thresholds) as never,
       states: stateText(o.States),
       text: o.Text ?? "",
       sparkline: (o.Sparkline ? "on" : undefined) as never,
@@ -52,7 +57,11 @@ export function WidgetForm({ dashboardId, version, type, widget, nextRow, variab
   });
   const uses = TYPE_OPTIONS[type];
   const colours = t("dashboards.colours");
-  const byDevice = Map.groupBy(variables, (v) => v.DeviceId ?? "");
+  const initialVariables = (fields.variables.initialValue as string[] | undefined) ?? [];
+  // The title shown when the field is left empty follows the chosen variables as they change.
+  const [chosen, setChosen] = useState<string[]>(initialVariables);
+  const names = new Map(variables.map((v) => [v.Id, v.Name]));
+  const fallbackTitle = defaultWidgetTitle({ Title: "", Type: type, Variables: uses.includes("manyVariables") ? chosen : chosen.slice(0, 1), Options: { Text: o.Text } }, names) || t(`dashboards.types.${type}`);
   const field = (name: "x" | "y" | "w" | "h" | "min" | "max" | "precision" | "maxRows", label: string, hint?: string) => (
     <FormField id={fields[name].id} label={label} errors={fields[name].errors} errorId={fields[name].errorId} hint={hint}>
       <input {...getInputProps(fields[name], { type: "number" })} step={name === "min" || name === "max" ? "any" : 1} className={inputClass} />
@@ -67,7 +76,7 @@ export function WidgetForm({ dashboardId, version, type, widget, nextRow, variab
       <input type="hidden" name="type" value={type} />
       <FormErrors errors={form.errors} id={form.errorId} />
       <FormField id={fields.title.id} label={t("dashboardManager.editor.widgetTitle")} errors={fields.title.errors} errorId={fields.title.errorId} hint={t("dashboardManager.editor.widgetTitleHint")}>
-        <input {...getInputProps(fields.title, { type: "text" })} className={inputClass} />
+        <input {...getInputProps(fields.title, { type: "text" })} placeholder={t("widgetForm.titlePlaceholder", { title: fallbackTitle })} className={inputClass} />
       </FormField>
       <fieldset className="grid grid-cols-2 gap-3 md:grid-cols-4">
         <legend className="mb-1 text-sm font-medium">{t("dashboardManager.editor.position")}</legend>
@@ -78,31 +87,28 @@ export function WidgetForm({ dashboardId, version, type, widget, nextRow, variab
       </fieldset>
       {uses.includes("variables") &&
         (uses.includes("manyVariables") ? (
-          <fieldset className="flex flex-col gap-2">
-            <legend className="mb-1 text-sm font-medium">
-              {t("dashboardManager.editor.variables")} <span className="font-normal text-slate-500">{t(uses.includes("alarms") ? "dashboardManager.editor.alarmVariablesHint" : "dashboardManager.editor.variablesHint")}</span>
-            </legend>
-            {[...byDevice.values()].map((vars) => (
-              <div key={vars[0]!.Id} className="grid gap-1 sm:grid-cols-2 lg:grid-cols-3">
-                {vars.map((v) => (
-                  <label key={v.Id} className="flex items-center gap-2 text-sm">
-                    <input type="checkbox" name={fields.variables.name} value={v.Id} defaultChecked={(fields.variables.initialValue as string[] | undefined)?.includes(v.Id) ?? false} className="h-4 w-4 accent-brand" />
-                    {v.Name} {v.Unit && <span className="text-slate-500">[{v.Unit}]</span>}
-                  </label>
-                ))}
-              </div>
-            ))}
-            <FormErrors errors={fields.variables.errors} id={fields.variables.errorId} />
-          </fieldset>
+          <VariablePicker
+            variables={variables.map((v) => ({ Id: v.Id, Name: v.Name, Unit: v.Unit, deviceName: v.deviceName, DeviceId: v.DeviceId }))}
+            selected={initialVariables}
+            name={fields.variables.name}
+            label={t("dashboardManager.editor.variables")}
+            hint={`${t(uses.includes("alarms") ? "dashboardManager.editor.alarmVariablesHint" : "dashboardManager.editor.variablesHint", { max: MAX_VARIABLES })}`}
+            errors={fields.variables.errors?.map((e) => t(e))}
+            errorId={fields.variables.errorId}
+            onChange={setChosen}
+          />
         ) : (
           <FormField id={fields.variables.id} label={t("dashboardManager.editor.variable")} errors={fields.variables.errors} errorId={fields.variables.errorId}>
-            <select {...getSelectProps(fields.variables)} multiple={false} defaultValue={(fields.variables.initialValue as string[] | undefined)?.[0] ?? ""} className={inputClass}>
+            <select {...getSelectProps(fields.variables)} multiple={false} defaultValue={initialVariables[0] ?? ""} onChange={(e) => setChosen(e.currentTarget.value ? [e.currentTarget.value] : [])} className={inputClass}>
               <option value="">{t("dashboardManager.editor.noVariable")}</option>
-              {variables.map((v) => (
-                <option key={v.Id} value={v.Id}>
-                  {v.Name}
-                  {v.Unit ? ` [${v.Unit}]` : ""}
-                </option>
+              {groupVariables(variables, "").map((g) => (
+                <optgroup key={g.key} label={g.label || (g.key ? t("picker.device", { id: g.key }) : t("picker.noDevice"))}>
+                  {g.variables.map((v) => (
+                    <option key={v.Id} value={v.Id}>
+                      {variableLabel(v)}
+                    </option>
+                  ))}
+                </optgroup>
               ))}
             </select>
           </FormField>
@@ -115,9 +121,7 @@ export function WidgetForm({ dashboardId, version, type, widget, nextRow, variab
       )}
       {uses.includes("precision") && field("precision", t("dashboardManager.editor.precision"), t("dashboardManager.editor.precisionHint"))}
       {uses.includes("thresholds") && (
-        <FormField id={fields.thresholds.id} label={t("dashboardManager.editor.thresholds")} errors={fields.thresholds.errors} errorId={fields.thresholds.errorId} hint={t("dashboardManager.editor.thresholdsHint", { colours })}>
-          <textarea {...getTextareaProps(fields.thresholds)} rows={3} className={`${inputClass} font-mono`} />
-        </FormField>
+        <ThresholdRows form={form} field={fields.thresholds} />
       )}
       {uses.includes("states") && (
         <FormField id={fields.states.id} label={t("dashboardManager.editor.states")} errors={fields.states.errors} errorId={fields.states.errorId} hint={t("dashboardManager.editor.statesHint", { colours })}>

@@ -6,6 +6,7 @@ import { RANGES, REFRESH, settingsSchema, WIDGET_TYPES, type DashboardContent, t
 import type { StoredDashboard } from "~/services/dashboards.server";
 import type { Variable } from "~/services/logger/schemas";
 import { LayoutEditor } from "~/ui/dashboard/LayoutEditor";
+import { defaultWidgetTitle } from "~/ui/dashboard/widgetTitle";
 import { WidgetForm } from "~/ui/dashboard/WidgetForm";
 import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
 import { useT } from "~/ui/useT";
@@ -39,7 +40,7 @@ export function DashboardEditor({
   // After a conflict the forms carry the Version their next save is based on.
   const version = last?.version ?? dashboard.Version;
   const variableName = new Map(variables.map((v) => [v.Id, v.Name]));
-  const titles = Object.fromEntries(content.Widgets.map((w) => [w.ID, w.Title || (w.Type === "alarms" ? "" : variableName.get(w.Variables[0] ?? "")) || t(`dashboards.types.${w.Type}`)]));
+  const titles = Object.fromEntries(content.Widgets.map((w) => [w.ID, defaultWidgetTitle(w, variableName) || t(`dashboards.types.${w.Type}`)]));
   const widgetParam = params.get("widget");
   const editingWidget = content.Widgets.find((w) => w.ID === widgetParam);
   const wantedType = params.get("type");

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { useLocation, useSearchParams } from "react-router";
 import { useT } from "~/ui/useT";
 import { inputClass } from "~/ui/FormField";
-import { groupVariables, matchesQuery, variableLabel, type PickableVariable } from "~/ui/picker/pickerModel";
+import { groupVariables, matchesQuery, variableLabel, type PickableVariable, type VariableGroup } from "~/ui/picker/pickerModel";
 
 export type { PickableVariable } from "~/ui/picker/pickerModel";
 
@@ -92,6 +92,7 @@ export function VariablePicker({
   const shown = variables.filter((v) => matchesQuery(v, query)).length;
   const oneGroup = groupVariables(variables, "").length <= 1;
   const describedBy = [errors?.length ? errorId : "", hint ? `${uid}-hint` : ""].filter(Boolean).join(" ") || undefined;
+  const groupLabel = (g: VariableGroup) => g.label || (g.key ? t("picker.device", { id: g.key }) : t("picker.noDevice"));
   const box = (v: PickableVariable) => (
     <label key={v.Id} className={`flex items-center gap-2 py-0.5 text-sm ${visible(v) ? "" : "hidden"}`}>
       <input type="checkbox" name={name} value={v.Id} checked={chosenSet.has(v.Id)} onChange={(e) => toggle(v.Id, e.currentTarget.checked)} className="h-4 w-4 accent-brand" />
@@ -186,7 +187,7 @@ export function VariablePicker({
             </div>
           ) : (
             <fieldset key={g.key} className={`min-w-48 ${g.variables.some(visible) ? "" : "hidden"}`}>
-              <legend className="text-xs font-semibold text-slate-600 uppercase dark:text-slate-300">{g.label || t("picker.noDevice")}</legend>
+              <legend className="text-xs font-semibold text-slate-600 uppercase dark:text-slate-300">{groupLabel(g)}</legend>
               {g.variables.map(box)}
             </fieldset>
           ),

@@ -38,8 +38,8 @@ describe("dashboard content", () => {
 
 describe("widget form", () => {
   const base = { type: "gauge", x: 0, y: 0, w: 3, h: 2, variables: ["a", "b"] };
-  it("parses thresholds and states written one per line", () => {
-    const v = widgetFormSchema.parse({ ...base, thresholds: "80 red\n 0 green \n50,5 amber", min: 0, max: 100 });
+  it("parses threshold rows and states written one per line", () => {
+    const v = widgetFormSchema.parse({ ...base, thresholds: [{ value: 80, color: "red" }, { value: 0, color: "green" }, {}, { value: 50.5, color: "amber" }], min: 0, max: 100 });
     expect(v.thresholds).toEqual([
       { Value: 0, Color: "green" },
       { Value: 50.5, Color: "amber" },
@@ -49,14 +49,14 @@ describe("widget form", () => {
       { Value: 1, Label: "Pump running", Color: "green" },
       { Value: 0, Label: "Off", Color: "grey" },
     ]);
-    const bad = widgetFormSchema.safeParse({ ...base, thresholds: "80 purple" });
-    expect(bad.error?.issues[0]?.message).toBe("dashboards.validation.thresholds");
+    const bad = widgetFormSchema.safeParse({ ...base, thresholds: [{ value: 80, color: "purple" }] });
+    expect(bad.error?.issues[0]?.message).toBe("dashboards.validation.thresholdColour");
     expect(widgetFormSchema.safeParse({ ...base, min: 5, max: 5 }).error?.issues[0]?.path).toEqual(["max"]);
     expect(widgetFormSchema.safeParse({ ...base, variables: [] }).error?.issues[0]?.message).toBe("dashboards.validation.variablesRequired");
   });
 
   it("stores only what the widget type uses", () => {
-    const v = widgetFormSchema.parse({ ...base, min: 0, max: 10, text: "ignored", sparkline: true, thresholds: "5 red" });
+    const v = widgetFormSchema.parse({ ...base, min: 0, max: 10, text: "ignored", sparkline: true, thresholds: [{ value: 5, color: "red" }] });
     expect(widgetFromForm("w1", v)).toEqual({ ID: "w1", Type: "gauge", Title: "", X: 0, Y: 0, W: 3, H: 2, Variables: ["a"], Options: { Min: 0, Max: 10, Thresholds: [{ Value: 5, Color: "red" }] } });
     const text = widgetFromForm("t", widgetFormSchema.parse({ type: "text", x: 0, y: 0, w: 12, h: 1, text: "**hi**" }));
     expect(text).toMatchObject({ Variables: [], Options: { Text: "**hi**" } });
@@ -66,7 +66,7 @@ describe("widget form", () => {
 describe("alarm list widget", () => {
   const base = { type: "alarms", x: 0, y: 0, w: 6, h: 4 };
   it("needs no variables, keeps its options and stores them in the content", () => {
-    const v = widgetFormSchema.parse({ ...base, onlyUnacknowledged: true, minSeverity: "high", maxRows: 5, precision: 3, thresholds: "1 red" });
+    const v = widgetFormSchema.parse({ ...base, onlyUnacknowledged: true, minSeverity: "high", maxRows: 5, precision: 3, thresholds: [{ value: 1, color: "red" }] });
     const w = widgetFromForm("a1", v);
     expect(w).toEqual({ ID: "a1", Type: "alarms", Title: "", X: 0, Y: 0, W: 6, H: 4, Variables: [], Options: { OnlyUnacknowledged: true, MinSeverity: "high", MaxRows: 5 } });
     expect(contentSchema.parse({ Widgets: [w] }).Widgets[0]).toEqual(w);
