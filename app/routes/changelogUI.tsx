@@ -1,12 +1,13 @@
 import { useT } from "~/ui/useT";
-import { changelogHtml } from "~/services/changelog.server";
+import { changelogHtml, changelogSource } from "~/services/changelog.server";
+import { getLocale } from "~/services/i18n.server";
 import { requireFeature } from "~/services/guards.server";
 import { pageTitle } from "~/ui/title";
 import type { Route } from "./+types/changelogUI";
 
 export async function loader(args: Route.LoaderArgs) {
   await requireFeature(args, "changelogUI");
-  return { html: changelogHtml() };
+  return { html: changelogHtml(changelogSource(getLocale(args.context))) };
 }
 
 export default function Changelog({ loaderData }: Route.ComponentProps) {

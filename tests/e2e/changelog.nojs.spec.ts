@@ -1,12 +1,12 @@
 import { ADMIN_PASSWORD, createRole, createUser, expect, signIn, test } from "./fixtures";
 
-test("the changelog page renders CHANGELOG.md for every signed-in user", async ({ page }) => {
+test("the changelog page shows the operators' changelog for every signed-in user, in their language", async ({ page }) => {
   await signIn(page, "admin", ADMIN_PASSWORD);
   await page.goto("/changelogUI");
   const log = page.getByTestId("changelog");
   await expect(log.getByRole("heading", { level: 1, name: "Changelog" })).toBeVisible();
   await expect(log.getByRole("heading", { level: 2, name: "Unreleased" })).toBeVisible();
-  await expect(log.getByRole("listitem").filter({ hasText: /^File browser:/ })).toBeVisible();
+  await expect(log.getByRole("listitem").filter({ hasText: /^Eight menu layouts/ })).toBeVisible();
   await expect(page).toHaveTitle(/Changelog/);
 
   // No permission is needed (spec §6): a user without any reaches it from the menu.
@@ -18,4 +18,10 @@ test("the changelog page renders CHANGELOG.md for every signed-in user", async (
   await expect(page.getByRole("navigation", { name: "Main menu" }).locator('a[href="/changelogUI"]')).toHaveCount(1);
   await page.goto("/changelogUI");
   await expect(page.getByTestId("changelog").getByRole("heading", { level: 2, name: "Unreleased" })).toBeVisible();
+  // In Italian it is written in Italian.
+  await page.request.post("/settings", { form: { intent: "preferences", language: "it", theme: "light", layout: "horizontal-minimal", layoutType: "full-width", sidebarWidth: "304", zoneMode: "browser" }, headers: { Origin: new URL(page.url()).origin } });
+  await page.goto("/changelogUI");
+  await expect(page.getByTestId("changelog").getByRole("heading", { level: 1, name: "Novità" })).toBeVisible();
+  await expect(page.getByTestId("changelog").getByRole("heading", { level: 2, name: "Non ancora rilasciato" })).toBeVisible();
+  await expect(page.getByTestId("changelog")).not.toContainText("Unreleased");
 });

@@ -1,12 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { changelogHtml } from "~/services/changelog.server";
+import { changelogHtml, changelogSource } from "~/services/changelog.server";
 
 describe("changelog rendering", () => {
-  it("renders the repository's CHANGELOG.md", () => {
-    const html = changelogHtml();
-    expect(html).toContain("<h1>Changelog</h1>");
-    expect(html).toContain("<h2>Unreleased</h2>");
-    expect(html).toMatch(/<li>File browser:/);
+  it("renders the operators' changelog in each language", () => {
+    const en = changelogHtml(changelogSource("en"));
+    expect(en).toContain("<h1>Changelog</h1>");
+    expect(en).toContain("<h2>Unreleased</h2>");
+    const it = changelogHtml(changelogSource("it"));
+    expect(it).toContain("<h1>Novità</h1>");
+    expect(it).toContain("<h2>Non ancora rilasciato</h2>");
+    expect(changelogSource("fr")).toBe(changelogSource("en"));
+  });
+
+  it("is written for operators: no developer jargon", () => {
+    for (const lng of ["en", "it"]) {
+      expect(changelogSource(lng), lng).not.toMatch(/\b(zod|RPC|JSON|SSE|p50|zstd|schema|TypeScript|LOGGER_URL)\b/i);
+    }
   });
 
   it("shows raw HTML as text and drops unsafe links", () => {
