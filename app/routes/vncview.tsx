@@ -12,7 +12,11 @@ import { holds, redirectWithToast, requireFeature, requirePermission } from "~/s
 import { getInstance } from "~/services/i18n.server";
 import { emptyAnswer, idAnswer, vncTargetsAnswer, type VncTarget } from "~/services/logger/schemas";
 import { refusalOf } from "~/services/submission.server";
-import { ConfirmAction, ConfirmPanel } from "~/ui/ConfirmAction";
+import { ConfirmPanel } from "~/ui/ConfirmAction";
+import { Cell, cellClass, DataTable, Row } from "~/ui/DataTable";
+import { ListPage } from "~/ui/ListPage";
+import { Panel } from "~/ui/Panel";
+import { RowActions, RowLink, RowRemove } from "~/ui/RowActions";
 import { FormActions } from "~/ui/FormActions";
 import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
 import { pageTitle } from "~/ui/title";
@@ -25,7 +29,6 @@ import type { Route } from "./+types/vncview";
 // stays on the logger: the list carries only whether one is set.
 const PATH = "/vncview";
 const PAGE_STATES = ["add", "edit", "remove"];
-const cardClass = "rounded-lg bg-white p-6 shadow-sm dark:bg-slate-800";
 
 export async function loader(args: Route.LoaderArgs) {
   const auth = await requireFeature(args, "vncview");
@@ -89,15 +92,16 @@ export default function VncView({ loaderData, actionData }: Route.ComponentProps
   const removeError = actionData?.intent === "remove" ? actionData.error : undefined;
   const lastSave = actionData && actionData.intent !== "remove" && (actionData.intent === "add" ? adding : actionData.id === editing?.ID) ? actionData.result : undefined;
   return (
-    <section className="flex flex-col gap-6">
-      <div className="flex flex-wrap items-center justify-between gap-4">
-        <h1 className="text-2xl font-semibold">{t("nav.vncview")}</h1>
-        {canManage && (
+    <ListPage
+      title={t("nav.vncview")}
+      actions={
+        canManage && (
           <Link to={pageHref(params, "add")} className={buttonClass}>
             {t("vnc.add")}
           </Link>
-        )}
-      </div>
+        )
+      }
+    >
       <p className="text-sm text-slate-600 dark:text-slate-300">{t("vnc.intro")}</p>
 
       {targets.length > 0 &&
@@ -114,54 +118,43 @@ export default function VncView({ loaderData, actionData }: Route.ComponentProps
 
       {removing && <ConfirmPanel title={t("vnc.removeTitle")} {...removeForm(removing, params, t)} />}
       {(adding || editing) && (
-        <div className={cardClass}>
-          <h2 className="mb-4 text-lg font-semibold">{editing ? t("vnc.editTitle", { name: editing.Name }) : t("vnc.addTitle")}</h2>
+        <Panel title={editing ? t("vnc.editTitle", { name: editing.Name }) : t("vnc.addTitle")}>
           <TargetForm key={editing ? `edit-${editing.ID}` : "add"} target={editing} lastResult={lastSave} cancelHref={pageHref(params)} />
-        </div>
+        </Panel>
       )}
 
-      <div className={`${cardClass} flex flex-col gap-4 overflow-x-auto`}>
-        <h2 className="text-lg font-semibold">{t("vnc.targets")}</h2>
+      <section className="flex min-w-0 flex-col gap-3" aria-labelledby="vnc-targets-title">
+        <h2 id="vnc-targets-title" className="text-lg font-semibold">
+          {t("vnc.targets")}
+        </h2>
         <FormErrors errors={removeError ? [removeError] : undefined} />
-        {targets.length === 0 ? (
-          <p data-testid="vnc-empty">{t(canManage ? "vnc.noneAdmin" : "vnc.none")}</p>
-        ) : (
-          <table className="w-full text-left text-sm" aria-label={t("vnc.targets")}>
-            <thead className="whitespace-nowrap border-b border-slate-200 text-xs uppercase text-slate-500 dark:border-slate-700 dark:text-slate-400">
-              <tr>
-                <th scope="col" className="px-4 py-2">{t("vnc.name")}</th>
-                <th scope="col" className="px-4 py-2">{t("vnc.address")}</th>
-                <th scope="col" className="px-4 py-2">{t("vnc.password")}</th>
-                {canManage && (
-                  <th scope="col" className="px-4 py-2">
-                    <span className="sr-only">{t("common.actions")}</span>
-                  </th>
-                )}
-              </tr>
-            </thead>
-            <tbody>
-              {targets.map((target) => (
-                <tr key={target.ID} className="border-b border-slate-100 last:border-0 dark:border-slate-700" data-testid="vnc-target-row">
-                  <th scope="row" className="px-4 py-2 font-medium">{target.Name}</th>
-                  <td className="px-4 py-2 font-mono text-xs">{formatAddress(target)}</td>
-                  <td className="px-4 py-2">{t(target.HasPassword ? "vnc.passwordSet" : "vnc.passwordNone")}</td>
-                  {canManage && (
-                    <td className="px-4 py-2">
-                      <div className="flex gap-4 whitespace-nowrap">
-                        <Link to={pageHref(params, "edit", target.ID)} className="text-brand hover:underline">
-                          {t("common.edit")}
-                        </Link>
-                        <ConfirmAction label={t("common.remove")} title={t("vnc.removeTitle")} confirmHref={pageHref(params, "remove", target.ID)} {...removeForm(target, params, t)} />
-                      </div>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </div>
-    </section>
+        <DataTable
+          label={t("vnc.targets")}
+          testId="vnc-targets"
+          columns={[{ label: t("vnc.name") }, { label: t("vnc.address") }, { label: t("vnc.password") }, ...(canManage ? [{ label: t("common.actions"), srOnly: true }] : [])]}
+          empty={targets.length === 0 ? t(canManage ? "vnc.noneAdmin" : "vnc.none") : undefined}
+          emptyTestId="vnc-empty"
+        >
+          {targets.map((target) => (
+            <Row key={target.ID} data-testid="vnc-target-row">
+              <th scope="row" className={`${cellClass} font-medium`}>
+                {target.Name}
+              </th>
+              <Cell className="font-mono text-xs">{formatAddress(target)}</Cell>
+              <Cell>{t(target.HasPassword ? "vnc.passwordSet" : "vnc.passwordNone")}</Cell>
+              {canManage && (
+                <Cell>
+                  <RowActions className="justify-start whitespace-nowrap">
+                    <RowLink to={pageHref(params, "edit", target.ID)}>{t("common.edit")}</RowLink>
+                    <RowRemove label={t("common.remove")} title={t("vnc.removeTitle")} confirmHref={pageHref(params, "remove", target.ID)} {...removeForm(target, params, t)} />
+                  </RowActions>
+                </Cell>
+              )}
+            </Row>
+          ))}
+        </DataTable>
+      </section>
+    </ListPage>
   );
 }
 

@@ -26,6 +26,7 @@ export function DataTable({
   columns,
   children,
   empty,
+  emptyTestId = "table-empty",
   testId,
   sticky = false,
   dense = false,
@@ -37,6 +38,7 @@ export function DataTable({
   children: ReactNode;
   /** Text of the single row shown when there are no rows (omit when rows exist). */
   empty?: string;
+  emptyTestId?: string;
   testId?: string;
   /** Keep the header visible while the box scrolls vertically (needs a height-limited box). */
   sticky?: boolean;
@@ -65,7 +67,7 @@ export function DataTable({
         <tbody>
           {empty !== undefined && (
             <tr>
-              <td colSpan={columns.length} className="px-4 py-6 text-center text-slate-600 dark:text-slate-300" data-testid="table-empty">
+              <td colSpan={columns.length} className="px-4 py-6 text-center text-slate-600 dark:text-slate-300" data-testid={emptyTestId}>
                 {empty}
               </td>
             </tr>
