@@ -79,7 +79,7 @@ export const FEATURES: readonly Feature[] = [
   { key: "userManagement", path: "/userManagement", module: "routes/userManagement.tsx", permission: "ManageUsers", group: "user", icon: "users", label: "nav.userManagement", texts: ["password", "users"] },
   { key: "versionInfo", path: "/versionInfo", module: "routes/versionInfo.tsx", permission: null, group: "help", icon: "info", label: "nav.versionInfo", always: true, texts: ["about"] },
   { key: "changelogUI", path: "/changelogUI", module: "routes/changelogUI.tsx", permission: null, group: "help", icon: "history", label: "nav.changelogUI" },
-  { key: "help", path: "/help", module: "routes/help.tsx", permission: null, group: "help", icon: "help", label: "nav.help", serviceOnly: true, external: true },
+  { key: "help", path: "/help", module: "routes/help.tsx", permission: null, group: "help", icon: "help", label: "nav.help", serviceOnly: true, texts: ["help"] },
 ];
 
 export function featureByKey(key: string): Feature {
