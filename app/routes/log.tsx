@@ -16,6 +16,7 @@ import { DateTimeField } from "~/ui/DateTimeField";
 import { useFormatters } from "~/ui/format";
 import { Pager } from "~/ui/Pager";
 import { pageTitle } from "~/ui/title";
+import { Cell, DataTable, Row } from "~/ui/DataTable";
 import type { Route } from "./+types/log";
 
 const MESSAGING = "GI.system/MessagingAPI";
@@ -148,43 +149,35 @@ function MessageTable({ messages, hint }: { messages: Message[]; hint: string | 
   const t = useT();
   const { dateTime } = useFormatters();
   return (
-    <div className="overflow-x-auto rounded-lg bg-white shadow-sm dark:bg-slate-800">
-      <table className="w-full text-left text-sm" data-testid="messages-table">
-        <thead className="bg-slate-100 dark:bg-slate-700">
-          <tr>
-            {["time", "sender", "topic", "type", "text"].map((c) => (
-              <th key={c} scope="col" className="px-3 py-2">
-                {t(`log.columns.${c}`)}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {messages.length === 0 && (
-            <tr>
-              <td colSpan={5} className="px-4 py-6 text-center text-slate-500" data-testid="messages-empty">
-                {t("log.empty")}
-                {hint && <div className="text-xs">{hint}</div>}
-              </td>
-            </tr>
-          )}
-          {messages.map((m) => (
-            <tr key={m.ID} className="border-t border-slate-100 align-top dark:border-slate-700" data-message={m.ID}>
-              <td className="whitespace-nowrap px-3 py-2">{dateTime(m.Timestamp)}</td>
-              <td className="px-3 py-2">{m.Sender}</td>
-              <td className="px-3 py-2">{m.Topic}</td>
-              <td className="px-3 py-2">
-                <span className={`rounded px-2 py-0.5 text-xs font-medium ${TYPE_COLOURS[m.Type] ?? "bg-slate-100"}`}>{t(`log.type.${m.Type}`, { defaultValue: m.Type })}</span>
-              </td>
-              <td className="px-3 py-2">
-                {m.Text}
-                {m.Args.length > 0 && <span className="ml-2 text-xs text-slate-500">[{m.Args.join(", ")}]</span>}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      label={t("nav.log")}
+      testId="messages-table"
+      columns={["time", "sender", "topic", "type", "text"].map((c) => ({ label: t(`log.columns.${c}`) }))}
+      emptyTestId="messages-empty"
+      empty={
+        messages.length === 0 ? (
+          <>
+            {t("log.empty")}
+            {hint && <div className="text-xs">{hint}</div>}
+          </>
+        ) : undefined
+      }
+    >
+      {messages.map((m) => (
+        <Row key={m.ID} data-message={m.ID}>
+          <Cell className="whitespace-nowrap">{dateTime(m.Timestamp)}</Cell>
+          <Cell>{m.Sender}</Cell>
+          <Cell>{m.Topic}</Cell>
+          <Cell>
+            <span className={`rounded px-2 py-0.5 text-xs font-medium ${TYPE_COLOURS[m.Type] ?? "bg-slate-100"}`}>{t(`log.type.${m.Type}`, { defaultValue: m.Type })}</span>
+          </Cell>
+          <Cell className="min-w-48">
+            {m.Text}
+            {m.Args.length > 0 && <span className="ml-2 text-xs text-slate-600 dark:text-slate-300">[{m.Args.join(", ")}]</span>}
+          </Cell>
+        </Row>
+      ))}
+    </DataTable>
   );
 }
 

@@ -7,6 +7,7 @@ import { TRACE_LEVELS, traceAnswer, type TraceEntry } from "~/services/logger/sc
 import { FormField, inputClass } from "~/ui/FormField";
 import { useFormatters } from "~/ui/format";
 import { pageTitle } from "~/ui/title";
+import { Cell, DataTable, Row } from "~/ui/DataTable";
 import type { Route } from "./+types/traceLog";
 
 const SHOWN = 500;
@@ -90,45 +91,31 @@ export default function TraceLog({ loaderData }: Route.ComponentProps) {
           </label>
         )}
       </div>
-      <div className="overflow-x-auto rounded-lg bg-white shadow-sm dark:bg-slate-800">
-        <table className="w-full text-left font-mono text-xs" data-testid="trace-table">
-          <thead className="bg-slate-100 font-sans text-sm dark:bg-slate-700">
-            <tr>
-              {["time", "level", "component", "message"].map((c) => (
-                <th key={c} scope="col" className="px-3 py-2">
-                  {t(`trace.columns.${c}`)}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {entries.length === 0 && (
-              <tr>
-                <td colSpan={4} className="px-4 py-6 text-center font-sans text-slate-500">
-                  {t("trace.empty")}
-                </td>
-              </tr>
-            )}
-            {entries.map((e) => (
-              <Row key={e.Seq} entry={e} />
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        label={t("nav.traceLog")}
+        testId="trace-table"
+        dense
+        columns={["time", "level", "component", "message"].map((c) => ({ label: t(`trace.columns.${c}`), className: "font-sans" }))}
+        empty={entries.length === 0 ? <span className="font-sans">{t("trace.empty")}</span> : undefined}
+      >
+        {entries.map((e) => (
+          <TraceRow key={e.Seq} entry={e} />
+        ))}
+      </DataTable>
     </section>
   );
 }
 
-function Row({ entry: e }: { entry: TraceEntry }) {
+function TraceRow({ entry: e }: { entry: TraceEntry }) {
   const t = useT();
   const { dateTime } = useFormatters();
   return (
-    <tr className="border-t border-slate-100 align-top dark:border-slate-700" data-level={e.Level}>
-      <td className="whitespace-nowrap px-3 py-1">{dateTime(e.Time)}</td>
-      <td className={`px-3 py-1 font-semibold uppercase ${LEVEL_COLOURS[e.Level]}`}>{t(`trace.levels.${e.Level}`)}</td>
-      <td className="px-3 py-1">{e.Component}</td>
-      <td className="break-all px-3 py-1">{e.Message}</td>
-    </tr>
+    <Row data-level={e.Level}>
+      <Cell className="whitespace-nowrap">{dateTime(e.Time)}</Cell>
+      <Cell className={`font-semibold uppercase ${LEVEL_COLOURS[e.Level]}`}>{t(`trace.levels.${e.Level}`)}</Cell>
+      <Cell>{e.Component}</Cell>
+      <Cell className="min-w-48 break-all">{e.Message}</Cell>
+    </Row>
   );
 }
 

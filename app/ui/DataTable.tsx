@@ -36,8 +36,8 @@ export function DataTable({
   label: string;
   columns: Column[];
   children: ReactNode;
-  /** Text of the single row shown when there are no rows (omit when rows exist). */
-  empty?: string;
+  /** Content of the single row shown when there are no rows (omit when rows exist). */
+  empty?: ReactNode;
   emptyTestId?: string;
   testId?: string;
   /** Keep the header visible while the box scrolls vertically (needs a height-limited box). */
