@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { feature } from "topojson-client";
 import countriesUrl from "world-atlas/countries-50m.json?url";
 import { STATE_COLOURS, type DeviceState } from "~/services/deviceState";
+import { useT } from "~/ui/useT";
 
 // The Map with JavaScript: Leaflet, loaded only in the browser through a dynamic import (the
 // route's own chunk stays small). The base layer is either an administrator's tile server or,
@@ -30,6 +31,7 @@ export type LeafletMapProps = {
 };
 
 export default function LeafletMap({ devices, tiles, title, projectStateLink, shapesAttribution, onReady }: LeafletMapProps) {
+  const t = useT();
   const box = useRef<HTMLDivElement>(null);
   const map = useRef<L.Map | null>(null);
   const markers = useRef<L.LayerGroup | null>(null);
@@ -38,7 +40,11 @@ export default function LeafletMap({ devices, tiles, title, projectStateLink, sh
   // The map and its base layer: rebuilt only when the base layer's settings change.
   useEffect(() => {
     if (!box.current) return;
-    const m = L.map(box.current, { worldCopyJump: true, attributionControl: true });
+    // Leaflet's own controls are titled in English ("Zoom in", a prefix with an English title):
+    // ours are in the user's language.
+    const m = L.map(box.current, { worldCopyJump: true, attributionControl: false, zoomControl: false });
+    L.control.zoom({ zoomInTitle: t("map.zoomIn"), zoomOutTitle: t("map.zoomOut") }).addTo(m);
+    L.control.attribution({ prefix: '<a href="https://leafletjs.com" rel="noreferrer">Leaflet</a>' }).addTo(m);
     map.current = m;
     markers.current = L.layerGroup().addTo(m);
     let cancelled = false;
@@ -74,6 +80,7 @@ export default function LeafletMap({ devices, tiles, title, projectStateLink, sh
       setReady(false);
     };
     // onReady and the shapes' attribution text are not reasons to rebuild the map.
+    // Nor is t: the controls keep the titles of the language the map was built in.
   }, [tiles?.url, tiles?.attribution]);
 
   // Markers follow the data (the page revalidates every few seconds): updated in place, so an
