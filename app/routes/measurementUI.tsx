@@ -19,8 +19,9 @@ import { parseInstant, toLocalInput } from "~/ui/dashboard/timeRange";
 import { buttonClass, FormErrors, inputClass } from "~/ui/FormField";
 import { useFormatters } from "~/ui/format";
 import { MetaDataEditor } from "~/ui/history/MetaDataEditor";
-import { SortHeader, sortRows } from "~/ui/SortHeader";
+import { sortRows } from "~/ui/SortHeader";
 import { pageTitle } from "~/ui/title";
+import { DataTable, Row as TableRow } from "~/ui/DataTable";
 import type { Route } from "./+types/measurementUI";
 
 const PAGE_SIZE = 25;
@@ -172,30 +173,16 @@ export default function MeasurementExplorer({ loaderData, actionData }: Route.Co
         </datalist>
       </Form>
       <p className="-mt-2 text-xs text-slate-500">{t("history.measurements.metaHint")}</p>
-      <div className="overflow-x-auto rounded-lg bg-white shadow-sm dark:bg-slate-800">
-        <table className="w-full text-left text-sm" data-testid="measurements-table">
-          <thead className="bg-slate-100 dark:bg-slate-700">
-            <tr>
-              {(["name", "source", "start", "end", "duration", "rate", "variables", "size"] as const).map((c) => (
-                <SortHeader key={c} column={c} label={t(`history.measurements.columns.${c}`)} />
-              ))}
-              <th className="px-4 py-2">{t("common.actions")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.length === 0 && (
-              <tr>
-                <td colSpan={9} className="px-4 py-6 text-center text-slate-500">
-                  {t("history.measurements.empty")}
-                </td>
-              </tr>
-            )}
-            {rows.map((m) => (
-              <MeasurementLine key={m.ID} m={m} detailHref={href((p) => (p.set("id", m.ID), p.delete("remove")))} />
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        label={t("nav.measurementUI")}
+        testId="measurements-table"
+        columns={[...(["name", "source", "start", "end", "duration", "rate", "variables", "size"] as const).map((c) => ({ label: t(`history.measurements.columns.${c}`), sort: c })), { label: t("common.actions") }]}
+        empty={rows.length === 0 ? t("history.measurements.empty") : undefined}
+      >
+        {rows.map((m) => (
+          <MeasurementLine key={m.ID} m={m} detailHref={href((p) => (p.set("id", m.ID), p.delete("remove")))} />
+        ))}
+      </DataTable>
       {pages > 1 && (
         <nav aria-label={t("live.pages")} className="flex items-center gap-3 text-sm">
           {page > 1 && <Link to={href((p) => p.set("page", String(page - 1)))}>{t("history.measurements.previous")}</Link>}
@@ -216,7 +203,7 @@ function MeasurementLine({ m, detailHref }: { m: Row; detailHref: string }) {
   const t = useT();
   const fmt = useFormatters();
   return (
-    <tr className="border-t border-slate-100 dark:border-slate-700" data-measurement={m.Name}>
+    <TableRow data-measurement={m.Name}>
       <td className="px-4 py-2 font-medium">
         {m.Name}
         {m.MatchedOn && m.MatchedOn.length > 0 && (
@@ -237,7 +224,7 @@ function MeasurementLine({ m, detailHref }: { m: Row; detailHref: string }) {
           {t("history.measurements.details")}
         </Link>
       </td>
-    </tr>
+    </TableRow>
   );
 }
 

@@ -13,6 +13,7 @@ import { loadVariables } from "~/services/variables.server";
 import { buttonClass, FormErrors, inputClass } from "~/ui/FormField";
 import { MetaDataEditor } from "~/ui/history/MetaDataEditor";
 import { pageTitle } from "~/ui/title";
+import { Cell, DataTable, Row } from "~/ui/DataTable";
 import type { Route } from "./+types/metadata";
 
 const target = z.object({ type: z.enum(META_TYPES), id: z.string().min(1).max(64) });
@@ -108,31 +109,24 @@ export default function MetaData({ loaderData, actionData }: Route.ComponentProp
       ) : (
         <p className="text-slate-600 dark:text-slate-300">{t("history.metadata.pick")}</p>
       )}
-      <div className="overflow-x-auto rounded-lg bg-white shadow-sm dark:bg-slate-800">
-        <table className="w-full text-left text-sm" data-testid="metadata-all">
-          <caption className="px-4 py-2 text-left font-semibold">{t("history.metadata.all")}</caption>
-          <thead className="bg-slate-100 dark:bg-slate-700">
-            <tr>
-              <th className="px-4 py-2">{t("history.metadata.object")}</th>
-              <th className="px-4 py-2">{t("history.metadata.key")}</th>
-              <th className="px-4 py-2">{t("history.metadata.value")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {loaderData.all.map((e) => (
-              <tr key={`${e.Type}/${e.ID}/${e.Key}`} className="border-t border-slate-100 dark:border-slate-700">
-                <td className="px-4 py-2">
-                  <Link to={`?type=${e.Type}&id=${encodeURIComponent(e.ID)}`} className="text-brand hover:underline">
-                    {t(`history.metadata.types.${e.Type}`)}: {e.name}
-                  </Link>
-                </td>
-                <td className="px-4 py-2 font-medium">{e.Key}</td>
-                <td className="px-4 py-2">{e.Value}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <section className="flex min-w-0 flex-col gap-2" aria-labelledby="metadata-all-title">
+        <h2 id="metadata-all-title" className="font-semibold">
+          {t("history.metadata.all")}
+        </h2>
+        <DataTable label={t("history.metadata.all")} testId="metadata-all" columns={[{ label: t("history.metadata.object") }, { label: t("history.metadata.key") }, { label: t("history.metadata.value") }]}>
+          {loaderData.all.map((e) => (
+            <Row key={`${e.Type}/${e.ID}/${e.Key}`}>
+              <Cell>
+                <Link to={`?type=${e.Type}&id=${encodeURIComponent(e.ID)}`} className="text-brand hover:underline">
+                  {t(`history.metadata.types.${e.Type}`)}: {e.name}
+                </Link>
+              </Cell>
+              <Cell className="font-medium">{e.Key}</Cell>
+              <Cell className="break-words">{e.Value}</Cell>
+            </Row>
+          ))}
+        </DataTable>
+      </section>
     </section>
   );
 }
