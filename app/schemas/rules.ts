@@ -6,6 +6,20 @@ import { z } from "zod";
 export const RULE_TYPES = ["high", "low", "range", "rate", "stale", "digital"] as const;
 export const SEVERITIES = ["critical", "high", "medium", "low"] as const;
 export const NOTIFY_EVENTS = ["activate", "clear", "acknowledge"] as const;
+export type RuleType = (typeof RULE_TYPES)[number];
+
+/** The condition fields each rule type uses: the form shows only these (toLoggerRule clears the rest). */
+export const RULE_TYPE_FIELDS: Record<RuleType, readonly ("high" | "low" | "deadband" | "rate" | "window" | "stale" | "state")[]> = {
+  high: ["high", "deadband"],
+  low: ["low", "deadband"],
+  range: ["low", "high", "deadband"],
+  rate: ["rate", "window", "deadband"],
+  stale: ["stale"],
+  digital: ["state"],
+};
+
+/** A rule type from a form or query value, else the first one. */
+export const ruleTypeOf = (value: unknown): RuleType => (RULE_TYPES as readonly unknown[]).includes(value) ? (value as RuleType) : "high";
 
 const num = (max = 1e12) => z.number({ error: "rules.validation.number" }).min(-max, "rules.validation.number").max(max, "rules.validation.number");
 const nonNegative = (max: number) => z.number({ error: "rules.validation.number" }).min(0, "rules.validation.nonNegative").max(max, "rules.validation.tooLarge");

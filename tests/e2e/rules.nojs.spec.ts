@@ -88,6 +88,52 @@ test("adds a rule and a webhook target through the forms and sends a test notifi
   }
 });
 
+test("the rule form asks for the type first and shows only that type's fields, keeping what was typed", async ({ page }) => {
+  const noJs = test.info().project.name === "nojs";
+  await signIn(page, "admin", ADMIN_PASSWORD);
+  await page.goto("/rulesNotifications?addRule");
+  const form = page.getByTestId("rule-form");
+  // The type is the form's first control; without JavaScript a button shows the chosen type's fields.
+  await expect(form.locator("select, input:not([type=hidden]), textarea").first()).toHaveAttribute("name", "type");
+  const next = form.getByRole("button", { name: "Show its fields" });
+  await expect(next).toHaveCount(noJs ? 1 : 0);
+  const choose = async (type: string) => {
+    await form.getByLabel("Type").selectOption(type);
+    if (noJs) await next.click();
+    await expect(page.getByTestId("rule-form")).toHaveAttribute("data-rule-type", type);
+  };
+  const condition = form.getByTestId("rule-condition");
+  const labels = async () => (await condition.locator("label").allTextContents()).map((l) => l.trim());
+
+  // A new rule starts as a high limit: its limit and deadband, nothing of the other types.
+  expect(await labels()).toEqual(["High limit", "Deadband"]);
+  await expect(form.getByLabel("Low limit")).toHaveCount(0);
+  await expect(form.getByLabel("Stale after (s)")).toHaveCount(0);
+
+  await form.getByLabel("Name").fill("Type first");
+  await form.getByLabel("Message").fill("Pump {value}");
+  await choose("digital");
+  expect(await labels()).toEqual(["Alarm state (digital)"]);
+  await expect(form.getByLabel("High limit")).toHaveCount(0);
+  await expect(form.getByLabel("Name")).toHaveValue("Type first");
+  await expect(form.getByLabel("Message")).toHaveValue("Pump {value}");
+  await expect(condition.locator("legend")).toHaveText("Condition: Digital state");
+
+  await choose("range");
+  expect(await labels()).toEqual(["Low limit", "High limit", "Deadband"]);
+  await choose("rate");
+  expect(await labels()).toEqual(["Rate limit per second", "Rate window (s)", "Deadband"]);
+  await choose("stale");
+  expect(await labels()).toEqual(["Stale after (s)"]);
+
+  // Saving without the type's field: the error is next to it, the rest kept; nothing was added.
+  await form.getByRole("button", { name: "Add rule" }).click();
+  await expect(page.getByTestId("rule-condition").getByText("Required for this type.")).toBeVisible();
+  await expect(page.getByTestId("rule-form").getByLabel("Name")).toHaveValue("Type first");
+  const { Rules } = await rpc<{ Rules: { Name: string }[] }>("AlarmAPI.GetRules", {});
+  expect(Rules.some((r) => r.Name === "Type first")).toBe(false);
+});
+
 test("the trace log shows the logger's own entries, filters by level and downloads", async ({ page }) => {
   await signIn(page, "admin", ADMIN_PASSWORD);
   await page.goto("/traceLog?level=debug");
