@@ -16,6 +16,7 @@ import { DateTimeField } from "~/ui/DateTimeField";
 import { useFormatters } from "~/ui/format";
 import { Pager } from "~/ui/Pager";
 import { pageTitle } from "~/ui/title";
+import { listPageClass } from "~/ui/ListPage";
 import { Cell, DataTable, Row } from "~/ui/DataTable";
 import type { Route } from "./+types/log";
 
@@ -82,7 +83,7 @@ export default function LogMessages({ loaderData, actionData }: Route.ComponentP
   exportParams.delete("limit");
 
   return (
-    <section className="flex flex-col gap-6">
+    <section className={listPageClass}>
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-2xl font-semibold">{t("nav.log")}</h1>
         <a href={`/log/export${exportParams.size ? `?${exportParams}` : ""}`} download className="rounded-md border border-slate-300 px-4 py-2 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-700" data-testid="csv-export">

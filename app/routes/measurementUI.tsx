@@ -21,6 +21,7 @@ import { useFormatters } from "~/ui/format";
 import { MetaDataEditor } from "~/ui/history/MetaDataEditor";
 import { sortRows } from "~/ui/SortHeader";
 import { pageTitle } from "~/ui/title";
+import { listPageClass } from "~/ui/ListPage";
 import { DataTable, Row as TableRow } from "~/ui/DataTable";
 import type { Route } from "./+types/measurementUI";
 
@@ -126,7 +127,7 @@ export default function MeasurementExplorer({ loaderData, actionData }: Route.Co
   };
   const listHref = href((p) => (p.delete("remove"), p.delete("id")));
   return (
-    <section className="flex flex-col gap-4">
+    <section className={listPageClass}>
       <h1 className="text-2xl font-semibold">{t("nav.measurementUI")}</h1>
       {removing && (
         <ConfirmPanel

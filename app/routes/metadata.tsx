@@ -13,6 +13,7 @@ import { loadVariables } from "~/services/variables.server";
 import { buttonClass, FormErrors, inputClass } from "~/ui/FormField";
 import { MetaDataEditor } from "~/ui/history/MetaDataEditor";
 import { pageTitle } from "~/ui/title";
+import { listPageClass } from "~/ui/ListPage";
 import { Cell, DataTable, Row } from "~/ui/DataTable";
 import type { Route } from "./+types/metadata";
 
@@ -69,7 +70,7 @@ export default function MetaData({ loaderData, actionData }: Route.ComponentProp
   const t = useT();
   const { targets, selected } = loaderData;
   return (
-    <section className="flex flex-col gap-4">
+    <section className={listPageClass}>
       <h1 className="text-2xl font-semibold">{t("nav.metadata")}</h1>
       <Form method="get" className="flex flex-wrap items-end gap-2" data-testid="metadata-target">
         <label className="flex flex-col gap-1 text-sm font-medium">

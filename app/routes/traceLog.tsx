@@ -7,6 +7,7 @@ import { TRACE_LEVELS, traceAnswer, type TraceEntry } from "~/services/logger/sc
 import { FormField, inputClass } from "~/ui/FormField";
 import { useFormatters } from "~/ui/format";
 import { pageTitle } from "~/ui/title";
+import { listPageClass } from "~/ui/ListPage";
 import { Cell, DataTable, Row } from "~/ui/DataTable";
 import type { Route } from "./+types/traceLog";
 
@@ -61,7 +62,7 @@ export default function TraceLog({ loaderData }: Route.ComponentProps) {
   }, [tail, level, last, fetcher]);
 
   return (
-    <section className="flex flex-col gap-6">
+    <section className={listPageClass}>
       <h1 className="text-2xl font-semibold">{t("nav.traceLog")}</h1>
       <div className="flex flex-wrap items-end gap-3">
         <Form method="get" className="flex items-end gap-2">
