@@ -115,7 +115,7 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
               className="rounded-md border border-slate-300 px-3 py-2 text-base font-normal focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/30 dark:border-slate-600 dark:bg-slate-900"
             />
             {fieldErrors.password && (
-              <span id="password-error" className="text-sm font-normal text-red-600">
+              <span id="password-error" className="text-sm font-normal text-red-700 dark:text-red-400">
                 {fieldErrors.password}
               </span>
             )}

@@ -23,8 +23,20 @@ function useMenuDismissal() {
         if (!d.contains(event.target as Node)) d.open = false;
       }
     };
+    // Escape closes the open menu and gives the focus back to its toggle (keyboard users).
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      for (const d of document.querySelectorAll<HTMLDetailsElement>("details[data-menu][open], details[data-drawer][open]")) {
+        d.open = false;
+        if (d.contains(document.activeElement)) d.querySelector("summary")?.focus();
+      }
+    };
     document.addEventListener("click", onClick);
-    return () => document.removeEventListener("click", onClick);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("click", onClick);
+      document.removeEventListener("keydown", onKey);
+    };
   }, []);
 }
 
@@ -89,7 +101,7 @@ export function AppShell({ data, bare, kiosk = false, children }: { data: RootDa
       <SideMenu entries={entries} label={t("nav.sidebar")} compact={L.compact} />
     </aside>
   );
-  const main = <main className={`min-w-0 flex-1 p-4 md:p-6 ${L.noHeader ? "md:col-start-2 md:row-span-2 md:row-start-1" : ""}`}>{children}</main>;
+  const main = <main id="main" tabIndex={-1} className={`min-w-0 flex-1 p-4 outline-none md:p-6 ${L.noHeader ? "md:col-start-2 md:row-span-2 md:row-start-1" : ""}`}>{children}</main>;
   const banner = data.banner && <MaintenanceBanner banner={data.banner} />;
   return (
     <div
@@ -99,6 +111,10 @@ export function AppShell({ data, bare, kiosk = false, children }: { data: RootDa
       data-layout-type={data.layoutType}
     >
       <PendingBar />
+      {/* The first Tab stop: past the header and menus straight to the page (WCAG 2.4.1). */}
+      <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded-md focus:bg-white focus:px-4 focus:py-2 focus:font-semibold focus:text-slate-900 focus:shadow-lg focus:ring-2 focus:ring-brand">
+        {t("nav.skipToContent")}
+      </a>
       {L.noHeader ? (
         <>
           {banner}

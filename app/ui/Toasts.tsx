@@ -12,7 +12,8 @@ export function Toast({ toast }: { toast: { type: "success" | "error"; text: str
     return () => clearTimeout(timer);
   }, [toast]);
   if (!shown) return null;
-  const colour = shown.type === "error" ? "bg-red-600" : "bg-green-600";
+  // The -700 shades keep white text at ≥ 4.5:1 (green-600 is only 3.3:1).
+  const colour = shown.type === "error" ? "bg-red-700" : "bg-green-700";
   return (
     <div className="pointer-events-none fixed right-4 top-4 z-50 flex flex-col gap-2">
       <div

@@ -46,7 +46,7 @@ test("shows every device on the map and in the list, with state, values and a li
   await expect(meter.getByTestId("map-device-location")).toContainText("Maranello substation");
   // An administrator moves a device where all metadata is edited.
   const meterId = (await devices()).find((d) => d.Name === "Power meter")!.ID;
-  await expect(meter.getByRole("link", { name: "Edit the location of Power meter" })).toHaveAttribute("href", `/metadata?type=device&id=${meterId}`);
+  await expect(meter.getByRole("link", { name: "Edit location: Power meter" })).toHaveAttribute("href", `/metadata?type=device&id=${meterId}`);
   await expect(meter.getByTestId("map-device-values")).toContainText(/Voltage L1: \d+\.\d V/);
   await expect(list.locator('tr[data-device="Test bench controller"]').getByTestId("map-device-values")).toContainText("Oil temperature");
   await expect(meter.getByTestId("map-device-state")).toHaveAttribute("data-state", /^(online|offline|stale|alarm)$/);

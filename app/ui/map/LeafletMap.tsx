@@ -117,6 +117,7 @@ export default function LeafletMap({ devices, tiles, title, projectStateLink, sh
       if (marker.isPopupOpen()) marker.setPopupContent(popup(d, projectStateLink));
       // Leaflet draws the marker as an SVG path: give it an accessible name and the state.
       const el = marker.getElement();
+      el?.setAttribute("role", "img"); // aria-label is not allowed on a bare <path>
       el?.setAttribute("aria-label", d.label);
       el?.setAttribute("data-device", d.name);
       el?.setAttribute("data-state", d.state);

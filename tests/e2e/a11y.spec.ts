@@ -1,0 +1,155 @@
+import type { Browser, BrowserContext, Cookie, Page } from "@playwright/test";
+import { FEATURES, PERMISSIONS } from "../../app/features";
+import { expectAccessible, userWithTheme } from "./axe";
+import { createRole, expect, rpc, test } from "./fixtures";
+
+// Issue 15 §10: axe finds no serious or critical violation on any screen, light and dark theme,
+// including open menus, dialogs and a dashboard in edit mode; the shell works by keyboard.
+// The theme is the signed-in user's (User Settings), so each theme has a user of its own with
+// every permission; the signed-out sign-in page takes it from the preferences cookie.
+
+const THEMES = ["light", "dark"] as const;
+type Theme = (typeof THEMES)[number];
+
+const sessions = {} as Record<Theme, Cookie[]>;
+let defaultDashboard = "";
+
+async function signedInCookies(browser: Browser, username: string, password: string): Promise<Cookie[]> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto("/signin");
+  await page.getByLabel(/username|nome utente/i).fill(username);
+  await page.getByLabel(/^password$/i).fill(password);
+  await page.getByLabel(/^password$/i).press("Enter");
+  await page.waitForURL((url) => !url.pathname.startsWith("/signin"));
+  const cookies = await context.cookies();
+  await context.close();
+  return cookies;
+}
+
+/** The preferences cookie as the server writes it (unsigned base64 JSON), for pages without a user. */
+async function setPrefsTheme(context: BrowserContext, baseURL: string, theme: Theme) {
+  const value = Buffer.from(encodeURIComponent(JSON.stringify({ theme })).replace(/%([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16))), "binary").toString("base64");
+  await context.addCookies([{ name: "loggia_prefs", value, url: baseURL }]);
+}
+
+test.beforeAll(async ({ browser }) => {
+  const role = await createRole([...PERMISSIONS]);
+  for (const theme of THEMES) {
+    const { username, password } = await userWithTheme(role.id, theme);
+    sessions[theme] = await signedInCookies(browser, username, password);
+  }
+  const { List } = await rpc<{ List: { ID: string; IsDefault: boolean }[] }>("WebUIAPI.List", {});
+  defaultDashboard = (List.find((d) => d.IsDefault) ?? List[0])?.ID ?? "";
+});
+
+async function visit(page: Page, path: string, theme: Theme) {
+  await page.goto(path);
+  await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+}
+
+// Every routed screen of the feature table (Help only redirects out of the console).
+const SCREENS = FEATURES.filter((f) => f.module && !f.external).map((f) => f.path);
+
+for (const theme of THEMES) {
+  test.describe(`${theme} theme`, () => {
+    test.beforeEach(async ({ context }) => {
+      await context.addCookies(sessions[theme]);
+    });
+
+    for (const path of [...SCREENS, "/no-such-screen"]) {
+      test(`${path} has no serious or critical axe violations`, async ({ page }) => {
+        await visit(page, path, theme);
+        await expectAccessible(page, `${path} (${theme})`);
+      });
+    }
+
+    test("a dashboard in edit mode and its widget form", async ({ page }) => {
+      test.skip(!defaultDashboard, "no dashboard to edit");
+      await visit(page, `/dashboardManager?edit=${defaultDashboard}`, theme);
+      await expectAccessible(page, `dashboard editor (${theme})`);
+    });
+
+    test("the open header menus, alarm bell and user menu", async ({ page }) => {
+      await visit(page, "/dashboard", theme);
+      const menus = page.locator("header details[data-menu] > summary");
+      const count = await menus.count();
+      expect(count).toBeGreaterThan(0);
+      for (let i = 0; i < count; i++) {
+        await menus.nth(i).click();
+        await expect(page.locator("header details[data-menu][open]")).toHaveCount(1);
+        await expectAccessible(page, `header menu ${i + 1} open (${theme})`);
+        await menus.nth(i).click();
+      }
+    });
+
+    test("a confirmation dialog", async ({ page }) => {
+      await visit(page, "/dashboardManager", theme);
+      // With JavaScript the remove link opens a dialog instead of the no-JS confirmation page.
+      const remove = page.locator('a[href*="?remove="]').first();
+      await remove.click();
+      await expect(page.getByRole("dialog")).toBeVisible();
+      await expectAccessible(page, `confirmation dialog (${theme})`);
+    });
+
+    test("the sign-in page", async ({ browser, baseURL }) => {
+      const context = await browser.newContext();
+      await setPrefsTheme(context, baseURL!, theme);
+      const page = await context.newPage();
+      await visit(page, "/signin", theme);
+      await expectAccessible(page, `/signin (${theme})`);
+      await context.close();
+    });
+  });
+}
+
+test.describe("keyboard", () => {
+  test.beforeEach(async ({ context }) => {
+    await context.addCookies(sessions.light);
+  });
+
+  test("a skip link leads to the main content; menus open with Enter or Space and close with Escape", async ({ page }) => {
+    await visit(page, "/dashboard", "light");
+    await page.keyboard.press("Tab");
+    const skip = page.locator(":focus");
+    await expect(skip).toHaveAttribute("href", "#main");
+    await expect(skip).toBeVisible();
+    await page.keyboard.press("Enter");
+    await expect(page.locator("main")).toBeFocused();
+
+    const summary = page.locator("header details[data-menu] > summary").first();
+    await summary.focus();
+    await page.keyboard.press("Enter");
+    await expect(page.locator("header details[data-menu]").first()).toHaveAttribute("open", "");
+    await page.keyboard.press("Escape");
+    await expect(page.locator("header details[data-menu]").first()).not.toHaveAttribute("open", "");
+    await expect(summary).toBeFocused();
+    await page.keyboard.press("Space");
+    await expect(page.locator("header details[data-menu]").first()).toHaveAttribute("open", "");
+    // Tab reaches the first item inside the open menu.
+    await page.keyboard.press("Tab");
+    await expect(page.locator("header details[data-menu]").first().locator(":focus")).toHaveCount(1);
+    await page.keyboard.press("Escape");
+    await expect(page.locator("header details[data-menu]").first()).not.toHaveAttribute("open", "");
+    await expect(summary).toBeFocused();
+  });
+
+  test("the focused control shows a visible focus ring", async ({ page }) => {
+    await visit(page, "/settings", "light");
+    // Tab from the top until a form control has the focus, checking every stop on the way.
+    for (let i = 0; i < 60; i++) {
+      await page.keyboard.press("Tab");
+      const ring = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        if (!el || el === document.body) return null;
+        const s = getComputedStyle(el);
+        const outline = s.outlineStyle !== "none" && parseFloat(s.outlineWidth) > 0;
+        const shadow = s.boxShadow !== "none" && s.boxShadow !== "";
+        return { tag: el.tagName, text: (el.textContent ?? el.getAttribute("name") ?? "").trim().slice(0, 40), visible: outline || shadow };
+      });
+      expect(ring, `focus stop ${i + 1}`).not.toBeNull();
+      expect(ring!.visible, `focus ring on ${ring!.tag} "${ring!.text}"`).toBe(true);
+      if (ring!.tag === "SELECT" || ring!.tag === "INPUT") break;
+    }
+  });
+});

@@ -1,0 +1,41 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page } from "@playwright/test";
+import { rpc, unique } from "./fixtures";
+
+// Issue 15 §10: every screen has 0 serious or critical axe violations (WCAG 2.x A and AA rules),
+// in the light and the dark theme. Minor and moderate findings are not gating.
+const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+const GATING = new Set(["serious", "critical"]);
+
+/** One line per failing element: rule, impact, CSS target, axe's help text and the first fix hint. */
+export async function axeFindings(page: Page, options: { include?: string; exclude?: string[] } = {}): Promise<string[]> {
+  let builder = new AxeBuilder({ page }).withTags(TAGS);
+  if (options.include) builder = builder.include(options.include);
+  for (const selector of options.exclude ?? []) builder = builder.exclude(selector);
+  const { violations } = await builder.analyze();
+  return violations
+    .filter((v) => GATING.has(v.impact ?? ""))
+    .flatMap((v) =>
+      v.nodes.map((n) => {
+        const hint = (n.any[0] ?? n.all[0] ?? n.none[0])?.message ?? "";
+        return `${v.id} [${v.impact}] ${n.target.join(" ")} — ${v.help}${hint ? ` (${hint})` : ""}`;
+      }),
+    );
+}
+
+/** Fails with the list of serious/critical violations on the page as it is now. */
+export async function expectAccessible(page: Page, where: string, options?: { include?: string; exclude?: string[] }) {
+  const findings = await axeFindings(page, options);
+  expect(findings, `axe on ${where} (${page.url()})`).toEqual([]);
+}
+
+/** A user (of `role`) whose User Settings choose `theme`: the theme a signed-in page is drawn in. */
+export async function userWithTheme(role: number, theme: "light" | "dark" | "semi-dark") {
+  const username = unique(`a11y${theme.replace("-", "")}`);
+  const password = `pw-${username}-1`;
+  await rpc("GI.system/UserManagementAPI.AddUser", {
+    User: { Username: username, EMail: `${username}@example.com`, Role: role, Timezone: "Europe/Rome", Theme: theme, MustChangePassword: false },
+    Password: password,
+  });
+  return { username, password };
+}
