@@ -126,15 +126,15 @@ function ConfigForm({ data: d, lastResult, revision }: { data: LoaderData; lastR
         {channels.length > 0 && (
           <div className="overflow-x-auto">
             <table className="w-full text-left text-sm" aria-label={t("config.channels")}>
-              <thead className="whitespace-nowrap border-b border-slate-200 text-xs uppercase text-slate-500 dark:border-slate-700 dark:text-slate-400">
+              <thead className="whitespace-nowrap bg-slate-100 text-slate-700 dark:bg-slate-700 dark:text-slate-100">
                 <tr>
-                  <th scope="col" className="px-2 py-2">{t("config.columns.index")}</th>
-                  <th scope="col" className="px-2 py-2">{t("config.columns.enabled")}</th>
-                  <th scope="col" className="px-2 py-2">{t("config.columns.name")}</th>
-                  <th scope="col" className="px-2 py-2">{t("config.columns.unit")}</th>
-                  <th scope="col" className="px-2 py-2">{t("config.columns.min")}</th>
-                  <th scope="col" className="px-2 py-2">{t("config.columns.max")}</th>
-                  <th scope="col" className="px-2 py-2">{t("config.columns.precision")}</th>
+                  <th scope="col" className="px-2 py-2 font-semibold">{t("config.columns.index")}</th>
+                  <th scope="col" className="px-2 py-2 font-semibold">{t("config.columns.enabled")}</th>
+                  <th scope="col" className="px-2 py-2 font-semibold">{t("config.columns.name")}</th>
+                  <th scope="col" className="px-2 py-2 font-semibold">{t("config.columns.unit")}</th>
+                  <th scope="col" className="px-2 py-2 font-semibold">{t("config.columns.min")}</th>
+                  <th scope="col" className="px-2 py-2 font-semibold">{t("config.columns.max")}</th>
+                  <th scope="col" className="px-2 py-2 font-semibold">{t("config.columns.precision")}</th>
                 </tr>
               </thead>
               <tbody>
