@@ -1,7 +1,8 @@
 import { useT } from "~/ui/useT";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import { Link, useNavigate, useNavigation, useSearchParams } from "react-router";
 import { REFRESH_MS } from "~/schemas/dashboardConstants";
+import type { DashboardContent } from "~/schemas/dashboards";
 import { stateOf } from "~/services/context.server";
 import { chartSources, getDashboard, listDashboards, loadDashboardData, pageData } from "~/services/dashboards.server";
 import { userTimeZone } from "~/services/zoned.server";
@@ -15,14 +16,29 @@ import { useChartSeries } from "~/ui/dashboard/useChartSeries";
 import { usePolledData } from "~/ui/dashboard/useDashboardLive";
 import { WidgetCard } from "~/ui/dashboard/WidgetCard";
 import { useFormatters } from "~/ui/format";
+import { kioskAlarms } from "~/ui/kiosk/kiosk.server";
+import { planCycle } from "~/ui/kiosk/kioskCycle";
+import type { FreshnessSummary } from "~/ui/live/freshness";
 import { LiveBadge } from "~/ui/live/LiveBadge";
-import { useLiveValues, type LiveState } from "~/ui/live/useLiveValues";
+import { readStamps } from "~/ui/live/stamps.server";
+import { useLiveValues, type LiveState, type Stamps } from "~/ui/live/useLiveValues";
 import { useRootData } from "~/ui/rootData";
 import { pageTitle } from "~/ui/title";
 import type { Route } from "./+types/dashboard";
 
 /** A wall display whose dashboard says "off" still refreshes this often (ms). */
 const KIOSK_FALLBACK_MS = 60_000;
+/** A wall display reloads its alarm strip and values at least this often (ms). */
+const KIOSK_MAX_MS = 15_000;
+/** Current values drawn into the page may be this old (as loadDashboardData reads them). */
+const VALUES_MAX_AGE_MS = 1000;
+
+// Kiosk-only markup: the server renders it in place (loaded before any render, so it never
+// suspends there and pages without JavaScript get it whole); the browser fetches its code on
+// its own chunk, so an ordinary dashboard's first load does not carry it.
+const loadKiosk = () => import("~/ui/kiosk/KioskChrome").then((m) => ({ default: m.KioskChrome }));
+const ServerKioskChrome = import.meta.env.SSR ? (await loadKiosk()).default : null;
+const KioskChrome = ServerKioskChrome ?? lazy(loadKiosk);
 
 export async function loader(args: Route.LoaderArgs) {
   const params = args.url.searchParams;
@@ -41,15 +57,30 @@ export async function loader(args: Route.LoaderArgs) {
   const dashboard = entry ? await getDashboard(logger, entry.ID) : null;
   const kiosk = params.has("kiosk");
   const base = { offline: false as const, polled: params.has("poll"), dashboards, dashboard, missing: wanted !== null && !dashboard, kiosk };
-  if (!dashboard?.content) return { ...base, range: null, refresh: "off" as const, data: null };
+  if (!dashboard?.content) return { ...base, range: null, refresh: "off" as const, data: null, live: null, strip: null };
   const needsZone = [params.get("from"), params.get("to")].some((v) => v && !/^\d+$/.test(v));
   const zone = needsZone ? await userTimeZone(args) : "UTC";
   const range = resolveRange(params, dashboard.content.Range, zone, Date.now());
   const refresh = resolveRefresh(params, dashboard.content.Refresh);
   // Alarm lists: only for those who may use Alarming; the others are told so, the logger is not asked.
-  const data = await loadDashboardData(logger, dashboard.content, range, featureOpen(auth, "alarming"));
+  const mayAlarms = featureOpen(auth, "alarming");
+  const data = await loadDashboardData(logger, dashboard.content, range, mayAlarms);
   stateOf(args.context).charts = chartSources(data, dashboard.content, range);
-  return { ...base, range, refresh, data: pageData(data, dashboard.content) };
+  const live = await readStamps(logger, Object.keys(data.values), liveIds(dashboard.content, data.variables), VALUES_MAX_AGE_MS, data.valuesError !== null || data.variablesError !== null);
+  const strip = kiosk ? await kioskStrip(params, logger, dashboards, dashboard.ID, refresh, mayAlarms) : null;
+  return { ...base, range, refresh, data: pageData(data, dashboard.content), live, strip };
+}
+
+/** Variables the page follows live: every one a widget other than text or alarms shows. */
+function liveIds(content: DashboardContent, variables: Record<string, unknown>): string[] {
+  return [...new Set(content.Widgets.filter((w) => w.Type !== "text" && w.Type !== "alarms").flatMap((w) => w.Variables))].filter((id) => id in variables);
+}
+
+/** The kiosk's alarm strip (only for those who may use Alarming) and its rotation. */
+async function kioskStrip(params: URLSearchParams, logger: Parameters<typeof kioskAlarms>[0], dashboards: { ID: string }[], id: string, refresh: keyof typeof REFRESH_MS, mayAlarms: boolean) {
+  const refreshS = Math.round((REFRESH_MS[refresh] || KIOSK_FALLBACK_MS) / 1000);
+  const cycle = planCycle(params, dashboards.map((d) => d.ID), id, refreshS, Math.floor(Date.now() / 1000));
+  return { alarms: mayAlarms ? await kioskAlarms(logger) : null, cycle, at: Date.now() };
 }
 
 /** The logger client throws data(…, 502/503) when the logger is unreachable or garbled. */
@@ -62,14 +93,20 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const root = useRootData();
   const kiosk = !loaderData.offline && loaderData.kiosk;
-  const refreshMs = loaderData.offline ? 0 : REFRESH_MS[loaderData.refresh] || (kiosk ? KIOSK_FALLBACK_MS : 0);
+  const ownMs = loaderData.offline ? 0 : REFRESH_MS[loaderData.refresh];
+  const refreshMs = kiosk ? Math.min(ownMs || KIOSK_FALLBACK_MS, KIOSK_MAX_MS) : ownMs;
   const { data: shown, offline } = usePolledData(refreshMs, loaderData);
   if (shown.offline) return null;
   const { dashboard, dashboards, missing } = shown;
   const mayEdit = root?.nav.includes("dashboardManager") ?? false;
   return (
-    <section className={`flex flex-col ${kiosk ? "gap-2" : "gap-4"}`}>
-      {shown.refresh !== "off" || kiosk ? (
+    // A kiosk fills the screen (minus <main>'s padding) and never scrolls: rows share its height.
+    <section className={`flex flex-col ${kiosk ? "gap-2 md:h-[calc(100dvh-1rem)] md:overflow-hidden" : "gap-4"}`}>
+      {shown.strip?.cycle ? (
+        <noscript>
+          <meta httpEquiv="refresh" content={`${shown.strip.cycle.meta.seconds};url=${shown.strip.cycle.meta.url}`} />
+        </noscript>
+      ) : shown.refresh !== "off" || kiosk ? (
         <noscript>
           <meta httpEquiv="refresh" content={String(Math.round((REFRESH_MS[shown.refresh] || KIOSK_FALLBACK_MS) / 1000))} />
         </noscript>
@@ -114,7 +151,7 @@ function DashboardView({ loaderData, offline, mayEdit }: { loaderData: Loaded; o
   const { data, range, refresh, kiosk } = loaderData;
   const ids = useMemo(() => Object.keys(data?.variables ?? {}).filter((id) => dashboard.content?.Widgets.some((w) => w.Type !== "text" && w.Type !== "alarms" && w.Variables.includes(id))), [data, dashboard]);
   const [bus] = useState(() => new LiveBus());
-  const [live, setLive] = useState<{ values: Record<string, number | null>; state: LiveState }>({ values: data?.values ?? {}, state: "connecting" });
+  const [live, setLive] = useState<LiveView>({ values: data?.values ?? {}, state: "connecting", freshness: loaderData.live?.summary ?? null });
   const busy = navigation.state === "loading" && navigation.location?.pathname === "/dashboard";
   const hasCharts = dashboard.content?.Widgets.some((w) => w.Type === "chart") ?? false;
   const loaded = useChartSeries(hasCharts && range ? { id: dashboard.ID, from: range.from, to: range.to } : null);
@@ -139,35 +176,46 @@ function DashboardView({ loaderData, offline, mayEdit }: { loaderData: Loaded; o
     );
   }
   const content = dashboard.content;
+  // A poll that found the logger away makes everything offline, whatever the stream said last.
+  const summary = live.freshness;
+  const badge = ids.length === 0 || !summary ? null : offline && summary.state !== "offline" ? { state: "offline" as const, ageMs: null } : summary;
+  const each = badge?.state === "offline" ? Object.fromEntries(ids.map((id) => [id, "offline" as const])) : summary?.each;
+  const strip = loaderData.strip;
   return (
     <LiveBusContext.Provider value={bus}>
-      {ids.length > 0 && <LiveFeed ids={ids} initial={data.values} bus={bus} onChange={setLive} />}
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className={kiosk ? "text-lg font-semibold" : "text-2xl font-semibold"}>{dashboard.Name}</h1>
-        <div className="flex flex-wrap items-center gap-4 text-sm">
-          {offline && (
-            <span role="status" className="text-red-700 dark:text-red-400" data-testid="dashboard-offline">
-              {t("dashboards.offline")}
+      {ids.length > 0 && <LiveFeed ids={ids} initial={data.values} stamps={loaderData.live?.stamps} bus={bus} onChange={setLive} />}
+      {kiosk && strip ? (
+        <Suspense fallback={null}>
+          <KioskChrome name={dashboard.Name} badge={badge} renderedAt={strip.at} alarms={strip.alarms} cycle={strip.cycle} />
+        </Suspense>
+      ) : (
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h1 className="text-2xl font-semibold">{dashboard.Name}</h1>
+          <div className="flex flex-wrap items-center gap-4 text-sm">
+            {badge && <LiveBadge state={badge.state} ageMs={badge.ageMs} />}
+            <span className="text-slate-500" data-testid="dashboard-range">
+              {fmt.dateTime(range.from)} – {fmt.dateTime(range.to)}
             </span>
-          )}
-          {ids.length > 0 && <LiveBadge state={live.state} />}
-          <span className="text-slate-500" data-testid="dashboard-range">
-            {fmt.dateTime(range.from)} – {fmt.dateTime(range.to)}
-          </span>
-          {mayEdit && (
-            <Link to={`/dashboardManager?edit=${dashboard.ID}`} className="text-brand hover:underline">
-              {t("dashboards.edit")}
-            </Link>
-          )}
+            {mayEdit && (
+              <Link to={`/dashboardManager?edit=${dashboard.ID}`} className="text-brand hover:underline">
+                {t("dashboards.edit")}
+              </Link>
+            )}
+          </div>
         </div>
-      </div>
+      )}
+      {offline && (!kiosk || !badge) && (
+        <p role="status" className="shrink-0 text-sm text-red-700 dark:text-red-400" data-testid="dashboard-offline">
+          {t("dashboards.offline")}
+        </p>
+      )}
       {!kiosk && <RangeBar range={range} refresh={refresh} />}
       {content.Widgets.length === 0 ? (
         <p className="text-slate-600 dark:text-slate-300" data-testid="dashboard-no-widgets">
           {t("dashboards.noWidgets")}
         </p>
       ) : (
-        <DashboardGrid content={content}>
+        <DashboardGrid content={content} kiosk={kiosk}>
           {(w, approx) => (
             <WidgetCard
               widget={w}
@@ -179,6 +227,7 @@ function DashboardView({ loaderData, offline, mayEdit }: { loaderData: Loaded; o
               syncKey={`dashboard-${dashboard.ID}`}
               busy={busy}
               kiosk={kiosk}
+              freshness={each}
               onZoom={onZoom}
               onReset={onReset}
             />
@@ -189,11 +238,13 @@ function DashboardView({ loaderData, offline, mayEdit }: { loaderData: Loaded; o
   );
 }
 
-/** Holds the live stream; remounted (reconnected) by its key after an outage. */
-function LiveFeed({ ids, initial, bus, onChange }: { ids: string[]; initial: Record<string, number | null>; bus: LiveBus; onChange(s: { values: Record<string, number | null>; state: LiveState }): void }) {
+type LiveView = { values: Record<string, number | null>; state: LiveState; freshness: FreshnessSummary | null };
+
+/** Holds the live stream and judges its values' ages; remounted (reconnected) by its key after an outage. */
+function LiveFeed({ ids, initial, stamps, bus, onChange }: { ids: string[]; initial: Record<string, number | null>; stamps?: Stamps; bus: LiveBus; onChange(s: LiveView): void }) {
   const onSample = useCallback((s: Parameters<LiveBus["emit"]>[0]) => bus.emit(s), [bus]);
-  const { values, state } = useLiveValues(ids, initial, onSample);
-  useEffect(() => onChange({ values, state }), [values, state, onChange]);
+  const { values, state, freshness } = useLiveValues(ids, initial, onSample, stamps);
+  useEffect(() => onChange({ values, state, freshness }), [values, state, freshness, onChange]);
   return null;
 }
 

@@ -5,10 +5,12 @@ import { stateOf } from "~/services/context.server";
 import { requireFeature } from "~/services/guards.server";
 import type { LoggerClient } from "~/services/logger/client.server";
 import { timeSeriesAnswer } from "~/services/logger/schemas";
-import { loadVariables, readValues, selector, type VariableRow } from "~/services/variables.server";
+import { loadVariables, selector, type VariableRow } from "~/services/variables.server";
 import { buttonClass } from "~/ui/FormField";
 import { useFormatters } from "~/ui/format";
+import { NOT_LIVE_CLASS, type Freshness } from "~/ui/live/freshness";
 import { LiveBadge } from "~/ui/live/LiveBadge";
+import { readStamps } from "~/ui/live/stamps.server";
 import { Sparkline } from "~/ui/live/Sparkline";
 import { useLiveValues, type LiveSample } from "~/ui/live/useLiveValues";
 import { VALUE_STATE_CLASS, valueState } from "~/ui/live/valueState";
@@ -34,11 +36,14 @@ export async function loader(args: Route.LoaderArgs) {
   const { variables } = await loadVariables(logger);
   const wanted = args.url.searchParams.getAll("v").slice(0, MAX_TILES);
   const selected = wanted.map((id) => variables.find((v) => v.Id === id)).filter((v): v is VariableRow => v !== undefined);
-  const [values, trends] = await Promise.all([readValues(logger, selected.map((v) => v.Id)), Promise.all(selected.map((v) => trend(logger, v)))]);
+  const ids = selected.map((v) => v.Id);
+  // Values with their times: the tiles say live / stale / offline without JavaScript too.
+  const [live, trends] = await Promise.all([readStamps(logger, ids, ids, 0, false), Promise.all(selected.map((v) => trend(logger, v)))]);
   return {
     variables: variables.map((v) => ({ Id: v.Id, Name: v.Name, Unit: v.Unit, deviceName: v.deviceName })),
     selected,
-    values,
+    values: live.values,
+    live: { stamps: live.stamps, summary: live.summary },
     trends: Object.fromEntries(selected.map((v, i) => [v.Id, trends[i]])),
   };
 }
@@ -68,7 +73,9 @@ export default function Monitor({ loaderData }: Route.ComponentProps) {
       return next;
     });
   }, []);
-  const { values, state } = useLiveValues(ids, loaderData.values, onSample);
+  const { values, freshness } = useLiveValues(ids, loaderData.values, onSample, loaderData.live.stamps);
+  // Before hydration (and without JavaScript) the server's judgement; then the live one.
+  const summary = freshness ?? loaderData.live.summary;
   const chosen = new Set(params.getAll("v"));
   const groups = Map.groupBy(variables, (v) => v.deviceName);
   return (
@@ -80,14 +87,14 @@ export default function Monitor({ loaderData }: Route.ComponentProps) {
       )}
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-2xl font-semibold">{t("nav.monitor")}</h1>
-        {selected.length > 0 && <LiveBadge state={state} />}
+        {selected.length > 0 && <LiveBadge state={summary.state} ageMs={summary.ageMs} />}
       </div>
       {selected.length === 0 ? (
         <p className="text-slate-600 dark:text-slate-300">{t("live.monitor.empty")}</p>
       ) : (
         <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4" data-testid="monitor-tiles">
           {selected.map((v) => (
-            <Tile key={v.Id} v={v} value={values[v.Id] ?? null} trend={trends[v.Id]} recent={recent[v.Id]} />
+            <Tile key={v.Id} v={v} value={values[v.Id] ?? null} trend={trends[v.Id]} recent={recent[v.Id]} freshness={summary.each[v.Id]} />
           ))}
         </div>
       )}
@@ -118,7 +125,7 @@ export default function Monitor({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function Tile({ v, value, trend, recent }: { v: VariableRow; value: number | null; trend: Trend; recent?: (number | null)[] }) {
+function Tile({ v, value, trend, recent, freshness }: { v: VariableRow; value: number | null; trend: Trend; recent?: (number | null)[]; freshness?: Freshness }) {
   const t = useT();
   const fmt = useFormatters();
   const state = valueState(value, v.RangeMin, v.RangeMax);
@@ -126,14 +133,17 @@ function Tile({ v, value, trend, recent }: { v: VariableRow; value: number | nul
   const fill = hasRange && value !== null ? Math.min(100, Math.max(0, ((value - v.RangeMin!) / (v.RangeMax! - v.RangeMin!)) * 100)) : null;
   const line = recent?.length ? [...trend.values, ...recent].slice(-SPARK_POINTS * 2) : trend.values;
   return (
-    <article className="flex flex-col gap-2 rounded-lg bg-white p-4 shadow-sm dark:bg-slate-800" data-testid="monitor-tile" data-variable={v.Name}>
+    <article className="flex flex-col gap-2 rounded-lg bg-white p-4 shadow-sm dark:bg-slate-800" data-testid="monitor-tile" data-variable={v.Name} data-freshness={freshness}>
       <header className="flex items-baseline justify-between gap-2">
         <h2 className="truncate font-medium" title={v.Name}>
           {v.Name}
         </h2>
-        <span className="text-xs text-slate-500">{v.deviceName}</span>
+        <span className="text-xs text-slate-500">
+          {freshness && freshness !== "live" && <span className="mr-2 font-semibold text-amber-800 dark:text-amber-300">{t(`liveState.${freshness}`)}</span>}
+          {v.deviceName}
+        </span>
       </header>
-      <div className={`font-mono text-3xl tabular-nums ${VALUE_STATE_CLASS[state]}`} data-testid="tile-value" data-state={state}>
+      <div className={`font-mono text-3xl tabular-nums ${VALUE_STATE_CLASS[state]} ${freshness && freshness !== "live" ? NOT_LIVE_CLASS : ""}`} data-testid="tile-value" data-state={state}>
         {fmt.value(value, v.Precision)} <span className="text-base text-slate-500">{v.Unit}</span>
       </div>
       {fill !== null && (

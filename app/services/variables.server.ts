@@ -48,12 +48,25 @@ const READ_CHUNK = 500;
 /** Current values by variable id (null when the logger has none yet). */
 /** maxAgeMs > 0 accepts values read that long ago by the same sign-in (a page render, not a control). */
 export async function readValues(logger: LoggerClient, ids: readonly string[], maxAgeMs = 0): Promise<Record<string, number | null>> {
+  return (await readStampedValues(logger, ids, maxAgeMs)).values;
+}
+
+/**
+ * readValues with each value's sample time (epoch ms; null when the logger has none), so a page
+ * can tell live from stale values (issue 15 §1). Same requests, so the same cached answers.
+ */
+export async function readStampedValues(logger: LoggerClient, ids: readonly string[], maxAgeMs = 0): Promise<{ values: Record<string, number | null>; times: Record<string, number | null> }> {
   const values: Record<string, number | null> = {};
+  const times: Record<string, number | null> = {};
   for (let i = 0; i < ids.length; i += READ_CHUNK) {
     const chunk = ids.slice(i, i + READ_CHUNK);
     const body = { Variables: chunk, Function: "read" };
     const { Data } = await (maxAgeMs > 0 ? logger.readRest("POST", "/online/data", body, onlineValuesAnswer, maxAgeMs) : logger.rest("POST", "/online/data", body, onlineValuesAnswer));
-    chunk.forEach((id, k) => (values[id] = Data.Values[k] ?? null));
+    chunk.forEach((id, k) => {
+      values[id] = Data.Values[k] ?? null;
+      // A logger that sends no times leaves its values unjudged rather than all stale.
+      if (Data.Timestamps) times[id] = Data.Timestamps[k] ?? null;
+    });
   }
-  return values;
+  return { values, times };
 }

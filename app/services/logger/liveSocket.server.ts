@@ -33,7 +33,8 @@ const ErrorPayload = z.looseObject({
   ReturnState: z.object({ Value: z.number(), Description: z.string() }).optional(),
 });
 
-export type LiveSample = { t: number; values: Record<string, number | null> };
+/** `times`: each value's own newest sample time (issue 15 §1: a frozen value turns stale by itself). */
+export type LiveSample = { t: number; values: Record<string, number | null>; times?: Record<string, number | null> };
 
 export type LiveEnd = { code: number; reason: string; auth: boolean };
 
@@ -57,6 +58,7 @@ type Subscriber = {
   workerId: number;
   ids: string[];
   values: Record<string, number | null>;
+  times: Record<string, number | null>;
   started: boolean;
   onSample: (s: LiveSample) => void;
   onEnd: (end: LiveEnd) => void;
@@ -128,7 +130,7 @@ class LoggerSocket {
     if (this.closedWith) return { workerId, first: Promise.reject(startError(this.closedWith)) };
     const first = new Promise<LiveSample>((resolve, reject) => {
       const values = Object.fromEntries(ids.map((id) => [id, null]));
-      this.subs.set(workerId, { workerId, ids, values, started: false, onSample, onEnd, resolve, reject });
+      this.subs.set(workerId, { workerId, ids, values, times: { ...values }, started: false, onSample, onEnd, resolve, reject });
     });
     // Closing already (a refused token is closed right after the handshake): the close event rejects it with its reason.
     if (this.ws.readyState !== WebSocket.OPEN) return { workerId, first };
@@ -171,7 +173,7 @@ class LoggerSocket {
     const sample = this.apply(sub, items.data);
     if (!sub.started) {
       sub.started = true;
-      sub.resolve(sample ?? { t: Date.now(), values: { ...sub.values } });
+      sub.resolve(sample ?? { t: Date.now(), values: { ...sub.values }, times: { ...sub.times } });
     } else if (sample) sub.onSample(sample);
   }
 
@@ -188,11 +190,15 @@ class LoggerSocket {
       if (sub.values[item.Id] !== value) changed = true;
       sub.values[item.Id] = value;
       if ((item.New ?? 0) > 0) fresh = true;
-      for (const ts of item.Timestamps ?? []) if (ts !== null && ts > t) t = ts;
+      for (const ts of item.Timestamps ?? []) {
+        if (ts === null) continue;
+        if (ts > t) t = ts;
+        if (ts > (sub.times[item.Id] ?? -Infinity)) sub.times[item.Id] = ts;
+      }
     }
     // A frame that only repeats what the browser has is not worth an event (the SSE stream sent none either).
     if (sub.started && !changed && !fresh) return null;
-    return { t: t || Date.now(), values: { ...sub.values } };
+    return { t: t || Date.now(), values: { ...sub.values }, times: { ...sub.times } };
   }
 
   private onClose(code: number, reason: string): void {

@@ -3,13 +3,19 @@ import type { DashboardContent, Widget } from "~/schemas/dashboards";
 /** Grid width the server assumes when it sizes SVG charts (a wall display or a wide window). */
 export const GRID_WIDTH = 1200;
 
-/** Widgets at their stored positions from md up; below md one column in reading order. */
-export function DashboardGrid({ content, children }: { content: DashboardContent; children: (w: Widget, approx: { width: number; height: number }) => React.ReactNode }) {
+/**
+ * Widgets at their stored positions from md up; below md one column in reading order. On a
+ * kiosk the grid takes the height left on the screen and its rows share it (no scrolling at
+ * any screen size); elsewhere rows have the dashboard's row height.
+ */
+export function DashboardGrid({ content, kiosk = false, children }: { content: DashboardContent; kiosk?: boolean; children: (w: Widget, approx: { width: number; height: number }) => React.ReactNode }) {
   const ordered = content.Widgets.toSorted((a, b) => a.Y - b.Y || a.X - b.X);
+  const rows = Math.max(1, ...content.Widgets.map((w) => w.Y + w.H));
+  const rowsClass = kiosk ? "md:min-h-0 md:flex-1 md:grid-rows-[repeat(var(--rows),minmax(0,1fr))]" : "md:auto-rows-[var(--row)]";
   return (
     <div
-      className="grid grid-cols-1 gap-3 md:auto-rows-[var(--row)] md:grid-cols-[repeat(var(--cols),minmax(0,1fr))]"
-      style={{ "--cols": content.Columns, "--row": `${content.RowHeight}px` } as React.CSSProperties}
+      className={`grid grid-cols-1 gap-3 md:grid-cols-[repeat(var(--cols),minmax(0,1fr))] ${rowsClass}`}
+      style={{ "--cols": content.Columns, "--row": `${content.RowHeight}px`, "--rows": rows } as React.CSSProperties}
       data-testid="dashboard-grid"
     >
       {ordered.map((w) => (

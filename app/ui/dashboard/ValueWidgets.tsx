@@ -1,6 +1,7 @@
 import { useT } from "~/ui/useT";
 import type { Widget } from "~/schemas/dashboards";
 import { useFormatters } from "~/ui/format";
+import { NOT_LIVE_CLASS, type Freshness } from "~/ui/live/freshness";
 import { Sparkline } from "~/ui/live/Sparkline";
 import { COLOUR_HEX, SERIES, thresholdColour } from "./colours";
 import type { SeriesData, VariableInfo } from "./types";
@@ -11,19 +12,24 @@ interface OneValue {
   widget: Widget;
   v: VariableInfo;
   value: number | null;
+  /** On a wall display numbers scale with the screen's height (≥ 48 px at 1080p: read from 3 m). */
+  kiosk?: boolean;
 }
+
+const KIOSK_NUMBER = "text-[clamp(3rem,5.5vh,9rem)]";
+const KIOSK_UNIT = "text-[clamp(1.25rem,2.4vh,4rem)]";
 
 const precisionOf = (widget: Widget, v: VariableInfo) => widget.Options.Precision ?? v.Precision;
 
-export function ValueWidget({ widget, v, value, series }: OneValue & { series?: SeriesData }) {
+export function ValueWidget({ widget, v, value, kiosk, series }: OneValue & { series?: SeriesData }) {
   const fmt = useFormatters();
   const colour = thresholdColour(value, widget.Options.Thresholds);
   return (
     <div className="flex h-full flex-col justify-center gap-1">
-      <div className="font-mono text-4xl font-semibold tabular-nums" style={colour ? { color: colour } : undefined} data-testid="widget-value">
-        {fmt.value(value, precisionOf(widget, v))} <span className="text-lg font-normal text-slate-500">{v.Unit}</span>
+      <div className={`font-mono font-semibold tabular-nums ${kiosk ? "text-[clamp(3rem,7vh,12rem)] leading-none" : "text-4xl"}`} style={colour ? { color: colour } : undefined} data-testid="widget-value">
+        {fmt.value(value, precisionOf(widget, v))} <span className={`font-normal text-slate-500 ${kiosk ? KIOSK_UNIT : "text-lg"}`}>{v.Unit}</span>
       </div>
-      {widget.Options.Sparkline && series && <Sparkline values={series.values[0] ?? []} min={series.min?.[0]} max={series.max?.[0]} className="h-10 w-full" />}
+      {widget.Options.Sparkline && series && <Sparkline values={series.values[0] ?? []} min={series.min?.[0]} max={series.max?.[0]} className={kiosk ? "min-h-10 w-full flex-1" : "h-10 w-full"} />}
     </div>
   );
 }
@@ -37,7 +43,7 @@ function scaleOf(widget: Widget, v: VariableInfo): [number, number] {
 
 const fraction = (value: number | null, [min, max]: [number, number]) => (value === null ? 0 : Math.min(1, Math.max(0, (value - min) / (max - min))));
 
-export function GaugeWidget({ widget, v, value }: OneValue) {
+export function GaugeWidget({ widget, v, value, kiosk }: OneValue) {
   const fmt = useFormatters();
   const scale = scaleOf(widget, v);
   const f = fraction(value, scale);
@@ -47,7 +53,7 @@ export function GaugeWidget({ widget, v, value }: OneValue) {
   const end = { x: 50 + 40 * Math.cos(angle), y: 50 - 40 * Math.sin(angle) };
   return (
     <div className="flex h-full flex-col items-center justify-center" role="meter" aria-label={v.Name} aria-valuemin={scale[0]} aria-valuemax={scale[1]} aria-valuenow={value ?? undefined}>
-      <svg viewBox="0 0 100 58" className="max-h-full w-full" aria-hidden="true">
+      <svg viewBox="0 0 100 58" className={kiosk ? "min-h-0 w-full flex-1" : "max-h-full w-full"} aria-hidden="true">
         <path d="M10 50 A40 40 0 0 1 90 50" fill="none" className="stroke-slate-200 dark:stroke-slate-700" strokeWidth={9} />
         {value !== null && f > 0 && <path d={`M10 50 A40 40 0 0 1 ${end.x.toFixed(2)} ${end.y.toFixed(2)}`} fill="none" stroke={colour} strokeWidth={9} />}
         <text x={10} y={57} fontSize={5} textAnchor="middle" className="fill-slate-500">
@@ -57,23 +63,23 @@ export function GaugeWidget({ widget, v, value }: OneValue) {
           {fmt.value(scale[1], precisionOf(widget, v))}
         </text>
       </svg>
-      <div className="-mt-6 font-mono text-2xl font-semibold tabular-nums" data-testid="widget-value">
-        {fmt.value(value, precisionOf(widget, v))} <span className="text-sm font-normal text-slate-500">{v.Unit}</span>
+      <div className={`font-mono font-semibold tabular-nums ${kiosk ? `${KIOSK_NUMBER} leading-none` : "-mt-6 text-2xl"}`} data-testid="widget-value">
+        {fmt.value(value, precisionOf(widget, v))} <span className={`font-normal text-slate-500 ${kiosk ? KIOSK_UNIT : "text-sm"}`}>{v.Unit}</span>
       </div>
     </div>
   );
 }
 
-export function BarWidget({ widget, v, value }: OneValue) {
+export function BarWidget({ widget, v, value, kiosk }: OneValue) {
   const fmt = useFormatters();
   const scale = scaleOf(widget, v);
   const colour = thresholdColour(value, widget.Options.Thresholds) ?? "var(--loggia-main, #3056a8)";
   return (
     <div className="flex h-full flex-col justify-center gap-2">
-      <div className="font-mono text-2xl font-semibold tabular-nums" data-testid="widget-value">
-        {fmt.value(value, precisionOf(widget, v))} <span className="text-sm font-normal text-slate-500">{v.Unit}</span>
+      <div className={`font-mono font-semibold tabular-nums ${kiosk ? KIOSK_NUMBER : "text-2xl"}`} data-testid="widget-value">
+        {fmt.value(value, precisionOf(widget, v))} <span className={`font-normal text-slate-500 ${kiosk ? KIOSK_UNIT : "text-sm"}`}>{v.Unit}</span>
       </div>
-      <div className="h-6 w-full overflow-hidden rounded bg-slate-200 dark:bg-slate-700" role="meter" aria-label={v.Name} aria-valuemin={scale[0]} aria-valuemax={scale[1]} aria-valuenow={value ?? undefined}>
+      <div className="h-[clamp(1.5rem,3vh,5rem)] w-full overflow-hidden rounded bg-slate-200 dark:bg-slate-700" role="meter" aria-label={v.Name} aria-valuemin={scale[0]} aria-valuemax={scale[1]} aria-valuenow={value ?? undefined}>
         <div className="h-full transition-[width]" style={{ width: `${(fraction(value, scale) * 100).toFixed(1)}%`, background: colour }} />
       </div>
       <div className="flex justify-between text-xs text-slate-500">
@@ -84,7 +90,7 @@ export function BarWidget({ widget, v, value }: OneValue) {
   );
 }
 
-export function LampWidget({ widget, value }: OneValue) {
+export function LampWidget({ widget, value, kiosk }: OneValue) {
   const t = useT();
   const states = widget.Options.States;
   const match = value === null ? undefined : states?.find((s) => s.Value === value);
@@ -92,19 +98,19 @@ export function LampWidget({ widget, value }: OneValue) {
   const label = value === null ? t("dashboards.widget.noValue") : match ? match.Label : value !== 0 ? t("dashboards.widget.on") : t("dashboards.widget.off");
   return (
     <div className="flex h-full items-center gap-3" role="status">
-      <span aria-hidden="true" className="h-8 w-8 shrink-0 rounded-full border border-black/10 shadow-inner" style={{ background: colour ?? "transparent" }} />
-      <span className="text-lg font-semibold" data-testid="widget-value" data-value={value ?? ""}>
+      <span aria-hidden="true" className={`shrink-0 rounded-full border border-black/10 shadow-inner ${kiosk ? "size-[clamp(2rem,5vh,8rem)]" : "h-8 w-8"}`} style={{ background: colour ?? "transparent" }} />
+      <span className={`font-semibold ${kiosk ? "text-[clamp(1.5rem,4vh,6rem)]" : "text-lg"}`} data-testid="widget-value" data-value={value ?? ""}>
         {label}
       </span>
     </div>
   );
 }
 
-export function TableWidget({ widget, vars, values }: { widget: Widget; vars: VariableInfo[]; values: Record<string, number | null> }) {
+export function TableWidget({ widget, vars, values, kiosk, freshness }: { widget: Widget; vars: VariableInfo[]; values: Record<string, number | null>; kiosk?: boolean; freshness?: Record<string, Freshness> }) {
   const t = useT();
   const fmt = useFormatters();
   return (
-    <table className="w-full text-sm">
+    <table className={`w-full ${kiosk ? "text-[clamp(1rem,2.4vh,3.5rem)]" : "text-sm"}`}>
       <thead className="sr-only">
         <tr>
           <th scope="col">{t("dashboards.widget.variable")}</th>
@@ -120,7 +126,7 @@ export function TableWidget({ widget, vars, values }: { widget: Widget; vars: Va
                 <span aria-hidden="true" className="mr-2 inline-block h-2 w-2 rounded-full" style={{ background: SERIES[i % SERIES.length] }} />
                 {v.Name}
               </th>
-              <td className="py-1 text-right font-mono tabular-nums" data-testid="widget-value">
+              <td className={`py-1 text-right font-mono tabular-nums ${freshness?.[v.Id] && freshness[v.Id] !== "live" ? NOT_LIVE_CLASS : ""}`} data-testid="widget-value" data-freshness={freshness?.[v.Id]}>
                 {fmt.value(value, widget.Options.Precision ?? v.Precision)} <span className="text-slate-500">{v.Unit}</span>
               </td>
             </tr>

@@ -1,8 +1,10 @@
 import { useT } from "~/ui/useT";
 import type { Widget } from "~/schemas/dashboards";
+import { NOT_LIVE_CLASS, worstFreshness, type Freshness } from "~/ui/live/freshness";
 import { AlarmListWidget } from "./AlarmListWidget";
 import { ChartWidget } from "./ChartWidget";
 import { SafeText } from "./SafeText";
+import { defaultWidgetTitle } from "./widgetTitle";
 import type { DashboardData, SeriesData, VariableInfo } from "./types";
 import { BarWidget, GaugeWidget, LampWidget, TableWidget, ValueWidget } from "./ValueWidgets";
 
@@ -17,8 +19,10 @@ export interface WidgetCardProps {
   approx: { width: number; height: number };
   syncKey: string;
   busy: boolean;
-  /** A wall display: no links away from the dashboard. */
+  /** A wall display: no links away from the dashboard, text sized for the screen. */
   kiosk?: boolean;
+  /** Live / stale / offline per variable id (ids not judged are left out). */
+  freshness?: Record<string, Freshness>;
   onZoom(from: number, to: number): void;
   onReset(): void;
 }
@@ -29,25 +33,41 @@ export function WidgetCard(props: WidgetCardProps) {
   const { widget, data } = props;
   const vars = widget.Variables.map((id) => data.variables[id]).filter((v): v is VariableInfo => v !== undefined);
   const deleted = data.variablesError ? 0 : widget.Variables.length - vars.length;
-  const title = widget.Title || (vars.length === 1 && widget.Type !== "alarms" ? vars[0]!.Name : "") || t(`dashboards.types.${widget.Type}`);
+  const title = defaultWidgetTitle(widget, (id) => data.variables[id]?.Name) || t(`dashboards.types.${widget.Type}`);
+  const state = freshnessOfWidget(widget, props.freshness);
   return (
-    <article className="flex h-full min-h-0 flex-col overflow-hidden rounded-lg bg-white p-3 shadow-sm dark:bg-slate-800" aria-busy={props.busy || undefined} aria-label={title} data-testid="widget" data-type={widget.Type} data-widget={widget.ID}>
-      <h2 className="mb-1 truncate text-sm font-semibold text-slate-600 dark:text-slate-300" title={title}>
-        {title}
-      </h2>
+    <article className="flex h-full min-h-0 flex-col overflow-hidden rounded-lg bg-white p-3 shadow-sm dark:bg-slate-800" aria-busy={props.busy || undefined} aria-label={title} data-testid="widget" data-type={widget.Type} data-widget={widget.ID} data-freshness={state ?? undefined}>
+      <div className="mb-1 flex items-baseline justify-between gap-2">
+        <h2 className={`truncate font-semibold text-slate-600 dark:text-slate-300 ${props.kiosk ? "text-[clamp(0.875rem,1.8vh,2.5rem)]" : "text-sm"}`} title={title}>
+          {title}
+        </h2>
+        {/* Not only grey: the state in words, for whoever cannot tell the hatching. */}
+        {state && state !== "live" && (
+          <span className={`shrink-0 rounded px-1.5 text-xs font-semibold ${state === "offline" ? "bg-red-100 text-red-800 dark:bg-red-900 dark:text-red-100" : "bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100"}`} data-testid="widget-freshness">
+            {t(`liveState.${state}`)}
+          </span>
+        )}
+      </div>
       {deleted > 0 && vars.length > 0 && (
         <p className="text-xs text-amber-700 dark:text-amber-400" data-testid="widget-note">
           {t("dashboards.widget.someDeleted", { count: deleted })}
         </p>
       )}
-      <div className="min-h-0 flex-1">
+      <div className={`min-h-0 flex-1 ${state && state !== "live" && widget.Type !== "table" ? NOT_LIVE_CLASS : ""}`}>
         <Body {...props} vars={vars} deleted={deleted} />
       </div>
     </article>
   );
 }
 
-function Body({ widget, data, values, range, loaded, approx, syncKey, kiosk, onZoom, onReset, vars, deleted }: WidgetCardProps & { vars: VariableInfo[]; deleted: number }) {
+/** The worst state of the current values a widget shows; null for charts, texts and alarm lists. */
+function freshnessOfWidget(widget: Widget, freshness: Record<string, Freshness> | undefined): Freshness | null {
+  if (!freshness || widget.Type === "chart" || widget.Type === "text" || widget.Type === "alarms") return null;
+  const states = widget.Variables.map((id) => freshness[id]).filter((s): s is Freshness => s !== undefined);
+  return states.length ? worstFreshness(states) : null;
+}
+
+function Body({ widget, data, values, range, loaded, approx, syncKey, kiosk, freshness, onZoom, onReset, vars, deleted }: WidgetCardProps & { vars: VariableInfo[]; deleted: number }) {
   const t = useT();
   // Failures are the logger's own words (spec §8) or one of our keys; never a key lookup of free text.
   const said = (text: string) => (text.startsWith("dashboards.") ? t(text) : text);
@@ -88,15 +108,15 @@ function Body({ widget, data, values, range, loaded, approx, syncKey, kiosk, onZ
   const value = values[v.Id] ?? null;
   switch (widget.Type) {
     case "value":
-      return <ValueWidget widget={widget} v={v} value={value} series={result?.state === "ok" ? result.series : undefined} />;
+      return <ValueWidget widget={widget} v={v} value={value} kiosk={kiosk} series={result?.state === "ok" ? result.series : undefined} />;
     case "gauge":
-      return <GaugeWidget widget={widget} v={v} value={value} />;
+      return <GaugeWidget widget={widget} v={v} value={value} kiosk={kiosk} />;
     case "bar":
-      return <BarWidget widget={widget} v={v} value={value} />;
+      return <BarWidget widget={widget} v={v} value={value} kiosk={kiosk} />;
     case "lamp":
-      return <LampWidget widget={widget} v={v} value={value} />;
+      return <LampWidget widget={widget} v={v} value={value} kiosk={kiosk} />;
     case "table":
-      return <TableWidget widget={widget} vars={vars} values={values} />;
+      return <TableWidget widget={widget} vars={vars} values={values} kiosk={kiosk} freshness={freshness} />;
   }
 }
 

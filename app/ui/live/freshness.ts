@@ -40,3 +40,31 @@ export function worstFreshness(states: readonly Freshness[]): Freshness {
  * looks current (colour is not the only cue: the badge names the state and its age).
  */
 export const NOT_LIVE_CLASS = "loggia-not-live";
+
+/** What a screen shows as one badge: the worst state of its values, and how old that makes them. */
+export interface FreshnessSummary {
+  state: Freshness;
+  /** Stale: the oldest stale value's age; offline: how long since the newest value; live: null. */
+  ageMs: number | null;
+  each: Record<string, Freshness>;
+}
+
+/**
+ * Judges every value with a known time (`times` holds only ids whose time is known or was asked
+ * for; null = the logger has no value) against its period (`periods`, ms).
+ */
+export function summarizeFreshness(times: Readonly<Record<string, number | null>>, periods: Readonly<Record<string, number | null | undefined>>, nowMs: number, connected = true): FreshnessSummary {
+  const each: Record<string, Freshness> = {};
+  let oldestStale: number | null = null;
+  let newest: number | null = null;
+  for (const [id, t] of Object.entries(times)) {
+    const state = freshnessOf(t, periods[id], nowMs, connected);
+    each[id] = state;
+    if (t === null || !Number.isFinite(t)) continue;
+    const age = Math.max(0, nowMs - t);
+    if (state === "stale" && (oldestStale === null || age > oldestStale)) oldestStale = age;
+    if (newest === null || age < newest) newest = age;
+  }
+  const state = connected ? worstFreshness(Object.values(each)) : "offline";
+  return { state, ageMs: state === "stale" ? oldestStale : state === "offline" ? newest : null, each };
+}

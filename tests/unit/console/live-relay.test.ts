@@ -10,7 +10,7 @@ import { ADMIN_PASSWORD, CLIENT, login, rpc, sleep, tempDir } from "../logger/he
 // logger behind a pass-through proxy. The proxy can act as a logger of the family without /ws
 // (404 on the upgrade) and can switch between two loggers (one with 3-second access tokens).
 
-type Sample = { t: number; values: Record<string, number | null> };
+type Sample = { t: number; values: Record<string, number | null>; times?: Record<string, number | null> };
 type Lg = RunningLogger & { dir: string; lines: string[] };
 
 let normal: Lg;
@@ -158,8 +158,11 @@ describe("/live relay over the logger's WebSocket", () => {
     const { samples, text } = await events(res, 4);
     expect(text.startsWith("retry: 2000\n\n")).toBe(true);
     for (const s of samples) {
-      expect(Object.keys(s).sort()).toEqual(["t", "values"]);
+      expect(Object.keys(s).sort()).toEqual(["t", "times", "values"]);
       expect(Object.keys(s.values)).toEqual([oil, horn]);
+      // Each value's own sample time (issue 15 §1), never after the event's.
+      expect(Object.keys(s.times!)).toEqual([oil, horn]);
+      for (const id of [oil, horn]) expect(s.times![id]).toBeLessThanOrEqual(s.t);
       expect(s.values[oil]).toBeGreaterThan(50);
       expect(s.values[horn]).toBe(0);
       expect(Math.abs(Date.now() - s.t)).toBeLessThan(2000);
