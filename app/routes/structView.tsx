@@ -40,13 +40,12 @@ export default function StructView({ loaderData }: Route.ComponentProps) {
           {devices.length === 0 && <p className="p-2 text-slate-500">{t("devices.noDevices")}</p>}
           <ul className="flex flex-col gap-1">
             {devices.map((d) => (
-              <li key={d.ID}>
+              <li key={d.ID} className="relative">
                 <details open={openDevice(d.ID, d.Modules.map((m) => m.Variables)) || undefined}>
-                  <summary className="flex items-center gap-2 rounded px-2 py-1 font-medium hover:bg-brand-light">
+                  {/* A link may not sit inside a <summary> (axe nested-interactive): the summary keeps the name's room and the link is laid over it. */}
+                  <summary className="flex items-center gap-2 rounded px-2 py-1 font-medium hover:bg-brand-light" aria-label={d.Name}>
                     <span aria-hidden="true" className={`h-2 w-2 rounded-full ${d.Connected ? "bg-green-500" : "bg-slate-400"}`} />
-                    <Link to={`?node=${d.ID}`} className="hover:underline" aria-current={node === d.ID ? "true" : undefined}>
-                      {d.Name}
-                    </Link>
+                    <span aria-hidden="true" className="invisible">{d.Name}</span>
                   </summary>
                   <ul className="ml-4 flex flex-col gap-1 border-l border-slate-200 pl-2 dark:border-slate-700">
                     {d.Modules.map((m) => (
@@ -77,6 +76,9 @@ export default function StructView({ loaderData }: Route.ComponentProps) {
                     ))}
                   </ul>
                 </details>
+                <Link to={`?node=${d.ID}`} className="absolute left-6 top-1 font-medium hover:underline" aria-current={node === d.ID ? "true" : undefined}>
+                  {d.Name}
+                </Link>
               </li>
             ))}
           </ul>

@@ -88,7 +88,7 @@ for (const theme of THEMES) {
       // With JavaScript the remove link opens a dialog instead of the no-JS confirmation page.
       const remove = page.locator('a[href*="?remove="]').first();
       await remove.click();
-      await expect(page.getByRole("dialog")).toBeVisible();
+      await expect(page.getByRole("dialog").getByRole("heading")).toBeVisible();
       await expectAccessible(page, `confirmation dialog (${theme})`);
     });
 
