@@ -48,7 +48,7 @@ export function DataTable({
   className?: string;
 }) {
   return (
-    <div className={`max-w-full min-w-0 overflow-x-auto rounded-lg bg-white shadow-sm dark:bg-slate-800 ${sticky ? "overflow-y-auto" : ""} ${className}`}>
+    <div className={`relative max-w-full min-w-0 overflow-x-auto rounded-lg bg-white shadow-sm dark:bg-slate-800 ${sticky ? "overflow-y-auto" : ""} ${className}`}>
       <table className={`w-full text-left ${dense ? "font-mono text-xs" : "text-sm"}`} data-testid={testId}>
         <caption className="sr-only">{label}</caption>
         <thead className={`bg-slate-100 text-slate-700 dark:bg-slate-700 dark:text-slate-100 ${sticky ? "sticky top-0 z-10" : ""}`}>

@@ -1,5 +1,5 @@
 /** Shared look of form inputs and primary buttons. */
 export const inputClass =
-  "rounded-md border border-slate-300 bg-white px-3 py-2 text-base font-normal focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/30 aria-[invalid]:border-red-500 dark:border-slate-600 dark:bg-slate-900";
+  "max-w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-base font-normal focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/30 aria-[invalid]:border-red-500 dark:border-slate-600 dark:bg-slate-900";
 
 export const buttonClass = "rounded-md bg-brand px-4 py-2 font-semibold text-white hover:bg-brand-hover disabled:opacity-60";

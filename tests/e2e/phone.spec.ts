@@ -19,8 +19,15 @@ async function overflow(page: Page) {
     for (const el of document.body.querySelectorAll("*")) {
       const box = el.getBoundingClientRect();
       if (box.right <= width + 0.5 || box.width === 0) continue;
-      // Only report the outermost element sticking out whose ancestors do not clip it.
+      // Report what sticks out and is not clipped by an ancestor's scroll box (an absolutely
+      // placed element escapes a box that is not its containing block, so it is reported).
+      const style = getComputedStyle(el);
       let clipped = false;
+      if (style.position === "absolute" || style.position === "fixed") {
+        culprits.push(`${el.tagName.toLowerCase()}.${String(el.className).split(" ").slice(0, 4).join(".")} (${style.position}) → ${Math.round(box.right)}px`);
+        if (culprits.length >= 5) break;
+        continue;
+      }
       for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
         if (getComputedStyle(p).overflowX !== "visible") {
           clipped = true;

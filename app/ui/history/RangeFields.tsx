@@ -34,7 +34,7 @@ export function RangeFields({ range, measurements, idPrefix, errors }: { range: 
           <FieldsetError id={`${idPrefix}-range-error`} errors={errors} />
         </div>
       ) : null}
-      <div className="flex items-center gap-2">
+      <div className="flex flex-wrap items-center gap-2">
         {radio("preset")}
         <label htmlFor={`${idPrefix}-span-preset`} className="text-sm">
           {t("history.range.preset")}
@@ -47,7 +47,7 @@ export function RangeFields({ range, measurements, idPrefix, errors }: { range: 
           ))}
         </select>
       </div>
-      <div className="flex items-center gap-2">
+      <div className="flex flex-wrap items-center gap-2">
         {radio("absolute")}
         <label htmlFor={`${idPrefix}-span-absolute`} className="text-sm">
           {t("history.range.absolute")}
@@ -56,7 +56,7 @@ export function RangeFields({ range, measurements, idPrefix, errors }: { range: 
         <span aria-hidden="true">–</span>
         <DateTimeField name="to" label={t("history.range.to")} value={typedOr("to", toLocalInput(range.base.to, timeZone))} showHint={false} />
       </div>
-      <div className="flex items-center gap-2">
+      <div className="flex flex-wrap items-center gap-2">
         {radio("measurement")}
         <label htmlFor={`${idPrefix}-span-measurement`} className="text-sm">
           {t("history.range.measurement")}
