@@ -155,7 +155,7 @@ function DeviceList({ devices, canEditLocations }: { devices: MapDevice[]; canEd
   const t = useT();
   const fmt = useFormatters();
   return (
-    <div className="overflow-x-auto rounded-lg bg-white shadow-sm dark:bg-slate-800">
+    <div className="relative overflow-x-auto rounded-lg bg-white shadow-sm dark:bg-slate-800">
       <table className="w-full text-left text-sm" data-testid="map-devices">
         <caption className="px-4 pt-3 text-left text-lg font-semibold">{t("map.list")}</caption>
         <thead className="bg-slate-100 dark:bg-slate-700">
