@@ -21,6 +21,22 @@ for (let i = 0; i < N; i++) {
 }
 const vars: VariableInfo[] = Array.from({ length: N }, (_, i) => ({ Id: `v${i}`, Name: `Signal ${i}`, Unit: i < 4 ? "°C" : "bar", DataFormat: "FLOAT" }));
 const props = { vars, from: series.start, to: end, locale: "en-US", timeZone: "UTC", syncKey: "bench" };
+// What a dashboard chart carries besides its data (issue 15): thresholds, events, read-out texts.
+const extras = {
+  thresholds: [
+    { Value: 60, Color: "amber" as const },
+    { Value: 75, Color: "red" as const },
+  ],
+  events: [
+    { t: end - 600_000, kind: "alarmRaised" as const, name: "Oil hot" },
+    { t: end - 300_000, kind: "alarmCleared" as const, name: "Oil hot" },
+    { t: end - 900_000, kind: "measStart" as const, name: "Run 1" },
+  ],
+  eventWords: { alarmRaised: "Alarm raised", alarmCleared: "Alarm cleared", measStart: "Measurement started", measStop: "Measurement stopped" },
+  label: "Chart of 8 signals",
+  keysHint: "Arrow keys move the cursor",
+  readOutTexts: { title: "Values at the cursor", noValue: "no data", minMax: (min: string, max: string) => `min ${min} · max ${max}` },
+};
 const frame = () => new Promise<number>((r) => requestAnimationFrame(() => r(performance.now())));
 const median = (xs: number[]) => xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -43,6 +59,7 @@ async function component(): Promise<number> {
     root.render(
       createElement(UPlotChart, {
         ...props,
+        ...extras,
         series,
         follow: false,
         hidden: new Set<string>(),
@@ -77,7 +94,7 @@ async function liveUpdates(): Promise<{ bare: number; component: number }> {
   const bus = new LiveBus();
   const root = createRoot(document.getElementById("component")!);
   await new Promise<void>((ready) =>
-    root.render(createElement(LiveBusContext.Provider, { value: bus }, createElement(UPlotChart, { ...props, series, follow: true, hidden: new Set<string>(), onZoom() {}, onReset() {}, onReady: ready }))),
+    root.render(createElement(LiveBusContext.Provider, { value: bus }, createElement(UPlotChart, { ...props, ...extras, series, follow: true, hidden: new Set<string>(), onZoom() {}, onReset() {}, onReady: ready }))),
   );
   // The chart exists at its first commit; its live subscription is a passive effect, run after paint.
   await frame();
