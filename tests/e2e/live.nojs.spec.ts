@@ -37,14 +37,17 @@ test("Variable Overview lists values, filters, pages, and writes an output", asy
   await expect(horn.getByTestId("value")).toHaveText("0");
   await horn.getByLabel("New value for Horn").fill("on");
   await horn.getByRole("button", { name: "Write" }).click();
+  // Writes are confirmed first (issue 15 §2; safe-actions.nojs.spec.ts tests the step itself).
+  await page.getByTestId("confirm-form").getByRole("button", { name: "Write" }).click();
   await expect(page.getByTestId("toast-success")).toHaveText("Horn set to on");
   await expect(table.locator('tr[data-variable="Horn"] [data-testid=value]')).toHaveText("1");
   await table.locator('tr[data-variable="Horn"]').getByLabel("New value for Horn").fill("maybe");
   await table.locator('tr[data-variable="Horn"]').getByRole("button", { name: "Write" }).click();
-  await expect(page.getByTestId("form-error")).toContainText("Enter a number");
+  await expect(table.locator('tr[data-variable="Horn"]').getByTestId("field-error")).toContainText("Enter a number");
   await expect(table.locator('tr[data-variable="Horn"]').getByLabel("New value for Horn")).toHaveValue("maybe");
   await table.locator('tr[data-variable="Horn"]').getByLabel("New value for Horn").fill("0");
   await table.locator('tr[data-variable="Horn"]').getByRole("button", { name: "Write" }).click();
+  await page.getByTestId("confirm-form").getByRole("button", { name: "Write" }).click();
   await expect(table.locator('tr[data-variable="Horn"] [data-testid=value]')).toHaveText("0");
 });
 
@@ -78,9 +81,11 @@ test("Project State shows devices and starts and stops measurements and the proj
   await page.getByRole("button", { name: "Stop measurement" }).click();
   await expect(measurement).toContainText("No measurement is recording.");
 
-  await page.getByRole("button", { name: "Stop project" }).click();
+  await page.getByTestId("project-card").getByRole("button", { name: "Stop project" }).click();
+  await page.getByTestId("confirm-form").getByRole("button", { name: "Stop project" }).click();
   await expect(page.getByTestId("project-running")).toContainText("Acquisition stopped");
-  await page.getByRole("button", { name: "Start project" }).click();
+  await page.getByTestId("project-card").getByRole("button", { name: "Start project" }).click();
+  await page.getByTestId("confirm-form").getByRole("button", { name: "Start project" }).click();
   await expect(page.getByTestId("project-running")).toContainText("Acquisition running");
 });
 
