@@ -8,7 +8,7 @@ import { featureOpen } from "~/services/header.server";
 import { eventsFor, loadRangeEvents } from "~/services/chartEvents.server";
 import { listMeasurements, loadSeries, loadSources, loadStatistics, localText, oldestKept } from "~/services/history.server";
 import { getInstance } from "~/services/i18n.server";
-import type { Variable, VariableStatistics } from "~/services/logger/schemas";
+import type { Variable } from "~/services/logger/schemas";
 import { loadVariables } from "~/services/variables.server";
 import { ChartWidget } from "~/ui/dashboard/ChartWidget";
 import { parseRangeToken, QuickRanges, rangeToken, zoomedOut } from "~/ui/dashboard/QuickRanges";
@@ -22,6 +22,7 @@ import { cmpAtInput, COMPARE_PRESETS, resolveComparison } from "~/ui/history/com
 import { resolveHistoryRange } from "~/ui/history/historyRange";
 import { RangeFields } from "~/ui/history/RangeFields";
 import { FieldsetError, VariablePicker } from "~/ui/history/VariablePicker";
+import { StatisticsTable } from "~/ui/history/StatisticsTable";
 import { pageTitle } from "~/ui/title";
 import type { Route } from "./+types/analytics";
 
@@ -273,53 +274,6 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
       {loaderData.stats.length > 0 && <StatisticsTable stats={loaderData.stats} cmpStats={loaderData.cmpStats} compareName={compare?.name ?? null} variables={loaderData.variables} />}
       {loaderData.statsError && <FormErrors errors={[t(loaderData.statsError)]} />}
     </section>
-  );
-}
-
-function StatisticsTable({ stats, cmpStats, compareName, variables }: { stats: VariableStatistics[]; cmpStats: VariableStatistics[]; compareName: string | null; variables: { Id: string; Name: string; Unit: string; Precision?: number }[] }) {
-  const t = useT();
-  const fmt = useFormatters();
-  const rows = [...stats.map((s) => ({ s, suffix: "" })), ...cmpStats.map((s) => ({ s, suffix: compareName ? ` · ${compareName}` : "" }))];
-  const cols = ["Min", "Max", "Mean", "StdDev", "RMS", "First", "Last"] as const;
-  return (
-    <div className="overflow-x-auto rounded-lg bg-white shadow-sm dark:bg-slate-800">
-      <table className="w-full text-left text-sm" data-testid="statistics">
-        <caption className="px-4 py-2 text-left font-semibold">{t("history.analytics.statistics")}</caption>
-        <thead className="bg-slate-100 dark:bg-slate-700">
-          <tr>
-            <th className="px-4 py-2">{t("history.stats.variable")}</th>
-            {cols.map((c) => (
-              <th key={c} className="px-4 py-2 text-right">
-                {t(`history.stats.${c}`)}
-              </th>
-            ))}
-            <th className="px-4 py-2 text-right">{t("history.stats.Count")}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map(({ s, suffix }) => {
-            const v = variables.find((x) => x.Id === s.VID);
-            const digits = v?.Precision === undefined ? undefined : v.Precision + 1;
-            return (
-              <tr key={`${s.VID}${suffix}`} className="border-t border-slate-100 dark:border-slate-700" data-variable={`${v?.Name ?? s.VID}${suffix}`}>
-                <th scope="row" className="px-4 py-2 font-medium">
-                  {v ? `${v.Name}${v.Unit ? ` [${v.Unit}]` : ""}` : s.VID}
-                  {suffix}
-                </th>
-                {cols.map((c) => (
-                  <td key={c} className="px-4 py-2 text-right font-mono tabular-nums" data-stat={c}>
-                    {fmt.value(s[c], digits)}
-                  </td>
-                ))}
-                <td className="px-4 py-2 text-right font-mono tabular-nums" data-stat="Count">
-                  {fmt.number(s.Count)}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
   );
 }
 
