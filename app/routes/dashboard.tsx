@@ -1,5 +1,5 @@
 import { useT } from "~/ui/useT";
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { Link, useNavigate, useNavigation, useSearchParams } from "react-router";
 import { REFRESH_MS } from "~/schemas/dashboardConstants";
 import type { DashboardContent } from "~/schemas/dashboards";
@@ -17,6 +17,7 @@ import { usePolledData } from "~/ui/dashboard/useDashboardLive";
 import { WidgetCard } from "~/ui/dashboard/WidgetCard";
 import { useFormatters } from "~/ui/format";
 import { kioskAlarms } from "~/ui/kiosk/kiosk.server";
+import { KioskSlot } from "~/ui/kiosk/KioskSlot";
 import { planCycle } from "~/ui/kiosk/kioskCycle";
 import type { FreshnessSummary } from "~/ui/live/freshness";
 import { LiveBadge } from "~/ui/live/LiveBadge";
@@ -33,12 +34,6 @@ const KIOSK_MAX_MS = 15_000;
 /** Current values drawn into the page may be this old (as loadDashboardData reads them). */
 const VALUES_MAX_AGE_MS = 1000;
 
-// Kiosk-only markup: the server renders it in place (loaded before any render, so it never
-// suspends there and pages without JavaScript get it whole); the browser fetches its code on
-// its own chunk, so an ordinary dashboard's first load does not carry it.
-const loadKiosk = () => import("~/ui/kiosk/KioskChrome").then((m) => ({ default: m.KioskChrome }));
-const ServerKioskChrome = import.meta.env.SSR ? (await loadKiosk()).default : null;
-const KioskChrome = ServerKioskChrome ?? lazy(loadKiosk);
 
 export async function loader(args: Route.LoaderArgs) {
   const params = args.url.searchParams;
@@ -64,10 +59,10 @@ export async function loader(args: Route.LoaderArgs) {
   const refresh = resolveRefresh(params, dashboard.content.Refresh);
   // Alarm lists: only for those who may use Alarming; the others are told so, the logger is not asked.
   const mayAlarms = featureOpen(auth, "alarming");
-  const data = await loadDashboardData(logger, dashboard.content, range, mayAlarms);
+  const [data, strip] = await Promise.all([loadDashboardData(logger, dashboard.content, range, mayAlarms), kiosk ? kioskStrip(params, logger, dashboards, dashboard.ID, refresh, mayAlarms) : null]);
   stateOf(args.context).charts = chartSources(data, dashboard.content, range);
+  // The values' times, from the same (cached) reads: the page is judged live / stale / offline.
   const live = await readStamps(logger, Object.keys(data.values), liveIds(dashboard.content, data.variables), VALUES_MAX_AGE_MS, data.valuesError !== null || data.variablesError !== null);
-  const strip = kiosk ? await kioskStrip(params, logger, dashboards, dashboard.ID, refresh, mayAlarms) : null;
   return { ...base, range, refresh, data: pageData(data, dashboard.content), live, strip };
 }
 
@@ -185,9 +180,7 @@ function DashboardView({ loaderData, offline, mayEdit }: { loaderData: Loaded; o
     <LiveBusContext.Provider value={bus}>
       {ids.length > 0 && <LiveFeed ids={ids} initial={data.values} stamps={loaderData.live?.stamps} bus={bus} onChange={setLive} />}
       {kiosk && strip ? (
-        <Suspense fallback={null}>
-          <KioskChrome name={dashboard.Name} badge={badge} renderedAt={strip.at} alarms={strip.alarms} cycle={strip.cycle} />
-        </Suspense>
+        <KioskSlot name={dashboard.Name} badge={badge} renderedAt={strip.at} alarms={strip.alarms} cycle={strip.cycle} />
       ) : (
         <div className="flex flex-wrap items-center justify-between gap-3">
           <h1 className="text-2xl font-semibold">{dashboard.Name}</h1>

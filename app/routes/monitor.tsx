@@ -147,7 +147,7 @@ function Tile({ v, value, trend, recent, freshness }: { v: VariableRow; value: n
         {fmt.value(value, v.Precision)} <span className="text-base text-slate-500">{v.Unit}</span>
       </div>
       {fill !== null && (
-        <div className="h-2 w-full overflow-hidden rounded bg-slate-100 dark:bg-slate-700" role="meter" aria-valuemin={v.RangeMin!} aria-valuemax={v.RangeMax!} aria-valuenow={value ?? undefined} aria-label={v.Name}>
+        <div className={`h-2 w-full overflow-hidden rounded bg-slate-100 dark:bg-slate-700 ${freshness && freshness !== "live" ? NOT_LIVE_CLASS : ""}`} role="meter" aria-valuemin={v.RangeMin!} aria-valuemax={v.RangeMax!} aria-valuenow={value ?? undefined} aria-label={v.Name}>
           <div className={`h-full ${state === "ok" ? "bg-brand" : "bg-red-500"}`} style={{ width: `${fill}%` }} />
         </div>
       )}

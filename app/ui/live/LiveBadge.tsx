@@ -24,7 +24,7 @@ export function LiveBadge({ state, ageMs, className = "" }: { state: BadgeState;
     <span className={`flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300 ${className}`} data-testid="live-state" data-state={state} data-age-ms={ageMs ?? undefined}>
       <span aria-hidden="true" className={`h-2 w-2 shrink-0 rounded-full ${DOT[state]}`} />
       {/* The state is announced when it changes; the age ticks every second, so it is not. */}
-      <span role="status">{name}</span>
+      <span role="status">{name}</span>{" "}
       {age && (state === "stale" || state === "offline") && <span data-testid="live-age">· {age}</span>}
     </span>
   );
