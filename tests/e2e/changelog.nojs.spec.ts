@@ -18,7 +18,7 @@ test("the changelog page shows the operators' changelog for every signed-in user
   await expect(page.getByRole("navigation", { name: "Main menu" }).locator('a[href="/changelogUI"]')).toHaveCount(1);
   await page.goto("/changelogUI");
   await expect(page.getByTestId("changelog").getByRole("heading", { level: 2, name: "Unreleased" })).toBeVisible();
-  // In Italian it is written in Italian.
+  // In Italian it is written in Italian (this user's language, saved with the user).
   await page.request.post("/settings", { form: { intent: "preferences", language: "it", theme: "light", layout: "horizontal-minimal", layoutType: "full-width", sidebarWidth: "304", zoneMode: "browser" }, headers: { Origin: new URL(page.url()).origin } });
   await page.goto("/changelogUI");
   await expect(page.getByTestId("changelog").getByRole("heading", { level: 1, name: "Novità" })).toBeVisible();

@@ -1,4 +1,4 @@
-import { ADMIN_PASSWORD, expect, signIn, test } from "./fixtures";
+import { ADMIN_PASSWORD, createRole, createUser, expect, signIn, test } from "./fixtures";
 
 // Issue 15 §9: Help is an in-app screen for operators' tasks, inside the shell, translated.
 test("Help is an in-app page for operators, reached from the menu, in English and Italian", async ({ page }) => {
@@ -18,6 +18,10 @@ test("Help is an in-app page for operators, reached from the menu, in English an
   await expect(page.getByRole("navigation", { name: "Main menu" })).toBeAttached();
   await expect(page).toHaveTitle("Loggia · Help");
 
+  // Italian for a user of its own (the language is saved with the user).
+  const user = await createUser((await createRole([])).id);
+  await page.context().clearCookies();
+  await signIn(page, user.username, user.password);
   await page.request.post("/settings", {
     form: { intent: "preferences", language: "it", theme: "light", layout: "horizontal-minimal", layoutType: "full-width", sidebarWidth: "304", zoneMode: "browser" },
     headers: { Origin: new URL(page.url()).origin },
