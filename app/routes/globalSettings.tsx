@@ -23,6 +23,7 @@ import { checkLogo, readLimitedFormData, readWebUiSetting, saveStyling, uploadLo
 import { forgetTheme } from "~/services/theme.server";
 import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
 import { StylingForm } from "~/ui/StylingForm";
+import { pageTitle } from "~/ui/title";
 import type { Route } from "./+types/globalSettings";
 
 export async function loader(args: Route.LoaderArgs) {
@@ -285,6 +286,6 @@ function GeneralForm({ data: d, lastResult }: { data: LoaderData; lastResult?: S
   );
 }
 
-export function meta() {
-  return [{ title: "Loggia · Global Settings" }];
+export function meta({ matches }: Route.MetaArgs) {
+  return pageTitle(matches, "nav.globalSettings");
 }
