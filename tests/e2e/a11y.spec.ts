@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Cookie, Page } from "@playwright/test";
 import { FEATURES, PERMISSIONS } from "../../app/features";
+import { LAYOUTS } from "../../app/schemas/preferences";
 import { expectAccessible, userWithTheme } from "./axe";
 import { createRole, expect, rpc, test } from "./fixtures";
 
@@ -9,7 +10,8 @@ import { createRole, expect, rpc, test } from "./fixtures";
 // every permission; the signed-out sign-in page takes it from the preferences cookie.
 
 const THEMES = ["light", "dark"] as const;
-type Theme = (typeof THEMES)[number];
+const SHELL_THEMES = ["light", "dark", "semi-dark"] as const;
+type Theme = (typeof SHELL_THEMES)[number];
 
 const sessions = {} as Record<Theme, Cookie[]>;
 let defaultDashboard = "";
@@ -27,15 +29,15 @@ async function signedInCookies(browser: Browser, username: string, password: str
   return cookies;
 }
 
-/** The preferences cookie as the server writes it (unsigned base64 JSON), for pages without a user. */
-async function setPrefsTheme(context: BrowserContext, baseURL: string, theme: Theme) {
-  const value = Buffer.from(encodeURIComponent(JSON.stringify({ theme })).replace(/%([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16))), "binary").toString("base64");
+/** The preferences cookie as the server writes it (unsigned base64 JSON): the theme of pages without a user, everyone's layout. */
+async function setPrefs(context: BrowserContext, baseURL: string, prefs: { theme?: Theme; layout?: string }) {
+  const value = Buffer.from(encodeURIComponent(JSON.stringify(prefs)).replace(/%([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16))), "binary").toString("base64");
   await context.addCookies([{ name: "loggia_prefs", value, url: baseURL }]);
 }
 
 test.beforeAll(async ({ browser }) => {
   const role = await createRole([...PERMISSIONS]);
-  for (const theme of THEMES) {
+  for (const theme of SHELL_THEMES) {
     const { username, password } = await userWithTheme(role.id, theme);
     sessions[theme] = await signedInCookies(browser, username, password);
   }
@@ -94,12 +96,34 @@ for (const theme of THEMES) {
 
     test("the sign-in page", async ({ browser, baseURL }) => {
       const context = await browser.newContext();
-      await setPrefsTheme(context, baseURL!, theme);
+      await setPrefs(context, baseURL!, { theme });
       const page = await context.newPage();
       await visit(page, "/signin", theme);
       await expectAccessible(page, `/signin (${theme})`);
       await context.close();
     });
+  });
+}
+
+// Spec §4's layouts put the menus elsewhere, some in dark chrome (also in the light theme); the
+// semi-dark theme darkens only the chrome, so it is checked here, on the shell.
+for (const theme of SHELL_THEMES) {
+  test.describe(`${theme} theme, layouts`, () => {
+    test.beforeEach(async ({ context }) => {
+      await context.addCookies(sessions[theme]);
+    });
+    for (const layout of LAYOUTS) {
+      test(`the ${layout} layout, with its first menu open`, async ({ page, context, baseURL }) => {
+        await setPrefs(context, baseURL!, { layout });
+        await visit(page, "/dashboard", theme);
+        await expect(page.locator("[data-layout]")).toHaveAttribute("data-layout", layout);
+        await expectAccessible(page, `${layout} layout (${theme})`);
+        const menu = page.locator("details:not([data-drawer]):not([open]) > summary:visible").first();
+        if ((await menu.count()) === 0) return;
+        await menu.click();
+        await expectAccessible(page, `${layout} layout, menu open (${theme})`);
+      });
+    }
   });
 }
 
