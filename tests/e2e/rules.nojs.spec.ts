@@ -111,6 +111,7 @@ test("the rule form asks for the type first and shows only that type's fields, k
   await expect(form.getByLabel("Stale after (s)")).toHaveCount(0);
 
   await form.getByLabel("Name").fill("Type first");
+  await form.getByLabel("Variable").selectOption({ label: "Test bench controller › Bearing temperature 1 [°C]" });
   await form.getByLabel("Message").fill("Pump {value}");
   await choose("digital");
   expect(await labels()).toEqual(["Alarm state (digital)"]);
@@ -130,6 +131,7 @@ test("the rule form asks for the type first and shows only that type's fields, k
   await form.getByRole("button", { name: "Add rule" }).click();
   await expect(page.getByTestId("rule-condition").getByText("Required for this type.")).toBeVisible();
   await expect(page.getByTestId("rule-form").getByLabel("Name")).toHaveValue("Type first");
+  await expect(page.getByTestId("rule-form").getByLabel("Variable")).not.toHaveValue("");
   const { Rules } = await rpc<{ Rules: { Name: string }[] }>("AlarmAPI.GetRules", {});
   expect(Rules.some((r) => r.Name === "Type first")).toBe(false);
 });

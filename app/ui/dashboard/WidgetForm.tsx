@@ -57,7 +57,9 @@ export function WidgetForm({ dashboardId, version, type, widget, nextRow, variab
   });
   const uses = TYPE_OPTIONS[type];
   const colours = t("dashboards.colours");
-  const initialVariables = (fields.variables.initialValue as string[] | undefined) ?? [];
+  // One posted variable comes back from the action as a string, several as an array.
+  const posted = fields.variables.initialValue as string[] | string | undefined;
+  const initialVariables = Array.isArray(posted) ? posted : posted ? [posted] : [];
   // The title shown when the field is left empty follows the chosen variables as they change.
   const [chosen, setChosen] = useState<string[]>(initialVariables);
   const names = new Map(variables.map((v) => [v.Id, v.Name]));
