@@ -79,7 +79,7 @@ export function BarWidget({ widget, v, value, kiosk }: OneValue) {
       <div className={`font-mono font-semibold tabular-nums ${kiosk ? KIOSK_NUMBER : "text-2xl"}`} data-testid="widget-value">
         {fmt.value(value, precisionOf(widget, v))} <span className={`font-normal text-slate-500 ${kiosk ? KIOSK_UNIT : "text-sm"}`}>{v.Unit}</span>
       </div>
-      <div className="h-[clamp(1.5rem,3vh,5rem)] w-full overflow-hidden rounded bg-slate-200 dark:bg-slate-700" role="meter" aria-label={v.Name} aria-valuemin={scale[0]} aria-valuemax={scale[1]} aria-valuenow={value ?? undefined}>
+      <div className={`w-full ${kiosk ? "h-[clamp(1.5rem,3vh,5rem)]" : "h-6"} overflow-hidden rounded bg-slate-200 dark:bg-slate-700`} role="meter" aria-label={v.Name} aria-valuemin={scale[0]} aria-valuemax={scale[1]} aria-valuenow={value ?? undefined}>
         <div className="h-full transition-[width]" style={{ width: `${(fraction(value, scale) * 100).toFixed(1)}%`, background: colour }} />
       </div>
       <div className="flex justify-between text-xs text-slate-500">
@@ -98,8 +98,8 @@ export function LampWidget({ widget, value, kiosk }: OneValue) {
   const label = value === null ? t("dashboards.widget.noValue") : match ? match.Label : value !== 0 ? t("dashboards.widget.on") : t("dashboards.widget.off");
   return (
     <div className="flex h-full items-center gap-3" role="status">
-      <span aria-hidden="true" className={`shrink-0 rounded-full border border-black/10 shadow-inner ${kiosk ? "size-[clamp(2rem,5vh,8rem)]" : "h-8 w-8"}`} style={{ background: colour ?? "transparent" }} />
-      <span className={`font-semibold ${kiosk ? "text-[clamp(1.5rem,4vh,6rem)]" : "text-lg"}`} data-testid="widget-value" data-value={value ?? ""}>
+      <span aria-hidden="true" className={`shrink-0 rounded-full border border-black/10 shadow-inner ${kiosk ? "size-[clamp(1.25rem,2.6vh,4.5rem)]" : "h-8 w-8"}`} style={{ background: colour ?? "transparent" }} />
+      <span className={`font-semibold ${kiosk ? "text-[clamp(1.125rem,2.6vh,4.5rem)]" : "text-lg"}`} data-testid="widget-value" data-value={value ?? ""}>
         {label}
       </span>
     </div>
