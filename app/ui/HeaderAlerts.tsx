@@ -18,7 +18,7 @@ export function HeaderAlerts({ alerts }: { alerts: Alerts }) {
           <summary className="list-none rounded-full p-2 hover:bg-black/5 dark:hover:bg-white/10" aria-label={t("header.messages")} title={t("header.messages")} data-testid="messages-popover">
             <Icon name="log" className="h-6 w-6" />
           </summary>
-          <div className="absolute right-0 z-30 mt-2 w-80 rounded-md border border-slate-200 bg-white p-2 text-sm shadow-lg dark:border-slate-700 dark:bg-slate-800">
+          <div className="absolute right-0 z-30 mt-2 w-80 rounded-md border border-slate-200 bg-white p-2 text-sm text-slate-900 shadow-lg dark:border-slate-700 dark:bg-slate-800 dark:text-slate-100">
             <div className="mb-1 px-2 font-semibold">{t("header.messagesTitle")}</div>
             {alerts.messages.length === 0 ? (
               <p className="px-2 py-3 text-slate-500">{t("header.noMessages")}</p>

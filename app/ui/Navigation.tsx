@@ -86,7 +86,7 @@ function GroupItems({ group, compact = false }: { group: NavGroup; compact?: boo
       ))}
       {group.section && (
         <li className="mt-1 border-t border-slate-200 pt-1 dark:border-slate-700">
-          <div className="px-3 py-1 text-xs font-semibold uppercase tracking-wide text-slate-500">{t(group.section.label)}</div>
+          <div className="px-3 py-1 text-xs font-semibold uppercase tracking-wide text-slate-500 chrome-dark:text-slate-400">{t(group.section.label)}</div>
           {group.section.items.length === 0 ? (
             <div className="px-3 py-1 text-sm text-slate-500">{t("nav.noDashboards")}</div>
           ) : (
