@@ -128,6 +128,8 @@ test("frozen data turns the kiosk stale in place: badge with its age, greyed val
     await expect(page.locator("[data-type=value] .loggia-not-live").first()).toBeVisible();
     await expect(page.locator("[data-type=lamp] .loggia-not-live").first()).toBeVisible();
     await noScrolling(page);
+    // Greyed and without values (acquisition stopped), it stays accessible (meters say "No value").
+    await expectAccessible(page, "stale kiosk");
   } finally {
     await rpc("ProjectAPI.Start", {});
   }

@@ -41,18 +41,25 @@ function scaleOf(widget: Widget, v: VariableInfo): [number, number] {
   return max > min ? [min, max] : [min, min + 1];
 }
 
+/** A meter needs a current value: without one it sits at the minimum and says "No value". */
+function useMeterValue(value: number | null, [min]: [number, number]) {
+  const t = useT();
+  return { "aria-valuenow": value ?? min, "aria-valuetext": value === null ? t("dashboards.widget.noValue") : undefined };
+}
+
 const fraction = (value: number | null, [min, max]: [number, number]) => (value === null ? 0 : Math.min(1, Math.max(0, (value - min) / (max - min))));
 
 export function GaugeWidget({ widget, v, value, kiosk }: OneValue) {
   const fmt = useFormatters();
   const scale = scaleOf(widget, v);
+  const meter = useMeterValue(value, scale);
   const f = fraction(value, scale);
   const colour = thresholdColour(value, widget.Options.Thresholds) ?? "var(--loggia-main, #3056a8)";
   // A half circle from the left (min) over the top to the right (max).
   const angle = Math.PI * (1 - f);
   const end = { x: 50 + 40 * Math.cos(angle), y: 50 - 40 * Math.sin(angle) };
   return (
-    <div className="flex h-full flex-col items-center justify-center" role="meter" aria-label={v.Name} aria-valuemin={scale[0]} aria-valuemax={scale[1]} aria-valuenow={value ?? undefined}>
+    <div className="flex h-full flex-col items-center justify-center" role="meter" aria-label={v.Name} aria-valuemin={scale[0]} aria-valuemax={scale[1]} {...meter}>
       <svg viewBox="0 0 100 58" className={kiosk ? "min-h-0 w-full flex-1" : "max-h-full w-full"} aria-hidden="true">
         <path d="M10 50 A40 40 0 0 1 90 50" fill="none" className="stroke-slate-200 dark:stroke-slate-700" strokeWidth={9} />
         {value !== null && f > 0 && <path d={`M10 50 A40 40 0 0 1 ${end.x.toFixed(2)} ${end.y.toFixed(2)}`} fill="none" stroke={colour} strokeWidth={9} />}
@@ -73,13 +80,14 @@ export function GaugeWidget({ widget, v, value, kiosk }: OneValue) {
 export function BarWidget({ widget, v, value, kiosk }: OneValue) {
   const fmt = useFormatters();
   const scale = scaleOf(widget, v);
+  const meter = useMeterValue(value, scale);
   const colour = thresholdColour(value, widget.Options.Thresholds) ?? "var(--loggia-main, #3056a8)";
   return (
     <div className="flex h-full flex-col justify-center gap-2">
       <div className={`font-mono font-semibold tabular-nums ${kiosk ? KIOSK_NUMBER : "text-2xl"}`} data-testid="widget-value">
         {fmt.value(value, precisionOf(widget, v))} <span className={`font-normal text-slate-500 ${kiosk ? KIOSK_UNIT : "text-sm"}`}>{v.Unit}</span>
       </div>
-      <div className={`w-full ${kiosk ? "h-[clamp(1.5rem,3vh,5rem)]" : "h-6"} overflow-hidden rounded bg-slate-200 dark:bg-slate-700`} role="meter" aria-label={v.Name} aria-valuemin={scale[0]} aria-valuemax={scale[1]} aria-valuenow={value ?? undefined}>
+      <div className={`w-full ${kiosk ? "h-[clamp(1.5rem,3vh,5rem)]" : "h-6"} overflow-hidden rounded bg-slate-200 dark:bg-slate-700`} role="meter" aria-label={v.Name} aria-valuemin={scale[0]} aria-valuemax={scale[1]} {...meter}>
         <div className="h-full transition-[width]" style={{ width: `${(fraction(value, scale) * 100).toFixed(1)}%`, background: colour }} />
       </div>
       <div className="flex justify-between text-xs text-slate-500">
