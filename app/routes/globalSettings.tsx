@@ -200,7 +200,7 @@ function GeneralForm({ data: d, lastResult }: { data: LoaderData; lastResult?: S
   const startPages = START_PAGES.some((p) => p.value === stored) ? START_PAGES : [...START_PAGES, { value: stored, label: "" }];
   const zones = d.zones.some((z) => z.Value === d.general.defaultTimezone) ? d.zones : [{ Value: d.general.defaultTimezone, Description: d.general.defaultTimezone }, ...d.zones];
   return (
-    <Form method="post" {...getFormProps(form)} className="grid gap-4 sm:grid-cols-2">
+    <Form method="post" {...getFormProps(form)} className="grid grid-cols-1 gap-4 sm:grid-cols-2">
       <input type="hidden" name="intent" value="general" />
       <div className="sm:col-span-2">
         <FormErrors errors={form.errors} id={form.errorId} />

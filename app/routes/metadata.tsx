@@ -73,7 +73,7 @@ export default function MetaData({ loaderData, actionData }: Route.ComponentProp
     <section className={listPageClass}>
       <h1 className="text-2xl font-semibold">{t("nav.metadata")}</h1>
       <Form method="get" className="flex flex-wrap items-end gap-2" data-testid="metadata-target">
-        <label className="flex flex-col gap-1 text-sm font-medium">
+        <label className="flex max-w-full min-w-0 flex-col gap-1 text-sm font-medium">
           {t("history.metadata.object")}
           <select name="target" defaultValue={selected ? `${selected.type}|${selected.id}` : ""} className={inputClass}>
             <option value="">—</option>

@@ -127,7 +127,7 @@ function PreferencesForm({ data: d, lastResult }: { data: Route.ComponentProps["
   });
   const [zoneChoice, setZoneChoice] = useState<string>(fields.zoneMode.initialValue as string);
   return (
-    <Form method="post" {...getFormProps(form)} className="grid gap-4 sm:grid-cols-2">
+    <Form method="post" {...getFormProps(form)} className="grid grid-cols-1 gap-4 sm:grid-cols-2">
       <input type="hidden" name="intent" value="preferences" />
       <div className="sm:col-span-2">
         <FormErrors errors={form.errors} id={form.errorId} />

@@ -21,7 +21,7 @@ export function ShelvePanel({ alarm, lastResult, cancelHref }: { alarm: Alarm; l
   });
   return (
     <Panel title={t("alarming.shelveTitle", { name: alarm.Name })}>
-      <Form method="post" {...getFormProps(form)} className="grid gap-4 sm:grid-cols-2">
+      <Form method="post" {...getFormProps(form)} className="grid grid-cols-1 gap-4 sm:grid-cols-2">
         <input type="hidden" name="intent" value="shelve" />
         <input type="hidden" name="id" value={alarm.ID} />
         <div className="sm:col-span-2">

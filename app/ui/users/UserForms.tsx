@@ -35,7 +35,7 @@ export function UserForm({ intent, user, roles, zones, lastResult, cancelHref }:
   });
   const f = fields as Record<string, (typeof fields)[keyof typeof fields]>;
   return (
-    <Form method="post" {...getFormProps(form)} className="grid gap-4 sm:grid-cols-2">
+    <Form method="post" {...getFormProps(form)} className="grid grid-cols-1 gap-4 sm:grid-cols-2">
       <input type="hidden" name="intent" value={intent} />
       {user && <input type="hidden" name="id" value={user.ID} />}
       {user && <input type="hidden" name="version" value={user.Version ?? ""} />}
@@ -99,7 +99,7 @@ export function ResetPasswordForm({ user, lastResult, cancelHref }: { user: User
     shouldRevalidate: "onInput",
   });
   return (
-    <Form method="post" {...getFormProps(form)} className="grid gap-4 sm:grid-cols-2">
+    <Form method="post" {...getFormProps(form)} className="grid grid-cols-1 gap-4 sm:grid-cols-2">
       <input type="hidden" name="intent" value="password" />
       <input type="hidden" name="id" value={user.ID} />
       <input type="hidden" name="username" value={user.Username} />
