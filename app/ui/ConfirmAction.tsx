@@ -90,7 +90,8 @@ export function ConfirmPanel({ title, ...form }: ConfirmFormProps & { title: str
  * page's confirmation panel; after hydration a dialog. `nonce` reopens it for a new answer.
  */
 export function ConfirmStep({ title, nonce, ...form }: ConfirmFormProps & { title: string; nonce: string }) {
-  const [hydrated, setHydrated] = useState(false);
+  // Mounted after a client-side post the app is hydrated already (root marks <html>): straight to the dialog.
+  const [hydrated, setHydrated] = useState(() => typeof document !== "undefined" && document.documentElement.dataset.hydrated === "true");
   const [closed, setClosed] = useState<string | null>(null);
   useEffect(() => setHydrated(true), []);
   if (!hydrated) return <ConfirmPanel title={title} {...form} />;
