@@ -300,11 +300,11 @@ describe("VNC WebSocket proxy", () => {
     }
   });
 
-  it("without login, needs no session (the VNC view needs no permission, spec §6)", async () => {
+  it("without login, needs no session when the Features list offers the VNC view (spec §6, issue 15 §9)", async () => {
     const admin = (await login(logger.url, "admin", ADMIN_PASSWORD)).access;
     const p = await openProxy();
     try {
-      expect((await rpc(logger.url, "ConfigAPI.SetGlobalSettings", { Config: { LoginRequired: false } }, admin)).status).toBe(200);
+      expect((await rpc(logger.url, "ConfigAPI.SetGlobalSettings", { Config: { LoginRequired: false, Features: ["vncview"] } }, admin)).status).toBe(200);
       const c = client(`${p.url}/vncview/ws?target=${targetId}`);
       expect(await browserHandshake(c)).toBe(0);
       c.ws.close();
