@@ -170,7 +170,9 @@ export function UPlotChart(props: UPlotChartProps) {
             const q = latest.current;
             drawOverlays(u, q.thresholds ?? [], q.events ?? [], `u:${q.vars[0]?.Unit ?? ""}`);
             const next = markersOf(u, q.thresholds ?? [], q.events ?? [], `u:${q.vars[0]?.Unit ?? ""}`);
-            setMarkers((m) => (JSON.stringify(m) === JSON.stringify(next) ? m : next));
+            // After the frame: a state update here (the first draw runs in a layout effect) would
+            // re-render synchronously before the chart's first paint.
+            requestAnimationFrame(() => setMarkers((m) => (JSON.stringify(m) === JSON.stringify(next) ? m : next)));
           },
         ],
         setCursor: [(u) => setCursorIdx(u.cursor.idx ?? null)],
