@@ -35,14 +35,17 @@ export function DateTimeField({
   const fieldId = id ?? `dt-${autoId}`;
   const bad = flagInvalid && value !== "" && parseTypedDateTime(value, localeId) === null;
   const pattern = t(patternKey(localeId));
+  const shown = showDateTime(value, localeId);
   const describedBy = [showHint ? `${fieldId}-hint` : "", bad ? `${fieldId}-error` : ""].filter(Boolean).join(" ") || undefined;
   return (
     <span className="inline-flex flex-col gap-0.5">
       <input
+        // A new value from the server (after a client navigation) replaces what was typed.
+        key={shown}
         type="text"
         id={fieldId}
         name={name}
-        defaultValue={showDateTime(value, localeId)}
+        defaultValue={shown}
         aria-label={label}
         placeholder={pattern}
         inputMode="numeric"
