@@ -15,6 +15,8 @@ test("with JavaScript the export shows its progress, resamples and can be cancel
   expect(lines.length - 1).toBeGreaterThanOrEqual(299);
   expect(lines.length - 1).toBeLessThanOrEqual(301);
   expect(Number(lines[2]!.split(",")[0]) - Number(lines[1]!.split(",")[0])).toBe(1000);
+  // The count is of data rows: the file's lines less its header.
+  await expect(page.getByTestId("export-progress")).toContainText(`${lines.length - 1} data rows`);
 
   // A long raw export, cancelled while it streams.
   await page.goto(`/export?v=${ids["Oil temperature"]}&v=${ids["Vibration"]}&span=preset&range=7d`);
