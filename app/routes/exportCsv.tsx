@@ -11,6 +11,8 @@ import { isRefusal } from "~/services/submission.server";
 import { loadVariables } from "~/services/variables.server";
 import { resolveHistoryRange } from "~/ui/history/historyRange";
 import type { Route } from "./+types/exportCsv";
+import { LOCALE_IDS, type Language } from "~/locales";
+import { canonicalQuery } from "~/ui/dateTimeInput";
 
 // The CSV download: the logger's stream passed through as it arrives (never buffered), so a
 // gigabyte costs the console no memory. A refused export goes back to the form with the
@@ -46,7 +48,9 @@ export async function action(args: Route.ActionArgs) {
     return refuse(t(messages![0]!), EXPORT_ERROR_FIELDS.find((f) => f === field) ?? null);
   }
   const c = submission.value;
-  const params = new URLSearchParams(choicesQuery(form));
+  // Date-time fields are typed in the user's locale (app/ui/DateTimeField.tsx): read canonically.
+  const typed = new URLSearchParams(choicesQuery(form));
+  const params = canonicalQuery(typed, LOCALE_IDS[getLocale(args.context) as Language] ?? "en-US") ?? typed;
   const [{ variables, devices }, measurements, zone, sources] = await Promise.all([loadVariables(logger), listMeasurements(logger), userTimeZone(args), loadSources(logger)]);
   const range = resolveHistoryRange(params, zone, Date.now(), measurements);
   if (range.problem) return refuse(t(range.problem), "range");

@@ -121,5 +121,5 @@ test("bad requests: no variables, a range before the oldest data kept — explai
   await expect(form.getByTestId("range-fields").getByTestId("field-error")).toContainText("The range ends before the oldest data kept");
   await expect(page.getByTestId("statistics")).toHaveCount(0);
   await expect(form.getByLabel("Oil temperature [°C]")).toBeChecked();
-  await expect(form.getByRole("textbox", { name: "From" }).or(form.getByLabel("From", { exact: true }))).toHaveValue("2020-01-01T10:00");
+  await expect(form.getByRole("textbox", { name: "From" }).or(form.getByLabel("From", { exact: true }))).toHaveValue("01/01/2020 10:00");
 });
