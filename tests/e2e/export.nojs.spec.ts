@@ -89,8 +89,8 @@ test("a bad export request is explained on the form with the choices kept", asyn
   await expect(form.getByLabel("Oil temperature [°C]")).toBeChecked();
 
   // A range before the oldest data kept (retention, or before the logger recorded anything).
-  await form.getByLabel("From", { exact: true }).fill("2020-01-01T10:00");
-  await form.getByLabel("To", { exact: true }).fill("2020-01-01T11:00");
+  await form.getByLabel("From", { exact: true }).fill("01/01/2020 10:00");
+  await form.getByLabel("To", { exact: true }).fill("01/01/2020 11:00");
   await form.getByRole("button", { name: "Download CSV" }).click();
   await expect(form.getByTestId("range-fields").getByTestId("field-error")).toContainText("The range ends before the oldest data kept");
   await expect(form.getByLabel("From", { exact: true })).toHaveValue("01/01/2020 10:00");
