@@ -51,7 +51,10 @@ export async function loader(args: Route.LoaderArgs) {
     lastWrite = Date.now();
     controller.enqueue(encoder.encode(text));
   };
-  const event = (s: LiveSample) => write(`data: ${JSON.stringify(s)}\n\n`, true);
+  // Frames that arrive in the same read as the first one are handed over before the first is
+  // written here: they wait, so the browser gets the retry line, then samples in order.
+  let pending: LiveSample[] | null = [];
+  const event = (s: LiveSample) => (pending ? pending.push(s) : write(`data: ${JSON.stringify(s)}\n\n`, true));
   const body = new ReadableStream<Uint8Array>(
     {
       start: (c) => {
@@ -89,7 +92,9 @@ export async function loader(args: Route.LoaderArgs) {
   }
 
   write("retry: 2000\n\n", false);
-  event(sub.first);
+  const early = pending;
+  pending = null;
+  for (const s of [sub.first, ...early]) event(s);
   keepalive = setInterval(() => {
     if (Date.now() - lastWrite >= KEEPALIVE_MS) write(": keepalive\n\n", false);
   }, KEEPALIVE_MS / 3);

@@ -156,7 +156,7 @@ describe("/live relay over the logger's WebSocket", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
     const { samples, text } = await events(res, 4);
-    expect(text.startsWith("retry: 2000\n\n")).toBe(true);
+    expect(text.slice(0, 300)).toMatch(/^retry: 2000\n\n/);
     for (const s of samples) {
       expect(Object.keys(s).sort()).toEqual(["t", "times", "values"]);
       expect(Object.keys(s.values)).toEqual([oil, horn]);
