@@ -24,6 +24,12 @@ export const DEFAULT_CONFIG: GlobalConfig = {
     "measurementUI",
     "versionInfo",
     "settings",
+    // Needed no switch before issue 15 (no permission of their own): kept on for a fresh install.
+    "vncview",
+    "traceLog",
+    "canscanner",
+    "changelogUI",
+    "help",
   ],
   DefaultLanguage: "en",
   DefaultTimezone: "UTC",

@@ -24,7 +24,7 @@ const TEST_CELL: Draft[] = [
   { ID: "hydraulics", Type: "bar", X: 6, Y: 5, W: 3, H: 3, Names: ["Hydraulic pressure"], Options: { Min: 0, Max: 250, Thresholds: [{ Value: 200, Color: "red" }] } },
   { ID: "strain", Type: "table", Title: "Strain gauges", X: 9, Y: 5, W: 3, H: 3, Names: ["Strain gauge 1", "Strain gauge 2", "Strain gauge 3", "Strain gauge 4"] },
   // Every active alarm of the rig, acknowledged ones too, so none is out of sight on the default screen (issue 15 §4).
-  { ID: "alarms", Type: "alarms", Title: "Active alarms", X: 0, Y: 8, W: 12, H: 3, Options: { OnlyUnacknowledged: false, MaxRows: 10 } },
+  { ID: "alarms", Type: "alarms", Title: "", X: 0, Y: 8, W: 12, H: 3, Options: { OnlyUnacknowledged: false, MaxRows: 10 } },
 ];
 
 const ENERGY_WEATHER: Draft[] = [

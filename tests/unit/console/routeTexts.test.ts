@@ -89,8 +89,8 @@ describe("texts per route", () => {
   });
 
   it("loads the shell's and a screen's files once, merged as i18next wants them", async () => {
-    expect(textsFor("/dashboard")).toEqual(["dashboards"]);
-    expect(textsFor("/dashboard/series")).toEqual(["dashboards"]);
+    expect(textsFor("/dashboard")).toEqual(["dashboards", "kiosk", "operator"]);
+    expect(textsFor("/dashboard/series")).toEqual(["dashboards", "kiosk", "operator"]);
     expect(textsFor("/signin")).toEqual(["signin"]);
     expect(textsFor("/versionInfo")).toEqual(["about"]);
     expect(textsFor("/nowhere")).toEqual([]);
