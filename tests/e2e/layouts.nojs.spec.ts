@@ -42,7 +42,7 @@ test("User Settings offers the eight layouts, three layout types and three sideb
 test("vertical layouts draw a sidebar of the chosen width; the Dashboard menu stays inside it", async ({ page }) => {
   await page.setViewportSize({ width: 1400, height: 900 });
   await signIn(page, "admin", ADMIN_PASSWORD);
-  const name = unique("A dashboard with a rather long name ");
+  const name = unique("A dashboard with a rather long title ");
   await rpc("WebUIAPI.SaveDashboard", { Dashboard: { Name: name, Content: { Widgets: [] } } });
   for (const [layout, width] of [["vertical-default", 280], ["vertical-minimal", 330], ["vertical-modern-sidebar", 304]] as const) {
     await choose(page, { layout, width: String(width) });

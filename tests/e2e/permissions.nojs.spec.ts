@@ -41,9 +41,10 @@ test("a dashboard's chart buckets (/dashboard/series) need ViewDashboards and a 
   const { List } = await (async () => {
     const bearer = await token("admin", ADMIN_PASSWORD);
     const res = await fetch(`${LOGGER}/rpc/WebUIAPI.List`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${bearer}` }, body: "{}" });
-    return (await res.json()) as { List: { ID: string }[] };
+    return (await res.json()) as { List: { ID: string; Name: string }[] };
   })();
-  const id = List[0]!.ID;
+  // The seeded demo dashboard, which has charts (other tests add dashboards of their own).
+  const id = List.find((d) => d.Name === "Test cell dashboard")!.ID;
   const now = Date.now();
   const url = `/dashboard/series?id=${id}&from=${now - 3_600_000}&to=${now}`;
 

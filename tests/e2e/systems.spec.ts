@@ -26,7 +26,7 @@ test("a controller hides Help and reads the admin global settings", async ({ pag
   }
 });
 
-test("a service offers Help, which leads to the constants file's help URL", async ({ page }) => {
+test("a service offers the in-app Help, which links the constants file's help URL for more", async ({ page }) => {
   const logger = await startLogger({ adminPassword: PASSWORD });
   const console = await startConsole(logger.url);
   try {
@@ -34,6 +34,9 @@ test("a service offers Help, which leads to the constants file's help URL", asyn
     await page.getByLabel("Username").fill("admin");
     await page.getByLabel("Password").fill(PASSWORD);
     await page.getByLabel("Password").press("Enter");
+    await expect(page).toHaveURL(/\/help$/);
+    await expect(page.getByRole("heading", { name: "Help", level: 1 })).toBeVisible();
+    await page.getByRole("link", { name: /More documentation/ }).click();
     await expect(page).toHaveURL(/\/resources\/help\.html$/);
     await expect(page.getByRole("heading", { name: "Loggia help" })).toBeVisible();
   } finally {
