@@ -1,0 +1,45 @@
+// `node scripts/screenshots.ts`: the README's screenshots (dashboard, kiosk, analytics), taken
+// from a running console with Debian's Chromium. Start the product first (npm start) and pass
+// where it runs and the admin's password:
+//   BASE_URL=http://localhost:3000 ADMIN_PASSWORD=… node scripts/screenshots.ts
+import { resolve } from "node:path";
+import { chromium } from "@playwright/test";
+
+const base = process.env.BASE_URL ?? "http://localhost:3000";
+const password = process.env.ADMIN_PASSWORD;
+if (!password) {
+  console.error("Set ADMIN_PASSWORD (and BASE_URL if not http://localhost:3000).");
+  process.exit(2);
+}
+const docs = resolve(import.meta.dirname, "..", "docs");
+
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+try {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await page.goto(`${base}/signin`);
+  await page.getByLabel(/username/i).fill("admin");
+  await page.getByLabel(/password/i).fill(password);
+  await page.getByRole("button", { name: /sign in/i }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith("/signin"));
+
+  // Let a few live values and chart points arrive before each shot.
+  const shoot = async (path: string, file: string, viewport = { width: 1440, height: 900 }, fullPage = false) => {
+    await page.setViewportSize(viewport);
+    await page.goto(`${base}${path}`);
+    await page.waitForLoadState("networkidle").catch(() => undefined);
+    await page.waitForTimeout(3000);
+    await page.screenshot({ path: resolve(docs, file), fullPage });
+    console.log(`docs/${file}`);
+  };
+  await shoot("/dashboard", "screenshot.png");
+  await shoot("/dashboard?kiosk", "screenshot-kiosk.png", { width: 1920, height: 1080 });
+  // Analytics with a few temperatures of the last hour.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`${base}/analytics`);
+  const ids = await page.locator('input[type="checkbox"][name="v"]').evaluateAll((boxes) =>
+    boxes.filter((b) => /temperature/i.test(b.closest("label")?.textContent ?? "")).slice(0, 3).map((b) => (b as HTMLInputElement).value),
+  );
+  await shoot(`/analytics?${ids.map((id) => `v=${encodeURIComponent(id)}`).join("&")}&span=preset&range=1h`, "screenshot-analytics.png", { width: 1440, height: 900 }, true);
+} finally {
+  await browser.close();
+}
