@@ -17,7 +17,10 @@ test("hover and keyboard read-out, and an alarm raised marked on the chart", asy
       .poll(async () => (await rpc<{ Alarms: { ID: number; State: string }[] }>("AlarmAPI.GetAlarms", {})).Alarms.find((a) => a.ID === ruleId)?.State, { timeout: 15_000 })
       .toBe("ActiveUnacknowledged");
     await signIn(page, "admin", ADMIN_PASSWORD);
-    await page.goto(`/dashboard?id=${id}&range=15m`);
+    // A fixed range that ends now, with the raised alarm in it: a relative one follows the live
+    // values, so the bucket under a keyboard cursor would change its time while the test reads it.
+    const to = Date.now();
+    await page.goto(`/dashboard?id=${id}&from=${to - 15 * 60_000}&to=${to}`);
     const chart = page.locator('[data-type="chart"] [data-testid="chart"][data-ready]');
     await expect(chart).toBeVisible();
     await expect(chart.locator(`[data-event="alarmRaised"][title="Alarm raised: ${rule}"]`)).toBeAttached();
