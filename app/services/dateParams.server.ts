@@ -16,7 +16,15 @@ export const dateParamsMiddleware: MiddlewareFunction<Response> = async ({ reque
   const query = canonicalQuery(url.searchParams, localeId);
   if (!query) return next();
   query.delete("_routes");
-  const path = url.pathname.replace(/\.data$/, "").replace(/^\/_root$/, "/");
-  const search = query.toString();
-  throw redirect(`${path}${search ? `?${search}` : ""}`);
+  throw redirect(canonicalTarget(url.pathname, query));
 };
+
+/**
+ * Where the canonical address is: the page (not its `.data` request) with the rewritten query.
+ * One leading slash only: "//host/…" would be a protocol-relative redirect off the site.
+ */
+export function canonicalTarget(pathname: string, query: URLSearchParams): string {
+  const path = `/${pathname.replace(/\.data$/, "").replace(/^\/_root$/, "/").replace(/^\/+/, "")}`;
+  const search = query.toString();
+  return `${path}${search ? `?${search}` : ""}`;
+}
