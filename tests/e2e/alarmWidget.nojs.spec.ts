@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, createUser, expect, LOGGER, rpc, signIn, test, token, unique } from "./fixtures";
+import { ADMIN_PASSWORD, createDashboardInManager, createUser, expect, LOGGER, rpc, signIn, test, token, unique } from "./fixtures";
 
 // The alarm list widget, with JavaScript (the dashboard re-polls its loader) and without (the
 // page refreshes itself at the dashboard's interval). Runs against the shared e2e logger: the
@@ -33,11 +33,7 @@ test("an alarm list added through the manager shows the alarm, and its acknowled
   const name = unique("Alarm wall ");
   try {
     await signIn(page, "admin", ADMIN_PASSWORD);
-    await page.goto("/dashboardManager");
-    await page.getByRole("link", { name: "New dashboard" }).click();
-    await page.getByLabel("Name").fill(name);
-    await page.getByRole("button", { name: "Create" }).click();
-    await expect(page.getByRole("heading", { name: `Edit dashboard ${name}` })).toBeVisible();
+    await createDashboardInManager(page, name);
 
     const editor = page.getByTestId("dashboard-editor");
     await editor.getByLabel("Widget type").selectOption({ label: "Alarm list" });

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, expect, LOGGER, rpc, signIn, test, token, unique } from "./fixtures";
+import { ADMIN_PASSWORD, createDashboardInManager, expect, LOGGER, rpc, signIn, test, token, unique } from "./fixtures";
 
 // Dashboard Manager flows as plain forms: the same test runs with and without JavaScript.
 
@@ -14,13 +14,6 @@ async function dashboardByName(name: string) {
   return List.find((d) => d.Name === name);
 }
 
-async function create(page: Page, name: string) {
-  await page.goto("/dashboardManager");
-  await page.getByRole("link", { name: "New dashboard" }).click();
-  await page.getByLabel("Name").fill(name);
-  await page.getByRole("button", { name: "Create" }).click();
-  await expect(page.getByRole("heading", { name: `Edit dashboard ${name}` })).toBeVisible();
-}
 
 async function addWidget(page: Page, type: string, fill: (page: Page) => Promise<void>) {
   const editor = page.getByTestId("dashboard-editor");
@@ -38,7 +31,7 @@ test.beforeEach(async ({ page }) => {
 
 test("create a dashboard, add and edit widgets through forms, see it with server charts, delete it", async ({ page }) => {
   const name = unique("Forms ");
-  await create(page, name);
+  await createDashboardInManager(page, name);
   await addWidget(page, "Single value", async (p) => {
     await p.getByTestId("widget-form").getByLabel("Variable", { exact: true }).selectOption({ label: "Oil pressure [bar]" });
     await p.getByTestId("widget-form").getByLabel("Threshold 1: from value").fill("0");
@@ -90,7 +83,7 @@ test("create a dashboard, add and edit widgets through forms, see it with server
 test("set default, rename with a concurrent edit detected, duplicate, import and export", async ({ page }) => {
   const before = (await rpc<{ List: { ID: string; IsDefault: boolean }[] }>("WebUIAPI.List", {})).List.find((d) => d.IsDefault);
   const name = unique("Default ");
-  await create(page, name);
+  await createDashboardInManager(page, name);
   try {
     await page.goto("/dashboardManager");
     await page.locator(`tr[data-dashboard="${name}"]`).getByRole("button", { name: `Make default: ${name}` }).click();

@@ -86,6 +86,15 @@ export async function createUser(role: string | number, opts: { mustChange?: boo
   return { id: ID, username, password };
 }
 
+/** Creates a dashboard through the Dashboard Manager's form and waits for its editor. */
+export async function createDashboardInManager(page: Page, name: string) {
+  await page.goto("/dashboardManager");
+  await page.getByRole("link", { name: "New dashboard" }).click();
+  await page.getByLabel("Name").fill(name);
+  await page.getByRole("button", { name: "Create" }).click();
+  await expect(page.getByRole("heading", { name: `Edit dashboard ${name}` })).toBeVisible();
+}
+
 export async function signIn(page: Page, username: string, password: string) {
   await page.goto("/signin");
   await page.getByLabel(/username|nome utente/i).fill(username);

@@ -1,4 +1,4 @@
-import { ADMIN_PASSWORD, expect, LOGGER, rpc, signIn, test, token, unique } from "./fixtures";
+import { ADMIN_PASSWORD, createDashboardInManager, expect, LOGGER, rpc, signIn, test, token, unique } from "./fixtures";
 
 // The widget form's threshold rows and the titles widgets take from their variables, with and without JavaScript.
 
@@ -16,11 +16,7 @@ test("thresholds are rows of value and colour; an untitled widget is titled from
   const noJs = test.info().project.name === "nojs";
   const name = unique("Widget rows ");
   await signIn(page, "admin", ADMIN_PASSWORD);
-  await page.goto("/dashboardManager");
-  await page.getByRole("link", { name: "New dashboard" }).click();
-  await page.getByLabel("Name").fill(name);
-  await page.getByRole("button", { name: "Create" }).click();
-  await expect(page.getByRole("heading", { name: `Edit dashboard ${name}` })).toBeVisible();
+  await createDashboardInManager(page, name);
   const id = (await byName(name))!.ID;
   try {
     await page.getByTestId("dashboard-editor").getByLabel("Widget type").selectOption({ label: "Gauge" });
