@@ -87,6 +87,9 @@ describe("ConfigAPI project config", () => {
     };
     const before = Date.now();
     const r = await set(changed, a.Revision);
+    // The new rate took effect somewhere in [before, applied]; on a loaded machine that span can
+    // be hundreds of milliseconds, so the windows below are placed relative to both ends.
+    const applied = Date.now();
     expect(r.status).toBe(200);
     expect(r.body.Revision).toBe(a.Revision + 1);
     expect(r.body.Config).toMatchObject({ ProjectName: "Cell 7", SampleRateHz: 50 });
@@ -103,19 +106,19 @@ describe("ConfigAPI project config", () => {
 
     const ref = (id: string) => ({ SID: bench.Id, VID: id });
     // The simulator runs on timers: on a loaded machine it may be late, so wait for the samples
-    // up to `before` + 600 ms rather than a fixed time.
+    // up to `applied` + 600 ms rather than a fixed time.
     for (let i = 0; i < 100; i++) {
-      const probe = (await rest("POST", "/history/data", { Start: before + 550, End: before + 650, Variables: [ref(oil!.VariableId)] })).body.Data[0].TimeSeries;
+      const probe = (await rest("POST", "/history/data", { Start: applied + 550, End: applied + 650, Variables: [ref(oil!.VariableId)] })).body.Data[0].TimeSeries;
       if (probe.Values[0].filter((v: number | null) => v !== null).length >= 5) break;
       await sleep(100);
     }
     // After the change: one sample every 20 ms; the disabled channel has none.
-    const after = (await rest("POST", "/history/data", { Start: before + 150, End: before + 550, Variables: [ref(oil!.VariableId), ref(coolant!.VariableId)] })).body.Data[0].TimeSeries;
+    const after = (await rest("POST", "/history/data", { Start: applied + 150, End: applied + 550, Variables: [ref(oil!.VariableId), ref(coolant!.VariableId)] })).body.Data[0].TimeSeries;
     expect(after.Delta).toBe(20);
     expect(after.Values[0].filter((v: number | null) => v !== null).length).toBeGreaterThanOrEqual(19);
     expect(after.Values[1].every((v: number | null) => v === null)).toBe(true);
     // Across the change: 10 ms grid; the old rate fills every slot, the new one every other.
-    const across = (await rest("POST", "/history/data", { Start: before - 400, End: before + 400, Variables: [ref(oil!.VariableId)] })).body.Data[0].TimeSeries;
+    const across = (await rest("POST", "/history/data", { Start: before - 400, End: applied + 400, Variables: [ref(oil!.VariableId)] })).body.Data[0].TimeSeries;
     expect(across.Delta).toBe(10);
     const filled = across.Values[0].map((v: number | null) => v !== null);
     expect(filled.slice(0, 30).every(Boolean)).toBe(true);
@@ -132,7 +135,7 @@ describe("ConfigAPI project config", () => {
     const csv = await fetch(`${lg.url}/history/data`, {
       method: "POST",
       headers: { "Content-Type": "application/json", Authorization: `Bearer ${admin}` },
-      body: JSON.stringify({ Start: before - 400, End: before + 400, Format: "csv", Variables: [ref(oil!.VariableId)], CSVSettings: { DateTimeFormat: "%s%%3us", ColumnSeparator: ",", DateTimeHeader: "time" } }),
+      body: JSON.stringify({ Start: before - 400, End: applied + 400, Format: "csv", Variables: [ref(oil!.VariableId)], CSVSettings: { DateTimeFormat: "%s%%3us", ColumnSeparator: ",", DateTimeHeader: "time" } }),
     });
     const lines = (await csv.text()).trim().split("\r\n");
     expect(lines[0]).toBe("time,Sump oil temperature [K]");
