@@ -16,7 +16,9 @@ import {
   type DashboardContent,
 } from "~/schemas/dashboards";
 import { stateOf } from "~/services/context.server";
-import { getDashboard, listDashboards, removeDashboard, saveDashboard, setDefaultDashboard, tryVariables, type StoredDashboard } from "~/services/dashboards.server";
+import type { LoggerClient } from "~/services/logger/client.server";
+import { loadVariables } from "~/services/variables.server";
+import { failureText, getDashboard, listDashboards, removeDashboard, saveDashboard, setDefaultDashboard, type StoredDashboard } from "~/services/dashboards.server";
 import { readIntent, requireConfirmation } from "~/services/forms.server";
 import { redirectWithToast, requireFeature } from "~/services/guards.server";
 import { getInstance } from "~/services/i18n.server";
@@ -45,7 +47,7 @@ export async function loader(args: Route.LoaderArgs) {
     editId ? getDashboard(logger, editId) : null,
     exportId ? getDashboard(logger, exportId) : null,
   ]);
-  const listed = editing ? await tryVariables(logger) : { variables: [], error: null };
+  const listed = editing ? await pickable(logger) : { variables: [], error: null };
   return {
     dashboards,
     editing,
@@ -54,6 +56,15 @@ export async function loader(args: Route.LoaderArgs) {
     variablesError: listed.error,
     exporting: exporting?.content ? { name: exporting.Name, json: JSON.stringify(toExportFile(exporting.Name, exporting.content), null, 2) } : null,
   };
+}
+
+/** The variables with their device's name (the widget form's picker groups by it), or an error text. */
+async function pickable(logger: LoggerClient) {
+  try {
+    return { variables: (await loadVariables(logger)).variables, error: null };
+  } catch (error) {
+    return { variables: [], error: failureText(error) };
+  }
 }
 
 export async function action(args: Route.ActionArgs) {

@@ -6,7 +6,7 @@ import { RANGES, REFRESH, settingsSchema, WIDGET_TYPES, type DashboardContent, t
 import type { StoredDashboard } from "~/services/dashboards.server";
 import type { Variable } from "~/services/logger/schemas";
 import { LayoutEditor } from "~/ui/dashboard/LayoutEditor";
-import { defaultWidgetTitle } from "~/ui/dashboard/widgetTitle";
+import { widgetListLabel } from "~/ui/dashboard/widgetTitle";
 import { WidgetForm } from "~/ui/dashboard/WidgetForm";
 import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
 import { useT } from "~/ui/useT";
@@ -28,7 +28,8 @@ export function DashboardEditor({
   dashboard,
   actionData,
 }: {
-  variables: Variable[];
+  /** With their device's name: the widget form's picker groups by it. */
+  variables: (Variable & { deviceName?: string })[];
   variablesError: string | null;
   dashboard: StoredDashboard & { content: DashboardContent };
   actionData?: Reply;
@@ -40,7 +41,7 @@ export function DashboardEditor({
   // After a conflict the forms carry the Version their next save is based on.
   const version = last?.version ?? dashboard.Version;
   const variableName = new Map(variables.map((v) => [v.Id, v.Name]));
-  const titles = Object.fromEntries(content.Widgets.map((w) => [w.ID, defaultWidgetTitle(w, variableName) || t(`dashboards.types.${w.Type}`)]));
+  const titles = Object.fromEntries(content.Widgets.map((w) => [w.ID, widgetListLabel(w, variableName) || t(`dashboards.types.${w.Type}`)]));
   const widgetParam = params.get("widget");
   const editingWidget = content.Widgets.find((w) => w.ID === widgetParam);
   const wantedType = params.get("type");
@@ -164,7 +165,8 @@ function SettingsForm({ dashboard, version, lastResult }: { dashboard: StoredDas
         </FormField>
         <FormField id={fields.range.id} label={t("dashboardManager.editor.range")}>
           <select {...getSelectProps(fields.range)} className={inputClass}>
-            {RANGES.map((r) => (
+            {/* The quick ranges; the older "5m" only for a dashboard that has it stored. */}
+            {RANGES.filter((r) => r !== "5m" || c.Range === r).map((r) => (
               <option key={r} value={r}>
                 {t(`dashboards.range.${r}`)}
               </option>
