@@ -33,21 +33,24 @@ export function WidgetCard(props: WidgetCardProps) {
   const { widget, data } = props;
   const vars = widget.Variables.map((id) => data.variables[id]).filter((v): v is VariableInfo => v !== undefined);
   const deleted = data.variablesError ? 0 : widget.Variables.length - vars.length;
-  const title = defaultWidgetTitle(widget, (id) => data.variables[id]?.Name) || t(`dashboards.types.${widget.Type}`);
+  // An untitled text widget shows no heading: its own text says what it is.
+  const title = defaultWidgetTitle(widget, (id) => data.variables[id]?.Name) || (widget.Type === "text" ? "" : t(`dashboards.types.${widget.Type}`));
   const state = freshnessOfWidget(widget, props.freshness);
   return (
-    <article className="flex h-full min-h-0 flex-col overflow-hidden rounded-lg bg-white p-3 shadow-sm dark:bg-slate-800" aria-busy={props.busy || undefined} aria-label={title} data-testid="widget" data-type={widget.Type} data-widget={widget.ID} data-freshness={state ?? undefined}>
-      <div className="mb-1 flex items-baseline justify-between gap-2">
-        <h2 className={`truncate font-semibold text-slate-600 dark:text-slate-300 ${props.kiosk ? "text-[clamp(0.875rem,1.8vh,2.5rem)]" : "text-sm"}`} title={title}>
-          {title}
-        </h2>
-        {/* Not only grey: the state in words, for whoever cannot tell the hatching. */}
-        {state && state !== "live" && (
-          <span className={`shrink-0 rounded px-1.5 text-xs font-semibold ${state === "offline" ? "bg-red-100 text-red-800 dark:bg-red-900 dark:text-red-100" : "bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100"}`} data-testid="widget-freshness">
-            {t(`liveState.${state}`)}
-          </span>
-        )}
-      </div>
+    <article className="flex h-full min-h-0 flex-col overflow-hidden rounded-lg bg-white p-3 shadow-sm dark:bg-slate-800" aria-busy={props.busy || undefined} aria-label={title || undefined} data-testid="widget" data-type={widget.Type} data-widget={widget.ID} data-freshness={state ?? undefined}>
+      {title && (
+        <div className="mb-1 flex items-baseline justify-between gap-2">
+          <h2 className={`truncate font-semibold text-slate-600 dark:text-slate-300 ${props.kiosk ? "text-[clamp(0.875rem,1.8vh,2.5rem)]" : "text-sm"}`} title={title}>
+            {title}
+          </h2>
+          {/* Not only grey: the state in words, for whoever cannot tell the hatching. */}
+          {state && state !== "live" && (
+            <span className={`shrink-0 rounded px-1.5 text-xs font-semibold ${state === "offline" ? "bg-red-100 text-red-800 dark:bg-red-900 dark:text-red-100" : "bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100"}`} data-testid="widget-freshness">
+              {t(`liveState.${state}`)}
+            </span>
+          )}
+        </div>
+      )}
       {deleted > 0 && vars.length > 0 && (
         <p className="text-xs text-amber-700 dark:text-amber-400" data-testid="widget-note">
           {t("dashboards.widget.someDeleted", { count: deleted })}

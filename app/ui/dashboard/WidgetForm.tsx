@@ -63,7 +63,7 @@ export function WidgetForm({ dashboardId, version, type, widget, nextRow, variab
   // The title shown when the field is left empty follows the chosen variables as they change.
   const [chosen, setChosen] = useState<string[]>(initialVariables);
   const names = new Map(variables.map((v) => [v.Id, v.Name]));
-  const fallbackTitle = defaultWidgetTitle({ Title: "", Type: type, Variables: uses.includes("manyVariables") ? chosen : chosen.slice(0, 1), Options: { Text: o.Text } }, names) || t(`dashboards.types.${type}`);
+  const fallbackTitle = defaultWidgetTitle({ Title: "", Type: type, Variables: uses.includes("manyVariables") ? chosen : chosen.slice(0, 1) }, names) || t(`dashboards.types.${type}`);
   const field = (name: "x" | "y" | "w" | "h" | "min" | "max" | "precision" | "maxRows", label: string, hint?: string) => (
     <FormField id={fields[name].id} label={label} errors={fields[name].errors} errorId={fields[name].errorId} hint={hint}>
       <input {...getInputProps(fields[name], { type: "number" })} step={name === "min" || name === "max" ? "any" : 1} className={inputClass} />
@@ -78,7 +78,7 @@ export function WidgetForm({ dashboardId, version, type, widget, nextRow, variab
       <input type="hidden" name="type" value={type} />
       <FormErrors errors={form.errors} id={form.errorId} />
       <FormField id={fields.title.id} label={t("dashboardManager.editor.widgetTitle")} errors={fields.title.errors} errorId={fields.title.errorId} hint={t("dashboardManager.editor.widgetTitleHint")}>
-        <input {...getInputProps(fields.title, { type: "text" })} placeholder={t("widgetForm.titlePlaceholder", { title: fallbackTitle })} className={inputClass} />
+        <input {...getInputProps(fields.title, { type: "text" })} placeholder={type === "text" ? t("widgetForm.noTitlePlaceholder") : t("widgetForm.titlePlaceholder", { title: fallbackTitle })} className={inputClass} />
       </FormField>
       <fieldset className="grid grid-cols-2 gap-3 md:grid-cols-4">
         <legend className="mb-1 text-sm font-medium">{t("dashboardManager.editor.position")}</legend>

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
 import { normaliseZero, thresholdFormRows, widgetFormSchema, widgetFromForm } from "~/schemas/dashboards";
-import { defaultWidgetTitle } from "~/ui/dashboard/widgetTitle";
+import { defaultWidgetTitle, widgetListLabel } from "~/ui/dashboard/widgetTitle";
 
 // The widget form posts thresholds as rows (thresholds[i].value / .color), like a browser does.
 const post = (entries: [string, string][]) => {
@@ -104,8 +104,16 @@ describe("default widget titles", () => {
     expect(defaultWidgetTitle(w(["gone", "p"]), names)).toBe("Pressure");
     expect(defaultWidgetTitle(w([], "alarms"), names)).toBe("");
   });
-  it("names a text widget after its first line", () => {
-    expect(defaultWidgetTitle({ ...w([], "text"), Options: { Text: "\n## **Shift notes**\nmore" } }, names)).toBe("Shift notes");
-    expect(defaultWidgetTitle({ ...w([], "text"), Options: { Text: "x".repeat(80) } }, names)).toHaveLength(60);
+  it("gives an untitled text widget no title: it would repeat the widget's own first line", () => {
+    const note = { ...w([], "text"), Options: { Text: "\n## **Shift notes**\nmore" } };
+    expect(defaultWidgetTitle(note, names)).toBe("");
+    expect(defaultWidgetTitle({ ...note, Title: "Notes" }, names)).toBe("Notes");
+  });
+  it("lists an untitled text widget in the manager by its first line, other widgets by their title", () => {
+    expect(widgetListLabel({ ...w([], "text"), Options: { Text: "\n## **Shift notes**\nmore" } }, names)).toBe("Shift notes");
+    expect(widgetListLabel({ ...w([], "text"), Options: { Text: "x".repeat(80) } }, names)).toHaveLength(60);
+    expect(widgetListLabel({ ...w([], "text", "Notes"), Options: { Text: "Shift notes" } }, names)).toBe("Notes");
+    expect(widgetListLabel(w(["oil", "p"]), names)).toBe("Oil temperature, Pressure");
+    expect(widgetListLabel(w([], "alarms"), names)).toBe("");
   });
 });
