@@ -1,4 +1,3 @@
-import i18next from "i18next";
 import { useContext, useEffect } from "react";
 import { I18nContext } from "react-i18next";
 import {
@@ -17,6 +16,7 @@ import {
 import type { Route } from "./+types/root";
 import "./app.css";
 import { LOCALE_IDS, type Language } from "./locales";
+import { i18n as browserTexts } from "./locales/translator";
 import { getAuth } from "./services/auth-state.server";
 import { activeMaintenance, bannerVisible } from "./services/banner";
 import { sessionMiddleware, stateOf } from "./services/context.server";
@@ -35,6 +35,7 @@ import { effectiveZone } from "./services/timezone";
 import { AppShell } from "./ui/AppShell";
 import { ensureTexts } from "./ui/texts";
 import { KioskRetry } from "./ui/dashboard/KioskRetry";
+import { readableOn } from "./ui/contrast";
 import { ErrorPage } from "./ui/ErrorPage";
 import { useNonce } from "./ui/nonce";
 import { useRootData } from "./ui/rootData";
@@ -44,7 +45,7 @@ export const middleware = [sessionMiddleware, i18nextMiddleware, dateParamsMiddl
 export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
   async ({ request }, next) => {
     // A text chunk that cannot be loaded (the console was updated meanwhile) must not stop the navigation.
-    await ensureTexts(i18next.language, new URL(request.url).pathname).catch((error: unknown) => console.error("texts not loaded:", error));
+    await ensureTexts(browserTexts.language, new URL(request.url).pathname).catch((error: unknown) => console.error("texts not loaded:", error));
     return next();
   },
 ];
@@ -114,7 +115,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
   }, []);
   const theme = root?.theme;
   const style = theme
-    ? ({ "--loggia-main": theme.mainColor, "--loggia-hover": theme.hoverColor, "--loggia-light": theme.lightColor } as React.CSSProperties)
+    ? ({
+        "--loggia-main": theme.mainColor,
+        "--loggia-hover": theme.hoverColor,
+        "--loggia-light": theme.lightColor,
+        // Button text readable on whatever colours the site chose (app/ui/contrast.ts).
+        "--loggia-main-text": readableOn(theme.mainColor),
+        "--loggia-hover-text": readableOn(theme.hoverColor),
+      } as React.CSSProperties)
     : undefined;
   return (
     <html lang={root?.locale ?? i18n.language ?? "en"} data-theme={root?.themeMode ?? "light"} style={style}>

@@ -32,7 +32,7 @@ export default function Logout({ loaderData }: Route.ComponentProps) {
           <a href="/" className="rounded-md border border-slate-300 px-4 py-2 dark:border-slate-600">
             {t("logout.stay")}
           </a>
-          <button type="submit" className="rounded-md bg-brand px-4 py-2 font-semibold text-white hover:bg-brand-hover" data-testid="logout-confirm">
+          <button type="submit" className="rounded-md bg-brand px-4 py-2 font-semibold text-on-brand hover:bg-brand-hover hover:text-on-brand-hover" data-testid="logout-confirm">
             {t("logout.submit")}
           </button>
         </Form>

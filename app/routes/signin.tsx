@@ -120,7 +120,7 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
               </span>
             )}
           </label>
-          <button type="submit" disabled={busy} className="rounded-md bg-brand px-4 py-2 font-semibold text-white hover:bg-brand-hover disabled:opacity-60">
+          <button type="submit" disabled={busy} className="rounded-md bg-brand px-4 py-2 font-semibold text-on-brand hover:bg-brand-hover hover:text-on-brand-hover disabled:opacity-60">
             {busy ? t("signin.signingIn") : t("signin.submit")}
           </button>
         </Form>

@@ -27,7 +27,7 @@ export function ErrorPage({ status, reason }: { status: number; reason?: string 
       <div className="text-6xl font-bold text-brand">{status}</div>
       <h1 className="text-xl font-semibold">{title}</h1>
       {detail && <p className="text-slate-600 dark:text-slate-300">{detail}</p>}
-      <a href="/" className="rounded-md bg-brand px-4 py-2 font-medium text-white hover:bg-brand-hover">
+      <a href="/" className="rounded-md bg-brand px-4 py-2 font-medium text-on-brand hover:bg-brand-hover hover:text-on-brand-hover">
         {t("errors.goHome")}
       </a>
     </div>

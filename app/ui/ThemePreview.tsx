@@ -1,22 +1,10 @@
+import { readableOn } from "~/ui/contrast";
 import { useT } from "~/ui/useT";
 
 /**
  * A small mock of the header and a button painted with the given colours and logo. It is
  * decorative (the real controls are the form fields), so it is hidden from assistive tech.
  */
-/** White or near-black, whichever reads better on `hex` (WCAG relative luminance); white if unparsable. */
-export function readableOn(hex: string): string {
-  const m = /^#?([0-9a-f]{6})$/i.exec(hex.trim());
-  if (!m) return "#ffffff";
-  const [r, g, b] = [0, 2, 4].map((i) => {
-    const c = parseInt(m[1].slice(i, i + 2), 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  });
-  const lum = 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  // Contrast with white is 1.05 / (lum + 0.05), with #0f172a about (lum + 0.05) / 0.06.
-  return 1.05 / (lum + 0.05) >= (lum + 0.05) / 0.0599 ? "#ffffff" : "#0f172a";
-}
-
 export function ThemePreview({ mainColor, hoverColor, logoSrc }: { mainColor: string; hoverColor: string; logoSrc: string | null }) {
   const t = useT();
   // The swatches' text takes whichever of white or near-black reads on the chosen colour, so the

@@ -9,7 +9,7 @@ export function UserMenu({ user }: { user: { name: string; email: string } }) {
   return (
     <details data-menu className="relative">
       <summary className="flex items-center gap-2 rounded-full px-2 py-1 hover:bg-black/5 dark:hover:bg-white/10" data-testid="user-menu">
-        <span className="flex h-9 w-9 items-center justify-center rounded-full bg-brand text-sm font-semibold uppercase text-white">
+        <span className="flex h-9 w-9 items-center justify-center rounded-full bg-brand text-sm font-semibold uppercase text-on-brand">
           {user.name.slice(0, 2)}
         </span>
         <span className="hidden text-sm font-medium lg:inline">{user.name}</span>

@@ -6,7 +6,7 @@ import { useT } from "~/ui/useT";
 // with it each is a client navigation, so the browser's Back returns to the previous range too.
 
 const linkClass =
-  "shrink-0 rounded-md border border-slate-300 px-3 py-2 text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand aria-[current]:border-brand aria-[current]:bg-brand aria-[current]:text-white dark:border-slate-600 dark:hover:bg-slate-700";
+  "shrink-0 rounded-md border border-slate-300 px-3 py-2 text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand aria-[current]:border-brand aria-[current]:bg-brand aria-[current]:text-on-brand dark:border-slate-600 dark:hover:bg-slate-700";
 
 /** The `back` parameter: the range a link leaves, as "1h" (a preset) or "from~to" (epoch ms). */
 export function rangeToken(range: { from: number; to: number; preset: RangePreset | null }): string {

@@ -32,7 +32,7 @@ export function DashboardsTable({ dashboards, removeForm }: { dashboards: Listed
           </th>
           <Cell>
             {d.IsDefault ? (
-              <span className="rounded-full bg-brand px-2 py-0.5 text-xs font-medium text-white">{t("dashboardManager.manager.default")}</span>
+              <span className="rounded-full bg-brand px-2 py-0.5 text-xs font-medium text-on-brand">{t("dashboardManager.manager.default")}</span>
             ) : (
               <RowButton intent="setDefault" fields={{ id: d.ID }} label={`${t("dashboardManager.manager.setDefault")}: ${d.Name}`}>
                 {t("dashboardManager.manager.setDefault")}
