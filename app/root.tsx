@@ -1,4 +1,3 @@
-import i18next from "i18next";
 import { useContext, useEffect } from "react";
 import { I18nContext } from "react-i18next";
 import {
@@ -17,6 +16,7 @@ import {
 import type { Route } from "./+types/root";
 import "./app.css";
 import { LOCALE_IDS, type Language } from "./locales";
+import { i18n as browserTexts } from "./locales/translator";
 import { getAuth } from "./services/auth-state.server";
 import { activeMaintenance, bannerVisible } from "./services/banner";
 import { sessionMiddleware, stateOf } from "./services/context.server";
@@ -45,7 +45,7 @@ export const middleware = [sessionMiddleware, i18nextMiddleware, dateParamsMiddl
 export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
   async ({ request }, next) => {
     // A text chunk that cannot be loaded (the console was updated meanwhile) must not stop the navigation.
-    await ensureTexts(i18next.language, new URL(request.url).pathname).catch((error: unknown) => console.error("texts not loaded:", error));
+    await ensureTexts(browserTexts.language, new URL(request.url).pathname).catch((error: unknown) => console.error("texts not loaded:", error));
     return next();
   },
 ];
