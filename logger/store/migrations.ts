@@ -198,18 +198,38 @@ const migrations: string[] = [
     Revision INTEGER NOT NULL
   );
   `,
+  // 7: the seeded default dashboard gets the alarm list new installs are seeded with (issue 15 §4).
+  // Only a dashboard still exactly as seeded: named "Test cell dashboard", the default, never
+  // saved since (Version 1 — every save, in the console or by a script, raises it) and holding
+  // exactly the old seed's widgets. Anything a user made, renamed, edited (an alarm list removed
+  // included) or no longer has as default is left alone. Runs once, like every migration; the
+  // widget is frozen here, so a later change to the seed does not change what this did.
+  `
+  UPDATE dashboards
+  SET Content = json_insert(Content, '$.Widgets[#]', json('{"ID":"alarms","Type":"alarms","Title":"","X":0,"Y":8,"W":12,"H":3,"Variables":[],"Options":{"OnlyUnacknowledged":false,"MaxRows":10}}')),
+      Version = Version + 1,
+      Updated = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+  WHERE Name = 'Test cell dashboard' AND IsDefault = 1 AND Version = 1
+    AND json_extract(Content, '$.Columns') = 12
+    AND (SELECT group_concat(id, ',') FROM (SELECT json_extract(value, '$.ID') AS id FROM json_each(Content, '$.Widgets') ORDER BY id))
+      = 'door,hydraulics,notes,oil-pressure,pressures,pump,speed,strain,temperatures';
+  INSERT INTO messages (Sender, Topic, Type, Text, Args, Timestamp)
+  SELECT 'Logger', 'Audit', 'Info', 'Added an alarm list to the default dashboard Test cell dashboard', '[]', strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+  WHERE changes() > 0;
+  `,
 ];
 
 /** The schema version a fully migrated database has. */
 export const LATEST_SCHEMA_VERSION = migrations.length;
 
-export function migrate(db: Db): number {
+/** Brings the schema up to `upTo` (the latest by default; tests build an older data folder with less). */
+export function migrate(db: Db, upTo = migrations.length): number {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     Version INTEGER PRIMARY KEY,
     AppliedAt TEXT NOT NULL
   )`);
   let current = schemaVersion(db);
-  for (let v = current + 1; v <= migrations.length; v++) {
+  for (let v = current + 1; v <= Math.min(upTo, migrations.length); v++) {
     tx(db, () => {
       db.exec(migrations[v - 1]!);
       db.prepare("INSERT INTO schema_migrations (Version, AppliedAt) VALUES (?, ?)").run(v, new Date().toISOString());
