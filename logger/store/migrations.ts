@@ -217,6 +217,20 @@ const migrations: string[] = [
   SELECT 'Logger', 'Audit', 'Info', 'Added an alarm list to the default dashboard Test cell dashboard', '[]', strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
   WHERE changes() > 0;
   `,
+  // data sources (issue 16, decision 0010): one JSON config per row. The password is a column
+  // of its own so the JSON handed out can never contain it. AUTOINCREMENT: a deleted source's ID
+  // is never given again, since its variable ids (ds<ID>v<n>) still name its history;
+  // NextVariable does the same for the variables of one source.
+  `
+  CREATE TABLE data_sources (
+    ID INTEGER PRIMARY KEY AUTOINCREMENT,
+    Name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    Protocol TEXT NOT NULL CHECK (Protocol IN ('mqtt', 'modbus', 'opcua')),
+    Config TEXT NOT NULL,
+    Password TEXT NOT NULL DEFAULT '',
+    NextVariable INTEGER NOT NULL DEFAULT 1
+  );
+  `,
 ];
 
 /** The schema version a fully migrated database has. */
