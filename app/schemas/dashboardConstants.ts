@@ -4,10 +4,13 @@ export const WIDGET_TYPES = ["chart", "value", "gauge", "bar", "lamp", "table", 
 export type WidgetType = (typeof WIDGET_TYPES)[number];
 export const COLOURS = ["green", "amber", "red", "blue", "grey"] as const;
 export type Colour = (typeof COLOURS)[number];
-/** A dashboard's stored default range (the logger checks the same list). */
-export const RANGES = ["5m", "1h", "24h", "7d"] as const;
-/** The quick ranges the range bars offer (in the URL only, so stored dashboards are unchanged). */
+/** The quick ranges the range bars offer, and what a dashboard's stored default may be chosen from. */
 export const QUICK_RANGES = ["15m", "1h", "6h", "24h", "7d", "30d"] as const;
+/**
+ * A dashboard's stored default range (the logger checks the same list): the quick ranges plus
+ * "5m", which the first stored dashboards could have and which must stay valid.
+ */
+export const RANGES = ["5m", "15m", "1h", "6h", "24h", "7d", "30d"] as const;
 /** Every preset a URL may name. */
 export const URL_RANGES = ["5m", "15m", "1h", "6h", "24h", "7d", "30d"] as const;
 export type RangePreset = (typeof URL_RANGES)[number];

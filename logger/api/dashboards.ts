@@ -13,7 +13,8 @@ import { nameField } from "./schemas.ts";
 // this schema; the logger checks it too so that a script cannot store what no console can draw.
 export const WIDGET_TYPES = ["chart", "value", "gauge", "bar", "lamp", "table", "text", "alarms"] as const;
 export const COLOURS = ["green", "amber", "red", "blue", "grey"] as const;
-export const RANGES = ["5m", "1h", "24h", "7d"] as const;
+// The console's quick ranges, plus "5m" that dashboards stored before them may have.
+export const RANGES = ["5m", "15m", "1h", "6h", "24h", "7d", "30d"] as const;
 export const REFRESH = ["off", "5s", "10s", "30s", "1m", "5m"] as const;
 
 const finite = z.number().refine(Number.isFinite, { message: "Must be a finite number" });
