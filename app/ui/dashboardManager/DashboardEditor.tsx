@@ -165,7 +165,8 @@ function SettingsForm({ dashboard, version, lastResult }: { dashboard: StoredDas
         </FormField>
         <FormField id={fields.range.id} label={t("dashboardManager.editor.range")}>
           <select {...getSelectProps(fields.range)} className={inputClass}>
-            {RANGES.map((r) => (
+            {/* The quick ranges; the older "5m" only for a dashboard that has it stored. */}
+            {RANGES.filter((r) => r !== "5m" || c.Range === r).map((r) => (
               <option key={r} value={r}>
                 {t(`dashboards.range.${r}`)}
               </option>
