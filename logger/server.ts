@@ -15,6 +15,7 @@ import type { LiveSocketStats } from "./api/data/ws.ts";
 import { FileRoot } from "./files/paths.ts";
 import { createRequestHandler } from "./http/router.ts";
 import { CanBus } from "./can/bus.ts";
+import { Acquisition } from "./model/acquisition.ts";
 import { emptyModel } from "./model/types.ts";
 import { resolveSim } from "./sim/options.ts";
 import type { SimOptions } from "./sim/options.ts";
@@ -28,6 +29,10 @@ import { seed } from "./store/seed.ts";
 import { seedDeviceLocations } from "./store/device-locations.ts";
 import { seedDashboards } from "./store/seed-dashboards.ts";
 import { SeriesStore } from "./store/series/store.ts";
+import { DRIVERS } from "./sources/drivers.ts";
+import type { DriverFactory } from "./sources/driver.ts";
+import { SourceManager } from "./sources/manager.ts";
+import type { Protocol } from "./sources/config.ts";
 import { TraceLog } from "./trace.ts";
 
 // Crash safety: at most this much acquired data is only in memory.
@@ -49,6 +54,8 @@ export type LoggerOptions = {
   simulator?: boolean | SimOptions;
   /** Notification retries (tests shorten the backoff) and the alarm clock tick. */
   alarms?: NotifierOptions & { tickMs?: number };
+  /** Data-source drivers replacing the built-in ones (tests). */
+  drivers?: Partial<Record<Protocol, DriverFactory>>;
 };
 
 export type RunningLogger = {
@@ -103,9 +110,16 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   const model = sim?.rig.model ?? emptyModel();
   const alarms = new AlarmEngine(db, model, notifier, trace, now);
   alarms.start(opts.alarms?.tickMs);
+  const st = projectState(db, now());
+  const sources = new SourceManager({
+    db, store, live, model, now, running: st.Running,
+    log: (level, message) => trace.add(level, "datasource", message),
+    factories: { ...DRIVERS, ...opts.drivers },
+  });
+  const acquisition = new Acquisition({ db, sim, sources, now, running: st.Running, since: st.Since });
   const can = new CanBus({
     dataDir: opts.dataDir, seed: simOpts?.seed ?? 1, now, store, live, model,
-    simulated: sim !== null, acquiring: () => sim?.running ?? true,
+    simulated: sim !== null, acquiring: () => acquisition.running,
     onError: (message) => trace.add("warn", "can", message),
   });
   can.start();
@@ -115,14 +129,21 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
       sockets.onSamples(id, first, periodUs, values);
     };
     sim.onEvent = (level, message) => trace.add(level, "simulator", message);
-    const st = projectState(db, now());
     sim.start(st.Running, st.Since);
   }
+  sources.onSamples = (id, first, periodUs, values) => {
+    alarms.onSamples(id, first, periodUs, values);
+    sockets.onSamples(id, first, periodUs, values);
+  };
+  sources.start();
   const flushTimer = setInterval(() => store.flush(), FLUSH_MS);
   const sweepTimer = setInterval(() => store.applyRetention(now()), RETENTION_SWEEP_MS);
   // Stops everything that produces data; the store itself closes after the last request.
+  let sourcesClosed: Promise<void> = Promise.resolve();
   const stopData = () => {
     sim?.close();
+    // Drivers disconnect in the background (close() waits for them); their events are ignored from here on.
+    sourcesClosed = sources.close();
     can.close();
     alarms.close();
     notifier.close();
@@ -137,7 +158,7 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
     controller: opts.controller ?? false,
     clients: makeClients(opts.clientId ?? "loggia-console", opts.clientSecret ?? "loggia-console-secret"),
     ttl: { accessTtlSec: opts.accessTtlSec ?? 900, refreshTtlSec: opts.refreshTtlSec ?? 604800 },
-    data: { store, live, sim, model, streams, now },
+    data: { store, live, sim, sources, acquisition, model, streams, now },
     alarms,
     notifier,
     trace,
@@ -179,7 +200,7 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
       server.close(() => {
         store.close();
         db.close();
-        resolve();
+        void sourcesClosed.then(() => resolve());
       });
       server.closeIdleConnections();
       // Requests still running after this grace period are cut off.

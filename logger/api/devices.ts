@@ -2,7 +2,7 @@ import { z } from "zod";
 import { invalidParam, notFound, refused } from "../http/errors.ts";
 import type { DataContext } from "../model/context.ts";
 import { deviceLocations } from "../store/device-locations.ts";
-import { projectState, runningMeasurement, setRunning, startMeasurement, stopMeasurement } from "../store/measurements.ts";
+import { projectState, runningMeasurement, startMeasurement, stopMeasurement } from "../store/measurements.ts";
 import type { Measurement } from "../store/measurements.ts";
 import type { Db } from "../store/db.ts";
 import { method } from "./registry.ts";
@@ -11,15 +11,19 @@ import { nameField } from "./schemas.ts";
 
 function state(db: Db, data: DataContext) {
   const s = projectState(db, data.now());
+  // Nothing to acquire (no simulator, no data source): not running, whatever was stored.
+  const configured = data.acquisition.configured();
   return {
     State: {
       ProjectName: s.ProjectName,
-      Running: data.sim?.running ?? false,
-      Since: data.sim ? s.Since : null,
+      Running: configured && data.acquisition.running,
+      Since: configured ? data.acquisition.since : null,
       Measurement: runningMeasurement(db),
     },
   };
 }
+
+const NOTHING_TO_ACQUIRE = "No acquisition is configured (the simulator is off and there is no data source)";
 
 function endMeasurement(ctx: CallContext, m: Measurement): Measurement {
   const done = stopMeasurement(ctx.db, m.ID, ctx.data.now());
@@ -42,7 +46,7 @@ export const deviceMethods: Registry = {
         IPAddress: d.IPAddress,
         // From the device's metadata (Latitude, Longitude, Site); null when it has none.
         Location: locations.get(d.ID) ?? null,
-        ...(ctx.data.sim?.deviceStatus(d.ID) ?? { Connected: false, LastHeartbeat: null }),
+        ...(ctx.data.sources.deviceStatus(d.ID) ?? ctx.data.sim?.deviceStatus(d.ID) ?? { Connected: false, LastHeartbeat: null }),
         SourceId: d.SourceId,
         SampleRateHz: d.SampleRateHz,
         Modules: d.Modules,
@@ -74,11 +78,10 @@ export const deviceMethods: Registry = {
     params: z.object({}),
     permission: "ManageProject",
     handler: (_p, ctx) => {
-      const sim = ctx.data.sim;
-      if (!sim) throw refused("No acquisition is configured (the simulator is off)");
-      if (!sim.running) {
-        sim.setRunning(true);
-        setRunning(ctx.db, true, sim.since);
+      const acq = ctx.data.acquisition;
+      if (!acq.configured()) throw refused(NOTHING_TO_ACQUIRE);
+      if (!acq.running) {
+        acq.setRunning(true);
         ctx.audit("Started the project");
       }
       return state(ctx.db, ctx.data);
@@ -89,14 +92,13 @@ export const deviceMethods: Registry = {
     params: z.object({}),
     permission: "ManageProject",
     handler: (_p, ctx) => {
-      const sim = ctx.data.sim;
-      if (!sim) throw refused("No acquisition is configured (the simulator is off)");
-      if (sim.running) {
+      const acq = ctx.data.acquisition;
+      if (!acq.configured()) throw refused(NOTHING_TO_ACQUIRE);
+      if (acq.running) {
         // A recording session cannot outlive the acquisition it records.
         const m = runningMeasurement(ctx.db);
         if (m) endMeasurement(ctx, m);
-        sim.setRunning(false);
-        setRunning(ctx.db, false, sim.since);
+        acq.setRunning(false);
         ctx.audit("Stopped the project");
       }
       return state(ctx.db, ctx.data);
@@ -115,7 +117,7 @@ export const deviceMethods: Registry = {
       const data = ctx.data;
       const running = runningMeasurement(ctx.db);
       if (running) throw refused(`Measurement ${running.Name} is running; stop it first`);
-      if (!data.sim?.running) throw refused("The project is not running; start it first");
+      if (!data.acquisition.configured() || !data.acquisition.running) throw refused("The project is not running; start it first");
       const sourceId = p.SourceId ?? data.model.sources[0]?.Id;
       const src = sourceId ? data.model.sources.find((s) => s.Id === sourceId) : undefined;
       if (!src) throw notFound(`Unknown source ${sourceId ?? ""}`);

@@ -16,6 +16,7 @@ import { userMethods } from "./users.ts";
 import { vncMethods } from "./vnc.ts";
 import { webuiMethods } from "./webui.ts";
 import { canMethods } from "./can.ts";
+import { dataSourceMethods } from "./data-sources.ts";
 
 export const registry: Registry = {
   ...systemMethods,
@@ -35,4 +36,5 @@ export const registry: Registry = {
   ...vncMethods,
   ...canMethods,
   ...projectConfigMethods,
+  ...dataSourceMethods,
 };

@@ -1,6 +1,8 @@
 import type { StreamHub } from "../api/data/stream.ts";
 import type { Simulator } from "../sim/simulator.ts";
+import type { SourceManager } from "../sources/manager.ts";
 import type { SeriesStore } from "../store/series/store.ts";
+import type { Acquisition } from "./acquisition.ts";
 import type { LiveValues } from "./live.ts";
 import type { Model, Variable } from "./types.ts";
 
@@ -10,6 +12,10 @@ export type DataContext = {
   live: LiveValues;
   /** null when the simulator is off: history stays readable, nothing is acquired. */
   sim: Simulator | null;
+  /** The data sources (MQTT, Modbus TCP, OPC UA devices; decision 0010). */
+  sources: SourceManager;
+  /** The project's Start/Stop, over the simulator and the data sources. */
+  acquisition: Acquisition;
   model: Model;
   streams: StreamHub;
   now: () => number;
