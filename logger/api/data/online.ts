@@ -31,7 +31,7 @@ export const onlineRoutes: RestRoute[] = [
         return sendData(r.res, { Values: values, Timestamps: times });
       }
 
-      sendData(r.res, writeOutputs(data, r.caller, p.Variables, p.Values, r.audit));
+      sendData(r.res, await writeOutputs(data, r.caller, p.Variables, p.Values, r.audit));
     },
   },
 ];

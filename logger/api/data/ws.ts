@@ -327,6 +327,14 @@ export class LiveSocketHub {
   }
 
   private respond(conn: Connection, workerId: WorkerId, data: unknown): void {
+    if (data instanceof Promise) {
+      // A data source's output answers once its device has taken the value (logger/api/data/outputs.ts).
+      data.then(
+        (d: unknown) => this.respond(conn, workerId, d),
+        (err: unknown) => this.sendError(conn, WorkerType.OnlineData, workerId, err instanceof RpcError ? err : new RpcError(500, RS.Internal, String(err))),
+      );
+      return;
+    }
     this.send(conn, encodeFrame(MsgType.Response, WorkerType.OnlineData, workerId, ok(data)));
   }
 
