@@ -29,7 +29,7 @@ export type IconName =
   | "dashboard" | "grid" | "chart" | "download" | "devices" | "bell" | "folder" | "map"
   | "table" | "sliders" | "tree" | "list" | "screen" | "log" | "tag" | "pulse" | "trace"
   | "notebook" | "bus" | "user" | "settings" | "shield" | "users" | "info" | "history"
-  | "help" | "logout" | "rules";
+  | "help" | "logout" | "rules" | "plug";
 
 export interface Feature {
   /** Feature key: the key in ConstantsLocal.json's urls map and in the no-login Features list. */
@@ -57,7 +57,7 @@ export const FEATURES: readonly Feature[] = [
   { key: "dashboardManager", path: "/dashboardManager", module: "routes/dashboardManager.tsx", permission: "ManageDashboards", group: "dashboard", icon: "grid", label: "nav.dashboardManager", texts: ["dashboardManager", "dashboards", "picker", "widgetForm"] },
   { key: "analytics", path: "/analytics", module: "routes/analytics.tsx", permission: "ViewAnalytics", group: "main", icon: "chart", label: "nav.analytics", texts: ["dashboards", "history", "picker"] },
   { key: "export", path: "/export", module: "routes/export.tsx", permission: "UseExport", group: "main", icon: "download", label: "nav.export", texts: ["dashboards", "history", "picker"] },
-  { key: "devices", path: "/devices", module: "routes/devices.tsx", permission: "ViewDevices", group: "main", icon: "devices", label: "nav.devices", texts: ["devices", "live", "operator"] },
+  { key: "devices", path: "/devices", module: "routes/devices.tsx", permission: "ViewDevices", group: "main", icon: "devices", label: "nav.devices", texts: ["dataSources", "devices", "live", "operator"] },
   { key: "alarming", path: "/alarming", module: "routes/alarming.tsx", permission: "UseRulesNotifications", group: "tools", icon: "bell", label: "nav.alarming", texts: ["alarming", "live"] },
   { key: "fileBrowser", path: "/fileBrowser", module: "routes/fileBrowser.tsx", permission: "UseFilebrowser", group: "tools", icon: "folder", label: "nav.fileBrowser", texts: ["fileBrowser"] },
   { key: "cockpit", path: "/cockpit", module: "routes/cockpit.tsx", permission: "ViewCockpit", group: "tools", icon: "map", label: "nav.cockpit", texts: ["map"] },
@@ -65,6 +65,7 @@ export const FEATURES: readonly Feature[] = [
   { key: "config", path: "/config", module: "routes/config.tsx", permission: "ManageProject", group: "tools", icon: "sliders", label: "nav.config", texts: ["config"] },
   { key: "structView", path: "/structView", module: "routes/structView.tsx", permission: "ViewStructure", group: "tools", icon: "tree", label: "nav.structView", texts: ["devices", "live", "operator"] },
   { key: "variableOverview", path: "/variableOverview", module: "routes/variableOverview.tsx", permission: "UseMetaData", group: "tools", icon: "list", label: "nav.variableOverview", texts: ["live", "operator"] },
+  { key: "dataSources", path: "/dataSources", module: "routes/dataSources.tsx", permission: "ManageProject", group: "tools", icon: "plug", label: "nav.dataSources", texts: ["dataSources"] },
   { key: "vncview", path: "/vncview", module: "routes/vncview.tsx", permission: null, group: "tools", icon: "screen", label: "nav.vncview", texts: ["vnc"] },
   { key: "log", path: "/log", module: "routes/log.tsx", permission: "ViewLogs", group: "advanced", icon: "log", label: "nav.log", texts: ["live", "log"] },
   { key: "metadata", path: "/metadata", module: "routes/metadata.tsx", permission: "UseMetaData", group: "advanced", icon: "tag", label: "nav.metadata", texts: ["dashboards", "history"] },

@@ -3,11 +3,15 @@ import { data, Form, useNavigation } from "react-router";
 import { z } from "zod";
 import { stateOf } from "~/services/context.server";
 import { readIntent } from "~/services/forms.server";
-import { holds, redirectWithToast, requireFeature, requirePermission } from "~/services/guards.server";
+import { featureByKey } from "~/features";
+import { sourceStates } from "~/services/dataSources.server";
+import { gateFeature } from "~/services/gating";
+import { gateInputOf, holds, redirectWithToast, requireFeature, requirePermission } from "~/services/guards.server";
 import { getInstance } from "~/services/i18n.server";
 import { devicesAnswer, emptyAnswer, projectStateAnswer, type Device } from "~/services/logger/schemas";
 import { isRefusal } from "~/services/submission.server";
 import { ConfirmStep } from "~/ui/ConfirmAction";
+import { SourceStates } from "~/ui/dataSources/SourceStates";
 import { FieldError } from "~/ui/FieldError";
 import { buttonClass, inputClass } from "~/ui/FormField";
 import { FreshnessBadge } from "~/ui/FreshnessBadge";
@@ -23,11 +27,13 @@ const measurementName = z.string().trim().min(1, "live.validation.measurementNam
 export async function loader(args: Route.LoaderArgs) {
   const auth = await requireFeature(args, "devices");
   const { logger } = stateOf(args.context);
-  const [{ Devices }, { State }] = await Promise.all([
+  const [{ Devices }, { State }, sources] = await Promise.all([
     logger.rpc("DeviceAPI.GetDevices", {}, devicesAnswer),
     logger.rpc("ProjectAPI.GetState", {}, projectStateAnswer),
+    sourceStates(logger),
   ]);
-  return { devices: Devices, state: State, canManage: holds(auth, "ManageProject"), now: Date.now() };
+  const manageSources = gateFeature(featureByKey("dataSources"), gateInputOf(auth)) === "ok";
+  return { devices: Devices, state: State, sources, manageSources, canManage: holds(auth, "ManageProject"), now: Date.now() };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -65,7 +71,7 @@ export async function action(args: Route.ActionArgs) {
 export default function Devices({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
   const { dateTime } = useFormatters();
-  const { devices, state, canManage, now } = loaderData;
+  const { devices, state, sources, manageSources, canManage, now } = loaderData;
   const busy = useNavigation().state === "submitting";
   const confirming = actionData && "confirm" in actionData ? actionData : null;
   const failed = actionData && "error" in actionData ? actionData : null;
@@ -177,6 +183,7 @@ export default function Devices({ loaderData, actionData }: Route.ComponentProps
           </tbody>
         </table>
       </div>
+      <SourceStates states={sources} manageHref={manageSources ? "/dataSources" : undefined} />
     </section>
   );
 }

@@ -30,6 +30,7 @@ const PATHS: Record<IconName, string> = {
   help: "M12 21a9 9 0 100-18 9 9 0 000 18zM9.5 9a2.5 2.5 0 115 .5c0 1.5-2.5 2-2.5 3.5M12 17h.01",
   logout: "M15 4h4v16h-4M10 8l-4 4 4 4M6 12h10",
   rules: "M4 5h16M4 12h16M4 19h10M18 17l2 2-2 2",
+  plug: "M9 3v5M15 3v5M6 8h12v3a6 6 0 01-12 0zM12 17v4",
 };
 
 export function Icon({ name, className = "h-5 w-5" }: { name: IconName; className?: string }) {

@@ -61,7 +61,7 @@ export function buildNav({ keys, dashboards, loginRequired, helpUrl }: Input): N
   }
   for (const l of links(["analytics", "export", "devices"])) entries.push({ kind: "link", link: l });
 
-  const tools = links(["alarming", "fileBrowser", "cockpit", "measurementUI", "config", "structView", "variableOverview", "vncview"]);
+  const tools = links(["alarming", "fileBrowser", "cockpit", "measurementUI", "config", "structView", "variableOverview", "dataSources", "vncview"]);
   const advanced = links(["log", "metadata", "monitor", "traceLog", "jupyterlab", "canscanner"]);
   if (tools.length || advanced.length) {
     entries.push({
