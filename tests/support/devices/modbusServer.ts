@@ -139,7 +139,8 @@ export async function startModbusServer(o: { port?: number; host?: string; tickM
         server = s;
         resolve();
       });
-      s.on("serverError", (e: Error) => reject(e));
+      // (serverError is emitted but missing from modbus-serial's typings)
+      (s as unknown as NodeJS.EventEmitter).on("serverError", (e: Error) => reject(e));
       s.on("socketError", () => {});
       s.on("error", () => {});
       // ServerTCP keeps its net.Server private; the wire-level request log needs its sockets.

@@ -1,0 +1,109 @@
+import { mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { OPCUACertificateManager } from "node-opcua-certificate-manager";
+import { MessageSecurityMode, OPCUAClient, SecurityPolicy, UserTokenType } from "node-opcua-client";
+import type { ClientSession, UserIdentityInfo } from "node-opcua-client";
+import type { OpcuaConnection } from "./config.ts";
+
+// What the OPC UA driver and the browse RPC share: one client certificate store in a folder the
+// logger controls, how a connection's settings become an OPCUAClient and a session, and readable
+// error texts. node-opcua would otherwise put its PKI under ~/.config and may wait on a lock there.
+
+let pkiFolder = join(tmpdir(), `loggia-opcua-pki-${process.getuid?.() ?? 0}`);
+let certificates: OPCUACertificateManager | null = null;
+
+/**
+ * Where the client's certificate and trust lists live (e.g. DATA_DIR/pki). Call before the first
+ * connection; the default is a folder under the system's temporary directory. The client
+ * certificate is self-signed and created on first use; server certificates are accepted
+ * automatically (trust on first use), as a logger has no operator at hand to approve them.
+ */
+export function setOpcuaPkiFolder(folder: string): void {
+  if (folder === pkiFolder) return;
+  pkiFolder = folder;
+  certificates = null;
+}
+
+function certificateManager(): OPCUACertificateManager {
+  if (!certificates) {
+    mkdirSync(pkiFolder, { recursive: true });
+    certificates = new OPCUACertificateManager({ rootFolder: pkiFolder, automaticallyAcceptUnknownCertificate: true, name: "PKI" });
+    // shared by every client: a client's disconnect must not dispose of it
+    certificates.referenceCounter++;
+  }
+  return certificates;
+}
+
+export function makeClient(c: OpcuaConnection, o: { keepSessionAlive?: boolean } = {}): OPCUAClient {
+  return OPCUAClient.create({
+    applicationName: "Loggia",
+    clientName: "Loggia",
+    endpointMustExist: false,
+    securityMode: MessageSecurityMode[c.SecurityMode],
+    securityPolicy: SecurityPolicy[c.SecurityPolicy],
+    clientCertificateManager: certificateManager(),
+    // Reconnection is the driver's (a fresh session and subscription each time, so the state it
+    // reports is the truth); node-opcua's own would retry silently.
+    connectionStrategy: { maxRetry: 0, initialDelay: 1000, maxDelay: 1000 },
+    requestedSessionTimeout: 60_000,
+    keepSessionAlive: o.keepSessionAlive ?? false,
+    transportTimeout: 10_000,
+    defaultTransactionTimeout: 10_000,
+  });
+}
+
+export function identityOf(c: OpcuaConnection & { Password?: string }): UserIdentityInfo {
+  if (c.Auth === "user") return { type: UserTokenType.UserName, userName: c.Username, password: c.Password ?? "" };
+  return { type: UserTokenType.Anonymous };
+}
+
+/** An error whose message is already the readable text (not described again). */
+export class OpcuaError extends Error {}
+
+/** Rejects with `message` if `p` has not settled within `ms`. */
+export function within<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    p.finally(() => clearTimeout(timer)),
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(message)), ms);
+    }),
+  ]);
+}
+
+/** Connects and opens a session, bounded by `timeoutMs`; on failure the client is disconnected. */
+export async function openSession(client: OPCUAClient, c: OpcuaConnection & { Password?: string }, timeoutMs: number): Promise<ClientSession> {
+  const attempt = (async () => {
+    await client.connect(c.Endpoint);
+    return client.createSession(identityOf(c));
+  })();
+  try {
+    return await within(attempt, timeoutMs, `No answer from ${c.Endpoint} within ${Math.round(timeoutMs / 1000)} s`);
+  } catch (e) {
+    attempt.catch(() => {});
+    void client.disconnect().catch(() => {});
+    throw new OpcuaError(describeOpcuaError(e, c), { cause: e });
+  }
+}
+
+/** A readable text for a connection or session error. */
+export function describeOpcuaError(e: unknown, c: Pick<OpcuaConnection, "Endpoint" | "SecurityMode" | "SecurityPolicy">): string {
+  if (e instanceof OpcuaError) return e.message;
+  const err = (e ?? {}) as { message?: string; code?: string };
+  const text = err.message ?? String(e);
+  const code = err.code ?? /\b(E[A-Z]{4,})\b/.exec(text)?.[1] ?? "";
+  if (code === "ECONNREFUSED") return `Connection refused by ${c.Endpoint}`;
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return `Host of ${c.Endpoint} not found`;
+  if (code === "EHOSTUNREACH" || code === "ENETUNREACH") return `${c.Endpoint} is unreachable`;
+  if (code === "ECONNRESET") return `Connection to ${c.Endpoint} was reset`;
+  if (/BadUserAccessDenied|BadIdentityTokenRejected|BadIdentityTokenInvalid/.test(text)) return `${c.Endpoint} refused the sign-in (user name or password)`;
+  if (/BadSecurityPolicyRejected|BadSecurityModeRejected|cannot find endpoint|no endpoint/i.test(text)) {
+    return `${c.Endpoint} offers no endpoint with security ${c.SecurityMode} / ${c.SecurityPolicy}`;
+  }
+  if (/BadCertificate|certificate/i.test(text) && /Bad/.test(text)) return `${c.Endpoint} rejected the certificate: ${firstLine(text)}`;
+  if (/^No answer from/.test(text) || /timeout|timed out/i.test(text)) return firstLine(text).startsWith("No answer") ? firstLine(text) : `No answer from ${c.Endpoint} (timeout)`;
+  return `${c.Endpoint}: ${firstLine(text)}`;
+}
+
+const firstLine = (s: string) => s.split("\n")[0]!.trim().slice(0, 300);
