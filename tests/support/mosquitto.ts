@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, connect } from "node:net";
-import { tmpdir } from "node:os";
+import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 
 // A real MQTT broker (Debian's mosquitto) for tests, benchmarks and e2e: started on a spare
@@ -54,7 +54,8 @@ export async function startMosquitto(o: { port?: number; users?: Record<string, 
   if (missing) throw new Error(missing);
   const dir = mkdtempSync(join(tmpdir(), "loggia-mosquitto-"));
   const port = o.port ?? (await freePort());
-  const lines = [`listener ${port} 127.0.0.1`, "persistence false", "log_dest stderr", "log_type error", "log_type warning"];
+  // Started as root, mosquitto would switch to the user "mosquitto", who cannot read the temp folder.
+  const lines = [`user ${userInfo().username}`, `listener ${port} 127.0.0.1`, "persistence false", "log_dest stderr", "log_type error", "log_type warning"];
   if (o.users) {
     // mosquitto reads hashed password files: written in plain text, hashed in place by mosquitto_passwd -U.
     const pwFile = join(dir, "passwords");
