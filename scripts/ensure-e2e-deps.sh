@@ -2,9 +2,10 @@
 # Everything the browser tests need from Debian: Chromium (scripts/ensure-chromium.sh), for
 # the VNC view's tests a real VNC server: Xvfb (xvfb), x11vnc and xsetroot (x11-xserver-utils),
 # and for the HTTPS deployment test a TLS-terminating reverse proxy: nginx, with openssl for its
-# throwaway certificate.
+# throwaway certificate; for the MQTT data source a real broker: mosquitto (ensure-mosquitto.sh).
 set -euo pipefail
 bash "$(dirname "$0")/ensure-chromium.sh"
+bash "$(dirname "$0")/ensure-mosquitto.sh"
 missing=()
 command -v Xvfb >/dev/null || missing+=(xvfb)
 command -v x11vnc >/dev/null || missing+=(x11vnc)
