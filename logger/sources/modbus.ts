@@ -34,11 +34,14 @@ export class ModbusDriver implements Driver {
   readonly stats: ModbusStats = { polls: 0, skipped: 0, lateMs: [] };
   recordLateness = false;
 
-  constructor(
-    private readonly config: ModbusDataSource,
-    private readonly events: DriverEvents,
-    private readonly opts: { now(): number },
-  ) {
+  private readonly config: ModbusDataSource;
+  private readonly events: DriverEvents;
+  private readonly opts: { now(): number };
+
+  constructor(config: ModbusDataSource, events: DriverEvents, opts: { now(): number }) {
+    this.config = config;
+    this.events = events;
+    this.opts = opts;
     this.plan = planReads(config.Variables.map((v, index) => ({ index, address: v.Address })).filter((i) => config.Variables[i.index]!.Direction !== "O"));
     this.where = `${config.Connection.Host}:${config.Connection.Port}`;
   }

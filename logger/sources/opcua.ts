@@ -87,11 +87,14 @@ export class OpcuaDriver implements Driver {
   private readonly types = new Map<number, DataType>();
   private readonly params: ReturnType<typeof subscriptionParameters>;
 
-  constructor(
-    private readonly config: OpcuaDataSource,
-    private readonly events: DriverEvents,
-    private readonly opts: { now(): number },
-  ) {
+  private readonly config: OpcuaDataSource;
+  private readonly events: DriverEvents;
+  private readonly opts: { now(): number };
+
+  constructor(config: OpcuaDataSource, events: DriverEvents, opts: { now(): number }) {
+    this.config = config;
+    this.events = events;
+    this.opts = opts;
     this.params = subscriptionParameters(config.PeriodMs);
   }
 
