@@ -166,7 +166,8 @@ describe("Modbus TCP driver", () => {
       await dev.start();
       await vi.waitFor(() => expect(rec.values.length).toBeGreaterThan(seen + 2), { timeout: 10_000, interval: 20 });
       expect(rec.state()).toBe("connected");
-      expect(rec.states.map((s) => s.state)).toEqual(["connecting", "connected", "error", "connected"]);
+      // (while the device is away the error text may change: connection closed, then refused)
+      expect(rec.states.map((s) => s.state).filter((s, i, all) => s !== all[i - 1])).toEqual(["connecting", "connected", "error", "connected"]);
     } finally {
       await dev.close();
     }
