@@ -12,6 +12,7 @@ const steps: [string, string, string[]][] = [
   ["live WebSocket", process.execPath, [join(root, "bench", "ws.ts")]],
   ["CSV import", process.execPath, [join(root, "bench", "import.ts")]],
   ["sign-in throttle", process.execPath, [join(root, "bench", "throttle.ts")]],
+  ["MQTT data source", process.execPath, [join(root, "bench", "sources-mqtt.ts")]],
 ];
 
 const failed: string[] = [];
