@@ -35,6 +35,7 @@ import { effectiveZone } from "./services/timezone";
 import { AppShell } from "./ui/AppShell";
 import { ensureTexts } from "./ui/texts";
 import { KioskRetry } from "./ui/dashboard/KioskRetry";
+import { isDashboardPage, loggerAway, outageShell, rememberShell } from "./ui/kiosk/outage.server";
 import { readableOn } from "./ui/contrast";
 import { ErrorPage } from "./ui/ErrorPage";
 import { useNonce } from "./ui/nonce";
@@ -50,7 +51,17 @@ export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
   },
 ];
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader(args: Route.LoaderArgs) {
+  try {
+    return data(rememberShell(args.context, args.request, await shellData(args)));
+  } catch (error) {
+    // A dashboard (a wall display above all) stays up while the logger is away: app/ui/kiosk/outage.server.ts.
+    if (!loggerAway(error) || !isDashboardPage(args.request)) throw error;
+    return data((await outageShell(args.context, args.request)) as Awaited<ReturnType<typeof shellData>>, { status: 503 });
+  }
+}
+
+async function shellData({ request, context }: Route.LoaderArgs) {
   const { logger, session } = stateOf(context);
   const locale = getLocale(context) as Language;
   const [auth, theme, prefs] = await Promise.all([getAuth(context), loadTheme(logger), readPrefs(request)]);
@@ -78,7 +89,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const gate = gateInputOf(auth);
   const nav = mayRead ? visibleFeatures(gate).map((f) => f.key) : [];
 
-  return data({
+  return {
     locale,
     localeId: LOCALE_IDS[locale] ?? "en-US",
     loginRequired: auth.loginRequired,
@@ -99,7 +110,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     toast,
     // Spec §4's access token in the hash, only on a page load that came from this site.
     hashToken: navigationFromSameSite(request.headers, new URL(request.url).origin),
-  });
+  };
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {

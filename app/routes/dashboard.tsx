@@ -18,7 +18,9 @@ import { WidgetCard } from "~/ui/dashboard/WidgetCard";
 import { useFormatters } from "~/ui/format";
 import { kioskAlarms } from "~/ui/kiosk/kiosk.server";
 import { KioskSlot } from "~/ui/kiosk/KioskSlot";
+import { DashboardOutage, OUTAGE_RETRY_S, OutageRefresh, useOutageRecovery } from "~/ui/kiosk/DashboardOutage";
 import { planCycle } from "~/ui/kiosk/kioskCycle";
+import { loggerAway, offlineStamps, recallPage, rememberPage } from "~/ui/kiosk/outage.server";
 import type { FreshnessSummary } from "~/ui/live/freshness";
 import { LiveBadge } from "~/ui/live/LiveBadge";
 import { readStamps } from "~/ui/live/stamps.server";
@@ -43,6 +45,8 @@ export async function loader(args: Route.LoaderArgs) {
   } catch (error) {
     // A wall display's poll while the logger is away: keep the page, say "offline".
     if (params.has("poll") && loggerAway(error)) return { offline: true as const };
+    // A page load then: the page this sign-in last saw here, offline (or the bare chrome and its strip).
+    if (loggerAway(error)) return outagePage(args, params);
     throw error;
   }
   const { logger } = stateOf(args.context);
@@ -51,7 +55,7 @@ export async function loader(args: Route.LoaderArgs) {
   const entry = wanted ? dashboards.find((d) => d.ID.toLowerCase() === wanted.toLowerCase()) : (dashboards.find((d) => d.IsDefault) ?? dashboards[0]);
   const dashboard = entry ? await getDashboard(logger, entry.ID) : null;
   const kiosk = params.has("kiosk");
-  const base = { offline: false as const, polled: params.has("poll"), dashboards, dashboard, missing: wanted !== null && !dashboard, kiosk };
+  const base = { offline: false as const, outage: false, polled: params.has("poll"), dashboards, dashboard, missing: wanted !== null && !dashboard, kiosk };
   if (!dashboard?.content) return { ...base, range: null, refresh: "off" as const, data: null, live: null, strip: null };
   const needsZone = [params.get("from"), params.get("to")].some((v) => v && !/^\d+$/.test(v));
   const zone = needsZone ? await userTimeZone(args) : "UTC";
@@ -63,7 +67,22 @@ export async function loader(args: Route.LoaderArgs) {
   stateOf(args.context).charts = chartSources(data, dashboard.content, range);
   // The values' times, from the same (cached) reads: the page is judged live / stale / offline.
   const live = await readStamps(logger, Object.keys(data.values), liveIds(dashboard.content, data.variables), VALUES_MAX_AGE_MS, data.valuesError !== null || data.variablesError !== null);
+  rememberPage<LastPage>(args.context, wanted?.toLowerCase() ?? "", { dashboards, dashboard, data, range, refresh, stamps: live.stamps });
   return { ...base, range, refresh, data: pageData(data, dashboard.content), live, strip };
+}
+
+type LastPage = { dashboards: Awaited<ReturnType<typeof listDashboards>>; dashboard: NonNullable<Awaited<ReturnType<typeof getDashboard>>>; data: Parameters<typeof pageData>[0]; range: ReturnType<typeof resolveRange>; refresh: keyof typeof REFRESH_MS; stamps: Stamps };
+
+/** The logger is away: the remembered page, everything offline, refreshing itself until it is back. */
+function outagePage(args: Route.LoaderArgs, params: URLSearchParams) {
+  const last = recallPage<LastPage>(args.context, params.get("id")?.toLowerCase() ?? "");
+  const kiosk = params.has("kiosk");
+  const strip = kiosk ? { alarms: null, cycle: null, at: Date.now() } : null;
+  const base = { offline: false as const, outage: true, polled: false, missing: false, kiosk, strip };
+  if (!last?.dashboard.content) return { ...base, dashboards: last?.dashboards ?? [], dashboard: null, range: null, refresh: "off" as const, data: null, live: null };
+  const { dashboard, data, range } = last;
+  stateOf(args.context).charts = chartSources(data, dashboard.content!, range);
+  return { ...base, dashboards: last.dashboards, dashboard, range, refresh: last.refresh, data: pageData(data, dashboard.content!), live: offlineStamps(last.stamps) };
 }
 
 /** Variables the page follows live: every one a widget other than text or alarms shows. */
@@ -78,26 +97,25 @@ async function kioskStrip(params: URLSearchParams, logger: Parameters<typeof kio
   return { alarms: mayAlarms ? await kioskAlarms(logger) : null, cycle, at: Date.now() };
 }
 
-/** The logger client throws data(…, 502/503) when the logger is unreachable or garbled. */
-function loggerAway(error: unknown) {
-  const status = (error as { init?: { status?: number } } | null)?.init?.status;
-  return status === 502 || status === 503;
-}
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const root = useRootData();
   const kiosk = !loaderData.offline && loaderData.kiosk;
+  const outage = !loaderData.offline && loaderData.outage;
   const ownMs = loaderData.offline ? 0 : REFRESH_MS[loaderData.refresh];
-  const refreshMs = kiosk ? Math.min(ownMs || KIOSK_FALLBACK_MS, KIOSK_MAX_MS) : ownMs;
+  const refreshMs = outage ? OUTAGE_RETRY_S * 1000 : kiosk ? Math.min(ownMs || KIOSK_FALLBACK_MS, KIOSK_MAX_MS) : ownMs;
   const { data: shown, offline } = usePolledData(refreshMs, loaderData);
+  useOutageRecovery(outage, shown, offline);
   if (shown.offline) return null;
   const { dashboard, dashboards, missing } = shown;
   const mayEdit = root?.nav.includes("dashboardManager") ?? false;
   return (
     // A kiosk fills the screen (minus <main>'s padding) and never scrolls: rows share its height.
     <section className={`flex flex-col ${kiosk ? "gap-2 md:h-[calc(100dvh-1rem)] md:overflow-hidden" : "gap-4"}`}>
-      {shown.strip?.cycle ? (
+      {shown.outage ? (
+        <OutageRefresh />
+      ) : shown.strip?.cycle ? (
         <noscript>
           <meta httpEquiv="refresh" content={`${shown.strip.cycle.meta.seconds};url=${shown.strip.cycle.meta.url}`} />
         </noscript>
@@ -111,7 +129,9 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           {t("dashboard.notFound")}
         </p>
       )}
-      {!dashboard ? (
+      {!dashboard && shown.outage ? (
+        <DashboardOutage kiosk={kiosk} renderedAt={shown.strip?.at ?? 0} />
+      ) : !dashboard ? (
         <>
           <h1 className="text-2xl font-semibold">{t("dashboard.title")}</h1>
           <p className="text-slate-600 dark:text-slate-300" data-testid="dashboard-empty">
@@ -128,7 +148,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           </ul>
         </>
       ) : (
-        <DashboardView key={dashboard.ID} loaderData={shown} offline={offline} mayEdit={mayEdit && !kiosk} />
+        <DashboardView key={dashboard.ID} loaderData={shown} offline={offline || shown.outage} mayEdit={mayEdit && !kiosk} />
       )}
     </section>
   );
@@ -149,7 +169,7 @@ function DashboardView({ loaderData, offline, mayEdit }: { loaderData: Loaded; o
   const [live, setLive] = useState<LiveView>({ values: data?.values ?? {}, state: "connecting", freshness: loaderData.live?.summary ?? null });
   const busy = navigation.state === "loading" && navigation.location?.pathname === "/dashboard";
   const hasCharts = dashboard.content?.Widgets.some((w) => w.Type === "chart") ?? false;
-  const loaded = useChartSeries(hasCharts && range ? { id: dashboard.ID, from: range.from, to: range.to } : null);
+  const loaded = useChartSeries(hasCharts && range && !loaderData.outage ? { id: dashboard.ID, from: range.from, to: range.to } : null);
 
   const withRange = useCallback(
     (change: (p: URLSearchParams) => void) => {
@@ -173,12 +193,12 @@ function DashboardView({ loaderData, offline, mayEdit }: { loaderData: Loaded; o
   const content = dashboard.content;
   // A poll that found the logger away makes everything offline, whatever the stream said last.
   const summary = live.freshness;
-  const badge = ids.length === 0 || !summary ? null : offline && summary.state !== "offline" ? { state: "offline" as const, ageMs: null } : summary;
+  const badge = (ids.length === 0 && !loaderData.outage) || !summary ? null : offline && summary.state !== "offline" ? { state: "offline" as const, ageMs: null } : summary;
   const each = badge?.state === "offline" ? Object.fromEntries(ids.map((id) => [id, "offline" as const])) : summary?.each;
   const strip = loaderData.strip;
   return (
     <LiveBusContext.Provider value={bus}>
-      {ids.length > 0 && <LiveFeed ids={ids} initial={data.values} stamps={loaderData.live?.stamps} bus={bus} onChange={setLive} />}
+      {ids.length > 0 && !loaderData.outage && <LiveFeed ids={ids} initial={data.values} stamps={loaderData.live?.stamps} bus={bus} onChange={setLive} />}
       {kiosk && strip ? (
         <KioskSlot name={dashboard.Name} badge={badge} renderedAt={strip.at} alarms={strip.alarms} cycle={strip.cycle} />
       ) : (

@@ -21,9 +21,11 @@ export interface KioskChromeProps {
   renderedAt: number;
   alarms: { rows: AlarmItem[]; total: number } | { error: string } | null;
   cycle: CyclePlan | null;
+  /** The logger is away and nothing of this dashboard is remembered: the strip says so. */
+  nothing?: boolean;
 }
 
-export function KioskChrome({ name, badge, renderedAt, alarms, cycle }: KioskChromeProps) {
+export function KioskChrome({ name, badge, renderedAt, alarms, cycle, nothing = false }: KioskChromeProps) {
   useCycle(cycle);
   return (
     <>
@@ -34,7 +36,7 @@ export function KioskChrome({ name, badge, renderedAt, alarms, cycle }: KioskChr
           <Clock renderedAt={renderedAt} />
         </div>
       </div>
-      {badge && badge.state !== "live" && <Outage state={badge.state} ageMs={badge.ageMs} />}
+      {badge && badge.state !== "live" && <Outage state={badge.state} ageMs={badge.ageMs} nothing={nothing} />}
       {alarms && <AlarmStrip alarms={alarms} />}
     </>
   );
@@ -64,13 +66,13 @@ function Clock({ renderedAt }: { renderedAt: number }) {
   );
 }
 
-function Outage({ state, ageMs }: { state: "stale" | "offline"; ageMs: number | null }) {
+function Outage({ state, ageMs, nothing }: { state: "stale" | "offline"; ageMs: number | null; nothing: boolean }) {
   const t = useT();
   const age = useAge(ageMs);
   const colour = state === "offline" ? "bg-red-700 text-white" : "bg-amber-300 text-amber-950";
   return (
     <p role="alert" className={`shrink-0 rounded-md px-4 py-2 text-center text-[clamp(1rem,2.2vh,3rem)] font-semibold ${colour}`} data-testid="kiosk-outage" data-state={state}>
-      {age ? t(`kiosk.outage.${state}`, { age }) : t(`kiosk.outage.${state}NoAge`)}
+      {nothing ? t("kiosk.outage.nothing") : age ? t(`kiosk.outage.${state}`, { age }) : t(`kiosk.outage.${state}NoAge`)}
     </p>
   );
 }
