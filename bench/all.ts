@@ -13,6 +13,8 @@ const steps: [string, string, string[]][] = [
   ["CSV import", process.execPath, [join(root, "bench", "import.ts")]],
   ["sign-in throttle", process.execPath, [join(root, "bench", "throttle.ts")]],
   ["MQTT data source", process.execPath, [join(root, "bench", "sources-mqtt.ts")]],
+  ["Modbus TCP data source", process.execPath, [join(root, "bench", "sources-modbus.ts")]],
+  ["OPC UA data source", process.execPath, [join(root, "bench", "sources-opcua.ts")]],
 ];
 
 const failed: string[] = [];
