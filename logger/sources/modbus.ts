@@ -99,8 +99,13 @@ export class ModbusDriver implements Driver {
     client.on("close", () => {
       if (this.client === client && !this.stopped) this.lost(`Connection to ${this.where} was closed`);
     });
-    client
-      .connectTCP(Host, { port: Port })
+    let connecting: Promise<void>;
+    try {
+      connecting = client.connectTCP(Host, { port: Port });
+    } catch (e) {
+      connecting = Promise.reject(e);
+    }
+    connecting
       .then(() => {
         if (this.client !== client || this.stopped) return void client.close(() => {});
         this.backoff = BACKOFF_MIN_MS;

@@ -1,3 +1,5 @@
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ModbusAddress, ModbusDataSource, SourceVariable } from "../../../logger/sources/config.ts";
 import { ModbusDriver } from "../../../logger/sources/modbus.ts";
@@ -150,6 +152,20 @@ describe("Modbus TCP driver", () => {
       expect(rec.state()).toBe("connected");
     } finally {
       await late.close();
+    }
+  });
+
+  it("a device that accepts the connection but never answers is a timeout error", async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const port = (silent.address() as AddressInfo).port;
+    try {
+      const { rec } = run(source([variable("counter", { Register: "input", Address: 0 })], { port, TimeoutMs: 200 }));
+      await vi.waitFor(() => expect(rec.state()).toBe("error"), { timeout: 5000, interval: 20 });
+      expect(rec.states.at(-1)?.error).toBe(`No answer from 127.0.0.1:${port} (timeout)`);
+      expect(rec.values).toEqual([]);
+    } finally {
+      silent.close();
     }
   });
 
