@@ -62,7 +62,7 @@ export function VariablesTable({ protocol, variables, errors }: { protocol: Prot
       <legend className="mb-2 text-sm font-semibold">{t("dataSources.variables")}</legend>
       <p className="text-xs text-slate-600 dark:text-slate-400">{t(`dataSources.variablesHint_${protocol}`)}</p>
       <div className="max-w-full min-w-0 overflow-x-auto rounded-md border border-slate-200 dark:border-slate-700">
-        <table className="text-left text-sm" data-testid="variables-table">
+        <table className="text-left text-sm" data-testid="source-variables">
           <caption className="sr-only">{t("dataSources.variables")}</caption>
           <thead className="bg-slate-100 text-slate-700 dark:bg-slate-700 dark:text-slate-100">
             <tr>
