@@ -6,18 +6,22 @@
 export const DARK_TEXT = "#0f172a";
 export const LIGHT_TEXT = "#ffffff";
 
-/** WCAG relative luminance of a #rrggbb colour; null when it is not one. */
+/**
+ * WCAG relative luminance of a hex colour (#rgb, #rgba, #rrggbb or #rrggbbaa — what the theme
+ * setting accepts; alpha is ignored); null when it is none of these.
+ */
 export function luminance(hex: string): number | null {
-  const m = /^#?([0-9a-f]{6})$/i.exec(hex.trim());
-  if (!m) return null;
+  const m = /^#?([0-9a-f]{3,8})$/i.exec(hex.trim());
+  if (!m || m[1]!.length === 5 || m[1]!.length === 7) return null;
+  const digits = m[1]!.length <= 4 ? [...m[1]!.slice(0, 3)].map((d) => d + d).join("") : m[1]!.slice(0, 6);
   const [r, g, b] = [0, 2, 4].map((i) => {
-    const c = parseInt(m[1]!.slice(i, i + 2), 16) / 255;
+    const c = parseInt(digits.slice(i, i + 2), 16) / 255;
     return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
   }) as [number, number, number];
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
-/** Contrast ratio of two #rrggbb colours (1 to 21); null when either is not one. */
+/** Contrast ratio of two hex colours (1 to 21); null when either is not one. */
 export function contrastRatio(a: string, b: string): number | null {
   const la = luminance(a);
   const lb = luminance(b);
@@ -31,7 +35,7 @@ export const AA_RATIO = 4.5;
 /**
  * Text for a `hex` background that meets AA: white if it does, else near-black if it does, else
  * pure black (for any colour, white or black reaches at least 4.58:1). White if `hex` is not a
- * #rrggbb colour.
+ * hex colour.
  */
 export function readableOn(hex: string): string {
   const onWhite = contrastRatio(hex, LIGHT_TEXT);

@@ -17,6 +17,12 @@ describe("text on theme colours", () => {
     expect(contrastRatio("#4c85ff", readableOn("#4c85ff"))!).toBeGreaterThanOrEqual(AA_RATIO);
     expect(readableOn("#ffcc00")).toBe(DARK_TEXT);
     expect(readableOn("not a colour")).toBe("#ffffff");
+    // The short and alpha forms the theme setting accepts.
+    expect(readableOn("#fc0")).toBe(DARK_TEXT);
+    expect(readableOn("#fc08")).toBe(DARK_TEXT);
+    expect(readableOn("#ffcc0080")).toBe(DARK_TEXT);
+    expect(contrastRatio("#fff", "#000000ff")).toBeCloseTo(21, 5);
+    expect(contrastRatio("#12345", "#fff")).toBeNull();
   });
 
   it("reaches AA on any colour a site can choose", () => {
