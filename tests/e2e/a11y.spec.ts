@@ -1,8 +1,8 @@
 import type { Browser, BrowserContext, Cookie, Page } from "@playwright/test";
 import { FEATURES, PERMISSIONS } from "../../app/features";
 import { LAYOUTS } from "../../app/schemas/preferences";
-import { expectAccessible, userWithTheme } from "./axe";
-import { createRole, expect, rpc, test } from "./fixtures";
+import { drawnContrast, expectAccessible, userWithTheme } from "./axe";
+import { createRole, expect, roleId as roleIdOf, rpc, test } from "./fixtures";
 
 // Issue 15 §10: axe finds no serious or critical violation on any screen, light and dark theme,
 // including open menus, dialogs and a dashboard in edit mode; the shell works by keyboard.
@@ -50,8 +50,22 @@ async function visit(page: Page, path: string, theme: Theme) {
   await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
 }
 
-// Every routed screen of the feature table (Help only redirects out of the console).
+// Every routed screen of the feature table (Help only redirects out of the console), and the
+// pages outside it a signed-in user can see: the sign-out question, the request gate's refusal
+// page, a screen the user may not open (as drawn for a 403) and the 404 page.
 const SCREENS = FEATURES.filter((f) => f.module && !f.external).map((f) => f.path);
+const OTHER_PAGES = ["/logout", "/refused?status=403&reason=cross-origin", "/refused?status=413&reason=too-large", "/no-such-screen"];
+
+/** The primary "New dashboard" button (buttonClass) of the Dashboard Manager. */
+const PRIMARY = 'main a[href$="/dashboardManager?add"]';
+
+/** Hovers the primary button and waits until it is drawn in its hover colour. */
+async function hoverPrimary(page: Page) {
+  const before = await drawnContrast(page, PRIMARY);
+  await page.locator(PRIMARY).hover();
+  await expect.poll(async () => (await drawnContrast(page, PRIMARY)).background).not.toBe(before.background);
+  return before;
+}
 
 for (const theme of THEMES) {
   test.describe(`${theme} theme`, () => {
@@ -59,7 +73,7 @@ for (const theme of THEMES) {
       await context.addCookies(sessions[theme]);
     });
 
-    for (const path of [...SCREENS, "/no-such-screen"]) {
+    for (const path of [...SCREENS, ...OTHER_PAGES]) {
       test(`${path} has no serious or critical axe violations`, async ({ page }) => {
         await visit(page, path, theme);
         await expectAccessible(page, `${path} (${theme})`);
@@ -94,6 +108,48 @@ for (const theme of THEMES) {
       await expectAccessible(page, `confirmation dialog (${theme})`);
     });
 
+    test("a primary button keeps readable text when hovered", async ({ page }) => {
+      await visit(page, "/dashboardManager", theme);
+      const plain = await hoverPrimary(page);
+      const hovered = await drawnContrast(page, PRIMARY);
+      expect(hovered.background, "hover colour as rgb").toMatch(/^rgb/);
+      expect(plain.ratio, `plain ${plain.color} on ${plain.background}`).toBeGreaterThanOrEqual(4.5);
+      expect(hovered.ratio, `hovered ${hovered.color} on ${hovered.background}`).toBeGreaterThanOrEqual(4.5);
+      await expectAccessible(page, `hovered primary button (${theme})`, { include: PRIMARY });
+    });
+
+    test("a screen the user may not open", async ({ browser }) => {
+      const role = await createRole(["ViewDashboards"]);
+      const { username, password } = await userWithTheme(role.id, theme);
+      const context = await browser.newContext();
+      await context.addCookies(await signedInCookies(browser, username, password));
+      const page = await context.newPage();
+      const answer = await page.goto("/userManagement");
+      expect(answer?.status()).toBe(403);
+      await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+      await expectAccessible(page, `403 page (${theme})`);
+      await context.close();
+    });
+
+    test("the forced password change", async ({ browser, baseURL }) => {
+      const { username, password } = await userWithTheme(await roleIdOf("Administrator"), theme, { mustChange: true });
+      const context = await browser.newContext();
+      await setPrefs(context, baseURL!, { theme });
+      const page = await context.newPage();
+      await page.goto("/signin");
+      await page.getByLabel(/username|nome utente/i).fill(username);
+      await page.getByLabel(/^password$/i).fill(password);
+      await page.getByLabel(/^password$/i).press("Enter");
+      await page.waitForURL((url) => url.pathname === "/changePassword");
+      await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+      await expectAccessible(page, `/changePassword (${theme})`);
+      // With its errors shown next to the fields.
+      await page.getByRole("button").filter({ hasText: /change|save/i }).first().click();
+      await expect(page.getByRole("alert").first()).toBeVisible();
+      await expectAccessible(page, `/changePassword with errors (${theme})`);
+      await context.close();
+    });
+
     test("the sign-in page", async ({ browser, baseURL }) => {
       const context = await browser.newContext();
       await setPrefs(context, baseURL!, { theme });
@@ -126,6 +182,34 @@ for (const theme of SHELL_THEMES) {
     }
   });
 }
+
+// Global Settings' own colours: a light main colour and a lighter hover colour would leave white
+// text unreadable; the button text follows whichever contrasts more.
+test.describe("custom theme colours", () => {
+  const WEBUI = { ID: -1, Key: "WebUI" };
+  let saved = "{}";
+  const themeStyle = async (page: Page) => (await page.locator("html").getAttribute("style")) ?? "";
+  test.beforeEach(async ({ context }) => {
+    await context.addCookies(sessions.light);
+    const { Settings } = await rpc<{ Settings: { Value: string }[] }>("GI.system/SettingsManagementAPI.GetSetting", WEBUI);
+    saved = Settings[0]?.Value ?? "{}";
+  });
+  test.afterEach(async ({ page }) => {
+    await rpc("GI.system/SettingsManagementAPI.SetSetting", { ...WEBUI, Value: saved });
+    // The console caches the theme for a few seconds: wait until it draws the restored one.
+    await expect.poll(async () => (await page.goto("/settings"), themeStyle(page)), { timeout: 15_000 }).not.toContain("#ffd23f");
+  });
+
+  test("a light main and hover colour get dark button text, plain and hovered", async ({ page }) => {
+    await rpc("GI.system/SettingsManagementAPI.SetSetting", { ...WEBUI, Value: JSON.stringify({ styling: { mainColor: "#ffd23f", hoverColor: "#fff0b3" } }) });
+    await expect.poll(async () => (await page.goto("/dashboardManager"), themeStyle(page)), { timeout: 15_000 }).toContain("#ffd23f");
+    const plain = await hoverPrimary(page);
+    const hovered = await drawnContrast(page, PRIMARY);
+    expect(plain.ratio, `plain ${plain.color} on ${plain.background}`).toBeGreaterThanOrEqual(4.5);
+    expect(hovered.ratio, `hovered ${hovered.color} on ${hovered.background}`).toBeGreaterThanOrEqual(4.5);
+    await expectAccessible(page, "hovered primary button in custom colours", { include: PRIMARY });
+  });
+});
 
 test.describe("keyboard", () => {
   test.beforeEach(async ({ context }) => {

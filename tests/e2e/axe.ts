@@ -30,12 +30,29 @@ export async function expectAccessible(page: Page, where: string, options?: { in
 }
 
 /** A user (of `role`) whose User Settings choose `theme`: the theme a signed-in page is drawn in. */
-export async function userWithTheme(role: number, theme: "light" | "dark" | "semi-dark") {
+export async function userWithTheme(role: number, theme: "light" | "dark" | "semi-dark", opts: { mustChange?: boolean } = {}) {
   const username = unique(`a11y${theme.replace("-", "")}`);
   const password = `pw-${username}-1`;
   await rpc("GI.system/UserManagementAPI.AddUser", {
-    User: { Username: username, EMail: `${username}@example.com`, Role: role, Timezone: "Europe/Rome", Theme: theme, MustChangePassword: false },
+    User: { Username: username, EMail: `${username}@example.com`, Role: role, Timezone: "Europe/Rome", Theme: theme, MustChangePassword: !!opts.mustChange },
     Password: password,
   });
   return { username, password };
+}
+
+/** The text and background colours an element is drawn in now, and their WCAG contrast ratio. */
+export async function drawnContrast(page: Page, selector: string): Promise<{ color: string; background: string; ratio: number }> {
+  return page.locator(selector).evaluate((el) => {
+    const rgb = (s: string) => (s.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
+    const lum = (c: number[]) => {
+      const [r, g, b] = c.map((v) => {
+        const x = v / 255;
+        return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+    };
+    const s = getComputedStyle(el);
+    const [a, b] = [lum(rgb(s.color)), lum(rgb(s.backgroundColor))];
+    return { color: s.color, background: s.backgroundColor, ratio: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05) };
+  });
 }
