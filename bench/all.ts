@@ -15,6 +15,7 @@ const steps: [string, string, string[]][] = [
   ["MQTT data source", process.execPath, [join(root, "bench", "sources-mqtt.ts")]],
   ["Modbus TCP data source", process.execPath, [join(root, "bench", "sources-modbus.ts")]],
   ["OPC UA data source", process.execPath, [join(root, "bench", "sources-opcua.ts")]],
+  ["soak (short; npm run bench:soak for the long one)", process.execPath, [join(root, "bench", "soak.ts"), "--kiosks", "10", "--operators", "3", "--minutes", "2", "--idle-s", "10", "--no-write"]],
 ];
 
 const failed: string[] = [];
