@@ -35,7 +35,7 @@ OPC UA server on opc.tcp://${values.host === "0.0.0.0" ? "127.0.0.1" : values.ho
   security None, Sign or SignAndEncrypt (Basic256Sha256, Aes128_Sha256_RsaOaep, Aes256_Sha256_RsaPss)
   anonymous, or user "${OPCUA_USER.username}" with password "${OPCUA_USER.password}"
   Objects/Cell: Temperature (°C, 0..100), Pressure (bar, 0..10), Counter, Setpoint (°C, writable),
-                Faulty (always BadSensorFailure), Motor/Speed (rpm, 0..3000) — NodeIds ns=1;s=Cell.<Name>
+                Faulty (always BadSensorFailure), Motor/Speed (r/min, 0..3000) — NodeIds ns=1;s=Cell.<Name>
 
 Ctrl+C to stop.`);
 

@@ -244,11 +244,16 @@ export class OpcuaDriver implements Driver {
     if (dv.statusCode && dv.statusCode.isBad()) return this.events.bad(index, `${v.Name}: ${dv.statusCode.name}`);
     const n = numberOf(dv.value);
     if (n === null || !Number.isFinite(n)) return this.events.bad(index, `${v.Name}: ${dv.value ? DataType[dv.value.dataType] : "no"} value is not a number`);
-    // The value's own time, kept within [subscription start, now]: a value unchanged since before
-    // we connected is the value now held (sample-and-hold), and a server clock running ahead must
+    // The value's own time (source, else server), kept within [start of the current slot, now]:
+    // the SourceManager holds the last value in every slot up to the current one while connected
+    // (sample-and-hold, decision 0010) and drops anything older than what it has stored, so a
+    // notification that arrives a publishing interval after its sample must land in the slot
+    // still open, or the change would be lost behind the held value. A value unchanged since
+    // before we connected is likewise the value held now, and a server clock running ahead must
     // not put samples in the future.
     const t = (dv.sourceTimestamp ?? dv.serverTimestamp)?.getTime();
-    this.events.value(index, n, t === undefined || Number.isNaN(t) ? now : Math.min(now, Math.max(this.since, t)));
+    const open = Math.max(this.since, Math.floor(now / this.config.PeriodMs) * this.config.PeriodMs);
+    this.events.value(index, n, t === undefined || Number.isNaN(t) ? now : Math.min(now, Math.max(open, t)));
   }
 
   /** The link failed: report, drop the client and try again after the back-off. */

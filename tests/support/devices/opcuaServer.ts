@@ -16,7 +16,7 @@ import { freePort } from "./modbusServer.ts";
 //     Counter      UInt32, +1 every tick (no unit, no range)
 //     Setpoint     Double °C, EURange 0..100, writable; every write is recorded in `writes`
 //     Faulty       Double whose value carries BadSensorFailure
-//     Motor        object with Speed (Double rpm, EURange 0..3000)
+//     Motor        object with Speed (Double r/min, EURange 0..3000)
 //   Objects/Bench  (with `benchItems`) Item0…ItemN−1 UInt32: each server sample is the previous + 1,
 //                  so a gap in what a client receives is a lost value
 // stop() shuts the server down (sessions and subscriptions are gone, as after a device restart);
