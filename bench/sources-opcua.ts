@@ -5,8 +5,9 @@
 // Target (issue 16): no value lost. Each bench item's value goes up by one every time the server
 // samples it, so for every item the values the driver reports must be consecutive (a gap is a
 // lost value) and, once the server stops changing them and the last notifications are drained,
-// the last value received must be the server's last. Also printed: values per item against the
-// expected seconds × 10, the driver process's CPU use and event-loop delay.
+// the last value received must be the server's last. Also printed, no target: values per item
+// against the nominal seconds × 10 (the server's sampling timer runs slower on a loaded machine;
+// what it sampled is printed too), the driver process's CPU use and event-loop delay.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -124,6 +125,7 @@ async function main() {
   measuring = true;
   await new Promise((r) => setTimeout(r, seconds * 1000));
   measuring = false;
+  const atEnd = Float64Array.from(last);
   const elapsed = (Date.now() - m0) / 1000;
   const cpu = process.cpuUsage(cpu0);
   lag.disable();
@@ -146,10 +148,13 @@ async function main() {
   say(`Values per item in ${elapsed.toFixed(1)} s: min ${per[0]}, median ${per[per.length >> 1]}, max ${per.at(-1)} (expected ${expected} at one per ${PERIOD_MS} ms); ${total.toLocaleString("en")} values, ${(total / elapsed).toFixed(0)} per s`);
   say(`Driver process: ${(((cpu.user + cpu.system) / 1e6 / elapsed) * 100).toFixed(1)} % of one core; event-loop delay p99 ${(lag.percentile(99) / 1e6).toFixed(1)} ms, max ${(lag.max / 1e6).toFixed(1)} ms`);
   if (errors.length) say(`Errors: ${errors.length}, first: ${errors[0]}`);
-  const lowRate = per[0]! < expected * 0.9;
-  const ok = gaps === 0 && behind === 0 && errors.length === 0 && !lowRate;
+  // Values the server made for each item while measuring: its counter went from first to last.
+  let made = 0;
+  for (let i = 0; i < ITEMS; i++) made += Number.isNaN(first[i]!) ? 0 : atEnd[i]! - first[i]! + 1;
+  say(`Values the server sampled while measuring: ${made.toLocaleString("en")} (its sampling timer, not the driver, sets the rate: ${(made / ITEMS / elapsed).toFixed(2)} per item per s)`);
+  const ok = gaps === 0 && behind === 0 && errors.length === 0 && total > 0;
   say(
-    `Values lost: ${gaps} skipped in the sequences, ${behind} items not at the server's last value after draining, ${repeats} repeated, ${errors.length} errors; slowest item ${per[0]} of ${expected} values (target: none lost, every item ≥ 90 % of expected) ${ok ? "PASS" : "FAIL"}`,
+    `Values lost: ${gaps} skipped in the sequences, ${behind} items not at the server's last value after draining, ${repeats} repeated, ${errors.length} errors (target: none lost) ${ok ? "PASS" : "FAIL"}`,
   );
   say(`Load average after: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
   say(ok ? "OPC UA target met." : "OPC UA target missed.");
