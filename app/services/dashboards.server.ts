@@ -74,7 +74,8 @@ export async function loadDashboardData(logger: LoggerClient, content: Dashboard
   // Chart events (alarms, measurements) in the range, read beside the data.
   const charts = content.Widgets.filter((w) => w.Type === "chart");
   const eventsRead = charts.length ? loadRangeEvents(logger, range, mayAlarms) : null;
-  const current = [...new Set(content.Widgets.filter((w) => w.Type !== "chart" && w.Type !== "alarms").flatMap((w) => w.Variables))].filter((id) => variables[id]);
+  // Charts' variables too: their times say whether a chart that runs up to now is live (issue 15 §1).
+  const current = [...new Set(content.Widgets.filter((w) => w.Type !== "alarms").flatMap((w) => w.Variables))].filter((id) => variables[id]);
   const [values, series] = await Promise.all([
     current.length
       ? readValues(logger, current, VALUES_MAX_AGE_MS).then(

@@ -35,7 +35,7 @@ export function WidgetCard(props: WidgetCardProps) {
   const deleted = data.variablesError ? 0 : widget.Variables.length - vars.length;
   // An untitled text widget shows no heading: its own text says what it is.
   const title = defaultWidgetTitle(widget, (id) => data.variables[id]?.Name) || (widget.Type === "text" ? "" : t(`dashboards.types.${widget.Type}`));
-  const state = freshnessOfWidget(widget, props.freshness);
+  const state = freshnessOfWidget(widget, props.freshness, props.range.follow);
   return (
     <article className="flex h-full min-h-0 flex-col overflow-hidden rounded-lg bg-white p-3 shadow-sm dark:bg-slate-800" aria-busy={props.busy || undefined} aria-label={title || undefined} data-testid="widget" data-type={widget.Type} data-widget={widget.ID} data-freshness={state ?? undefined}>
       {title && (
@@ -63,9 +63,12 @@ export function WidgetCard(props: WidgetCardProps) {
   );
 }
 
-/** The worst state of the current values a widget shows; null for charts, texts and alarm lists. */
-function freshnessOfWidget(widget: Widget, freshness: Record<string, Freshness> | undefined): Freshness | null {
-  if (!freshness || widget.Type === "chart" || widget.Type === "text" || widget.Type === "alarms") return null;
+/**
+ * The worst state of the current values a widget shows; null for texts and alarm lists, and for a
+ * chart of a range that ends in the past (stored history, as current as it will be).
+ */
+function freshnessOfWidget(widget: Widget, freshness: Record<string, Freshness> | undefined, follow: boolean): Freshness | null {
+  if (!freshness || (widget.Type === "chart" && !follow) || widget.Type === "text" || widget.Type === "alarms") return null;
   const states = widget.Variables.map((id) => freshness[id]).filter((s): s is Freshness => s !== undefined);
   return states.length ? worstFreshness(states) : null;
 }
