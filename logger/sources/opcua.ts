@@ -21,11 +21,11 @@ const CALL_TIMEOUT_MS = 10_000;
 /** Publishing every period (at least 100 ms, at most 1 s); each item's queue holds several publishing intervals of samples. */
 export function subscriptionParameters(periodMs: number) {
   const publishingInterval = Math.min(1000, Math.max(100, periodMs));
-  const maxKeepAliveCount = Math.max(2, Math.ceil(2000 / publishingInterval)); // a keep-alive about every 2 s
+  const maxKeepAliveCount = Math.max(1, Math.ceil(1000 / publishingInterval)); // a keep-alive about every second
   return {
     publishingInterval,
     maxKeepAliveCount,
-    lifetimeCount: maxKeepAliveCount * 6,
+    lifetimeCount: Math.max(3, Math.ceil(30_000 / (publishingInterval * maxKeepAliveCount))) * maxKeepAliveCount,
     queueSize: Math.min(1000, Math.max(10, Math.ceil((4 * publishingInterval) / periodMs))),
   };
 }
@@ -186,7 +186,7 @@ export class OpcuaDriver implements Driver {
       await this.monitor(live, current);
       if (!current()) return;
       // keep-alives are due every publishingInterval × maxKeepAliveCount (as revised by the server)
-      this.aliveLimitMs = 2 * sub.publishingInterval * sub.maxKeepAliveCount + 3000;
+      this.aliveLimitMs = 3 * sub.publishingInterval * sub.maxKeepAliveCount + 2000;
       this.lastAlive = this.opts.now();
       this.watchdog = setInterval(() => {
         if (current() && this.connected && this.opts.now() - this.lastAlive > this.aliveLimitMs) {
