@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { describeZodError, invalidParam, notFound, refused, RpcError, RS } from "../http/errors.ts";
 import { DataSourceInput, OpcuaConnection, deviceIdOf, viewOf } from "../sources/config.ts";
-import type { BrowseNode, DataSource } from "../sources/config.ts";
+import type { BrowseNode, DataSource, OpcuaConnection as OpcuaConnectionType } from "../sources/config.ts";
 import { deleteSource, loadSource, loadSources, saveSource, sourceNameTaken } from "../sources/stored.ts";
 import { tx } from "../store/db.ts";
 import { method } from "./registry.ts";
@@ -19,7 +19,7 @@ const MAX_BODY = 1024 * 1024;
 const SetParams = z.object({ Source: z.unknown() });
 
 /** The OPC UA browse function of logger/sources/opcua.ts, loaded on first use (see browse()). */
-type BrowseFn = (connection: z.output<typeof OpcuaConnection> & { Password?: string }, nodeId: string) => Promise<BrowseNode[]>;
+type BrowseFn = (connection: OpcuaConnectionType & { Password?: string }, nodeId: string) => Promise<BrowseNode[]>;
 
 function stored(ctx: CallContext, id: number): DataSource {
   const s = loadSource(ctx.db, id);
@@ -53,10 +53,8 @@ function changes(before: DataSource, after: DataSource, passwordSet: boolean): s
 
 let browseFn: BrowseFn | null = null;
 async function browse(connection: Parameters<BrowseFn>[0], nodeId: string): Promise<BrowseNode[]> {
-  // Imported when first needed: node-opcua is large, and most loggers never browse. (A path in a
-  // variable: the OPC UA driver is built beside this file, in parallel — decision 0010.)
-  const path = "../sources/opcua.ts";
-  browseFn ??= ((await import(path)) as { browseOpcua: BrowseFn }).browseOpcua;
+  // Imported when first needed: node-opcua is large, and most loggers never browse.
+  browseFn ??= (await import("../sources/opcua.ts")).browseOpcua;
   return browseFn(connection, nodeId);
 }
 
