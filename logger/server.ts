@@ -30,6 +30,7 @@ import { seedDeviceLocations } from "./store/device-locations.ts";
 import { seedDashboards } from "./store/seed-dashboards.ts";
 import { SeriesStore } from "./store/series/store.ts";
 import { DRIVERS } from "./sources/drivers.ts";
+import { setOpcuaPkiFolder } from "./sources/opcua-pki.ts";
 import type { DriverFactory } from "./sources/driver.ts";
 import { SourceManager } from "./sources/manager.ts";
 import type { Protocol } from "./sources/config.ts";
@@ -111,6 +112,7 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   const alarms = new AlarmEngine(db, model, notifier, trace, now);
   alarms.start(opts.alarms?.tickMs);
   const st = projectState(db, now());
+  setOpcuaPkiFolder(join(opts.dataDir, "pki"));
   const sources = new SourceManager({
     db, store, live, model, now, running: st.Running,
     log: (level, message) => trace.add(level, "datasource", message),

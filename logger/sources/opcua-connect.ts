@@ -1,38 +1,31 @@
 import { mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { OPCUACertificateManager } from "node-opcua-certificate-manager";
 import { MessageSecurityMode, OPCUAClient, SecurityPolicy, UserTokenType } from "node-opcua-client";
 import type { ClientSession, UserIdentityInfo } from "node-opcua-client";
 import type { OpcuaConnection } from "./config.ts";
+import { opcuaPkiFolder } from "./opcua-pki.ts";
 
 // What the OPC UA driver and the browse RPC share: one client certificate store in a folder the
 // logger controls, how a connection's settings become an OPCUAClient and a session, and readable
 // error texts. node-opcua would otherwise put its PKI under ~/.config and may wait on a lock there.
 
-let pkiFolder = join(tmpdir(), `loggia-opcua-pki-${process.getuid?.() ?? 0}`);
-let certificates: OPCUACertificateManager | null = null;
+let certificates: { folder: string; manager: OPCUACertificateManager } | null = null;
 
 /**
- * Where the client's certificate and trust lists live (e.g. DATA_DIR/pki). Call before the first
- * connection; the default is a folder under the system's temporary directory. The client
- * certificate is self-signed and created on first use; server certificates are accepted
- * automatically (trust on first use), as a logger has no operator at hand to approve them.
+ * The client's certificate store in opcuaPkiFolder() (see opcua-pki.ts). The client certificate
+ * is self-signed and created on first use; server certificates are accepted automatically
+ * (trust on first use), as a logger has no operator at hand to approve them.
  */
-export function setOpcuaPkiFolder(folder: string): void {
-  if (folder === pkiFolder) return;
-  pkiFolder = folder;
-  certificates = null;
-}
-
 function certificateManager(): OPCUACertificateManager {
-  if (!certificates) {
-    mkdirSync(pkiFolder, { recursive: true });
-    certificates = new OPCUACertificateManager({ rootFolder: pkiFolder, automaticallyAcceptUnknownCertificate: true, name: "PKI" });
+  const folder = opcuaPkiFolder();
+  if (certificates?.folder !== folder) {
+    mkdirSync(folder, { recursive: true });
+    const manager = new OPCUACertificateManager({ rootFolder: folder, automaticallyAcceptUnknownCertificate: true, name: "PKI" });
     // shared by every client: a client's disconnect must not dispose of it
-    certificates.referenceCounter++;
+    manager.referenceCounter++;
+    certificates = { folder, manager };
   }
-  return certificates;
+  return certificates.manager;
 }
 
 export function makeClient(c: OpcuaConnection, o: { keepSessionAlive?: boolean } = {}): OPCUAClient {

@@ -6,7 +6,7 @@ import type { Driver, DriverEvents, DriverFactory } from "./driver.ts";
 import { describeOpcuaError, makeClient, openSession, within } from "./opcua-connect.ts";
 
 export { browseOpcua } from "./opcua-browse.ts";
-export { setOpcuaPkiFolder } from "./opcua-connect.ts";
+export { setOpcuaPkiFolder } from "./opcua-pki.ts";
 
 // The OPC UA driver (decision 0010): one subscription with one monitored item per input variable,
 // sampled at PeriodMs. "connected" is reported only once the session, the subscription and its
