@@ -2,13 +2,15 @@
 // issue — server render of an 8-widget dashboard, SVG chart build time and size, the chart
 // component against bare uPlot in Chromium, and the JavaScript each route loads. Prints figures
 // and ratios, and exits 1 when a target is missed (npm run bench says which).
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+// `--sizes`: only the first-load JavaScript (from the build; no timing). `--chart`: only the chart
+// component against bare uPlot in Chromium (no console, no logger).
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { Agent, get as httpGet } from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
-import { FEATURES } from "../app/features.ts";
 import { startLogger } from "../logger/server.ts";
+import { DASHBOARD_BUDGET_KB, firstLoadOf } from "./firstLoad.ts";
 import { adminToken, freePort, signInCookie, startConsole } from "./stack.ts";
 
 const root = resolve(import.meta.dirname, "..");
@@ -44,7 +46,22 @@ async function rpc<T>(base: string, token: string, method: string, params: objec
   return (await res.json()) as T;
 }
 
+/** The rows so far as a table, the machine, and the exit code. */
+function report() {
+  // The machine the figures come from: a shared machine's load changes them (issue 15: say so).
+  say(`\nMachine: ${cpus()[0]?.model ?? "unknown CPU"} × ${cpus().length}, load average ${loadavg().map((x) => x.toFixed(2)).join(" / ")} (1/5/15 min) at the end of the run`);
+  say("\n| Figure | Measured | Target | Ratio |\n|---|---|---|---|");
+  for (const r of rows) say(`| ${r.join(" | ")} |`);
+  if (missed.length) say(`\nMissed: ${missed.join(", ")}`);
+  process.exitCode = missed.length ? 1 : 0;
+}
+
 async function main() {
+  if (process.argv.includes("--sizes") || process.argv.includes("--chart")) {
+    if (process.argv.includes("--sizes")) routeSizes();
+    if (process.argv.includes("--chart")) await browserFigures();
+    return report();
+  }
   if (!existsSync(join(root, "build/server/index.js"))) throw new Error("Run `npm run build` first.");
   const dataDir = mkdtempSync(join(tmpdir(), "loggia-bench-dash-"));
   say("Starting a logger with one hour of simulated history…");
@@ -133,12 +150,7 @@ async function main() {
     await logger.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
-  // The machine the figures come from: a shared machine's load changes them (issue 15: say so).
-  say(`\nMachine: ${cpus()[0]?.model ?? "unknown CPU"} × ${cpus().length}, load average ${loadavg().map((x) => x.toFixed(2)).join(" / ")} (1/5/15 min) at the end of the run`);
-  say("\n| Figure | Measured | Target | Ratio |\n|---|---|---|---|");
-  for (const r of rows) say(`| ${r.join(" | ")} |`);
-  if (missed.length) say(`\nMissed: ${missed.join(", ")}`);
-  process.exitCode = missed.length ? 1 : 0;
+  report();
 }
 
 /** The server SVG of the 8-series chart: build time (React render to markup) and gzip size. */
@@ -177,36 +189,20 @@ async function svgFigures(loggerUrl: string, token: string, ids: string[]) {
   }
 }
 
-/** JavaScript a first load of each route fetches: entry, root and the route's chunks with their imports (gzip). */
+/** JavaScript a first load of each route fetches: entry, root and the route's chunks with their imports, and the texts loaded before hydrating (gzip; bench/firstLoad.ts). */
 function routeSizes() {
-  const client = join(root, "build/client/assets");
-  const manifestFile = readdirSync(client).find((f) => /^manifest-.*\.js$/.test(f));
-  if (!manifestFile) return;
-  const text = readFileSync(join(client, manifestFile), "utf8");
-  const manifest = JSON.parse(text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1)) as {
-    entry: { module: string; imports: string[] };
-    routes: Record<string, { module: string; imports?: string[] }>;
-  };
-  const size = (url: string) => gzipSync(readFileSync(join(root, "build/client", url))).length;
-  // The entry loads the shell's texts and the screen's (the feature table's `texts`) of the page's language before hydrating.
-  const textFile = (name: string) => readdirSync(client).find((f) => f.startsWith(`texts-en-${name}-`) && f.endsWith(".js"));
-  const textsOf = (path: string) => ["translation", ...(FEATURES.find((f) => f.path === path)?.texts ?? [])].map((name) => `/assets/${textFile(name)}`);
-  const base = new Set([manifest.entry.module, ...manifest.entry.imports, manifest.routes.root!.module, ...(manifest.routes.root!.imports ?? [])]);
-  const total = (id: string) => {
-    const files = new Set([...base, ...textsOf(`/${id.slice("routes/".length)}`), manifest.routes[id]!.module, ...(manifest.routes[id]!.imports ?? [])]);
-    return [...files].reduce((n, f) => n + size(f), 0) / 1024;
-  };
+  const load = firstLoadOf(resolve(root, process.env.LOGGIA_BUILD_DIR ?? "build", "client"));
+  if (!load) return;
+  const baseKb = load.base().kb;
   // The interactive chart (our uPlot component and uPlot) is one chunk asked for while the page hydrates.
-  const uplot = readdirSync(client).filter((f) => /^(uPlot|UPlotChart)[.-].*\.js$/.test(f));
-  const uplotKb = uplot.reduce((n, f) => n + size(`/assets/${f}`), 0) / 1024;
-  const baseKb = [...base, ...textsOf("/")].reduce((n, f) => n + size(f), 0) / 1024;
+  const uplotKb = load.matching(/^(uPlot|UPlotChart)[.-].*\.js$/).kb;
   row("JavaScript every page loads (entry, React, router, root, shell and its texts in one language)", `${baseKb.toFixed(1)} KB gzip`, "—", "");
   for (const id of ["routes/dashboard", "routes/dashboardManager", "routes/monitor", "routes/userManagement", "routes/cockpit"]) {
-    if (!manifest.routes[id]) continue;
-    const kb = total(id);
+    const kb = load.route(id)?.kb;
+    if (kb === undefined) continue;
     const dashboard = id === "routes/dashboard";
-    if (dashboard) target(kb <= 150, "first-load JavaScript");
-    row(`JavaScript of a first load of /${id.slice(7)} (to hydrate)`, `${kb.toFixed(1)} KB gzip (route's own ${(kb - baseKb).toFixed(1)} KB)`, dashboard ? "≤ 150 KB gzip" : "—", dashboard ? `${(kb / 150).toFixed(2)}× budget` : "");
+    if (dashboard) target(kb <= DASHBOARD_BUDGET_KB, "first-load JavaScript");
+    row(`JavaScript of a first load of /${id.slice(7)} (to hydrate)`, `${kb.toFixed(1)} KB gzip (route's own ${(kb - baseKb).toFixed(1)} KB)`, dashboard ? `≤ ${DASHBOARD_BUDGET_KB} KB gzip` : "—", dashboard ? `${(kb / DASHBOARD_BUDGET_KB).toFixed(2)}× budget` : "");
     if (dashboard) row("  … plus the interactive chart (uPlot and our component), fetched in parallel with hydration (charts show the server SVG until it is there)", `${uplotKb.toFixed(1)} KB gzip (${(kb + uplotKb).toFixed(1)} KB in all)`, "—", "");
   }
   row("JavaScript a kiosk page needs", "none (complete HTML; <noscript> refresh)", "none", "");
