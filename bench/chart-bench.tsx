@@ -1,6 +1,6 @@
 // Runs in Chromium (served by Vite from bench/dashboard.ts): the dashboard's chart component
 // against bare uPlot on the same data, in the same page. Results land in window.__bench.
-import { createElement } from "react";
+import { createContext, createElement, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { createRoot } from "react-dom/client";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
@@ -111,16 +111,32 @@ async function liveUpdates(): Promise<{ bare: number; component: number }> {
   return { bare: median(bareTimes), component: median(times) };
 }
 
-/** What a dashboard page has done before a chart mounts: React rendering a page's worth of elements (hydration). */
+/**
+ * What a dashboard page has done before a chart mounts: React hydrating a page's worth of
+ * elements and of function components using the hooks the console's components use (useT's
+ * context, memo and external store; state, refs, callbacks, effects), so React's mount path is
+ * as warm as after a dashboard's hydration — host elements alone left every hook's code cold.
+ */
 async function hydratedLikeAPage() {
   const el = document.createElement("div");
   document.body.append(el);
   const root = createRoot(el);
-  const rows = Array.from({ length: 150 }, (_, i) =>
-    createElement("li", { key: i, className: "flex items-center gap-2" }, createElement("span", { className: "h-4 w-4" }), createElement("a", { href: `/x${i}` }, `Entry ${i}`)),
-  );
+  const Texts = createContext("en");
+  const noop = () => () => {};
+  function Entry({ i }: { i: number }) {
+    const language = useContext(Texts);
+    const shown = useSyncExternalStore(noop, () => language, () => language);
+    const [open, setOpen] = useState(false);
+    const box = useRef<HTMLLIElement>(null);
+    const label = useMemo(() => `Entry ${i} (${shown})`, [i, shown]);
+    const toggle = useCallback(() => setOpen((o) => !o), []);
+    useLayoutEffect(() => void box.current, []);
+    useEffect(() => void open, [open]);
+    return createElement("li", { ref: box, className: "flex items-center gap-2", onClick: toggle }, createElement("span", { className: "h-4 w-4" }), createElement("a", { href: `/x${i}` }, label));
+  }
+  const rows = Array.from({ length: 150 }, (_, i) => createElement(Entry, { key: i, i }));
   await new Promise<void>((done) => {
-    root.render(createElement("ul", { ref: () => done() }, rows));
+    root.render(createElement(Texts.Provider, { value: "en" }, createElement("ul", { ref: () => done() }, rows)));
   });
   root.unmount();
   el.remove();

@@ -34,6 +34,17 @@ export interface UPlotChartProps {
 
 type Columns = (number | null)[][];
 
+const NO_MARKERS: Markers = { events: [], thresholds: [] };
+/** Markers placed alike (a redraw that moved nothing must not re-render the labels). */
+function sameMarkers(a: Markers, b: Markers): boolean {
+  return (
+    a.events.length === b.events.length &&
+    a.thresholds.length === b.thresholds.length &&
+    a.events.every((e, k) => e.left === b.events[k]!.left && e.kind === b.events[k]!.kind && e.name === b.events[k]!.name) &&
+    a.thresholds.every((t, k) => t.top === b.thresholds[k]!.top && t.value === b.thresholds[k]!.value && t.colour === b.thresholds[k]!.colour)
+  );
+}
+
 // uPlot is its own chunk, asked for as soon as a chart module loads (in parallel with hydration)
 // and kept once here, so a chart is created in the same commit that mounts it.
 let UPlotCtor: typeof uPlot | null = null;
@@ -142,7 +153,8 @@ export function UPlotChart(props: UPlotChartProps) {
   const el = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const [cursor, setCursorIdx] = useState<number | null>(null);
-  const [markers, setMarkers] = useState<Markers>({ events: [], thresholds: [] });
+  const [markers, setMarkers] = useState<Markers>(NO_MARKERS);
+  const hasMarkers = useRef(false);
   const data = useRef<Columns | null>(null);
   /** What the plot shows, so the mount is not followed by a second identical draw. */
   const shown = useRef<{ series: SeriesData; from: number; to: number } | null>(null);
@@ -168,11 +180,24 @@ export function UPlotChart(props: UPlotChartProps) {
         draw: [
           (u) => {
             const q = latest.current;
-            drawOverlays(u, q.thresholds ?? [], q.events ?? [], `u:${q.vars[0]?.Unit ?? ""}`);
-            const next = markersOf(u, q.thresholds ?? [], q.events ?? [], `u:${q.vars[0]?.Unit ?? ""}`);
-            // After the frame: a state update here (the first draw runs in a layout effect) would
-            // re-render synchronously before the chart's first paint.
-            requestAnimationFrame(() => setMarkers((m) => (JSON.stringify(m) === JSON.stringify(next) ? m : next)));
+            const thresholds = q.thresholds ?? [];
+            const events = q.events ?? [];
+            if (thresholds.length === 0 && events.length === 0) {
+              if (hasMarkers.current) requestAnimationFrame(() => setMarkers(NO_MARKERS));
+              hasMarkers.current = false;
+              return;
+            }
+            const scale = `u:${q.vars[0]?.Unit ?? ""}`;
+            drawOverlays(u, thresholds, events, scale);
+            hasMarkers.current = true;
+            // The labels' places are worked out after the frame, not during the draw (bare uPlot's
+            // first paint does not wait for them); a state update here would also re-render
+            // synchronously before the chart's first paint (the first draw runs in a layout effect).
+            requestAnimationFrame(() => {
+              if (plot.current !== u) return;
+              const next = markersOf(u, thresholds, events, scale);
+              setMarkers((m) => (sameMarkers(m, next) ? m : next));
+            });
           },
         ],
         setCursor: [(u) => setCursorIdx(u.cursor.idx ?? null)],
