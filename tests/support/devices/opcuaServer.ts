@@ -53,10 +53,13 @@ export async function startOpcuaServer(o: { port?: number; tickMs?: number; benc
 
   async function start(): Promise<void> {
     const certificateManager = new OPCUACertificateManager({ rootFolder: pkiDir, automaticallyAcceptUnknownCertificate: true });
+    // (without its own, the server would put a user-certificate store under ~/.config)
+    const userCertificateManager = new OPCUACertificateManager({ rootFolder: join(pkiDir, "user"), automaticallyAcceptUnknownCertificate: false });
     const s = new OPCUAServer({
       port,
       nodesets: [nodesets.standard],
       serverCertificateManager: certificateManager,
+      userCertificateManager,
       allowAnonymous: true,
       userManager: { isValidUser: (u: string, p: string) => u === OPCUA_USER.username && p === OPCUA_USER.password },
       buildInfo: { productName: "Loggia test device" },
