@@ -141,7 +141,11 @@ export class SourceManager {
     this.runs.set(s.ID, run);
     this.o.live.commit(now);
     if (s.Enabled) this.startDriver(run);
-    else this.setState(run, "disabled");
+    else {
+      this.setState(run, "disabled");
+      for (const v of run.vars) this.o.live.set(v.id, null, now);
+      this.o.live.commit(now);
+    }
   }
 
   /** Takes a source out of the model (its history stays in the store) and disconnects it. */
@@ -245,9 +249,11 @@ export class SourceManager {
   private setState(run: Run, state: ConnectionState, error = ""): void {
     const now = this.o.now();
     const was = run.state;
+    // A new error text while in error replaces LastError without a new log line (a device that
+    // keeps failing is logged once per outage, not once per retry).
     if (state === "error") run.lastError = error || "Unknown error";
     if (state === "connected") run.lastError = "";
-    if (was === state && (state !== "error" || run.lastError === error)) return;
+    if (was === state) return;
     if (state !== "connected") {
       // A lost connection is a gap: finished slots are stored, nothing is held across it.
       this.tickRun(run, now);
