@@ -1,17 +1,17 @@
 // `npm run bench:soak -- [--kiosks 50] [--operators 10] [--minutes 10] [--sample-s 30]
-//   [--warmup-s 60] [--idle-s 60] [--snapshots 2,8] [--build build] [--no-write]`
+//   [--warmup-s 60] [--idle-s 60] [--snapshots 2,8] [--build build] [--no-write] [--replot]`
 // The soak of issue 18: the built console + embedded logger under N kiosks (live stream open,
 // the default dashboard in kiosk mode reloaded every 10 s) and M operators (a page of their
 // round every 0.5 s), memory of both processes sampled throughout (bench/soakProbe.ts). Prints
-// the curve, pages, errors, latency and stream drops; writes bench/soak.svg and the Soak section
-// of bench/RESULTS.md (unless --no-write). --snapshots takes heap snapshots at those minutes
+// the curve, pages, errors, latency and stream drops; writes bench/soak.svg, bench/soak.json (the
+// figures) and the Soak section of bench/RESULTS.md (unless --no-write). --snapshots takes heap snapshots at those minutes
 // (compare them with bench/soakHeapDiff.ts). Exits 1 when a page failed, a stream dropped or
 // heap-used after GC grew by more than 20 MB between warm-up and the end of the load.
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { curveTable, gcTable, heapGrowth, machine, summary, svgPlot, writeResultsSection } from "./soakReport.ts";
-import { mb, runSoak } from "./soakRun.ts";
-import { writeFileSync } from "node:fs";
+import { mb, runSoak, type SoakResult } from "./soakRun.ts";
+import { readFileSync, writeFileSync } from "node:fs";
 
 const { values } = parseArgs({
   options: {
@@ -24,6 +24,7 @@ const { values } = parseArgs({
     snapshots: { type: "string" },
     build: { type: "string", default: process.env.SOAK_BUILD_DIR ?? "build" },
     "no-write": { type: "boolean", default: false },
+    replot: { type: "boolean", default: false },
   },
 });
 const durationMs = Number(values.minutes) * 60_000;
@@ -32,7 +33,8 @@ const sampleMs = values["sample-s"] ? Number(values["sample-s"]) * 1000 : durati
 const warmupMs = values["warmup-s"] ? Number(values["warmup-s"]) * 1000 : Math.min(60_000, Math.round(durationMs / 3));
 const MAX_HEAP_GROWTH = 20 * 1048576;
 
-const result = await runSoak({
+// --replot: the last run again (bench/soak.json) into the plot and RESULTS.md, without a soak.
+const result: SoakResult = values.replot ? JSON.parse(readFileSync(join(import.meta.dirname, "soak.json"), "utf8")) : await runSoak({
   kiosks: Number(values.kiosks),
   operators: Number(values.operators),
   durationMs,
@@ -61,14 +63,15 @@ console.log(`\n${verdicts.join("\n")}`);
 if (result.snapshots.length) console.log(`\nHeap snapshots:\n${result.snapshots.join("\n")}\nCompare: node bench/soakHeapDiff.ts <earlier> <later>`);
 
 if (!values["no-write"]) {
-  const title = `Soak: ${result.options.kiosks} kiosks + ${result.options.operators} operators, ${values.minutes} min`;
+  const title = `Soak: ${result.options.kiosks} kiosks + ${result.options.operators} operators, ${result.options.durationMs / 60_000} min`;
   writeFileSync(join(import.meta.dirname, "soak.svg"), svgPlot(result, title));
+  if (!values.replot) writeFileSync(join(import.meta.dirname, "soak.json"), JSON.stringify({ ...result, machine: machine(), date: new Date().toISOString() }));
   writeResultsSection(
     join(import.meta.dirname, "RESULTS.md"),
     [
       "## Soak (`npm run bench:soak`)",
       "",
-      `${new Date().toISOString().slice(0, 10)}, ${machine()} at the end (shared machine: figures under load are indicative). ${lines[0]}; memory sampled every ${sampleMs / 1000} s through bench/soakProbe.ts (SIGUSR2, no inspector). Plot: [soak.svg](soak.svg).`,
+      `${((result as { date?: string }).date ?? new Date().toISOString()).slice(0, 10)}, ${(result as { machine?: string }).machine ?? machine()} at the end (shared machine: figures under load are indicative). ${lines[0]}; memory sampled every ${result.options.sampleMs / 1000} s through bench/soakProbe.ts (SIGUSR2, no inspector). Plot: [soak.svg](soak.svg).`,
       "",
       "| Figure | Measured | Target | Result |",
       "|---|---|---|---|",

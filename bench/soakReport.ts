@@ -48,7 +48,7 @@ export function svgPlot(r: SoakResult, title: string): string {
   const T = 34;
   const B = 40;
   const tMax = Math.max(...r.samples.map((s) => s.t), 1);
-  const vMax = Math.ceil(Math.max(...r.samples.flatMap((s) => [s.console.rss, s.logger.rss])) / MiB / 50) * 50 || 50;
+  const vMax = Math.ceil(Math.max(...r.samples.flatMap((s) => [s.console.rss, s.logger.rss])) / MiB / 100) * 100 || 100;
   const x = (t: number) => L + ((W - L - R) * t) / tMax;
   const y = (b: number) => H - B - ((H - T - B) * b) / MiB / vMax;
   const series: [string, string, string, (s: SoakResult["samples"][number]) => number][] = [
@@ -62,13 +62,13 @@ export function svgPlot(r: SoakResult, title: string): string {
   out.push(`<rect width="${W}" height="${H}" fill="#fff"/>`);
   out.push(`<text x="${L}" y="20" font-size="14" font-weight="bold">${escape(title)}</text>`);
   for (let v = 0; v <= vMax; v += vMax / 5) {
-    out.push(`<line x1="${L}" x2="${W - R}" y1="${y(v * MiB)}" y2="${y(v * MiB)}" stroke="#e5e7eb"/>`);
-    out.push(`<text x="${L - 6}" y="${y(v * MiB) + 4}" text-anchor="end">${v.toFixed(0)}</text>`);
+    out.push(`<line x1="${L}" x2="${W - R}" y1="${y(v * MiB).toFixed(1)}" y2="${y(v * MiB).toFixed(1)}" stroke="#e5e7eb"/>`);
+    out.push(`<text x="${L - 6}" y="${(y(v * MiB) + 4).toFixed(1)}" text-anchor="end">${v.toFixed(0)}</text>`);
   }
   const tickMs = tMax > 20 * 60_000 ? 600_000 : tMax > 4 * 60_000 ? 60_000 : 30_000;
   for (let t = 0; t <= tMax; t += tickMs) {
-    out.push(`<line x1="${x(t)}" x2="${x(t)}" y1="${T}" y2="${H - B}" stroke="#f3f4f6"/>`);
-    out.push(`<text x="${x(t)}" y="${H - B + 16}" text-anchor="middle">${(t / 60_000).toFixed(tickMs < 60_000 ? 1 : 0)}</text>`);
+    out.push(`<line x1="${x(t).toFixed(1)}" x2="${x(t).toFixed(1)}" y1="${T}" y2="${H - B}" stroke="#f3f4f6"/>`);
+    out.push(`<text x="${x(t).toFixed(1)}" y="${H - B + 16}" text-anchor="middle">${(t / 60_000).toFixed(tickMs < 60_000 ? 1 : 0)}</text>`);
   }
   out.push(`<text x="${(L + W - R) / 2}" y="${H - 6}" text-anchor="middle">minutes</text>`);
   out.push(`<text x="14" y="${(T + H - B) / 2}" transform="rotate(-90 14 ${(T + H - B) / 2})" text-anchor="middle">MiB</text>`);
