@@ -200,7 +200,7 @@ describe("SourceManager grid", () => {
     now += 6 * P;
     m.tick();
     expect(written.at(-1)![2]).toEqual([5]);
-    await m.update(source("mqtt", { PeriodMs: 2 * P, Variables: [source("mqtt").Variables[1]!] }));
+    await m.update(source("mqtt", { PeriodMs: 2 * P, Variables: [source("mqtt").Variables[1]!] as never }));
     expect(model.variables.map((v) => v.Id)).toEqual(["ds7v2"]);
     expect(store.variable("ds7v1")).toBeDefined();
     await m.remove(7);
