@@ -31,6 +31,8 @@ class MqttDriver implements Driver {
   private retry: NodeJS.Timeout | null = null;
   private lastError = "";
   private stopped = false;
+  /** Variables that have had a message since start (a retained one then no longer counts). */
+  private readonly seen = new Set<number>();
 
   constructor(c: MqttDataSource, ev: DriverEvents, now: () => number) {
     this.c = c;
@@ -75,7 +77,7 @@ class MqttDriver implements Driver {
       const client = mqtt.connect(conn.Url, options);
       this.client = client;
       client.on("connect", () => this.onConnect());
-      client.on("message", (topic, payload) => this.onMessage(topic, payload));
+      client.on("message", (topic, payload, packet) => this.onMessage(topic, payload, packet.retain));
       client.on("error", (err) => {
         this.lastError = describe(err);
       });
@@ -119,13 +121,20 @@ class MqttDriver implements Driver {
     }, delay);
   }
 
-  private onMessage(topic: string, payload: Buffer): void {
+  private onMessage(topic: string, payload: Buffer, retained: boolean): void {
     const now = this.now();
     let readers = this.exact.get(topic);
     if (this.wild.length) {
       for (const w of this.wild) if (topicMatches(w.filter, topic)) readers = readers ? [...readers, ...w.readers] : w.readers;
     }
     if (!readers) return;
+    // A retained message is the first value; sent again after a reconnect it is old news, and
+    // taking it as a new value would make a silent device look alive.
+    if (retained) {
+      readers = readers.filter((r) => !this.seen.has(r.index));
+      if (readers.length === 0) return;
+    }
+    for (const r of readers) this.seen.add(r.index);
     if (payload.length > MAX_PAYLOAD_BYTES) {
       for (const r of readers) this.ev.bad(r.index, `payload of ${payload.length} bytes on ${topic} is too large`);
       return;

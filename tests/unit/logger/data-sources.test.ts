@@ -219,6 +219,25 @@ describe("data sources over MQTT (aedes, simulator off)", () => {
     expect(stored.every(([t]) => t >= Math.floor(startedAt / PERIOD) * PERIOD - PERIOD || t < stoppedAt)).toBe(true);
   });
 
+  it("reconnects after the broker drops it and does not take the retained value again as new", async () => {
+    const temp = `ds${sourceId}v1`;
+    const resubscribed = new Promise<void>((resolve) =>
+      broker.broker.on("subscribe", (_subs, client) => {
+        if (client?.id.startsWith(`loggia-ds${sourceId}-`)) resolve();
+      }),
+    );
+    const ours = Object.values(broker.broker.clients).find((c) => c.id.startsWith(`loggia-ds${sourceId}-`));
+    expect(ours).toBeDefined();
+    const before = (await state()).Values;
+    ours!.close();
+    await resubscribed;
+    // The broker sent the retained 19.5 on the new subscription, before this message.
+    await publish("cell/temp", "32");
+    await until("value after reconnect", async () => ((await liveOf(temp)).Values[0] === 32 ? true : undefined));
+    // Only 32 was taken: the retained value resent on the new subscription was not counted as a value.
+    expect((await state()).Values - before).toBe(1);
+  });
+
   it("keeps the password on edits without one, audits without it, keeps variable ids and history on delete", async () => {
     const got = (await call("Get", { ID: sourceId })).body.Source;
     const edited = { ...got, Name: "Cell broker 2", Connection: { Url: got.Connection.Url, Username: "logger", ClientId: "" } };
