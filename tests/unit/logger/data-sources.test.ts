@@ -1,6 +1,7 @@
 import { createServer } from "node:net";
 import type { Server, Socket } from "node:net";
 import { Aedes } from "aedes";
+import type { Client } from "aedes";
 import mqtt from "mqtt";
 import type { MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -25,8 +26,11 @@ async function until<T>(what: string, probe: () => Promise<T | undefined | false
   }
 }
 
-async function startBroker(): Promise<{ port: number; broker: Aedes; server: Server; close(): Promise<void> }> {
+async function startBroker(): Promise<{ port: number; broker: Aedes; server: Server; clients: Map<string, Client>; close(): Promise<void> }> {
   const broker = await Aedes.createBroker();
+  const clients = new Map<string, Client>();
+  broker.on("client", (c) => clients.set(c.id, c));
+  broker.on("clientDisconnect", (c) => clients.delete(c.id));
   broker.authenticate = (_client, username, password, done) => done(null, username === "logger" && password?.toString() === SECRET);
   const sockets = new Set<Socket>();
   const server = createServer((s) => {
@@ -40,6 +44,7 @@ async function startBroker(): Promise<{ port: number; broker: Aedes; server: Ser
     port,
     broker,
     server,
+    clients,
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((r) => server.close(() => r()));
@@ -226,7 +231,7 @@ describe("data sources over MQTT (aedes, simulator off)", () => {
         if (client?.id.startsWith(`loggia-ds${sourceId}-`)) resolve();
       }),
     );
-    const ours = Object.values(broker.broker.clients).find((c) => c.id.startsWith(`loggia-ds${sourceId}-`));
+    const ours = [...broker.clients.values()].find((c) => c.id.startsWith(`loggia-ds${sourceId}-`));
     expect(ours).toBeDefined();
     const before = (await state()).Values;
     ours!.close();
