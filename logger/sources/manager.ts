@@ -92,7 +92,14 @@ export class SourceManager {
 
   /** Loads the stored sources into the model and connects the enabled ones. */
   start(): void {
-    for (const s of loadSources(this.o.db, (m) => this.o.log("error", m))) this.apply(s);
+    for (const s of loadSources(this.o.db, (m) => this.o.log("error", m))) {
+      try {
+        this.apply(s);
+      } catch (err) {
+        // One source that cannot be set up must not keep the logger (and the others) from starting.
+        this.o.log("error", `Data source ${s.Name} not started: ${(err as Error).message}`);
+      }
+    }
     this.timer ??= setInterval(() => this.tick(), this.o.tickMs ?? TICK_MS);
   }
 
@@ -130,12 +137,16 @@ export class SourceManager {
       config: s, driver: null, periodMs: s.PeriodMs, vars: [], state: "disabled", lastError: "", lastValueTime: null,
       values: 0, errors: 0, since: now, badUnlogged: 0, badLastReason: "", badLoggedAt: 0,
     };
+    // On the same grid a kept variable keeps what it is collecting (its open slot, its held value).
+    const kept = new Map(old && old.periodMs === s.PeriodMs ? old.vars.map((v) => [v.id, v]) : []);
     run.config = s;
     run.periodMs = s.PeriodMs;
     run.vars = s.Variables.map((v, index) => {
       const sv = this.o.store.defineVariable({ Id: v.VariableId, SourceId: sourceId, Name: v.Name, Unit: v.Unit });
-      const vs = this.o.store.seriesOf(sv);
       this.byVariable.set(v.VariableId, { run, index });
+      const had = kept.get(v.VariableId);
+      if (had) return had;
+      const vs = this.o.store.seriesOf(sv);
       return { id: v.VariableId, open: -1, openValue: 0, closed: [], end: Math.max(vs.end, vs.floor), held: null, liveSlot: -1 };
     });
     this.runs.set(s.ID, run);
