@@ -4,6 +4,7 @@
 //   mem       process.memoryUsage() (rss, heapUsed, heapTotal, external, arrayBuffers)
 //   gc        the same after global.gc() twice (major collections: the "heap-used after GC")
 //   snapshot  v8.writeHeapSnapshot() into the probe file's folder, then the figures
+// Every answer also carries the sizes the console's caches registered (diagnostics.server.ts).
 // Each answer carries the command's sequence number so the soak knows it is fresh.
 // SOAK_LEAK_KB_PER_S (tests only): keeps that many kB per second forever — the injected leak
 // that shows the soak guard can fail.
@@ -28,7 +29,10 @@ if (file) {
       gc();
     }
     if (command === "snapshot") snapshot = writeHeapSnapshot(join(dirname(file), `${process.env.SOAK_PROBE_NAME ?? process.pid}-${Date.now()}.heapsnapshot`));
-    const answer = { seq: Number(seq), command, at: Date.now(), gcAvailable: Boolean(gc), snapshot, ...process.memoryUsage() };
+    // The console's cache and stream-table sizes (app/services/diagnostics.server.ts), if it has any.
+    const registry = (globalThis as Record<symbol, unknown>)[Symbol.for("loggia.diagnostics.counts")] as Map<string, () => number> | undefined;
+    const counts = registry ? Object.fromEntries([...registry].map(([name, size]) => [name, size()])) : undefined;
+    const answer = { seq: Number(seq), command, at: Date.now(), gcAvailable: Boolean(gc), snapshot, counts, ...process.memoryUsage() };
     writeFileSync(`${file}.tmp`, JSON.stringify(answer));
     renameSync(`${file}.tmp`, file);
   });

@@ -28,6 +28,7 @@ export function summary(r: SoakResult): string[] {
     `Pages served: ${r.pages} (${(r.pages / (o.durationMs / 1000)).toFixed(1)}/s); errors: ${r.errors}${kinds ? ` (${kinds})` : ""}`,
     `Page latency: p50 ${r.latency.p50.toFixed(0)} ms, p95 ${r.latency.p95.toFixed(0)} ms, p99 ${r.latency.p99.toFixed(0)} ms, max ${r.latency.max.toFixed(0)} ms`,
     `Live stream: ${r.streamEvents} events, ${r.streamDrops} drops`,
+    ...(r.countsMax && Object.keys(r.countsMax).length ? [`Console cache entries, most seen in a sample: ${Object.entries(r.countsMax).map(([k, v]) => `${k} ${v}`).join(", ")}`] : []),
   ];
 }
 

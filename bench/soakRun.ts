@@ -49,6 +49,8 @@ export interface MemSample {
   heapTotal: number;
   external: number;
   arrayBuffers: number;
+  /** Entries of the console's caches and stream tables (app/services/diagnostics.server.ts). */
+  counts?: Record<string, number>;
 }
 export interface Phase {
   phase: string;
@@ -67,6 +69,8 @@ export interface SoakResult {
   latency: { p50: number; p95: number; p99: number; max: number };
   streamEvents: number;
   streamDrops: number;
+  /** The largest count each cache reached in the samples. */
+  countsMax: Record<string, number>;
   snapshots: string[];
   dataDir: string;
 }
@@ -318,7 +322,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     const snapshots: string[] = [];
     const pageErrors = () => Object.values(errorKinds).reduce((a, b) => a + b, 0);
     const report = (s: SoakResult["samples"][number]) =>
-      log(`${(s.t / 1000).toFixed(0).padStart(5)} s  console rss ${mb(s.console.rss)} heap ${mb(s.console.heapUsed)}/${mb(s.console.heapTotal)} ext ${mb(s.console.external)}  logger rss ${mb(s.logger.rss)} heap ${mb(s.logger.heapUsed)}/${mb(s.logger.heapTotal)} ext ${mb(s.logger.external)}  pages ${s.pages} errors ${pageErrors()} drops ${streamDrops}`);
+      log(`${(s.t / 1000).toFixed(0).padStart(5)} s  console rss ${mb(s.console.rss)} heap ${mb(s.console.heapUsed)}/${mb(s.console.heapTotal)} ext ${mb(s.console.external)}  logger rss ${mb(s.logger.rss)} heap ${mb(s.logger.heapUsed)}/${mb(s.logger.heapTotal)} ext ${mb(s.logger.external)}  pages ${s.pages} errors ${pageErrors()} drops ${streamDrops}${s.console.counts ? `  counts ${Object.entries(s.console.counts).map(([k, v]) => `${k}=${v}`).join(" ")}` : ""}`);
     // Clients sign in one after the other (as people do; the logger hashes each password), then
     // run until the end. The clock (warm-up, duration) starts once all are signed in.
     const jars: Jar[] = [];
@@ -385,6 +389,10 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       latency: { p50: pct(sorted, 50), p95: pct(sorted, 95), p99: pct(sorted, 99), max: sorted.at(-1) ?? NaN },
       streamEvents,
       streamDrops,
+      countsMax: samples.reduce<Record<string, number>>((max, s) => {
+        for (const [k, v] of Object.entries(s.console.counts ?? {})) max[k] = Math.max(max[k] ?? 0, v);
+        return max;
+      }, {}),
       snapshots,
       dataDir,
     };

@@ -1,4 +1,5 @@
 import { createCookie, createCookieSessionStorage, createSession, type Session, type SessionData as RawSessionData, type SessionStorage } from "react-router";
+import { countEntries } from "./diagnostics.server";
 import { env } from "./env.server";
 
 export interface SessionData {
@@ -84,6 +85,7 @@ export function sessionStorageFor(request: Request) {
 /** Session data of cookie headers whose signature was checked, by the exact header text. */
 const verified = new Map<string, string>();
 const VERIFIED_MAX = 1000;
+countEntries("verifiedSessions", () => verified.size);
 
 /**
  * The request's session. A browser sends the same cookie until its session changes, and checking

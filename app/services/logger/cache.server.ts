@@ -3,6 +3,8 @@
 // page instead of a dozen reads. Keys always include the caller's access token: a cached answer
 // is only ever served to the sign-in that received it.
 
+import { countEntries } from "../diagnostics.server";
+
 const MAX_ENTRIES = 5000;
 /** Expired answers are dropped at most this often (a walk over the map, on the next insert). */
 const SWEEP_MS = 1000;
@@ -15,6 +17,7 @@ interface Entry {
 }
 
 const entries = new Map<string, Entry>();
+countEntries("loggerAnswers", () => entries.size);
 
 /** The cached answer for key at this revision, or load() once for all concurrent callers. */
 export function cachedAnswer<T>(key: string, revision: string, ttlMs: number, load: () => Promise<T>): Promise<T> {

@@ -1,5 +1,6 @@
 import WebSocket from "ws";
 import { z } from "zod";
+import { countEntries } from "../diagnostics.server";
 
 // The console's client of the logger family's live-value WebSocket (docs/logger-api.md, "Live
 // values over WebSocket"). Browser streams of one access token share one logger socket, each
@@ -220,6 +221,8 @@ function startError(end: LiveEnd): LiveSocketError {
 }
 
 const pool = new Map<string, LoggerSocket[]>();
+countEntries("liveSockets", () => liveSocketCount().sockets);
+countEntries("liveSubscriptions", () => liveSocketCount().subscriptions);
 
 /**
  * Subscribes to `ids` over the logger's WebSocket, sharing a socket with other streams of the
