@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Cookie, Page } from "@playwright/test";
 import { FEATURES, PERMISSIONS } from "../../app/features";
 import { LAYOUTS } from "../../app/schemas/preferences";
-import { drawnContrast, expectAccessible, userWithTheme } from "./axe";
+import { drawnContrast, expectAccessible, hoverContrastFindings, userWithTheme } from "./axe";
 import { createRole, expect, roleId as roleIdOf, rpc, test } from "./fixtures";
 
 // Issue 15 §10: axe finds no serious or critical violation on any screen, light and dark theme,
@@ -117,6 +117,15 @@ for (const theme of THEMES) {
       expect(hovered.ratio, `hovered ${hovered.color} on ${hovered.background}`).toBeGreaterThanOrEqual(4.5);
       await expectAccessible(page, `hovered primary button (${theme})`, { include: PRIMARY });
     });
+
+    // Lists, forms, the header and the navigation: every hover colour keeps its text readable.
+    for (const path of ["/dashboardManager", "/userManagement", "/alarming", "/settings", "/variableOverview"]) {
+      test(`hover states on ${path} keep their contrast`, async ({ page }) => {
+        test.setTimeout(90_000);
+        await visit(page, path, theme);
+        expect(await hoverContrastFindings(page), `hover contrast on ${path} (${theme})`).toEqual([]);
+      });
+    }
 
     test("a screen the user may not open", async ({ browser }) => {
       const role = await createRole(["ViewDashboards"]);

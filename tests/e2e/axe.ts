@@ -56,3 +56,29 @@ export async function drawnContrast(page: Page, selector: string): Promise<{ col
     return { color: s.color, background: s.backgroundColor, ratio: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05) };
   });
 }
+
+/**
+ * Hovers each visible element that changes its colours on hover (a Tailwind `hover:bg-*` or
+ * `hover:text-*` class) and has axe check the contrast inside it while hovered; one line per
+ * failure. `limit` bounds the elements checked per page: the page's own (in <main>) first, then
+ * the shell's (header, navigation), each in document order.
+ */
+export async function hoverContrastFindings(page: Page, limit = 80): Promise<string[]> {
+  const count = await page.evaluate((max) => {
+    const all = [...document.querySelectorAll<HTMLElement>('[class*="hover:bg-"], [class*="hover:text-"]')].sort((a, b) => Number(!a.closest("main")) - Number(!b.closest("main")));
+    const shown = all.filter((el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden" && !el.closest("[aria-hidden=true]"));
+    shown.slice(0, max).forEach((el, i) => (el.dataset.a11yHover = String(i)));
+    return Math.min(shown.length, max);
+  }, limit);
+  const findings: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const selector = `[data-a11y-hover="${i}"]`;
+    const target = page.locator(selector);
+    if (!(await target.isVisible())) continue;
+    await target.hover({ timeout: 2_000 }).catch(() => undefined); // covered by another element: not hoverable, nothing to check
+    const { violations } = await new AxeBuilder({ page }).include(selector).withRules(["color-contrast"]).analyze();
+    for (const v of violations) for (const n of v.nodes) findings.push(`${v.id} hovered ${selector} ${n.target.join(" ")}: ${(n.any[0]?.message ?? "").slice(0, 160)}`);
+  }
+  await page.mouse.move(0, 0);
+  return findings;
+}
