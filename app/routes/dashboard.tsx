@@ -8,7 +8,9 @@ import { chartSources, getDashboard, listDashboards, loadDashboardData, pageData
 import { userTimeZone } from "~/services/zoned.server";
 import { requireFeature } from "~/services/guards.server";
 import { featureOpen } from "~/services/header.server";
+import { rangeBackHref } from "~/ui/dashboard/ChartBack";
 import { DashboardGrid } from "~/ui/dashboard/DashboardGrid";
+import { rangeToken } from "~/ui/dashboard/QuickRanges";
 import { LiveBus, LiveBusContext } from "~/ui/dashboard/liveBus";
 import { RangeBar } from "~/ui/dashboard/RangeBar";
 import { resolveRange, resolveRefresh } from "~/ui/dashboard/timeRange";
@@ -180,8 +182,11 @@ function DashboardView({ loaderData, offline, mayEdit }: { loaderData: Loaded; o
     },
     [params, navigate],
   );
-  const onZoom = useCallback((from: number, to: number) => withRange((p) => (p.set("from", String(from)), p.set("to", String(to)))), [withRange]);
-  const onReset = useCallback(() => withRange((p) => (p.delete("from"), p.delete("to"))), [withRange]);
+  // A zoom remembers the range it leaves (`back`), as the quick ranges do: the chart and the range bar offer it.
+  const token = range ? rangeToken(range) : null;
+  const onZoom = useCallback((from: number, to: number) => withRange((p) => (p.set("from", String(from)), p.set("to", String(to)), token && p.set("back", token))), [withRange, token]);
+  const onReset = useCallback(() => withRange((p) => (p.delete("from"), p.delete("to"), p.delete("back"))), [withRange]);
+  const backHref = range && !range.preset ? rangeBackHref(params) : null;
 
   if (!dashboard.content || !data || !range) {
     return (
@@ -243,6 +248,7 @@ function DashboardView({ loaderData, offline, mayEdit }: { loaderData: Loaded; o
               freshness={each}
               onZoom={onZoom}
               onReset={onReset}
+              backHref={backHref}
             />
           )}
         </DashboardGrid>

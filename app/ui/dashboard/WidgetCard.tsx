@@ -2,6 +2,7 @@ import { useT } from "~/ui/useT";
 import type { Widget } from "~/schemas/dashboards";
 import { NOT_LIVE_CLASS, worstFreshness, type Freshness } from "~/ui/live/freshness";
 import { AlarmListWidget } from "./AlarmListWidget";
+import { ChartBack } from "./ChartBack";
 import { ChartWidget } from "./ChartWidget";
 import { SafeText } from "./SafeText";
 import { defaultWidgetTitle } from "./widgetTitle";
@@ -25,6 +26,8 @@ export interface WidgetCardProps {
   freshness?: Record<string, Freshness>;
   onZoom(from: number, to: number): void;
   onReset(): void;
+  /** After a zoom: the address of the range before it, offered on the chart itself. */
+  backHref?: string | null;
 }
 
 /** One grid cell: title, and the widget or its empty / error state. A failure stays in its cell. */
@@ -73,7 +76,7 @@ function freshnessOfWidget(widget: Widget, freshness: Record<string, Freshness> 
   return states.length ? worstFreshness(states) : null;
 }
 
-function Body({ widget, data, values, range, loaded, approx, syncKey, kiosk, freshness, onZoom, onReset, vars, deleted }: WidgetCardProps & { vars: VariableInfo[]; deleted: number }) {
+function Body({ widget, data, values, range, loaded, approx, syncKey, kiosk, freshness, onZoom, onReset, backHref, vars, deleted }: WidgetCardProps & { vars: VariableInfo[]; deleted: number }) {
   const t = useT();
   // Failures are the logger's own words (spec §8) or one of our keys; never a key lookup of free text.
   const said = (text: string) => (text.startsWith("dashboards.") ? t(text) : text);
@@ -101,6 +104,7 @@ function Body({ widget, data, values, range, loaded, approx, syncKey, kiosk, fre
     return (
       <div className="relative h-full">
         <ChartWidget widgetId={widget.ID} loaded={loaded} vars={vars} follow={range.follow} approx={approx} syncKey={syncKey} onZoom={onZoom} onReset={onReset} />
+        {backHref && !kiosk && <ChartBack href={backHref} />}
         {empty && (
           <p className="pointer-events-none absolute inset-x-0 top-1/3 text-center text-sm text-slate-500" data-testid="widget-empty">
             {t("dashboards.widget.noData")}
