@@ -158,6 +158,8 @@ export function UPlotChart(props: UPlotChartProps) {
   const data = useRef<Columns | null>(null);
   /** What the plot shows, so the mount is not followed by a second identical draw. */
   const shown = useRef<{ series: SeriesData; from: number; to: number } | null>(null);
+  /** The thresholds and events the plot was drawn with. */
+  const marksDrawn = useRef<Pick<UPlotChartProps, "thresholds" | "events"> | null>(null);
   const latest = useRef(props);
   latest.current = props;
   const n = props.vars.length;
@@ -216,6 +218,7 @@ export function UPlotChart(props: UPlotChartProps) {
       plot.current = u;
       u.setScale("x", { min: p.from / 1000, max: p.to / 1000 });
       shown.current = { series: p.series, from: p.from, to: p.to };
+      marksDrawn.current = { thresholds: p.thresholds, events: p.events };
       u.over.addEventListener("dblclick", onDblClick);
       ro = new ResizeObserver(() => {
         if (box.clientWidth !== u.width || box.clientHeight !== u.height) u.setSize({ width: box.clientWidth, height: box.clientHeight });
@@ -236,8 +239,14 @@ export function UPlotChart(props: UPlotChartProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [shape]);
 
-  // New thresholds or events (a new range's answer) are drawn over the same data.
-  useEffect(() => plot.current?.redraw(false, false), [props.thresholds, props.events]);
+  // New thresholds or events (a new range's answer) are drawn over the same data — not the ones
+  // the chart was created with: a redraw on mount doubled the first draw's work before the frame.
+  useEffect(() => {
+    const drawn = marksDrawn.current;
+    if (!plot.current || (drawn && drawn.thresholds === props.thresholds && drawn.events === props.events)) return;
+    marksDrawn.current = { thresholds: props.thresholds, events: props.events };
+    plot.current.redraw(false, false);
+  }, [props.thresholds, props.events]);
 
   useEffect(() => {
     const u = plot.current;
