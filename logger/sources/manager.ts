@@ -114,10 +114,21 @@ export class SourceManager {
   // ---- configuration ----
 
   /** Puts a stored source into the model and the store and (re)starts its driver. */
-  async update(s: DataSource): Promise<void> {
-    const old = this.runs.get(s.ID);
-    if (old) await this.stopDriver(old);
-    this.apply(s);
+  update(s: DataSource): Promise<void> {
+    return this.serial(async () => {
+      const old = this.runs.get(s.ID);
+      if (old) await this.stopDriver(old);
+      this.apply(s);
+    });
+  }
+
+  // Changes apply one after the other, in the order they were stored: two quick edits of one
+  // source must not end with the older one running because its driver took longer to stop.
+  private chain: Promise<void> = Promise.resolve();
+  private serial(fn: () => Promise<void>): Promise<void> {
+    const next = this.chain.then(fn);
+    this.chain = next.catch(() => {});
+    return next;
   }
 
   private apply(s: DataSource): void {
@@ -160,7 +171,11 @@ export class SourceManager {
   }
 
   /** Takes a source out of the model (its history stays in the store) and disconnects it. */
-  async remove(id: number): Promise<void> {
+  remove(id: number): Promise<void> {
+    return this.serial(() => this.removeNow(id));
+  }
+
+  private async removeNow(id: number): Promise<void> {
     const run = this.runs.get(id);
     if (!run) return;
     await this.stopDriver(run);
