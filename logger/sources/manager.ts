@@ -76,6 +76,7 @@ export class SourceManager {
   private timer: NodeJS.Timeout | null = null;
   private running: boolean;
   private liveDirty = false;
+  private closed = false;
   /** Every stored sample of a data source (the alarm engine and the WebSocket). */
   onSamples: SampleListener | null = null;
 
@@ -231,6 +232,8 @@ export class SourceManager {
   // ---- drivers ----
 
   private startDriver(run: Run): void {
+    // A change that was still being applied when the logger closed connects nothing.
+    if (this.closed) return;
     const s = run.config;
     const factory = this.factories[s.Protocol];
     if (!factory) {
@@ -479,6 +482,7 @@ export class SourceManager {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     this.tick();
