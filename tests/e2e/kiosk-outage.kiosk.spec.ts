@@ -116,6 +116,11 @@ test.describe("without JavaScript", () => {
       const html = await page.content();
       expect(html).toMatch(/<noscript><meta http-equiv="refresh" content="10"\/?><\/noscript>/);
 
+      // The wall display's usual address goes there too.
+      await page.goto(`${url}/defaultDashboard?kiosk`);
+      await expect(page).toHaveURL(/\/dashboard\?kiosk/);
+      await expect(page.getByTestId("kiosk-outage")).toHaveAttribute("data-state", "offline");
+
       // A dashboard this sign-in never opened: the kiosk's chrome and a strip that says so.
       await page.goto(`${url}/dashboard?kiosk&id=${other.ID}`);
       await expect(page.getByTestId("kiosk-outage")).toHaveText(/Logger unreachable: this dashboard can be shown again once it answers/);
