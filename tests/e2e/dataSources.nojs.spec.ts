@@ -217,7 +217,8 @@ test.describe("data sources", () => {
     await page.getByLabel("Broker URL").fill("http://nowhere");
     await addVariable(page, 1, { Name: "A", Topic: "a/#" }, { Direction: "O" });
     await addVariable(page, 2, { Name: "B", Topic: "b", Min: "5", Max: "1" });
-    await page.getByRole("button", { name: "Add source" }).click();
+    // Enter saves: the form's default button, not the first row's Remove (which comes before Save).
+    await page.getByLabel("Broker URL").press("Enter");
     await expect(page.locator("#ds-Connection-Url-error")).toHaveText(/mqtt:\/\//);
     await expect(page.getByLabel("Broker URL")).toHaveAttribute("aria-invalid", "true");
     await expect(page.locator("#ds-Variables-0-Address-Topic-error")).toHaveText("An output publishes to one topic: no + or #.");

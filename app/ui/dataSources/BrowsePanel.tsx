@@ -60,7 +60,10 @@ export function BrowsePanel({
         </nav>
         {error ? (
           <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200" data-testid="browse-error">
-            {t("dataSources.browse.failed", { error })}
+            {t("dataSources.browse.failed", { error })}{" "}
+            <Link to={hrefOf(trail)} className="font-semibold underline" preventScrollReset>
+              {t("dataSources.browse.retry")}
+            </Link>
           </p>
         ) : (
           <DataTable
