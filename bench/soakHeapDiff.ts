@@ -3,6 +3,8 @@
 // soak with `--snapshots`, i.e. v8.writeHeapSnapshot()): count and self size per constructor
 // (objects), per type (strings, closures, arrays…), sorted by growth. --strings also prints the
 // most frequent prefixes of strings that exist only in the later snapshot (what is being kept).
+// A snapshot of a 300 MB heap is a ~450 MB JSON file: give this node room to parse two
+// (`node --max-old-space-size=6000 bench/soakHeapDiff.ts …`).
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 
