@@ -9,7 +9,7 @@ import { opcuaPkiFolder } from "./opcua-pki.ts";
 // logger controls, how a connection's settings become an OPCUAClient and a session, and readable
 // error texts. node-opcua would otherwise put its PKI under ~/.config and may wait on a lock there.
 
-let certificates: { folder: string; manager: OPCUACertificateManager } | null = null;
+let certificates: { folder: string; manager: OPCUACertificateManager; ready: Promise<void> | null } | null = null;
 
 /**
  * The client's certificate store in opcuaPkiFolder() (see opcua-pki.ts). The client certificate
@@ -23,7 +23,7 @@ function certificateManager(): OPCUACertificateManager {
     const manager = new OPCUACertificateManager({ rootFolder: folder, automaticallyAcceptUnknownCertificate: true, name: "PKI" });
     // shared by every client: a client's disconnect must not dispose of it
     manager.referenceCounter++;
-    certificates = { folder, manager };
+    certificates = { folder, manager, ready: null };
   }
   return certificates.manager;
 }
@@ -66,8 +66,24 @@ export function within<T>(p: Promise<T>, ms: number, message: string): Promise<T
 }
 
 /** Connects and opens a session, bounded by `timeoutMs`; on failure the client is disconnected. */
+/**
+ * The shared store initialised once, awaited by every client: node-opcua's initialize() returns
+ * at once to a second caller while the first is still creating the key, so a browse and a
+ * driver connecting together on a fresh PKI failed with "Cannot find private key".
+ */
+function certificatesReady(): Promise<void> {
+  const c = certificates;
+  if (!c) return Promise.resolve();
+  c.ready ??= c.manager.initialize().catch((e: unknown) => {
+    c.ready = null;
+    throw e;
+  });
+  return c.ready;
+}
+
 export async function openSession(client: OPCUAClient, c: OpcuaConnection & { Password?: string }, timeoutMs: number): Promise<ClientSession> {
   const attempt = (async () => {
+    await certificatesReady();
     await client.connect(c.Endpoint);
     return client.createSession(identityOf(c));
   })();
