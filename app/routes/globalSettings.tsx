@@ -22,6 +22,7 @@ import { startPagePath } from "~/services/redirects";
 import { checkLogo, readLimitedFormData, readWebUiSetting, saveStyling, uploadLogo } from "~/services/styling.server";
 import { forgetTheme } from "~/services/theme.server";
 import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
+import { SelectField } from "~/ui/SelectField";
 import { StylingForm } from "~/ui/StylingForm";
 import { pageTitle } from "~/ui/title";
 import type { Route } from "./+types/globalSettings";
@@ -221,21 +222,15 @@ function GeneralForm({ data: d, lastResult }: { data: LoaderData; lastResult?: S
           </select>
         </FormField>
       </div>
-      <FormField id={fields.defaultLanguage.id} label={t("globalSettings.language")} errors={fields.defaultLanguage.errors}>
-        <select {...getSelectProps(fields.defaultLanguage)} className={inputClass}>
-          <option value="en">English</option>
-          <option value="it">Italiano</option>
-        </select>
-      </FormField>
-      <FormField id={fields.defaultTimezone.id} label={t("globalSettings.timezone")} errors={fields.defaultTimezone.errors} errorId={fields.defaultTimezone.errorId}>
-        <select {...getSelectProps(fields.defaultTimezone)} className={inputClass}>
-          {zones.map((z) => (
-            <option key={z.Value} value={z.Value}>
-              {z.Description}
-            </option>
-          ))}
-        </select>
-      </FormField>
+      <SelectField
+        field={fields.defaultLanguage}
+        label={t("globalSettings.language")}
+        options={[
+          { value: "en", label: "English" },
+          { value: "it", label: "Italiano" },
+        ]}
+      />
+      <SelectField field={fields.defaultTimezone} label={t("globalSettings.timezone")} options={zones.map((z) => ({ value: z.Value, label: z.Description }))} />
       <div className="sm:col-span-2">
         <FormField id={fields.jupyterUrl.id} label={t("globalSettings.jupyterUrl")} errors={fields.jupyterUrl.errors} errorId={fields.jupyterUrl.errorId} hint={t("globalSettings.jupyterUrlHint")}>
           <input {...getInputProps(fields.jupyterUrl, { type: "url" })} key={fields.jupyterUrl.key} className={inputClass} maxLength={500} placeholder="http://jupyter.example:8888/lab" />

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
 import type { z } from "zod";
@@ -17,8 +17,15 @@ import { forgetAuth } from "~/services/auth-state.server";
 import { zoneMode } from "~/services/timezone";
 import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
 import { PasswordForm } from "~/ui/PasswordForm";
+import { SelectField } from "~/ui/SelectField";
 import { pageTitle } from "~/ui/title";
 import type { Route } from "./+types/settings";
+
+/** Each language in its own name. */
+const LANGUAGES = [
+  { value: "en", label: "English" },
+  { value: "it", label: "Italiano" },
+];
 
 export async function loader(args: Route.LoaderArgs) {
   const auth = await requireFeature(args, "settings");
@@ -142,48 +149,11 @@ function PreferencesForm({ data: d, lastResult }: { data: Route.ComponentProps["
           </FormField>
         </>
       )}
-      <FormField id={fields.language.id} label={t("settings.language")} errors={fields.language.errors}>
-        <select {...getSelectProps(fields.language)} className={inputClass}>
-          <option value="en">English</option>
-          <option value="it">Italiano</option>
-        </select>
-      </FormField>
-      <FormField id={fields.theme.id} label={t("settings.theme")} errors={fields.theme.errors}>
-        <select {...getSelectProps(fields.theme)} className={inputClass}>
-          {THEMES.map((x) => (
-            <option key={x} value={x}>
-              {t(`settings.themes.${x}`)}
-            </option>
-          ))}
-        </select>
-      </FormField>
-      <FormField id={fields.layout.id} label={t("settings.layout")} errors={fields.layout.errors}>
-        <select {...getSelectProps(fields.layout)} className={inputClass}>
-          {LAYOUTS.map((x) => (
-            <option key={x} value={x}>
-              {t(`settings.layouts.${x}`)}
-            </option>
-          ))}
-        </select>
-      </FormField>
-      <FormField id={fields.layoutType.id} label={t("settings.layoutType")} errors={fields.layoutType.errors}>
-        <select {...getSelectProps(fields.layoutType)} className={inputClass}>
-          {LAYOUT_TYPES.map((x) => (
-            <option key={x} value={x}>
-              {t(`settings.layoutTypes.${x}`)}
-            </option>
-          ))}
-        </select>
-      </FormField>
-      <FormField id={fields.sidebarWidth.id} label={t("settings.sidebarWidth")} errors={fields.sidebarWidth.errors} hint={t("settings.sidebarWidthHint")}>
-        <select {...getSelectProps(fields.sidebarWidth)} className={inputClass}>
-          {SIDEBAR_WIDTHS.map((w) => (
-            <option key={w} value={String(w)}>
-              {t("settings.sidebarWidthPx", { px: w })}
-            </option>
-          ))}
-        </select>
-      </FormField>
+      <SelectField field={fields.language} label={t("settings.language")} options={LANGUAGES} />
+      <SelectField field={fields.theme} label={t("settings.theme")} options={THEMES.map((x) => ({ value: x, label: t(`settings.themes.${x}`) }))} />
+      <SelectField field={fields.layout} label={t("settings.layout")} options={LAYOUTS.map((x) => ({ value: x, label: t(`settings.layouts.${x}`) }))} />
+      <SelectField field={fields.layoutType} label={t("settings.layoutType")} options={LAYOUT_TYPES.map((x) => ({ value: x, label: t(`settings.layoutTypes.${x}`) }))} />
+      <SelectField field={fields.sidebarWidth} label={t("settings.sidebarWidth")} hint={t("settings.sidebarWidthHint")} options={SIDEBAR_WIDTHS.map((w) => ({ value: String(w), label: t("settings.sidebarWidthPx", { px: w }) }))} />
       <fieldset className="flex flex-col gap-2 text-sm sm:col-span-2">
         <legend className="mb-1 font-medium">{t("settings.timezone")}</legend>
         {ZONE_MODES.map((m) => (
@@ -193,16 +163,7 @@ function PreferencesForm({ data: d, lastResult }: { data: Route.ComponentProps["
           </label>
         ))}
       </fieldset>
-      <FormField id={fields.timezone.id} label={t("settings.zoneName")} errors={fields.timezone.errors} errorId={fields.timezone.errorId}>
-        <select {...getSelectProps(fields.timezone)} className={inputClass}>
-          <option value="">{t("settings.chooseZone")}</option>
-          {d.zones.map((z) => (
-            <option key={z.Value} value={z.Value}>
-              {z.Description}
-            </option>
-          ))}
-        </select>
-      </FormField>
+      <SelectField field={fields.timezone} label={t("settings.zoneName")} placeholder={t("settings.chooseZone")} options={d.zones.map((z) => ({ value: z.Value, label: z.Description }))} />
       <FormField id={fields.offsetMinutes.id} label={t("settings.offset")} errors={fields.offsetMinutes.errors} errorId={fields.offsetMinutes.errorId} hint={t("settings.offsetHint")}>
         <input {...getInputProps(fields.offsetMinutes, { type: "number" })} step={15} className={inputClass} />
       </FormField>

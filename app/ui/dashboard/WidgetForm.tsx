@@ -8,6 +8,7 @@ import { ALARM_ROWS_DEFAULT, ALARM_ROWS_MAX, ALARM_SEVERITIES, defaultWidgetTitl
 import type { Variable } from "~/services/logger/schemas";
 import { FormActions } from "~/ui/FormActions";
 import { FormErrors, FormField, inputClass } from "~/ui/FormField";
+import { SelectField } from "~/ui/SelectField";
 import { VariablePicker } from "~/ui/history/VariablePicker";
 import { groupVariables, variableLabel } from "~/ui/picker/pickerModel";
 import { ThresholdRows } from "./ThresholdRows";
@@ -143,16 +144,12 @@ export function WidgetForm({ dashboardId, version, type, widget, nextRow, variab
       )}
       {uses.includes("alarms") && (
         <div className="grid gap-3 sm:grid-cols-2">
-          <FormField id={fields.minSeverity.id} label={t("dashboardManager.editor.minSeverity")} errors={fields.minSeverity.errors} errorId={fields.minSeverity.errorId}>
-            <select {...getSelectProps(fields.minSeverity)} className={inputClass}>
-              <option value="">{t("dashboardManager.editor.anySeverity")}</option>
-              {ALARM_SEVERITIES.filter((s) => s !== "low").map((s) => (
-                <option key={s} value={s}>
-                  {t("dashboardManager.editor.fromSeverity", { severity: t(`severity.${s}`) })}
-                </option>
-              ))}
-            </select>
-          </FormField>
+          <SelectField
+            field={fields.minSeverity}
+            label={t("dashboardManager.editor.minSeverity")}
+            placeholder={t("dashboardManager.editor.anySeverity")}
+            options={ALARM_SEVERITIES.filter((s) => s !== "low").map((s) => ({ value: s, label: t("dashboardManager.editor.fromSeverity", { severity: t(`severity.${s}`) }) }))}
+          />
           {field("maxRows", t("dashboardManager.editor.maxRows"), t("dashboardManager.editor.maxRowsHint", { max: ALARM_ROWS_MAX }))}
           <label className="flex items-center gap-2 text-sm font-medium sm:col-span-2">
             <input {...getInputProps(fields.onlyUnacknowledged, { type: "checkbox" })} className="h-4 w-4 accent-brand" />

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useSearchParams } from "react-router";
 import type { z } from "zod";
@@ -9,6 +9,7 @@ import { LayoutEditor } from "~/ui/dashboard/LayoutEditor";
 import { widgetListLabel } from "~/ui/dashboard/widgetTitle";
 import { WidgetForm } from "~/ui/dashboard/WidgetForm";
 import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
+import { SelectField } from "~/ui/SelectField";
 import { useT } from "~/ui/useT";
 
 const PATH = "/dashboardManager";
@@ -163,25 +164,9 @@ function SettingsForm({ dashboard, version, lastResult }: { dashboard: StoredDas
         <FormField id={fields.rowHeight.id} label={t("dashboardManager.editor.rowHeight")} errors={fields.rowHeight.errors} errorId={fields.rowHeight.errorId}>
           <input {...getInputProps(fields.rowHeight, { type: "number" })} className={inputClass} />
         </FormField>
-        <FormField id={fields.range.id} label={t("dashboardManager.editor.range")}>
-          <select {...getSelectProps(fields.range)} className={inputClass}>
-            {/* The quick ranges; the older "5m" only for a dashboard that has it stored. */}
-            {RANGES.filter((r) => r !== "5m" || c.Range === r).map((r) => (
-              <option key={r} value={r}>
-                {t(`dashboards.range.${r}`)}
-              </option>
-            ))}
-          </select>
-        </FormField>
-        <FormField id={fields.refresh.id} label={t("dashboardManager.editor.refresh")}>
-          <select {...getSelectProps(fields.refresh)} className={inputClass}>
-            {REFRESH.map((r) => (
-              <option key={r} value={r}>
-                {t(`dashboards.refresh.${r}`)}
-              </option>
-            ))}
-          </select>
-        </FormField>
+        {/* The quick ranges; the older "5m" only for a dashboard that has it stored. */}
+        <SelectField field={fields.range} label={t("dashboardManager.editor.range")} options={RANGES.filter((r) => r !== "5m" || c.Range === r).map((r) => ({ value: r, label: t(`dashboards.range.${r}`) }))} />
+        <SelectField field={fields.refresh} label={t("dashboardManager.editor.refresh")} options={REFRESH.map((r) => ({ value: r, label: t(`dashboards.refresh.${r}`) }))} />
       </div>
       <div>
         <button type="submit" className={buttonClass}>

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useState } from "react";
 import { Form } from "react-router";
@@ -8,6 +8,7 @@ import type { AlarmRule, NotificationTarget } from "~/services/logger/schemas";
 import type { VariableRow } from "~/services/variables.server";
 import { FormActions } from "~/ui/FormActions";
 import { FormErrors, FormField, inputClass } from "~/ui/FormField";
+import { SelectField } from "~/ui/SelectField";
 import { useT } from "~/ui/useT";
 
 export type VariableOption = Pick<VariableRow, "Id" | "Name" | "Unit" | "deviceName" | "DataFormat">;
@@ -72,15 +73,7 @@ export function RuleForm({ intent, rule, variables, targets, lastResult, cancelH
         <FormErrors errors={form.errors} id={form.errorId} />
       </div>
       <div className="flex flex-wrap items-end gap-3 sm:col-span-2 lg:col-span-4" data-testid="rule-type-step">
-        <FormField id={f.type.id} label={t("rules.fields.type")} errors={f.type.errors} errorId={f.type.errorId} hint={t("rules.fields.typeHint")}>
-          <select {...getSelectProps(f.type)} key={f.type.key} className={inputClass}>
-            {RULE_TYPES.map((x) => (
-              <option key={x} value={x}>
-                {t(`rules.types.${x}`)}
-              </option>
-            ))}
-          </select>
-        </FormField>
+        <SelectField field={f.type} label={t("rules.fields.type")} hint={t("rules.fields.typeHint")} options={RULE_TYPES.map((x) => ({ value: x, label: t(`rules.types.${x}`) }))} />
         {/* Without JavaScript the fields change on a round trip that keeps what was typed. */}
         {!hydrated && (
           <button {...form.validate.getButtonProps({ name: f.type.name })} className={`${secondaryButton} mb-5`} data-testid="rule-type-next">
@@ -91,27 +84,13 @@ export function RuleForm({ intent, rule, variables, targets, lastResult, cancelH
       <FormField id={f.name.id} label={t("rules.fields.name")} errors={f.name.errors} errorId={f.name.errorId}>
         <input {...getInputProps(f.name, { type: "text" })} key={f.name.key} className={inputClass} />
       </FormField>
-      <FormField id={f.variable.id} label={t("rules.fields.variable")} errors={f.variable.errors} errorId={f.variable.errorId}>
-        <select {...getSelectProps(f.variable)} key={f.variable.key} className={inputClass}>
-          <option value="">{t("rules.fields.chooseVariable")}</option>
-          {variables.map((v) => (
-            <option key={v.Id} value={v.Id}>
-              {v.deviceName ? `${v.deviceName} › ` : ""}
-              {v.Name}
-              {v.Unit ? ` [${v.Unit}]` : ""}
-            </option>
-          ))}
-        </select>
-      </FormField>
-      <FormField id={f.severity.id} label={t("rules.fields.severity")} errors={f.severity.errors} errorId={f.severity.errorId}>
-        <select {...getSelectProps(f.severity)} key={f.severity.key} className={inputClass}>
-          {SEVERITIES.map((x) => (
-            <option key={x} value={x}>
-              {t(`severity.${x}`)}
-            </option>
-          ))}
-        </select>
-      </FormField>
+      <SelectField
+        field={f.variable}
+        label={t("rules.fields.variable")}
+        placeholder={t("rules.fields.chooseVariable")}
+        options={variables.map((v) => ({ value: v.Id, label: `${v.deviceName ? `${v.deviceName} › ` : ""}${v.Name}${v.Unit ? ` [${v.Unit}]` : ""}` }))}
+      />
+      <SelectField field={f.severity} label={t("rules.fields.severity")} options={SEVERITIES.map((x) => ({ value: x, label: t(`severity.${x}`) }))} />
       <fieldset className="grid gap-4 rounded-md border border-slate-200 p-3 sm:col-span-2 sm:grid-cols-2 lg:col-span-4 lg:grid-cols-4 dark:border-slate-700" data-testid="rule-condition">
         <legend className="px-1 text-sm font-medium">{t("rules.fields.condition", { type: t(`rules.types.${type}`) })}</legend>
         {uses.includes("low") && numberField("low")}
@@ -120,13 +99,15 @@ export function RuleForm({ intent, rule, variables, targets, lastResult, cancelH
         {uses.includes("window") && numberField("window")}
         {uses.includes("stale") && numberField("stale")}
         {uses.includes("state") && (
-          <FormField id={f.state.id} label={t("rules.fields.state")} errors={f.state.errors} errorId={f.state.errorId}>
-            <select {...getSelectProps(f.state)} key={f.state.key} className={inputClass}>
-              <option value="">—</option>
-              <option value="1">{t("rules.fields.stateOn")}</option>
-              <option value="0">{t("rules.fields.stateOff")}</option>
-            </select>
-          </FormField>
+          <SelectField
+            field={f.state}
+            label={t("rules.fields.state")}
+            placeholder="—"
+            options={[
+              { value: "1", label: t("rules.fields.stateOn") },
+              { value: "0", label: t("rules.fields.stateOff") },
+            ]}
+          />
         )}
         {uses.includes("deadband") && numberField("deadband", t("rules.fields.deadbandHint"))}
       </fieldset>

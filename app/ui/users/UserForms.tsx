@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "react-router";
 import type { z } from "zod";
@@ -7,6 +7,7 @@ import type { Role, User } from "~/services/logger/schemas";
 import { offsetZone, zoneMode } from "~/services/timezone";
 import { FormActions } from "~/ui/FormActions";
 import { FormErrors, FormField, inputClass } from "~/ui/FormField";
+import { SelectField } from "~/ui/SelectField";
 import { useT } from "~/ui/useT";
 
 /** How a user's zone reads in the table: a name, a fixed UTC offset or empty (browser zone). */
@@ -48,27 +49,10 @@ export function UserForm({ intent, user, roles, zones, lastResult, cancelHref }:
       <FormField id={f.email.id} label={t("users.fields.email")} errors={f.email.errors} errorId={f.email.errorId}>
         <input {...getInputProps(f.email, { type: "email" })} autoComplete="off" className={inputClass} />
       </FormField>
-      <FormField id={f.role.id} label={t("users.fields.role")} errors={f.role.errors} errorId={f.role.errorId}>
-        <select {...getSelectProps(f.role)} className={inputClass}>
-          <option value="">{t("users.fields.chooseRole")}</option>
-          {roles.map((r) => (
-            <option key={r.ID} value={r.ID}>
-              {r.Name}
-            </option>
-          ))}
-        </select>
-      </FormField>
-      <FormField id={f.timezone.id} label={t("users.fields.timezone")} errors={f.timezone.errors} errorId={f.timezone.errorId}>
-        <select {...getSelectProps(f.timezone)} className={inputClass}>
-          <option value="">{t("users.fields.browserZone")}</option>
-          {currentZone.startsWith("offset:") && <option value={currentZone}>{t("users.fields.fixedOffset", { offset: offsetZone(user!.TimezoneDiffSec / 60) })}</option>}
-          {zones.map((z) => (
-            <option key={z.Value} value={z.Value}>
-              {z.Description}
-            </option>
-          ))}
-        </select>
-      </FormField>
+      <SelectField field={f.role} label={t("users.fields.role")} placeholder={t("users.fields.chooseRole")} options={roles.map((r) => ({ value: String(r.ID), label: r.Name }))} />
+      <SelectField field={f.timezone} label={t("users.fields.timezone")} placeholder={t("users.fields.browserZone")} options={zones.map((z) => ({ value: z.Value, label: z.Description }))}>
+        {currentZone.startsWith("offset:") && <option value={currentZone}>{t("users.fields.fixedOffset", { offset: offsetZone(user!.TimezoneDiffSec / 60) })}</option>}
+      </SelectField>
       {intent === "add" && (
         <>
           <FormField id={f.password.id} label={t("users.fields.password")} errors={f.password.errors} errorId={f.password.errorId} hint={t("password.policy")}>
