@@ -22,7 +22,7 @@ import { kioskAlarms } from "~/ui/kiosk/kiosk.server";
 import { KioskSlot } from "~/ui/kiosk/KioskSlot";
 import { DashboardOutage, OUTAGE_RETRY_S, OutageRefresh, useOutageRecovery } from "~/ui/kiosk/DashboardOutage";
 import { planCycle } from "~/ui/kiosk/kioskCycle";
-import { loggerAway, offlineStamps, recallPage, rememberPage } from "~/ui/kiosk/outage.server";
+import { loggerAway, offlineStamps, recallPage, rememberPage, withoutAlarmLists } from "~/ui/kiosk/outage.server";
 import type { FreshnessSummary } from "~/ui/live/freshness";
 import { LiveBadge } from "~/ui/live/LiveBadge";
 import { readStamps } from "~/ui/live/stamps.server";
@@ -84,7 +84,8 @@ function outagePage(args: Route.LoaderArgs, params: URLSearchParams) {
   if (!last?.dashboard.content) return { ...base, dashboards: last?.dashboards ?? [], dashboard: null, range: null, refresh: "off" as const, data: null, live: null };
   const { dashboard, data, range } = last;
   stateOf(args.context).charts = chartSources(data, dashboard.content!, range);
-  return { ...base, dashboards: last.dashboards, dashboard, range, refresh: last.refresh, data: pageData(data, dashboard.content!), live: offlineStamps(last.stamps) };
+  const alarmLists = dashboard.content!.Widgets.filter((w) => w.Type === "alarms").map((w) => w.ID);
+  return { ...base, dashboards: last.dashboards, dashboard, range, refresh: last.refresh, data: withoutAlarmLists(pageData(data, dashboard.content!), alarmLists), live: offlineStamps(last.stamps) };
 }
 
 /** Variables the page follows live: every one a widget other than text or alarms shows. */
