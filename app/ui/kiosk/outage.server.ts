@@ -4,7 +4,6 @@ import { stateOf } from "~/services/context.server";
 import { getLocale } from "~/services/i18n.server";
 import { readPrefs } from "~/services/prefs.server";
 import { DEFAULT_THEME } from "~/services/theme.server";
-import type { DashboardData } from "~/ui/dashboard/types";
 import { summarizeFreshness } from "~/ui/live/freshness";
 import type { Stamps } from "~/ui/live/useLiveValues";
 
@@ -130,16 +129,6 @@ export function recallPage<T>(context: Readonly<RouterContextProvider>, key: str
 export function offlineStamps(stamps: Stamps) {
   const at = Date.now();
   return { stamps: { ...stamps, at, offline: true }, summary: summarizeFreshness(stamps.times, stamps.periods, at, false) };
-}
-
-/**
- * Remembered alarm lists are not shown: "no active alarms" from before the outage could be
- * untrue now. They say the alarms cannot be read instead (a forbidden one stays forbidden).
- */
-export function withoutAlarmLists(data: DashboardData, alarmWidgets: readonly string[]): DashboardData {
-  const widgets = { ...data.widgets };
-  for (const id of alarmWidgets) if (widgets[id]?.state === "ok") widgets[id] = { state: "error", error: "dashboards.alarms.unreachable" };
-  return { ...data, widgets };
 }
 
 /** Tests start from an empty memory. */
