@@ -7,12 +7,12 @@
 // Also printed, no target: polls made vs slots, skipped slots, requests per poll (1 expected:
 // 100 contiguous registers), poll round-trip, values per poll, event-loop delay.
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { cpus, loadavg } from "node:os";
+import { loadavg } from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { ModbusDataSource } from "../logger/sources/config.ts";
 import { ModbusDriver } from "../logger/sources/modbus.ts";
 import { freePort, startModbusServer } from "../tests/support/devices/modbusServer.ts";
+import { machineLine } from "./machine.ts";
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const pct = (xs: number[], p: number) => (xs.length ? xs.toSorted((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]! : Number.NaN);
@@ -30,19 +30,11 @@ if (process.argv[2] === "--device") {
   await main();
 }
 
-function cpuModel(): string {
-  try {
-    const m = /^model name\s*:\s*(.+)$/m.exec(readFileSync("/proc/cpuinfo", "utf8"));
-    return `${m?.[1] ?? cpus()[0]?.model ?? "unknown"} × ${cpus().length}`;
-  } catch {
-    return `${cpus()[0]?.model ?? "unknown"} × ${cpus().length}`;
-  }
-}
 
 async function main() {
   const seconds = Number(process.argv[2] ?? 30);
   if (!(seconds > 0)) throw new Error(`Duration must be a positive number of seconds, not ${process.argv[2]}`);
-  say(`CPU: ${cpuModel()}; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")} (1, 5, 15 min)`);
+  say(machineLine());
   say(`Modbus TCP: ${REGISTERS} input registers (uint16, contiguous) polled every ${PERIOD_MS} ms for ${seconds} s; device in its own process`);
 
   const port = await freePort();

@@ -13,8 +13,8 @@
 // Also printed: stored samples / messages (a message in a slot already holding one replaces it:
 // the grid keeps the last value per slot), the publisher's achieved rate.
 import { fork } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { mkdtempSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import mqtt from "mqtt";
 import { LiveValues } from "../logger/model/live.ts";
@@ -26,6 +26,7 @@ import { openDb } from "../logger/store/db.ts";
 import { migrate } from "../logger/store/migrations.ts";
 import { SeriesStore } from "../logger/store/series/store.ts";
 import { startMosquitto } from "../tests/support/mosquitto.ts";
+import { machineLine } from "./machine.ts";
 
 const TOPICS = 1000;
 // Per topic 52 messages/s: 19 ms apart on a 10-ms grid, so jitter rarely puts two in one slot.
@@ -42,14 +43,6 @@ const median = (xs: number[]) => pct(xs, 50);
 // Not Math.max(...xs): a round holds hundreds of thousands of delays (too many arguments).
 const maxOf = (xs: number[]) => xs.reduce((a, b) => Math.max(a, b), Number.NEGATIVE_INFINITY);
 
-function cpuModel(): string {
-  try {
-    const m = /^model name\s*:\s*(.+)$/m.exec(readFileSync("/proc/cpuinfo", "utf8"));
-    return `${m?.[1] ?? cpus()[0]?.model ?? "unknown"} × ${cpus().length}`;
-  } catch {
-    return `${cpus()[0]?.model ?? "unknown"} × ${cpus().length}`;
-  }
-}
 
 // ---- the publisher (child process): `--publish <url> <rate> <topics>` ----
 
@@ -94,7 +87,7 @@ async function main(): Promise<void> {
   const rounds = Number(process.argv[3] ?? 3);
   if (!(seconds > 0) || !(rounds >= 1)) throw new Error("usage: node bench/sources-mqtt.ts [seconds per round] [rounds]");
   say(`MQTT data source: ${TOPICS} topics, ${OFFERED} messages/s offered, period ${PERIOD_MS} ms, ${rounds} rounds of ${seconds} s`);
-  say(`CPU: ${cpuModel()}; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")} (1, 5, 15 min)`);
+  say(machineLine());
 
   const broker = await startMosquitto();
   // A failure must not leave the broker or the publisher running.

@@ -9,14 +9,14 @@
 // against the nominal seconds × 10 (the server's sampling timer runs slower on a loaded machine;
 // what it sampled is printed too), the driver process's CPU use and event-loop delay.
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { cpus, loadavg } from "node:os";
+import { loadavg } from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import type { OpcuaDataSource } from "../logger/sources/config.ts";
 import { OpcuaDriver } from "../logger/sources/opcua.ts";
 import { freePort } from "../tests/support/devices/modbusServer.ts";
 import { startOpcuaServer } from "../tests/support/devices/opcuaServer.ts";
+import { machineLine } from "./machine.ts";
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const ITEMS = 1000;
@@ -36,19 +36,11 @@ if (process.argv[2] === "--device") {
   await main();
 }
 
-function cpuModel(): string {
-  try {
-    const m = /^model name\s*:\s*(.+)$/m.exec(readFileSync("/proc/cpuinfo", "utf8"));
-    return `${m?.[1] ?? cpus()[0]?.model ?? "unknown"} × ${cpus().length}`;
-  } catch {
-    return `${cpus()[0]?.model ?? "unknown"} × ${cpus().length}`;
-  }
-}
 
 async function main() {
   const seconds = Number(process.argv[2] ?? 60);
   if (!(seconds > 0)) throw new Error(`Duration must be a positive number of seconds, not ${process.argv[2]}`);
-  say(`CPU: ${cpuModel()}; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")} (1, 5, 15 min)`);
+  say(machineLine());
   say(`OPC UA: ${ITEMS} monitored items sampled every ${PERIOD_MS} ms for ${seconds} s; server in its own process`);
 
   const port = await freePort();
