@@ -197,7 +197,7 @@ export class ModbusDriver implements Driver {
       const start = this.opts.now();
       if (this.recordLateness) this.stats.lateMs.push(start - due);
       this.polling = true;
-      this.poll(start)
+      this.poll(start, due)
         .catch((e: unknown) => this.events.bad(null, describeError(e, this.where)))
         .finally(() => {
           this.polling = false;
@@ -206,8 +206,13 @@ export class ModbusDriver implements Driver {
     this.schedule(false);
   }
 
-  private async poll(start: number): Promise<void> {
+  private async poll(start: number, due: number): Promise<void> {
     this.stats.polls++;
+    // Values carry the start of the slot the poll began in: a timer that fires late on a busy
+    // machine still files its poll under that slot (the next poll is scheduled for the next one),
+    // and the lateness itself is what the jitter figure measures. A timer may fire a fraction of a
+    // millisecond early: never before the slot it was due for.
+    const slot = Math.max(due, Math.floor(start / this.config.PeriodMs) * this.config.PeriodMs);
     if (this.plan.length === 0) return;
     let failed = 0;
     let firstError = "";
@@ -219,7 +224,7 @@ export class ModbusDriver implements Driver {
         if (this.client !== client) return;
         for (const item of req.items) {
           const value = valueFrom(answer, req.start, item.address);
-          if (Number.isFinite(value)) this.events.value(item.index, value, start);
+          if (Number.isFinite(value)) this.events.value(item.index, value, slot);
           else this.events.bad(item.index, `${this.config.Variables[item.index]!.Name}: register value is not a number (${value})`);
         }
       } catch (e) {
