@@ -58,7 +58,11 @@ export async function startTlsSite(consoleEnv: (httpsPort: number) => Record<str
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const cert = spawnSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"), "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"], { encoding: "utf8" });
+    // node-opcua's PKI (loaded in this worker by the data-source specs' OPC UA test server) sets
+    // process.env.OPENSSL_CONF for its own openssl runs, even to "undefined": openssl gets the
+    // system's configuration here, whatever ran in this process before.
+    const { OPENSSL_CONF: _conf, RANDFILE: _rand, ...env } = process.env;
+    const cert = spawnSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"), "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"], { encoding: "utf8", env });
     if (cert.status !== 0) throw new Error(`openssl: ${cert.stderr}`);
     // nginx's workers drop to an unprivileged user when started as root: its temp folders must be theirs to write.
     for (const sub of ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(join(dir, sub));
