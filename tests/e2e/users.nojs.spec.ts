@@ -1,4 +1,4 @@
-import { ADMIN_PASSWORD, createRole, createUser, expect, rpc, signIn, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, createRole, createUser, expect, roleId, rpc, signIn, test, unique } from "./fixtures";
 import type { Page } from "@playwright/test";
 
 // Runs with and without JavaScript: every step is a plain link or form post.
@@ -136,8 +136,12 @@ test("every administrative change is in the audit trail, without passwords", asy
 
 test("an administrator cannot demote the last Administrator, not even themselves", async ({ page }) => {
   await signIn(page, "admin", ADMIN_PASSWORD);
-  const { Users } = await rpc<{ Users: { ID: number; Username: string }[] }>("GI.system/UserManagementAPI.GetUsers", {});
+  const { Users } = await rpc<{ Users: { ID: number; Username: string; Role: number }[] }>("GI.system/UserManagementAPI.GetUsers", {});
   const me = Users.find((u) => u.Username === "admin")!;
+  // The premise: other tests must not leave a second Administrator (then demoting would be allowed
+  // and every later test signed in as admin would fail).
+  const admins = await roleId("Administrator");
+  expect(Users.filter((u) => u.Role === admins).map((u) => u.Username)).toEqual(["admin"]);
   await page.goto(`/userManagement?edit=${me.ID}`);
   await page.getByLabel("Role").selectOption({ label: "Viewer" });
   await page.getByRole("button", { name: "Save" }).click();
