@@ -1,3 +1,4 @@
+import type { SourceVariable } from "../../../logger/sources/config.ts";
 import type { DriverEvents } from "../../../logger/sources/driver.ts";
 
 // Records what a driver reports, for the drivers' unit tests and benchmarks.
@@ -32,3 +33,15 @@ export function recordEvents(): Recorded {
     valuesOf: (index) => values.filter((v) => v.index === index).map((v) => v.value),
   };
 }
+
+/** A variable of a driver test's source: range 0…100, two decimals, no unit. */
+export const testVariable = <A>(Name: string, Address: A, Direction: "I" | "O" | "IO" = "I"): SourceVariable<A> => ({
+  VariableId: "",
+  Name,
+  Unit: "",
+  RangeMin: 0,
+  RangeMax: 100,
+  Precision: 2,
+  Direction,
+  Address,
+});

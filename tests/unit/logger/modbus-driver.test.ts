@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ModbusAddress, ModbusDataSource, SourceVariable } from "../../../logger/sources/config.ts";
 import { ModbusDriver } from "../../../logger/sources/modbus.ts";
-import { recordEvents } from "../../support/devices/driverEvents.ts";
+import { recordEvents, testVariable } from "../../support/devices/driverEvents.ts";
 import { freePort, startModbusServer } from "../../support/devices/modbusServer.ts";
 import type { ModbusDevice } from "../../support/devices/modbusServer.ts";
 
@@ -22,16 +22,8 @@ afterEach(async () => {
   await Promise.all(drivers.splice(0).map((d) => d.stop()));
 });
 
-const variable = (Name: string, a: Partial<ModbusAddress>, Direction: "I" | "O" | "IO" = "I"): SourceVariable<ModbusAddress> => ({
-  VariableId: "",
-  Name,
-  Unit: "",
-  RangeMin: 0,
-  RangeMax: 100,
-  Precision: 2,
-  Direction,
-  Address: { Register: "holding", Address: 0, Type: "uint16", WordOrder: "big", ByteOrder: "big", Scale: 1, Offset: 0, ...a },
-});
+const variable = (Name: string, a: Partial<ModbusAddress>, Direction: "I" | "O" | "IO" = "I"): SourceVariable<ModbusAddress> =>
+  testVariable<ModbusAddress>(Name, { Register: "holding", Address: 0, Type: "uint16", WordOrder: "big", ByteOrder: "big", Scale: 1, Offset: 0, ...a }, Direction);
 
 function source(vars: SourceVariable<ModbusAddress>[], o: { port?: number; PeriodMs?: number; TimeoutMs?: number } = {}): ModbusDataSource {
   return {

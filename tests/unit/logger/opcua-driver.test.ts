@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { OpcuaAddress, OpcuaConnection, OpcuaDataSource, SourceVariable } from "../../../logger/sources/config.ts";
 import { browseOpcua, OpcuaDriver, setOpcuaPkiFolder } from "../../../logger/sources/opcua.ts";
-import { recordEvents } from "../../support/devices/driverEvents.ts";
+import { recordEvents, testVariable } from "../../support/devices/driverEvents.ts";
 import { freePort } from "../../support/devices/modbusServer.ts";
 import { OPCUA_USER, startOpcuaServer } from "../../support/devices/opcuaServer.ts";
 import type { OpcuaDevice } from "../../support/devices/opcuaServer.ts";
@@ -31,16 +31,7 @@ afterEach(async () => {
 
 const anonymous = (): OpcuaConnection => ({ Endpoint: device.endpoint, SecurityMode: "None", SecurityPolicy: "None", Auth: "anonymous", Username: "" });
 
-const variable = (Name: string, NodeId: string, Direction: "I" | "O" | "IO" = "I"): SourceVariable<OpcuaAddress> => ({
-  VariableId: "",
-  Name,
-  Unit: "",
-  RangeMin: 0,
-  RangeMax: 100,
-  Precision: 2,
-  Direction,
-  Address: { NodeId },
-});
+const variable = (Name: string, NodeId: string, Direction: "I" | "O" | "IO" = "I"): SourceVariable<OpcuaAddress> => testVariable<OpcuaAddress>(Name, { NodeId }, Direction);
 
 function run(vars: SourceVariable<OpcuaAddress>[], connection: OpcuaConnection & { Password?: string } = anonymous(), PeriodMs = 100) {
   const config: OpcuaDataSource = { ID: 2, Name: "Cell", Protocol: "opcua", Enabled: true, PeriodMs, Connection: connection, Variables: vars };
