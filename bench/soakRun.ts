@@ -4,12 +4,13 @@
 // sign-in form, and both processes' memory sampled through bench/soakProbe.ts (SIGUSR2, no
 // inspector). Kiosks keep /live (SSE) open and reload the default dashboard in kiosk mode every
 // KIOSK_RELOAD_MS; operators load one page of their round every OPERATOR_THINK_MS.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { CONSOLE_NODE_FLAGS } from "../server/flags.ts";
 import { LOGGER_NODE_FLAGS } from "../logger/flags.ts";
+import { buildIfStale } from "../scripts/build-fresh.ts";
 import { freePort } from "./stack.ts";
 
 const root = resolve(import.meta.dirname, "..");
@@ -77,29 +78,6 @@ export interface SoakResult {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]! : NaN);
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-/** Builds the console into buildDir when it is missing or older than app/ and public/. */
-export function buildIfNeeded(buildDir: string, log: (l: string) => void) {
-  const output = join(resolve(root, buildDir), "server", "index.js");
-  const sources = Math.max(newestMtime(join(root, "app")), newestMtime(join(root, "public")));
-  if (existsSync(output) && statSync(output).mtimeMs >= sources) return;
-  log(`Building the console into ${buildDir}…`);
-  const result = spawnSync(process.execPath, [join(root, "node_modules/@react-router/dev/bin.cjs"), "build"], {
-    cwd: root,
-    stdio: ["ignore", "ignore", "inherit"],
-    env: { ...process.env, ...(buildDir === "build" ? {} : { LOGGIA_BUILD_DIR: resolve(root, buildDir) }) },
-  });
-  if (result.status !== 0 || !existsSync(output)) throw new Error("the console build failed");
-}
 
 /** A process with the soak probe preloaded: its memory on request, by signal and files. */
 class Probed {
@@ -170,7 +148,7 @@ class Jar {
 export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   const log = o.log ?? ((l: string) => process.stdout.write(`${l}\n`));
   const buildDir = o.buildDir ?? "build";
-  buildIfNeeded(buildDir, log);
+  buildIfStale({ buildDir, log });
   const dataDir = mkdtempSync(join(tmpdir(), "loggia-soak-"));
   const [consolePort, loggerPort] = o.ports ?? [await freePort(), await freePort()];
   const probeFlags = ["--expose-gc", "--import", join(root, "bench", "soakProbe.ts")];

@@ -1,11 +1,12 @@
 // `npm start`: builds the console if needed, starts the embedded logger (unless LOGGER_URL
 // points at another one) and the console, prints where to sign in, and stops both on Ctrl-C.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { CONSOLE_NODE_FLAGS } from "../server/flags.ts";
 import { LOGGER_NODE_FLAGS } from "../logger/flags.ts";
+import { buildIfStale } from "./build-fresh.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const env = { ...process.env };
@@ -16,22 +17,10 @@ const embedded = !env.LOGGER_URL;
 const children: ChildProcess[] = [];
 let stopping = false;
 
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
 function buildIfNeeded() {
-  const output = join(root, "build", "server", "index.js");
-  const sources = Math.max(newestMtime(join(root, "app")), newestMtime(join(root, "public")));
-  if (existsSync(output) && statSync(output).mtimeMs >= sources) return;
-  console.log("Building the console…");
-  const result = spawnSync("react-router", ["build"], { cwd: root, stdio: "inherit", shell: process.platform === "win32" });
-  if (result.status !== 0) {
+  try {
+    buildIfStale({ verbose: true });
+  } catch {
     console.error("The build failed; see above.");
     process.exit(1);
   }
