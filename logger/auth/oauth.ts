@@ -68,7 +68,11 @@ export async function handleToken(req: IncomingMessage, res: ServerResponse, ctx
   if (grant === "refresh_token") {
     const token = form.get("refresh_token");
     if (!token) return oauthError(res, 400, "invalid_request", "refresh_token is required");
-    const result = rotateRefreshToken(ctx.db, token, clientId, ctx.ttl);
+    // A client with several processes (console replicas) names the session it refreshes for, so
+    // that a racing second refresh of that session gets the same pair instead of ending it.
+    const binding = form.get("session_binding") ?? undefined;
+    if (binding !== undefined && (binding.length < 16 || binding.length > 128)) return oauthError(res, 400, "invalid_request", "session_binding must be 16 to 128 characters");
+    const result = rotateRefreshToken(ctx.db, token, clientId, ctx.ttl, binding);
     if (!result.ok) {
       const why = { invalid: "Refresh token invalid", expired: "Refresh token expired", reused: "Refresh token already used" };
       return oauthError(res, 400, "invalid_grant", why[result.reason]);

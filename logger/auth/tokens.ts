@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
 import type { Db } from "../store/db.ts";
 import { get, run, tx } from "../store/db.ts";
 
@@ -11,8 +11,29 @@ type TokenRow = { Hash: string; Kind: string; UserID: number; FamilyID: string; 
 // Long enough after expiry to still answer "expired" rather than "unknown", short enough to keep the table small.
 const KEEP_EXPIRED_MS = 24 * 3600 * 1000;
 
+// A refresh token presented again this soon after its rotation, with the same session binding,
+// is a second console replica (or a second request of the same browser) that raced the first:
+// it gets the same successor pair. Later, or without that binding, a reuse still means a leak
+// and kills the family. As long as the console's own in-process sharing (REFRESH_SHARE_MS).
+export const ROTATION_GRACE_MS = 5_000;
+
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 const newToken = () => randomBytes(32).toString("base64url");
+
+/**
+ * The successor pair of a refresh token rotated for a session `binding` (a value the client
+ * sends with the refresh, the console: a hash of its cookie session's id), derived rather than
+ * random so that a racing second rotation can hand out the very same pair while the table keeps
+ * no token in the clear. Three inputs are needed: the presented token (only its hash is stored),
+ * the family id (stored, never sent to a client) and the binding — neither a stolen token nor a
+ * copy of the database alone yields a successor, and another session's binding yields another
+ * pair, which is not in the table.
+ */
+function successorTokens(refreshToken: string, familyId: string, binding: string): { access: string; refresh: string } {
+  const derive = (kind: string) =>
+    createHmac("sha256", refreshToken).update(`loggia-rotation\0${kind}\0${familyId}\0${binding}`).digest("base64url");
+  return { access: derive("access"), refresh: derive("refresh") };
+}
 
 /**
  * A new token pair: of a new sign-in, or (`family`) the rotation of one. A family ends
@@ -25,10 +46,10 @@ export function issuePair(
   clientId: string,
   ttl: TokenTtl,
   family: { id: string; endsAt: number } = { id: randomUUID(), endsAt: Date.now() + ttl.refreshTtlSec * 1000 },
+  tokens: { access: string; refresh: string } = { access: newToken(), refresh: newToken() },
 ): TokenPair {
   const now = Date.now();
-  const access = newToken();
-  const refresh = newToken();
+  const { access, refresh } = tokens;
   const accessEnd = Math.min(now + ttl.accessTtlSec * 1000, family.endsAt);
   const insert = db.prepare(
     "INSERT INTO tokens (Hash, Kind, UserID, FamilyID, ClientID, ExpiresAt) VALUES (?, ?, ?, ?, ?, ?)",
@@ -51,19 +72,37 @@ export function checkAccessToken(db: Db, token: string): AccessCheck {
 export type RefreshResult = { ok: true; pair: TokenPair; userId: number } | { ok: false; reason: "invalid" | "expired" | "reused" };
 
 // Rotation: each refresh token works once. Presenting a used one means it leaked (or two
-// clients share it), so the whole family — every token descended from that sign-in — dies.
-export function rotateRefreshToken(db: Db, token: string, clientId: string, ttl: TokenTtl): RefreshResult {
+// clients share it), so the whole family — every token descended from that sign-in — dies;
+// except a repeat with the same `binding` within ROTATION_GRACE_MS, while the successor is still
+// unused: that gets the same successor pair again (idempotent rotation, see successorTokens).
+// Without a binding (public clients, AdminAPI.RefreshToken) every reuse is one.
+export function rotateRefreshToken(db: Db, token: string, clientId: string, ttl: TokenTtl, binding?: string): RefreshResult {
   return tx(db, (): RefreshResult => {
     const row = get<TokenRow>(db, "SELECT * FROM tokens WHERE Hash = ? AND Kind = 'refresh'", hashToken(token));
     if (!row || row.ClientID !== clientId) return { ok: false, reason: "invalid" };
+    const successor = binding ? successorTokens(token, row.FamilyID, binding) : undefined;
     if (row.ConsumedAt !== null) {
+      const again = successor && Date.now() - row.ConsumedAt <= ROTATION_GRACE_MS ? repeatRotation(db, successor) : undefined;
+      if (again) return { ok: true, pair: again, userId: row.UserID };
       run(db, "DELETE FROM tokens WHERE FamilyID = ?", row.FamilyID);
       return { ok: false, reason: "reused" };
     }
     if (row.ExpiresAt <= Date.now()) return { ok: false, reason: "expired" };
     run(db, "UPDATE tokens SET ConsumedAt = ? WHERE Hash = ?", Date.now(), row.Hash);
-    return { ok: true, pair: issuePair(db, row.UserID, clientId, ttl, { id: row.FamilyID, endsAt: row.ExpiresAt }), userId: row.UserID };
+    const pair = issuePair(db, row.UserID, clientId, ttl, { id: row.FamilyID, endsAt: row.ExpiresAt }, successor);
+    return { ok: true, pair, userId: row.UserID };
   });
+}
+
+/** The pair a rotation already issued, while its refresh token is unused and still live. */
+function repeatRotation(db: Db, successor: { access: string; refresh: string }): TokenPair | undefined {
+  const now = Date.now();
+  const refresh = get<TokenRow>(db, "SELECT * FROM tokens WHERE Hash = ? AND Kind = 'refresh'", hashToken(successor.refresh));
+  const access = get<TokenRow>(db, "SELECT * FROM tokens WHERE Hash = ? AND Kind = 'access'", hashToken(successor.access));
+  if (!refresh || !access || refresh.ConsumedAt !== null || refresh.ExpiresAt <= now) return undefined;
+  // With a very short access lifetime the repeated access token may have run out already (0): the
+  // refresh token of the pair still works.
+  return { access_token: successor.access, refresh_token: successor.refresh, expires_in: Math.max(0, Math.ceil((access.ExpiresAt - now) / 1000)) };
 }
 
 /** Deletes every token of the sign-in that `token` (access or refresh) belongs to. */
