@@ -324,7 +324,7 @@ export class SourceManager {
     run.values++;
     run.lastValueTime = now;
     if (!this.running) return;
-    const slot = Math.floor(timeMs / run.periodMs);
+    const slot = Math.floor(this.timeOf(run, vr, timeMs, now) / run.periodMs);
     if (slot === vr.open) {
       vr.openValue = value;
     } else if (slot > vr.open && slot >= vr.end) {
@@ -341,6 +341,21 @@ export class SourceManager {
       this.o.live.set(vr.id, value, slot * run.periodMs);
       this.liveDirty = true;
     }
+  }
+
+  /**
+   * The time a value is filed at, one rule for every driver (decision 0010, "Samples on the
+   * grid"): never in the future (a device clock a little ahead would otherwise fill slots before
+   * their time, and what arrives in between would be dropped as older), and for a held source
+   * (OPC UA while connected) never older than the hold has reached: the held value already fills
+   * every slot up to the current one, so a change reported a publishing interval late, or a value
+   * unchanged since before the connection, is the value from the first slot still open — never
+   * before the connection itself (the outage stays a gap).
+   */
+  private timeOf(run: Run, vr: VarRun, timeMs: number, now: number): number {
+    let t = Math.min(timeMs, now);
+    if (holds(run)) t = Math.max(t, run.since, vr.end * run.periodMs);
+    return t;
   }
 
   // ---- the grid ----
@@ -362,7 +377,7 @@ export class SourceManager {
     if (!this.running) return;
     const p = run.periodMs;
     const nowSlot = Math.floor(now / p);
-    const hold = run.config.Protocol === "opcua" && run.state === "connected";
+    const hold = holds(run);
     const holdFloor = nowSlot - Math.ceil(MAX_HOLD_FILL_MS / p);
     for (const vr of run.vars) {
       if (vr.open >= 0 && vr.open < nowSlot) {
@@ -489,6 +504,9 @@ export class SourceManager {
     await Promise.all([...this.runs.values()].map((r) => this.stopDriver(r)));
   }
 }
+
+/** Sample-and-hold (decision 0010): OPC UA reports changes only, so while its subscription is alive the last value stands in every slot. */
+const holds = (run: Run) => run.config.Protocol === "opcua" && run.state === "connected";
 
 function removeWhere<T>(list: T[], drop: (x: T) => boolean): void {
   for (let i = list.length - 1; i >= 0; i--) if (drop(list[i]!)) list.splice(i, 1);

@@ -82,7 +82,6 @@ export class OpcuaDriver implements Driver {
   private watchdog: NodeJS.Timeout | null = null;
   private lastAlive = 0;
   private aliveLimitMs = 10_000;
-  private since = 0;
   private lastState = "";
   private readonly types = new Map<number, DataType>();
   private readonly params: ReturnType<typeof subscriptionParameters>;
@@ -182,7 +181,6 @@ export class OpcuaDriver implements Driver {
       sub.on("status_changed", (status) => current() && status.isBad() && this.lost(`Subscription on ${c.Endpoint}: ${status.name}`));
       sub.on("error", (e: Error) => current() && this.lost(describeOpcuaError(e, c)));
       sub.on("internal_error", (e: Error) => current() && this.lost(describeOpcuaError(e, c)));
-      this.since = this.opts.now();
       await this.monitor(live, current);
       if (!current()) return;
       // keep-alives are due every publishingInterval × maxKeepAliveCount (as revised by the server)
@@ -244,16 +242,10 @@ export class OpcuaDriver implements Driver {
     if (dv.statusCode && dv.statusCode.isBad()) return this.events.bad(index, `${v.Name}: ${dv.statusCode.name}`);
     const n = numberOf(dv.value);
     if (n === null || !Number.isFinite(n)) return this.events.bad(index, `${v.Name}: ${dv.value ? DataType[dv.value.dataType] : "no"} value is not a number`);
-    // The value's own time (source, else server), kept within [start of the current slot, now]:
-    // the SourceManager holds the last value in every slot up to the current one while connected
-    // (sample-and-hold, decision 0010) and drops anything older than what it has stored, so a
-    // notification that arrives a publishing interval after its sample must land in the slot
-    // still open, or the change would be lost behind the held value. A value unchanged since
-    // before we connected is likewise the value held now, and a server clock running ahead must
-    // not put samples in the future.
+    // The value's own time (source, else server); the SourceManager files it on the grid
+    // (never in the future, never behind the held slots: decision 0010, "Samples on the grid").
     const t = (dv.sourceTimestamp ?? dv.serverTimestamp)?.getTime();
-    const open = Math.max(this.since, Math.floor(now / this.config.PeriodMs) * this.config.PeriodMs);
-    this.events.value(index, n, t === undefined || Number.isNaN(t) ? now : Math.min(now, Math.max(open, t)));
+    this.events.value(index, n, t === undefined || Number.isNaN(t) ? now : t);
   }
 
   /** The link failed: report, drop the client and try again after the back-off. */

@@ -92,17 +92,20 @@ describe("SourceManager grid", () => {
     m.tick();
     expect(written).toEqual([]); // slot 0 is not over yet
     expect(live.get("ds7v1")).toEqual({ v: 2, t: slot(0) * P });
+    now = at(1, 0.6);
     ev.value(0, 3, at(1));
+    now = at(4, 0.95);
     ev.value(0, 5, at(4));
     now = at(5);
     m.tick();
     // Slots 2 and 3 had no value: a gap (NaN), not a repeated value.
     expect(written).toEqual([["ds7v1", slot(0), [2, 3, -1, -1, 5]]]);
-    expect(m.states()[0]).toMatchObject({ State: "connected", Values: 4, Errors: 0, LastValueTime: at(0, 0.95) }); // arrival time, not the payload time
+    expect(m.states()[0]).toMatchObject({ State: "connected", Values: 4, Errors: 0, LastValueTime: at(4, 0.95) }); // arrival time, not the payload time
   });
 
   it("drops late values (bad only when over a minute old) and values far ahead", async () => {
     await m.update(source("mqtt"));
+    now = at(3, 0.6);
     ev.value(0, 1, at(3));
     now = at(4);
     m.tick();
@@ -155,6 +158,55 @@ describe("SourceManager grid", () => {
     expect(logs).toContain("warn: Dev: connection error: session lost");
   });
 
+  // The time a value is filed at is the manager's rule for every driver (not each driver's own
+  // clamp): never in the future; for a held source never behind the held slots nor before the
+  // connection. One test per driver kind.
+  describe("time of a value", () => {
+    it("MQTT: a payload timestamp a little ahead is filed now, not in a future slot", async () => {
+      await m.update(source("mqtt"));
+      ev.state("connected");
+      now = at(2);
+      ev.value(0, 5, now + 30_000);
+      expect(live.get("ds7v1")).toEqual({ v: 5, t: slot(2) * P });
+      now = at(3);
+      m.tick();
+      expect(written).toEqual([["ds7v1", slot(2), [5]]]);
+      ev.value(0, 6, now + 61_000); // over a minute ahead stays a bad value
+      expect(m.states()[0]!.Errors).toBe(1);
+    });
+
+    it("Modbus: a poll time ahead of the logger's clock is filed now", async () => {
+      m.register("modbus", fake);
+      const address = { Register: "holding", Address: 0, Type: "uint16", WordOrder: "big", ByteOrder: "big", Scale: 1, Offset: 0 };
+      const vars = source("mqtt").Variables.map((v) => ({ ...v, Address: address }));
+      await m.update(source("modbus" as Protocol, { Connection: { Host: "plc", Port: 502, UnitId: 1, TimeoutMs: 1000 } as never, Variables: vars as never }));
+      ev.state("connected");
+      now = at(1);
+      ev.value(0, 3, at(40));
+      expect(live.get("ds7v1")).toEqual({ v: 3, t: slot(1) * P });
+      now = at(2);
+      m.tick();
+      expect(written).toEqual([["ds7v1", slot(1), [3]]]);
+    });
+
+    it("OPC UA: a value unchanged since before the connection, a late change and a server clock ahead all land in slots still open", async () => {
+      await m.update(source("opcua"));
+      now = at(2);
+      ev.state("connected");
+      ev.value(0, 4, T0 - 3_600_000); // source timestamp an hour old: the value held from the connection on
+      now = at(5);
+      m.tick();
+      expect(written).toEqual([["ds7v1", slot(2), [4, 4, 4]]]);
+      ev.value(0, 6, at(3)); // reported after slots 3 and 4 were already held: not lost behind them
+      now = at(6);
+      m.tick();
+      expect(written.at(-1)).toEqual(["ds7v1", slot(5), [6]]);
+      ev.value(0, 8, now + 20_000); // server clock ahead
+      expect(live.get("ds7v1")).toEqual({ v: 8, t: slot(6) * P });
+      expect(m.states()[0]!.Errors).toBe(0);
+    });
+  });
+
   it("stores nothing while the project is stopped and clears live values", async () => {
     await m.update(source("mqtt"));
     ev.value(0, 1, at(0));
@@ -196,8 +248,9 @@ describe("SourceManager grid", () => {
     await m.update(source("mqtt", { PeriodMs: 2 * P }));
     expect(store.source("ds7")!.PeriodUs).toBe(2 * P * 1000);
     expect(model.sources[0]!.PeriodUs).toBe(2 * P * 1000);
-    ev.value(0, 5, now + 3 * P);
-    now += 6 * P;
+    now += 3 * P;
+    ev.value(0, 5, now);
+    now += 3 * P;
     m.tick();
     expect(written.at(-1)![2]).toEqual([5]);
     await m.update(source("mqtt", { PeriodMs: 2 * P, Variables: [source("mqtt").Variables[1]!] as never }));
