@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { z } from "zod";
 
 // Parsed once at startup; the client never sees any of it.
@@ -9,6 +10,8 @@ const schema = z.object({
   LOGGER_CLIENT_SECRET: z.string().default("loggia-console-secret"),
   LOGGER_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
   SESSION_SECRET: z.string().min(16).optional(),
+  // The same secret from a file (a mounted secret): every replica of one deployment reads it.
+  SESSION_SECRET_FILE: z.string().min(1).optional(),
   SESSION_MAX_AGE: z.coerce.number().int().min(60).default(60 * 60 * 24 * 7),
   // Behind a TLS-terminating reverse proxy the browser's origin (https://…) is not the one the
   // console sees (http://…): the origin check, redirects and Secure cookies need the real one.
@@ -34,8 +37,14 @@ function load() {
     throw new Error(`Invalid environment: ${z.prettifyError(parsed.error)}`);
   }
   const env = parsed.data;
-  let secrets = env.SESSION_SECRET?.split(",").map((s) => s.trim()).filter(Boolean);
-  if (!secrets?.length) {
+  let secrets = sessionSecrets(env.SESSION_SECRET, env.SESSION_SECRET_FILE);
+  if (!secrets.length) {
+    // Behind a proxy there may be several consoles, and a cookie signed by one must be read by
+    // all: a secret of this process alone would sign users out on every other one. So a proxied
+    // console needs the deployment's secret, and says so rather than half work.
+    if (env.TRUST_PROXY || env.PUBLIC_ORIGIN) {
+      throw new Error("Invalid environment: behind a proxy (TRUST_PROXY or PUBLIC_ORIGIN) set SESSION_SECRET or SESSION_SECRET_FILE, the same for every console of the deployment");
+    }
     // Sessions then end when the console restarts; `npm start` persists a secret in DATA_DIR.
     console.warn("SESSION_SECRET is not set: using a random secret for this run");
     secrets = [randomBytes(32).toString("hex")];
@@ -51,6 +60,23 @@ function load() {
     publicOrigin: env.PUBLIC_ORIGIN ?? null,
     trustProxy: env.TRUST_PROXY,
   };
+}
+
+/** SESSION_SECRET (comma-separated to rotate), else the file SESSION_SECRET_FILE names (one per line or comma-separated). */
+export function sessionSecrets(value: string | undefined, file: string | undefined): string[] {
+  if (value !== undefined && file !== undefined) throw new Error("Invalid environment: set SESSION_SECRET or SESSION_SECRET_FILE, not both");
+  let text = value ?? "";
+  if (file !== undefined) {
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (cause) {
+      throw new Error(`Invalid environment: SESSION_SECRET_FILE ${file} cannot be read (${(cause as Error).message})`);
+    }
+  }
+  const secrets = text.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);
+  if (file !== undefined && !secrets.length) throw new Error(`Invalid environment: SESSION_SECRET_FILE ${file} is empty`);
+  if (secrets.some((s) => s.length < 16)) throw new Error("Invalid environment: every session secret needs at least 16 characters");
+  return secrets;
 }
 
 export const env = load();

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { data } from "react-router";
 import type { z } from "zod";
 import { cachedAnswer, sharedRevision } from "./cache.server";
@@ -32,7 +33,8 @@ export class SignInThrottled extends Error {
  * How long after a refresh its answer is handed to the same session's other requests (those the
  * browser sent with the old cookie before the new one arrived). Past that, or from another
  * session, the old refresh token goes to the logger, which takes it for a stolen copy and ends
- * the sign-in (reuse detection).
+ * the sign-in (reuse detection). The same session's refresh on another console replica (no
+ * shared memory) is told apart by its session binding: the logger repeats its answer then.
  */
 export const REFRESH_SHARE_MS = 5_000;
 /** A cached read is asked again after this long even if the revision stayed (alarm shelving ends by time). */
@@ -44,6 +46,11 @@ const NO_REVISION_RETRY_MS = 60_000;
 let revisionUnsupportedUntil = 0;
 /** Refreshes by session and refresh token; `at` is when the answer came (null: still running). */
 const inflightRefreshes = new Map<string, { at: number | null; promise: Promise<TokenPair | null> }>();
+
+/** The session named to the logger on a refresh: a hash, the session id itself stays in the cookie. */
+function sessionBinding(sessionId: string): { session_binding?: string } {
+  return sessionId ? { session_binding: createHash("sha256").update(`loggia-session\0${sessionId}`).digest("base64url") } : {};
+}
 
 /**
  * The only way the console talks to the logger. Attaches the bearer token, refreshes once on
@@ -206,7 +213,9 @@ export class LoggerClient {
     if (hit) return hit.promise;
     const entry: { at: number | null; promise: Promise<TokenPair | null> } = {
       at: null,
-      promise: this.tokenRequest({ grant_type: "refresh_token", refresh_token: refreshToken }),
+      // Console replicas share no memory: the session's binding lets the logger answer another
+      // replica's racing refresh of this session with the same pair (logger/auth/tokens.ts).
+      promise: this.tokenRequest({ grant_type: "refresh_token", refresh_token: refreshToken, ...sessionBinding(this.sessionId) }),
     };
     inflightRefreshes.set(key, entry);
     entry.promise.then(
