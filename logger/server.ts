@@ -174,6 +174,10 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   // Without a bound, a client that never finishes its request would hold a socket forever.
   server.requestTimeout = 30_000;
   server.headersTimeout = 15_000;
+  // Idle keep-alive sockets are closed by the client's pool (the console's fetch: after about
+  // 4 s), not by us: when the server closes first, a request the client sends on that socket at
+  // the same moment fails ("fetch failed", other side closed) — seen under load in the soak.
+  server.keepAliveTimeout = 65_000;
 
   const host = opts.host ?? "127.0.0.1";
   try {
