@@ -168,6 +168,8 @@ export async function writeRows(store: SeriesStore, spool: ImportSpool, placemen
   if (varIds.length !== width) throw new Error(`${varIds.length} variables for ${width} columns`);
   // Imports into different sources may write at the same time: the first one shrinks the cache,
   // the last one gives it back its size.
+  // PostgreSQL has no per-connection page cache of ours to hold small.
+  if (store.engine !== "sqlite") return writeBatches(store, spool, placement, varIds);
   let held = smallCache.get(store);
   if (!held) {
     const size = (store.db.prepare("PRAGMA cache_size").get() as { cache_size: number }).cache_size;
@@ -214,7 +216,8 @@ async function writeBatches(store: SeriesStore, spool: ImportSpool, placement: P
     }
     unflushed += count * width;
     if (unflushed >= FLUSH_VALUES || from + count >= spool.rows) {
-      store.flush();
+      // On PostgreSQL this waits for the write: memory stays flat however big the file.
+      await store.flush();
       unflushed = 0;
       await yieldToEvents();
     }

@@ -4,7 +4,7 @@ import type { RowReader } from "./ranges.ts";
 import { emptySummary } from "./rollups.ts";
 import type { VarSeries } from "./writer.ts";
 import { partSamples } from "./query.ts";
-import type { Part } from "./store.ts";
+import type { Part, SeriesStore } from "./store.ts";
 
 /** Statistics of samples [a, b) of one variable; null fields when the range holds no sample. */
 export type Statistics = {
@@ -143,6 +143,18 @@ export async function trackStatisticsPaced(reader: () => RowReader, parts: reado
     }, pace);
   }
   return withSpread(t.out, squares);
+}
+
+/**
+ * trackStatistics() on either engine of the store: on SQLite reading as it goes (with `pace`,
+ * the raw pass gives other requests turns); on PostgreSQL the rows are fetched first
+ * (SeriesStore.read), and the pass runs over them.
+ */
+export async function trackStatisticsOf(store: SeriesStore, parts: readonly Part[], fromUs: number, toUs: number, maxRaw: number, pace?: () => Promise<void>): Promise<TrackStatistics> {
+  if (store.engine === "sqlite") {
+    return pace ? trackStatisticsPaced(() => store.reader(), parts, fromUs, toUs, maxRaw, pace) : trackStatistics(() => store.reader(), parts, fromUs, toUs, maxRaw);
+  }
+  return store.read((rows) => trackStatistics(() => rows, parts, fromUs, toUs, maxRaw));
 }
 
 function withSpread(out: TrackStatistics, squares: number): TrackStatistics {

@@ -1,12 +1,13 @@
-import { mkdirSync, statSync } from "node:fs";
-import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
-import type { StatementSync } from "node:sqlite";
-import { BLOCK_SAMPLES, CHUNK_BUCKETS, LEVELS, PAGE_SIZE, TOP, decodeBlock, decodeChunk, rowKey, rowRange } from "./blocks.ts";
+import type { DatabaseSync } from "node:sqlite";
+import { BLOCK_SAMPLES, CHUNK_BUCKETS, LEVELS, TOP, decodeBlock, decodeChunk, rowKey, rowRange } from "./blocks.ts";
 import type { Chunk } from "./blocks.ts";
+import { MISS } from "./backend.ts";
+import type { Registry, SeriesBackend, StoredRow, WriteRow } from "./backend.ts";
 import { summarize } from "./ranges.ts";
 import type { RowReader } from "./ranges.ts";
 import { emptySummary } from "./rollups.ts";
+import type { Summary } from "./rollups.ts";
+import { SqliteSeries } from "./sqlite.ts";
 import { VarSeries } from "./writer.ts";
 
 export type SeriesSource = { Id: string; Name: string; PeriodUs: number; RetentionSec: number | null };
@@ -18,31 +19,21 @@ export type Part = { vs: VarSeries; periodUs: number; fromUs: number; toUs: numb
 
 // Completed rows wait in memory until the next flush; past this much, append flushes at once.
 const AUTO_FLUSH_BYTES = 32 * 1024 * 1024;
+/**
+ * Rows per transaction of a paced flush (flushPaced, the 500 ms timer): ~1 MB, a few ms of
+ * SQLite work, then other events get a turn. One transaction of ~1000 partial blocks (16 MB)
+ * held the event loop for tens of ms and was the MQTT benchmark's p99 delay (issue 16).
+ */
+const SLICE_ROWS = 64;
+/** Rows a PostgreSQL read collects before it stops and fetches them (see read()). */
+const MISS_BATCH = 2048;
 
-const SCHEMA = `
-  CREATE TABLE IF NOT EXISTS series_sources (
-    Id TEXT PRIMARY KEY, Name TEXT NOT NULL, PeriodUs INTEGER NOT NULL, RetentionSec INTEGER
-  );
-  CREATE TABLE IF NOT EXISTS series_vars (
-    Key INTEGER PRIMARY KEY, Id TEXT NOT NULL UNIQUE, SourceId TEXT NOT NULL, Name TEXT NOT NULL, Unit TEXT NOT NULL
-  );
-  -- Id = rowKey(variable, level, index): level 0 = raw block, 1.. = rollup chunk.
-  CREATE TABLE IF NOT EXISTS series_rows (Id INTEGER PRIMARY KEY, Data BLOB NOT NULL);
-  -- Period changes (docs/decisions/0008): segment 0 of a source is implicit (its PeriodUs until
-  -- a first change); a variable's own Key holds its segment-0 samples unless series_parts
-  -- lists that Key under another segment; every later segment has a Key of its own here.
-  CREATE TABLE IF NOT EXISTS series_segments (
-    SourceId TEXT NOT NULL, Seq INTEGER NOT NULL, StartUs INTEGER NOT NULL, PeriodUs INTEGER NOT NULL, PRIMARY KEY (SourceId, Seq)
-  );
-  CREATE TABLE IF NOT EXISTS series_parts (
-    Key INTEGER PRIMARY KEY, VarId TEXT NOT NULL, Seq INTEGER NOT NULL, UNIQUE (VarId, Seq)
-  );
-`;
+/** Thrown inside a read on PostgreSQL when MISS_BATCH rows are missing: fetch, then run again. */
+class TooManyMisses extends Error {}
 
-/** Time series of equidistant float32 samples in ${dataDir}/series.db. */
+/** Time series of equidistant float32 samples: in ${dataDir}/series.db, or in PostgreSQL (open()). */
 export class SeriesStore {
-  readonly path: string;
-  readonly db: DatabaseSync;
+  readonly backend: SeriesBackend;
   private readonly sources = new Map<string, SeriesSource>();
   private readonly vars = new Map<string, SeriesVariable>();
   private readonly series = new Map<number, VarSeries>();
@@ -51,40 +42,81 @@ export class SeriesStore {
   /** Row key of each (variable, segment) that holds samples: varId → seq → key. */
   private readonly partKeys = new Map<string, Map<number, number>>();
   private maxKey = 0;
+  /** Rows handed over by the writers, not yet given to the engine. */
   private unflushed = new Map<bigint, Uint8Array>();
   private unflushedBytes = 0;
-  private readonly put: StatementSync;
-  private readonly getRow: StatementSync;
-  private readonly lastRow: StatementSync;
-  private readonly firstRow: StatementSync;
-  private readonly delRange: StatementSync;
+  /** Rows given to the engine whose write has not finished: readers still find them here. */
+  private readonly writing = new Map<bigint, Uint8Array>();
   private closed = false;
+  private closing: Promise<void> | null = null;
+  private pacing = false;
+  private queued: Promise<void> | null = null;
+  private chain: Promise<void> = Promise.resolve();
+  /** The last write error (PostgreSQL unreachable…); rows stay queued and are written again. */
+  lastWriteError: Error | null = null;
+  /** Told about write failures and recoveries (the logger's trace). */
+  onEvent: (level: "warn" | "info", message: string) => void = () => {};
 
-  constructor(dataDir: string) {
-    mkdirSync(dataDir, { recursive: true });
-    this.path = join(dataDir, "series.db");
-    this.db = new DatabaseSync(this.path);
-    // page_size only takes effect on a new file, before WAL is switched on.
-    this.db.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
-    this.db.exec("PRAGMA journal_mode = WAL");
-    // NORMAL in WAL mode: a killed process loses nothing committed; only power loss may
-    // drop the last transactions, never corrupt the file.
-    this.db.exec("PRAGMA synchronous = NORMAL");
-    this.db.exec("PRAGMA busy_timeout = 5000");
-    this.db.exec("PRAGMA cache_size = -32768");
-    this.db.exec(SCHEMA);
-    this.put = this.db.prepare("INSERT OR REPLACE INTO series_rows (Id, Data) VALUES (?, ?)");
-    this.getRow = this.db.prepare("SELECT Data FROM series_rows WHERE Id = ?");
-    this.lastRow = this.db.prepare("SELECT Id, Data FROM series_rows WHERE Id BETWEEN ? AND ? ORDER BY Id DESC LIMIT 1");
-    this.lastRow.setReadBigInts(true);
-    this.firstRow = this.db.prepare("SELECT Id, Data FROM series_rows WHERE Id BETWEEN ? AND ? ORDER BY Id LIMIT 1");
-    this.firstRow.setReadBigInts(true);
-    this.delRange = this.db.prepare("DELETE FROM series_rows WHERE Id BETWEEN ? AND ?");
-    for (const s of this.db.prepare("SELECT * FROM series_sources").all() as SeriesSource[]) {
+  /** The embedded store in ${dataDir}/series.db (synchronous; PostgreSQL: SeriesStore.open). */
+  constructor(dataDir: string);
+  constructor(backend: SeriesBackend, registry: Registry);
+  constructor(where: string | SeriesBackend, registry?: Registry) {
+    this.backend = typeof where === "string" ? new SqliteSeries(where) : where;
+    this.load(registry ?? (this.backend.loadRegistry() as Registry));
+    if (typeof where === "string") {
+      for (const [varId, keys] of this.partKeys) {
+        const v = this.vars.get(varId)!;
+        for (const [seq, key] of keys) {
+          const vs = this.recoverEdges(key, this.segmentOf(v.SourceId, seq), (lo, hi, last) => this.backend.edgeRow(lo, hi, last) as StoredRow | undefined);
+          if (vs.end >= 0) vs.pending = pendingOf(vs, this.reader());
+        }
+      }
+    }
+  }
+
+  /** A store on another engine (PostgreSQL): the registry and every variable's write state are read first. */
+  static async open(backend: SeriesBackend): Promise<SeriesStore> {
+    const store = new SeriesStore(backend, await backend.loadRegistry());
+    const jobs: Array<() => Promise<void>> = [];
+    for (const [varId, keys] of store.partKeys) {
+      const v = store.vars.get(varId)!;
+      for (const [seq, key] of keys) {
+        jobs.push(async () => {
+          const edges = new Map<string, StoredRow | undefined>();
+          for (let j = 0; j <= TOP; j++) edges.set(`${j}:1`, await backend.edgeRow(...rowRange(key, j), true));
+          edges.set("0:0", await backend.edgeRow(...rowRange(key, 0), false));
+          const vs = store.recoverEdges(key, store.segmentOf(v.SourceId, seq), (lo, _hi, last) => edges.get(`${Number((lo >> 40n) & 7n)}:${last ? 1 : 0}`));
+          if (vs.end >= 0) vs.pending = await store.read((rows) => pendingOf(vs, rows));
+        });
+      }
+    }
+    // A few at a time: the pool has a handful of connections.
+    await Promise.all(Array.from({ length: 8 }, async () => {
+      for (let job = jobs.shift(); job; job = jobs.shift()) await job();
+    }));
+    return store;
+  }
+
+  get engine(): "sqlite" | "postgres" {
+    return this.backend.engine;
+  }
+
+  /** The embedded engine's database (tests, import's cache size); throws on PostgreSQL. */
+  get db(): DatabaseSync {
+    if (!(this.backend instanceof SqliteSeries)) throw new Error("The series store is not on SQLite");
+    return this.backend.db;
+  }
+
+  get path(): string {
+    return this.backend instanceof SqliteSeries ? this.backend.path : "";
+  }
+
+  private load(r: Registry): void {
+    for (const s of r.sources) {
       this.sources.set(s.Id, s);
       this.segments.set(s.Id, [{ Seq: 0, StartUs: 0, PeriodUs: s.PeriodUs }]);
     }
-    for (const g of this.db.prepare("SELECT * FROM series_segments ORDER BY SourceId, Seq").all() as Array<Segment & { SourceId: string }>) {
+    for (const g of r.segments) {
       const list = this.segments.get(g.SourceId);
       if (!list) continue;
       const seg = { Seq: g.Seq, StartUs: g.StartUs, PeriodUs: g.PeriodUs };
@@ -92,16 +124,15 @@ export class SeriesStore {
       else list.push(seg);
     }
     const listed = new Set<number>();
-    for (const p of this.db.prepare("SELECT * FROM series_parts").all() as Array<{ Key: number; VarId: string; Seq: number }>) {
+    for (const p of r.parts) {
       this.keysOf(p.VarId).set(p.Seq, p.Key);
       listed.add(p.Key);
       this.maxKey = Math.max(this.maxKey, p.Key);
     }
-    for (const v of this.db.prepare("SELECT * FROM series_vars").all() as SeriesVariable[]) {
+    for (const v of r.vars) {
       this.vars.set(v.Id, v);
       this.maxKey = Math.max(this.maxKey, v.Key);
       if (!listed.has(v.Key)) this.keysOf(v.Id).set(0, v.Key);
-      for (const [seq, key] of this.keysOf(v.Id)) this.recover(key, this.segmentOf(v.SourceId, seq));
     }
   }
 
@@ -126,9 +157,7 @@ export class SeriesStore {
     const old = this.sources.get(s.Id);
     if (old && old.PeriodUs !== s.PeriodUs) this.changePeriod(s.Id, s.PeriodUs, 0);
     const src: SeriesSource = { Id: s.Id, Name: s.Name, PeriodUs: s.PeriodUs, RetentionSec: s.RetentionSec === undefined ? (old?.RetentionSec ?? null) : s.RetentionSec };
-    this.db
-      .prepare("INSERT OR REPLACE INTO series_sources (Id, Name, PeriodUs, RetentionSec) VALUES (?, ?, ?, ?)")
-      .run(src.Id, src.Name, src.PeriodUs, src.RetentionSec);
+    this.backend.putSource(src);
     this.sources.set(src.Id, src);
     if (!old) this.segments.set(src.Id, [{ Seq: 0, StartUs: 0, PeriodUs: src.PeriodUs }]);
     return src;
@@ -171,20 +200,15 @@ export class SeriesStore {
       seg = { Seq: cur.Seq + 1, StartUs: startUs, PeriodUs: periodUs };
       list.push(seg);
     }
-    this.db.exec("BEGIN");
-    try {
-      // Every segment is written (segment 0 too: series_sources.PeriodUs becomes the current one).
-      const put = this.db.prepare("INSERT OR REPLACE INTO series_segments (SourceId, Seq, StartUs, PeriodUs) VALUES (?, ?, ?, ?)");
-      for (const g of list) put.run(sourceId, g.Seq, g.StartUs, g.PeriodUs);
-      this.db.prepare("UPDATE series_sources SET PeriodUs = ? WHERE Id = ?").run(periodUs, sourceId);
+    const register = () => {
+      this.backend.putSegments(sourceId, list, periodUs);
       for (const v of vars) this.openPart(v, seg);
-      this.db.exec("COMMIT");
-    } catch (err) {
-      if (this.db.isTransaction) this.db.exec("ROLLBACK");
-      throw err;
-    }
+    };
+    // One transaction on SQLite; PostgreSQL runs its queued registry changes in one anyway.
+    if (this.backend instanceof SqliteSeries) this.backend.transaction(register);
+    else register();
     src.PeriodUs = periodUs;
-    this.flush();
+    void this.flush();
     return seg;
   }
 
@@ -194,7 +218,7 @@ export class SeriesStore {
     let key = keys.get(seg.Seq);
     if (key === undefined) {
       key = ++this.maxKey;
-      this.db.prepare("INSERT INTO series_parts (Key, VarId, Seq) VALUES (?, ?, ?)").run(key, v.Id, seg.Seq);
+      this.backend.putPart({ Key: key, VarId: v.Id, Seq: seg.Seq });
       keys.set(seg.Seq, key);
     }
     const vs = new VarSeries(key, seg.PeriodUs, this.sinkFor());
@@ -232,20 +256,18 @@ export class SeriesStore {
     if (old) {
       if (old.SourceId !== v.SourceId) throw new Error(`Variable ${v.Id} belongs to source ${old.SourceId}`);
       if (old.Name !== v.Name || old.Unit !== v.Unit) {
-        this.db.prepare("UPDATE series_vars SET Name = ?, Unit = ? WHERE Key = ?").run(v.Name, v.Unit, old.Key);
+        this.backend.renameVariable(old.Key, v.Name, v.Unit);
         Object.assign(old, { Name: v.Name, Unit: v.Unit });
       }
       return old;
     }
-    // Keys are shared with series_parts, so they are handed out here, never by SQLite.
+    // Keys are shared with series_parts, so they are handed out here, never by the engine.
     const key = ++this.maxKey;
-    this.db.prepare("INSERT INTO series_vars (Key, Id, SourceId, Name, Unit) VALUES (?, ?, ?, ?, ?)").run(key, v.Id, v.SourceId, v.Name, v.Unit);
     const sv: SeriesVariable = { Key: key, ...v };
-    this.vars.set(v.Id, sv);
     const list = this.segments.get(v.SourceId)!;
     const seg = list[list.length - 1]!;
-    // A variable added after a period change owns its Key from the current segment on.
-    if (seg.Seq !== 0) this.db.prepare("INSERT INTO series_parts (Key, VarId, Seq) VALUES (?, ?, ?)").run(key, v.Id, seg.Seq);
+    this.backend.putVariable(sv, seg.Seq);
+    this.vars.set(v.Id, sv);
     this.keysOf(v.Id).set(seg.Seq, key);
     const vs = new VarSeries(key, seg.PeriodUs, this.sinkFor());
     vs.floor = Math.ceil(seg.StartUs / seg.PeriodUs);
@@ -277,24 +299,110 @@ export class SeriesStore {
     const v = this.vars.get(varId);
     if (!v) throw new Error(`Unknown variable ${varId}`);
     this.seriesOf(v).append(start, values);
-    if (this.unflushedBytes > AUTO_FLUSH_BYTES) this.flush();
+    if (this.unflushedBytes > AUTO_FLUSH_BYTES) void this.flush();
   }
 
-  /** Writes everything appended so far in one transaction: raw and rollups stay consistent. */
-  flush(): void {
-    if (this.closed) return;
+  /**
+   * Writes everything appended so far. SQLite: at once, in one transaction, before this returns
+   * (the promise is already settled). PostgreSQL: queued behind the write in progress; resolves
+   * when stored. Never rejects: rows that could not be written stay queued for the next flush.
+   */
+  flush(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    if (this.backend instanceof SqliteSeries) {
+      // Rows a paced flush has not reached yet go too (they are the newest of their keys).
+      const rows = [...this.writing].map(([id, data]) => this.rowOf(id, data));
+      rows.push(...this.collect());
+      if (rows.length) this.backend.write(rows);
+      for (const r of rows) if (this.writing.get(r.id) === r.data) this.writing.delete(r.id);
+      return Promise.resolve();
+    }
+    if (this.queued) return this.queued;
+    const p = this.chain.then(() => {
+      this.queued = null;
+      return this.writeOut();
+    });
+    this.queued = p;
+    this.chain = p;
+    return p;
+  }
+
+  /**
+   * The periodic flush: like flush(), but on SQLite in transactions of SLICE_ROWS rows with a
+   * turn for other events between them, so a flush of many partial blocks never holds the event
+   * loop for long. A tick that finds the previous one still writing leaves its rows to the next.
+   */
+  async flushPaced(): Promise<void> {
+    if (!(this.backend instanceof SqliteSeries)) return this.flush();
+    if (this.pacing || this.closed) return;
+    this.pacing = true;
+    try {
+      const rows = this.collect();
+      for (let i = 0; i < rows.length && !this.closed; i += SLICE_ROWS) {
+        // A row flushed again meanwhile (flush() or a later slice) is newer than this one: skipped.
+        const slice = rows.slice(i, i + SLICE_ROWS).filter((r) => this.writing.get(r.id) === r.data);
+        if (slice.length) this.backend.write(slice);
+        for (const r of slice) this.writing.delete(r.id);
+        if (i + SLICE_ROWS < rows.length) await new Promise<void>((done) => setImmediate(done));
+      }
+    } finally {
+      this.pacing = false;
+    }
+  }
+
+  /** Resolves when everything appended before the call is stored (both engines). */
+  async settled(): Promise<void> {
+    await this.flush();
+    await this.backend.settled();
+  }
+
+  /**
+   * The rows to write now, moved from `unflushed` to `writing`, higher rollup levels first and
+   * raw blocks last: a write cut short (a crash between slices) leaves the rollups ahead of the
+   * raw blocks, never behind, and recovery rebuilds the unfinished buckets from the level below.
+   */
+  private collect(): WriteRow[] {
     for (const vs of this.series.values()) vs.flushPartial();
-    if (this.unflushed.size === 0) return;
-    const rows = this.unflushed;
+    if (this.unflushed.size === 0) return [];
+    const rows: WriteRow[] = [];
+    for (const [id, data] of this.unflushed) {
+      rows.push(this.rowOf(id, data));
+      this.writing.set(id, data);
+    }
     this.unflushed = new Map();
     this.unflushedBytes = 0;
-    this.db.exec("BEGIN");
+    rows.sort((a, b) => b.level - a.level);
+    return rows;
+  }
+
+  private rowOf(id: bigint, data: Uint8Array): WriteRow {
+    const level = Number((id >> 40n) & 7n);
+    const index = Number(id & 0xffffffffffn);
+    const vs = this.series.get(Number(id >> 43n));
+    const span = level === 0 ? BLOCK_SAMPLES : CHUNK_BUCKETS * LEVELS[level]!;
+    return { id, data, level, tEndUs: (index + 1) * span * (vs?.periodUs ?? 1) };
+  }
+
+  // PostgreSQL: one write at a time (flush() chains them). A failed write puts its rows back
+  // unless a newer version is queued, and says so once until a write succeeds again.
+  private async writeOut(): Promise<void> {
+    if (this.closed) return;
+    const rows = this.collect();
     try {
-      for (const [key, bytes] of rows) this.put.run(key, bytes);
-      this.db.exec("COMMIT");
+      await this.backend.write(rows);
+      if (this.lastWriteError) this.onEvent("info", "Series store: writing again");
+      this.lastWriteError = null;
     } catch (err) {
-      if (this.db.isTransaction) this.db.exec("ROLLBACK");
-      throw err;
+      for (const r of rows) {
+        if (this.writing.get(r.id) === r.data && !this.unflushed.has(r.id)) {
+          this.unflushed.set(r.id, r.data);
+          this.unflushedBytes += r.data.byteLength;
+        }
+      }
+      if (!this.lastWriteError) this.onEvent("warn", `Series store: write failed, samples stay queued (${(err as Error).message})`);
+      this.lastWriteError = err as Error;
+    } finally {
+      for (const r of rows) if (this.writing.get(r.id) === r.data) this.writing.delete(r.id);
     }
   }
 
@@ -306,85 +414,140 @@ export class SeriesStore {
     };
   }
 
-  // Rebuilds the write state from the last stored rows. Raw rows and rollup rows are written
-  // in the same transaction, so after a crash they agree; the unfinished bucket of each level
-  // is recomputed from the level below (bounded: < 64 buckets or samples per level).
-  private recover(key: number, seg: Segment): void {
+  // Rebuilds the write state from the last stored rows. Rollup rows are written before (or with)
+  // the raw rows, so after a crash they are never behind; the unfinished bucket of each level
+  // is recomputed from the level below (pendingOf; bounded: < 64 buckets or samples per level).
+  private recoverEdges(key: number, seg: Segment, edge: (lo: bigint, hi: bigint, last: boolean) => StoredRow | undefined): VarSeries {
     const vs = new VarSeries(key, seg.PeriodUs, this.sinkFor());
     vs.floor = Math.ceil(seg.StartUs / seg.PeriodUs);
     this.series.set(key, vs);
-    const last = this.lastRow.get(...rowRange(key, 0)) as { Id: bigint; Data: Uint8Array } | undefined;
-    if (!last) return;
-    const blk = Number(last.Id & 0xffffffffffn);
-    const data = decodeBlock(last.Data);
+    const last = edge(...rowRange(key, 0), true);
+    if (!last) return vs;
+    const blk = Number(last.id & 0xffffffffffn);
+    const data = decodeBlock(last.data);
     vs.blockIdx = blk;
     vs.raw.set(data);
     vs.rawLen = data.length;
     vs.begin(blk * BLOCK_SAMPLES + data.length);
-    vs.first = this.firstSample(key);
+    vs.first = firstIndex(edge(...rowRange(key, 0), false));
     for (let j = 1; j <= TOP; j++) {
-      const row = this.lastRow.get(...rowRange(key, j)) as { Id: bigint; Data: Uint8Array } | undefined;
+      const row = edge(...rowRange(key, j), true);
       if (row) {
-        vs.chunkIdx[j] = Number(row.Id & 0xffffffffffn);
-        vs.chunks[j] = decodeChunk(row.Data);
+        vs.chunkIdx[j] = Number(row.id & 0xffffffffffn);
+        vs.chunks[j] = decodeChunk(row.data);
       }
     }
-    // A level's unfinished bucket holds only the finished buckets of the level below: the
-    // unfinished one below joins it when that one closes.
-    const reader = this.reader();
-    for (let j = 1; j <= TOP; j++) {
-      const s = emptySummary();
-      const upTo = j === 1 ? vs.end : vs.pendingIdx[j - 1]! * LEVELS[j - 1]!;
-      summarize(reader, vs, vs.pendingIdx[j]! * LEVELS[j]!, upTo, j - 1, s);
-      vs.pending[j] = s;
-    }
-  }
-
-  private firstSample(key: number): number {
-    const row = this.firstRow.get(...rowRange(key, 0)) as { Id: bigint; Data: Uint8Array } | undefined;
-    if (!row) return -1;
-    const data = decodeBlock(row.Data);
-    let i = 0;
-    while (i < data.length && Number.isNaN(data[i]!)) i++;
-    return Number(row.Id & 0xffffffffffn) * BLOCK_SAMPLES + i;
+    return vs;
   }
 
   // ---- reading ----
 
-  /** Row access for one query; caches what it reads, so each row is decoded once. */
-  reader(): RowReader {
+  private bytesOf(key: bigint, fetched?: Map<bigint, Uint8Array | null>): Uint8Array | undefined | typeof MISS {
+    const queued = this.unflushed.get(key) ?? this.writing.get(key);
+    if (queued) return queued;
+    if (fetched?.has(key)) return fetched.get(key) ?? undefined;
+    return this.backend.rowNow(key);
+  }
+
+  /**
+   * Synchronous row access for one query on the embedded engine; caches what it reads, so each
+   * row is decoded once. On PostgreSQL use read(), which fetches the rows first.
+   */
+  reader(fetched?: Map<bigint, Uint8Array | null>, missing?: Set<bigint>): RowReader {
     const cache = new Map<bigint, Float32Array | Chunk | null>();
-    return {
-      block: (vs, blk) => {
-        if (blk === vs.blockIdx) return vs.raw;
-        const key = rowKey(vs.key, 0, blk);
-        let hit = cache.get(key);
-        if (hit === undefined) {
-          const bytes = this.unflushed.get(key) ?? (this.getRow.get(key) as { Data: Uint8Array } | undefined)?.Data;
-          hit = bytes ? decodeBlock(bytes) : null;
-          cache.set(key, hit);
+    const get = <T>(key: bigint, decode: (b: Uint8Array) => T): T | null => {
+      let hit = cache.get(key);
+      if (hit === undefined) {
+        const bytes = this.bytesOf(key, fetched);
+        if (bytes === MISS) {
+          if (!missing) throw new Error("The series store is not on SQLite: read rows through SeriesStore.read()");
+          missing.add(key);
+          if (missing.size >= MISS_BATCH) throw new TooManyMisses();
+          return null;
         }
-        return hit as Float32Array | null;
-      },
-      chunk: (vs, level, c) => {
-        if (c === vs.chunkIdx[level]) return vs.chunks[level]!;
-        const key = rowKey(vs.key, level, c);
-        let hit = cache.get(key);
-        if (hit === undefined) {
-          const bytes = this.unflushed.get(key) ?? (this.getRow.get(key) as { Data: Uint8Array } | undefined)?.Data;
-          hit = bytes ? decodeChunk(bytes) : null;
-          cache.set(key, hit);
-        }
-        return hit as Chunk | null;
-      },
+        hit = bytes ? (decode(bytes) as Float32Array | Chunk) : null;
+        cache.set(key, hit);
+      }
+      return hit as T | null;
     };
+    return {
+      block: (vs, blk) => (blk === vs.blockIdx ? vs.raw : get(rowKey(vs.key, 0, blk), decodeBlock)),
+      chunk: (vs, level, c) => (c === vs.chunkIdx[level] ? vs.chunks[level]! : get(rowKey(vs.key, level, c), (b) => decodeChunk(b))),
+    };
+  }
+
+  /**
+   * Runs a synchronous reader function over the stored rows, on either engine. SQLite: once,
+   * reading as it goes. PostgreSQL: fn runs with the rows fetched so far; the rows it missed are
+   * fetched in one query and fn runs again, until it misses nothing (the rows a summary needs
+   * depend on the range, not on the values, so that is usually the second run). fn must not
+   * have side effects beyond its result.
+   */
+  async read<T>(fn: (rows: RowReader) => T): Promise<T> {
+    if (this.backend instanceof SqliteSeries) return fn(this.reader());
+    const fetched = new Map<bigint, Uint8Array | null>();
+    for (;;) {
+      const missing = new Set<bigint>();
+      let result: T | undefined;
+      try {
+        result = fn(this.reader(fetched, missing));
+      } catch (err) {
+        // A function may trip over a missed row (null) before it ends: fetch, and run it again.
+        if (missing.size === 0) throw err;
+      }
+      if (missing.size === 0) return result as T;
+      const ids = [...missing];
+      const got = await this.backend.fetchRows(ids);
+      for (const id of ids) fetched.set(id, got.get(id) ?? null);
+    }
   }
 
   // ---- retention ----
 
-  /** Deletes raw blocks and rollup chunks that lie wholly before each source's horizon. */
+  /**
+   * Removes raw blocks and rollup chunks that lie wholly before each source's horizon. SQLite:
+   * at once, returns the rows deleted. PostgreSQL: runs in the background (see retain()).
+   */
   applyRetention(nowMs = Date.now()): number {
+    if (!(this.backend instanceof SqliteSeries)) {
+      void this.retain(nowMs).catch((err: Error) => this.onEvent("warn", `Series store: retention failed (${err.message})`));
+      return 0;
+    }
     let deleted = 0;
+    for (const job of this.retentionJobs(nowMs, Number.NEGATIVE_INFINITY)) {
+      for (const [lo, hi] of job.ranges) deleted += this.backend.deleteRange(lo, hi) as number;
+      if (job.vs.first >= 0 && job.vs.first < job.cutoff) job.vs.first = job.nextFirst(firstIndex(this.backend.edgeRow(...rowRange(job.vs.key, 0), false) as StoredRow | undefined));
+    }
+    return deleted;
+  }
+
+  /**
+   * Retention on either engine; resolves to the rows removed. On PostgreSQL raw blocks go by
+   * whole partitions: those that end before the horizon of every source (docs/decisions/0012);
+   * a source keeping less than the longest-keeping one has its blocks in the kept partitions
+   * deleted as rows, and rollup chunks (1/64 of the raw rows and fewer) are always deleted as rows.
+   */
+  async retain(nowMs = Date.now()): Promise<number> {
+    if (this.backend instanceof SqliteSeries) return this.applyRetention(nowMs);
+    await this.settled();
+    let dropHorizonUs = Number.POSITIVE_INFINITY;
+    for (const src of this.sources.values()) {
+      if (src.RetentionSec === null || src.RetentionSec <= 0) dropHorizonUs = Number.NEGATIVE_INFINITY;
+      else dropHorizonUs = Math.min(dropHorizonUs, (nowMs - src.RetentionSec * 1000) * 1000);
+    }
+    let deleted = 0;
+    if (Number.isFinite(dropHorizonUs)) deleted += await this.backend.dropBefore(dropHorizonUs);
+    for (const job of this.retentionJobs(nowMs, dropHorizonUs)) {
+      for (const [lo, hi] of job.ranges) deleted += await this.backend.deleteRange(lo, hi);
+      if (job.vs.first >= 0 && job.vs.first < job.cutoff) job.vs.first = job.nextFirst(firstIndex(await this.backend.edgeRow(...rowRange(job.vs.key, 0), false)));
+    }
+    return deleted;
+  }
+
+  // Per part of every source with a retention: the key ranges to delete and the part's new first
+  // sample. Raw blocks of a source whose horizon is not after droppedUs went with the partitions.
+  private retentionJobs(nowMs: number, droppedUs: number) {
+    const jobs: Array<{ vs: VarSeries; cutoff: number; ranges: Array<[bigint, bigint]>; nextFirst: (f: number) => number }> = [];
     for (const src of this.sources.values()) {
       if (src.RetentionSec === null || src.RetentionSec <= 0) continue;
       const horizonUs = (nowMs - src.RetentionSec * 1000) * 1000;
@@ -393,21 +556,19 @@ export class SeriesStore {
         for (const part of this.partsOf(v, Number.NEGATIVE_INFINITY, horizonUs)) {
           const vs = part.vs;
           const cutoff = part.toUs <= horizonUs ? Number.MAX_SAFE_INTEGER : Math.ceil(horizonUs / part.periodUs);
-          for (let j = 0; j <= TOP; j++) {
+          const ranges: Array<[bigint, bigint]> = [];
+          for (let j = horizonUs > droppedUs ? 0 : 1; j <= TOP; j++) {
             const span = j === 0 ? BLOCK_SAMPLES : CHUNK_BUCKETS * LEVELS[j]!;
             const rows = cutoff === Number.MAX_SAFE_INTEGER ? 2 ** 40 : Math.floor(cutoff / span);
-            if (rows <= 0) continue;
-            deleted += Number(this.delRange.run(rowKey(vs.key, j, 0), rowKey(vs.key, j, rows - 1)).changes);
+            if (rows > 0) ranges.push([rowKey(vs.key, j, 0), rowKey(vs.key, j, rows - 1)]);
           }
-          if (vs.first >= 0 && vs.first < cutoff) {
-            // No stored row left: only what follows the horizon (or nothing, for a closed segment) counts.
-            const f = this.firstSample(vs.key);
-            vs.first = f >= 0 ? f : Math.min(Math.max(cutoff, vs.blockIdx * BLOCK_SAMPLES), vs.end);
-          }
+          // No stored row left: only what follows the horizon (or nothing, for a closed segment) counts.
+          const nextFirst = (f: number) => (f >= 0 ? f : Math.min(Math.max(cutoff, vs.blockIdx * BLOCK_SAMPLES), vs.end));
+          jobs.push({ vs, cutoff, ranges, nextFirst });
         }
       }
     }
-    return deleted;
+    return jobs;
   }
 
   /** First sample index a source still keeps, or null when it keeps everything. */
@@ -420,30 +581,55 @@ export class SeriesStore {
     const src = this.sources.get(sourceId);
     if (!src) throw new Error(`Unknown source ${sourceId}`);
     src.RetentionSec = retentionSec;
-    this.db.prepare("UPDATE series_sources SET RetentionSec = ? WHERE Id = ?").run(retentionSec, sourceId);
+    this.backend.setRetention(sourceId, retentionSec);
   }
 
-  /** Bytes on disk (database + WAL). */
+  /** Bytes on disk of the embedded engine (database + WAL); size() on either engine. */
   sizeOnDisk(): number {
-    let total = 0;
-    for (const f of [this.path, `${this.path}-wal`]) {
-      try {
-        total += statSync(f).size;
-      } catch {
-        // No WAL file after a clean checkpoint.
-      }
-    }
-    return total;
+    if (!(this.backend instanceof SqliteSeries)) throw new Error("The series store is not on SQLite: use size()");
+    return this.backend.sizeOnDisk();
+  }
+
+  async size(): Promise<number> {
+    return this.backend.sizeOnDisk();
   }
 
   checkpoint(): void {
-    this.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    if (this.backend instanceof SqliteSeries) this.backend.checkpoint();
   }
 
-  close(): void {
-    if (this.closed) return;
-    this.flush();
-    this.closed = true;
-    this.db.close();
+  /** Writes what is left and closes. SQLite: done when this returns; PostgreSQL: when it resolves. */
+  close(): Promise<void> {
+    if (this.closing) return this.closing;
+    if (this.backend instanceof SqliteSeries) {
+      void this.flush();
+      this.closed = true;
+      this.backend.close();
+      return (this.closing = Promise.resolve());
+    }
+    const backend = this.backend;
+    return (this.closing = this.settled().then(async () => {
+      this.closed = true;
+      await backend.close();
+    }));
   }
+}
+
+/** The unfinished bucket of every level after recovery: the finished buckets of the level below. */
+function pendingOf(vs: VarSeries, rows: RowReader): Summary[] {
+  const pending = vs.pending.map(() => emptySummary());
+  for (let j = 1; j <= TOP; j++) {
+    const upTo = j === 1 ? vs.end : vs.pendingIdx[j - 1]! * LEVELS[j - 1]!;
+    summarize(rows, vs, vs.pendingIdx[j]! * LEVELS[j]!, upTo, j - 1, pending[j]!);
+  }
+  return pending;
+}
+
+/** Index of the first sample that is not a gap in a variable's first stored block; -1 without one. */
+function firstIndex(row: StoredRow | undefined): number {
+  if (!row) return -1;
+  const data = decodeBlock(row.data);
+  let i = 0;
+  while (i < data.length && Number.isNaN(data[i]!)) i++;
+  return Number(row.id & 0xffffffffffn) * BLOCK_SAMPLES + i;
 }
