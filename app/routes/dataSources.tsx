@@ -10,7 +10,8 @@ import { PROTOCOLS, sourceAnswer, sourcesAnswer, type DataSourceView } from "~/s
 import { isRefusal, refusalOf } from "~/services/submission.server";
 import { ConfirmPanel } from "~/ui/ConfirmAction";
 import { BrowsePanel, type BrowseLevel } from "~/ui/dataSources/BrowsePanel";
-import { checkDraft, draftFromForm, draftOf, isProtocol, loggerErrors, newDraft, newVariable, type Draft, type Errors } from "~/ui/dataSources/draft";
+import { checkDraft, draftFromForm, draftOf, isProtocol, loggerErrors, newDraft, newVariable, translated, type Draft, type Errors } from "~/ui/dataSources/draft";
+import { problemMessage } from "~/ui/dataSources/problem";
 import { SourceForm } from "~/ui/dataSources/SourceForm";
 import { SourceList } from "~/ui/dataSources/SourceList";
 import { buttonClass } from "~/ui/formClasses";
@@ -69,7 +70,7 @@ async function formStep({ context }: Route.ActionArgs, formData: FormData, inten
   let saved: DataSourceView | undefined;
   const refused = await refusalOf(async () => (saved = (await stateOf(context).logger.rpc("DataSourceAPI.Set", { Source: payload }, sourceAnswer)).Source));
   if (refused?.status === 404) return redirectWithToast(context, PATH, { type: "error", text: t("dataSources.gone") });
-  if (refused) return reply(loggerErrors(refused.message, draft), 400);
+  if (refused) return reply(translated(loggerErrors(refused.message, draft), (text) => problemMessage(t, refused.problem, text)), 400);
   const text = t(id === null ? "dataSources.added" : "dataSources.saved", { name: saved!.Name });
   // A new OPC UA source has no variables yet: straight on to picking them from the server.
   const next = id === null && saved!.Protocol === "opcua" ? `${PATH}?browse=${saved!.ID}` : PATH;
@@ -104,12 +105,12 @@ async function addNode({ context, url }: Route.ActionArgs, formData: FormData) {
   if (Source.Variables.some((v) => v.Address.NodeId === nodeId)) return redirect(back);
   const failed = (text: string) => data({ browseError: text }, { status: 400 });
   const level = await browseLevel(logger, Source, url.searchParams);
-  if (level.error) return failed(level.error);
+  if (level.error) return failed(problemMessage(t, level.error.problem, level.error.text));
   const node = level.nodes.find((n) => n.NodeId === nodeId && n.NodeClass === "Variable");
   if (!node) return failed(t("dataSources.browse.nodeGone"));
   const variable = variableOfNode(Source, node);
   const refused = await refusalOf(() => logger.rpc("DataSourceAPI.Set", { Source: { ...inputOf(Source), Variables: [...Source.Variables, variable] } }, sourceAnswer));
-  if (refused) return failed(refused.message);
+  if (refused) return failed(problemMessage(t, refused.problem, refused.message));
   return redirectWithToast(context, back, { type: "success", text: t("dataSources.browse.addedToast", { name: variable.Name }) });
 }
 

@@ -23,7 +23,7 @@ export async function browseLevel(logger: LoggerClient, source: DataSourceView, 
     const { Nodes } = await logger.rpc("DataSourceAPI.Browse", { ID: source.ID, NodeId: trail.at(-1)?.nodeId ?? "" }, browseAnswer);
     return { trail, nodes: Nodes, error: null };
   } catch (error) {
-    if (error instanceof LoggerError && error.status !== 401) return { trail, nodes: [], error: error.message };
+    if (error instanceof LoggerError && error.status !== 401) return { trail, nodes: [], error: { text: error.message, problem: error.problem } };
     throw error;
   }
 }

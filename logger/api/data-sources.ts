@@ -1,7 +1,9 @@
 import { z } from "zod";
-import { describeZodError, invalidParam, notFound, refused, RpcError, RS } from "../http/errors.ts";
+import { describeZodError, invalidParam, notFound, RpcError, RS } from "../http/errors.ts";
 import { DataSourceInput, OpcuaConnection, deviceIdOf, viewOf } from "../sources/config.ts";
 import type { BrowseNode, DataSource, OpcuaConnection as OpcuaConnectionType } from "../sources/config.ts";
+import { problemOf } from "../sources/problems.ts";
+import type { ProblemArgs } from "../sources/problems.ts";
 import { deleteSource, loadSource, loadSources, saveSource, sourceNameTaken } from "../sources/stored.ts";
 import { tx } from "../store/db.ts";
 import { method } from "./registry.ts";
@@ -20,6 +22,9 @@ const SetParams = z.object({ Source: z.unknown() });
 
 /** The OPC UA browse function of logger/sources/opcua.ts, loaded on first use (see browse()). */
 type BrowseFn = (connection: OpcuaConnectionType & { Password?: string }, nodeId: string) => Promise<BrowseNode[]>;
+
+/** A refusal with its stable code and arguments beside the English text (decision 0010, "Connection problems"). */
+const refusal = (status: number, value: number, text: string, Code: string, Args: ProblemArgs) => new RpcError(status, value, text, {}, { Problem: { Code, Args } });
 
 function stored(ctx: CallContext, id: number): DataSource {
   const s = loadSource(ctx.db, id);
@@ -85,9 +90,11 @@ export const dataSourceMethods: Registry = {
         if (before && before.Protocol !== input.Protocol) {
           throw invalidParam(`Invalid parameter Source.Protocol: data source ${before.Name} is ${before.Protocol}; its protocol cannot change (add a new source instead)`);
         }
-        if (sourceNameTaken(ctx.db, input.Name, before?.ID ?? -1)) throw refused(`Invalid parameter Source.Name: another data source is already called ${input.Name}`);
+        if (sourceNameTaken(ctx.db, input.Name, before?.ID ?? -1)) {
+          throw refusal(400, RS.InvalidOperation, `Invalid parameter Source.Name: another data source is already called ${input.Name}`, "sourceNameTaken", { name: input.Name });
+        }
         const clash = ctx.data.model.devices.find((d) => d.Name.toLowerCase() === input.Name.toLowerCase() && d.ID !== (before ? deviceIdOf(before.ID) : ""));
-        if (clash) throw refused(`Invalid parameter Source.Name: device ${clash.Name} already has this name`);
+        if (clash) throw refusal(400, RS.InvalidOperation, `Invalid parameter Source.Name: device ${clash.Name} already has this name`, "deviceNameTaken", { name: clash.Name });
         const known = new Set(before?.Variables.map((v) => v.VariableId) ?? []);
         input.Variables.forEach((v, i) => {
           if (v.VariableId !== "" && !known.has(v.VariableId)) {
@@ -157,7 +164,8 @@ export const dataSourceMethods: Registry = {
       } catch (err) {
         if (err instanceof RpcError) throw err;
         // The server's answer (unreachable, refused, unknown node) as a readable error, not a 500.
-        throw new RpcError(400, RS.InvalidOperation, `Browsing ${connection.Endpoint} failed: ${(err as Error).message}`);
+        const problem = problemOf((err as Error).message);
+        throw refusal(400, RS.InvalidOperation, `Browsing ${connection.Endpoint} failed: ${(err as Error).message}`, problem.Code, problem.Args);
       }
     },
   }),

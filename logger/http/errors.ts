@@ -17,11 +17,14 @@ export class RpcError extends Error {
   readonly value: number;
   /** Extra response headers (Retry-After of a 429). */
   readonly headers: Record<string, string>;
-  constructor(status: number, value: number, description: string, headers: Record<string, string> = {}) {
+  /** Fields sent beside ReturnState (a data source's Problem: a stable code and its arguments). */
+  readonly extra: Record<string, unknown>;
+  constructor(status: number, value: number, description: string, headers: Record<string, string> = {}, extra: Record<string, unknown> = {}) {
     super(description);
     this.status = status;
     this.value = value;
     this.headers = headers;
+    this.extra = extra;
   }
 }
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { nameField } from "../api/schemas.ts";
+import type { Problem } from "./problems.ts";
 
 // The stored configuration of a data source (docs/decisions/0010-data-sources.md) and the
 // shapes the DataSourceAPI answers with. The RPC validates `Set` with `DataSourceInput`; the
@@ -238,6 +239,8 @@ export type SourceState = {
   Enabled: boolean;
   State: ConnectionState;
   LastError: string;
+  /** LastError as a stable code with its arguments (logger/sources/problems.ts); null when not in error. */
+  Problem: Problem | null;
   /** Epoch ms of the last value received, null before the first. */
   LastValueTime: number | null;
   Values: number;

@@ -6,6 +6,7 @@ import type { SeriesStore } from "../store/series/store.ts";
 import { DEVICE_TYPES, deviceIdOf, moduleIdOf, sourceIdOf } from "./config.ts";
 import type { ConnectionState, DataSource, Protocol, SourceState } from "./config.ts";
 import type { Driver, DriverFactory } from "./driver.ts";
+import { problemOf, problemText } from "./problems.ts";
 import { loadSources } from "./stored.ts";
 
 // Runs the configured data sources (decision 0010): each is a device of the model with one
@@ -237,7 +238,7 @@ export class SourceManager {
     const s = run.config;
     const factory = this.factories[s.Protocol];
     if (!factory) {
-      this.setState(run, "error", `No driver for protocol ${s.Protocol} in this build`);
+      this.setState(run, "error", problemText("noDriver", { protocol: s.Protocol }));
       return;
     }
     const events = {
@@ -489,6 +490,8 @@ export class SourceManager {
       Enabled: r.config.Enabled,
       State: r.state,
       LastError: r.lastError,
+      // The same problem as a stable code and arguments, for a console in another language.
+      Problem: r.state === "error" && r.lastError ? problemOf(r.lastError) : null,
       LastValueTime: r.lastValueTime,
       Values: r.values,
       Errors: r.errors,

@@ -1,5 +1,6 @@
 import { MODBUS_WORDS } from "./config.ts";
 import type { ModbusAddress } from "./config.ts";
+import { problemText } from "./problems.ts";
 
 // The pure half of the Modbus TCP driver: which requests a poll makes (contiguous registers of one
 // type merged into one request), how registers decode to a number and how a number encodes to
@@ -152,14 +153,14 @@ const EXCEPTIONS: Record<number, string> = {
 export function describeError(e: unknown, where: string): string {
   const err = (e ?? {}) as { modbusCode?: number; code?: string; errno?: string | number; message?: string; name?: string };
   if (typeof err.modbusCode === "number") {
-    return `Modbus exception ${err.modbusCode} (${EXCEPTIONS[err.modbusCode] ?? "unknown exception"})`;
+    return problemText("modbusException", { code: err.modbusCode, name: EXCEPTIONS[err.modbusCode] ?? "unknown exception" });
   }
   const code = typeof err.code === "string" ? err.code : typeof err.errno === "string" ? err.errno : "";
-  if (err.name === "TransactionTimedOutError" || code === "ETIMEDOUT" || /timed out/i.test(err.message ?? "")) return `No answer from ${where} (timeout)`;
-  if (code === "ECONNREFUSED" && err.name !== "PortNotOpenError") return `Connection refused by ${where}`;
-  if (err.name === "PortNotOpenError") return `Connection to ${where} is closed`;
-  if (code === "EHOSTUNREACH" || code === "ENETUNREACH") return `${where} is unreachable`;
-  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return `Host of ${where} not found`;
-  if (code === "ECONNRESET" || code === "EPIPE") return `Connection to ${where} was reset`;
+  if (err.name === "TransactionTimedOutError" || code === "ETIMEDOUT" || /timed out/i.test(err.message ?? "")) return problemText("timeout", { where });
+  if (code === "ECONNREFUSED" && err.name !== "PortNotOpenError") return problemText("refused", { where });
+  if (err.name === "PortNotOpenError") return problemText("closed", { where });
+  if (code === "EHOSTUNREACH" || code === "ENETUNREACH") return problemText("unreachable", { where });
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return problemText("hostNotFound", { where });
+  if (code === "ECONNRESET" || code === "EPIPE") return problemText("reset", { where });
   return err.message ? `${where}: ${err.message}` : `${where}: ${String(e)}`;
 }

@@ -4,6 +4,7 @@ import { BACKOFF_MIN_MS, nextBackoff } from "./driver.ts";
 import type { Driver, DriverEvents, DriverFactory } from "./driver.ts";
 import { describeError, encode, planReads, valueFrom } from "./modbus-codec.ts";
 import type { ReadRequest } from "./modbus-codec.ts";
+import { problemText } from "./problems.ts";
 
 // The Modbus TCP driver (decision 0010): polls every PeriodMs on a steady schedule aligned to the
 // source's grid (poll k starts at k × PeriodMs, so timer lateness never accumulates; a poll still
@@ -97,7 +98,7 @@ export class ModbusDriver implements Driver {
     // modbus-serial re-emits socket errors; without a listener an 'error' event would crash the process.
     client.on("error", () => {});
     client.on("close", () => {
-      if (this.client === client && !this.stopped) this.lost(`Connection to ${this.where} was closed`);
+      if (this.client === client && !this.stopped) this.lost(problemText("closed", { where: this.where }));
     });
     let connecting: Promise<void>;
     try {

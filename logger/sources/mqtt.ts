@@ -6,6 +6,7 @@ import type { MqttDataSource } from "./config.ts";
 import { BACKOFF_MIN_MS, nextBackoff } from "./driver.ts";
 import type { Driver, DriverEvents, DriverFactory } from "./driver.ts";
 import { numberAt, payloadFor, plainNumber, timeAt, topicMatches } from "./payload.ts";
+import { problemText } from "./problems.ts";
 
 // The MQTT driver (npm `mqtt`): one client per source, a subscription per distinct topic filter
 // of its inputs, values read from each message by the variable's JsonPath and TimestampPath.
@@ -61,6 +62,16 @@ class MqttDriver implements Driver {
     });
   }
 
+  /** The broker as error texts name it: scheme, host and port (never the URL's user or password). */
+  private where(): string {
+    try {
+      const u = new URL(this.c.Connection.Url);
+      return `${u.protocol}//${u.host}`;
+    } catch {
+      return "the broker";
+    }
+  }
+
   start(): void {
     const conn = this.c.Connection;
     const options: IClientOptions = {
@@ -79,11 +90,11 @@ class MqttDriver implements Driver {
       client.on("connect", () => this.onConnect());
       client.on("message", (topic, payload, packet) => this.onMessage(topic, payload, packet.retain));
       client.on("error", (err) => {
-        this.lastError = describe(err);
+        this.lastError = describe(err, this.where());
       });
       client.on("close", () => this.onClose());
     } catch (err) {
-      this.lastError = describe(err as Error);
+      this.lastError = describe(err as Error, this.where());
       this.onClose();
     }
   }
@@ -97,14 +108,14 @@ class MqttDriver implements Driver {
     const subs: Record<string, { qos: 0 | 1 | 2 }> = {};
     for (const [f, qos] of this.filters) subs[f] = { qos };
     this.client.subscribe(subs, (err, granted) => {
-      if (err) return this.ev.bad(null, `Subscribing failed: ${describe(err)}`);
+      if (err) return this.ev.bad(null, `Subscribing failed: ${describe(err, this.where())}`);
       for (const g of granted ?? []) if (g.qos === 128) this.ev.bad(null, `The broker refused the subscription to ${g.topic}`);
     });
   }
 
   private onClose(): void {
     if (this.stopped) return;
-    this.ev.state("error", this.lastError || "Connection to the broker closed");
+    this.ev.state("error", this.lastError || problemText("closed", { where: this.where() }));
     if (this.retry) return;
     const delay = this.backoff;
     this.backoff = nextBackoff(this.backoff);
@@ -115,7 +126,7 @@ class MqttDriver implements Driver {
         if (this.client) this.client.reconnect();
         else this.start();
       } catch (err) {
-        this.lastError = describe(err as Error);
+        this.lastError = describe(err as Error, this.where());
         this.onClose();
       }
     }, delay);
@@ -185,7 +196,7 @@ class MqttDriver implements Driver {
     if (!client || !client.connected) return Promise.reject(new Error(`not connected to the broker${this.lastError ? ` (${this.lastError})` : ""}`));
     return new Promise((resolve, reject) => {
       client.publish(v.Address.Topic, payloadFor(value, v.Address.JsonPath), { qos: v.Address.Qos, retain: false }, (err) => {
-        if (err) reject(new Error(`publishing to ${v.Address.Topic} failed: ${describe(err)}`));
+        if (err) reject(new Error(`publishing to ${v.Address.Topic} failed: ${describe(err, this.where())}`));
         else resolve();
       });
     });
@@ -205,8 +216,20 @@ class MqttDriver implements Driver {
   }
 }
 
-function describe(err: Error): string {
+// TLS verification failures of an mqtts:// or wss:// broker (Node's codes).
+const CERTIFICATE_CODES = /^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_HAS_EXPIRED|CERT_NOT_YET_VALID|ERR_TLS_CERT_ALTNAME_INVALID)$/;
+
+/** A readable text for a connection error, built with the problem catalog where it is a known one. */
+function describe(err: Error, where: string): string {
   const code = (err as { code?: unknown }).code;
   const msg = err.message || String(err);
+  if (code === "ECONNREFUSED") return problemText("refused", { where });
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return problemText("hostNotFound", { where });
+  if (code === "EHOSTUNREACH" || code === "ENETUNREACH") return problemText("unreachable", { where });
+  if (code === "ECONNRESET" || code === "EPIPE") return problemText("reset", { where });
+  if (code === "ETIMEDOUT" || /connack timeout|timed out/i.test(msg)) return problemText("timeout", { where });
+  // CONNACK 4 (bad user name or password) and 5 (not authorized)
+  if ((code === 4 || code === 5) || /Bad username or password|Not authorized/i.test(msg)) return problemText("auth", { where });
+  if (typeof code === "string" && CERTIFICATE_CODES.test(code)) return problemText("certificateNotTrusted", { where, detail: msg });
   return typeof code === "string" && !msg.includes(code) ? `${code}: ${msg}` : msg;
 }

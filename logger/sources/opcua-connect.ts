@@ -4,6 +4,7 @@ import { MessageSecurityMode, OPCUAClient, SecurityPolicy, UserTokenType } from 
 import type { ClientSession, UserIdentityInfo } from "node-opcua-client";
 import type { OpcuaConnection } from "./config.ts";
 import { opcuaPkiFolder } from "./opcua-pki.ts";
+import { problemText } from "./problems.ts";
 
 // What the OPC UA driver and the browse RPC share: one client certificate store in a folder the
 // logger controls, how a connection's settings become an OPCUAClient and a session, and readable
@@ -102,16 +103,17 @@ export function describeOpcuaError(e: unknown, c: Pick<OpcuaConnection, "Endpoin
   const err = (e ?? {}) as { message?: string; code?: string };
   const text = err.message ?? String(e);
   const code = err.code ?? /\b(E[A-Z]{4,})\b/.exec(text)?.[1] ?? "";
-  if (code === "ECONNREFUSED") return `Connection refused by ${c.Endpoint}`;
-  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return `Host of ${c.Endpoint} not found`;
-  if (code === "EHOSTUNREACH" || code === "ENETUNREACH") return `${c.Endpoint} is unreachable`;
-  if (code === "ECONNRESET") return `Connection to ${c.Endpoint} was reset`;
-  if (/BadUserAccessDenied|BadIdentityTokenRejected|BadIdentityTokenInvalid/.test(text)) return `${c.Endpoint} refused the sign-in (user name or password)`;
+  const where = c.Endpoint;
+  if (code === "ECONNREFUSED") return problemText("refused", { where });
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return problemText("hostNotFound", { where });
+  if (code === "EHOSTUNREACH" || code === "ENETUNREACH") return problemText("unreachable", { where });
+  if (code === "ECONNRESET") return problemText("reset", { where });
+  if (/BadUserAccessDenied|BadIdentityTokenRejected|BadIdentityTokenInvalid/.test(text)) return problemText("auth", { where });
   if (/BadSecurityPolicyRejected|BadSecurityModeRejected|cannot find endpoint|no endpoint/i.test(text)) {
-    return `${c.Endpoint} offers no endpoint with security ${c.SecurityMode} / ${c.SecurityPolicy}`;
+    return problemText("security", { where, mode: c.SecurityMode, policy: c.SecurityPolicy });
   }
-  if (/BadCertificate|certificate/i.test(text) && /Bad/.test(text)) return `${c.Endpoint} rejected the certificate: ${firstLine(text)}`;
-  if (/^No answer from/.test(text) || /timeout|timed out/i.test(text)) return firstLine(text).startsWith("No answer") ? firstLine(text) : `No answer from ${c.Endpoint} (timeout)`;
+  if (/BadCertificate|certificate/i.test(text) && /Bad/.test(text)) return problemText("certificateRejected", { where, detail: firstLine(text) });
+  if (/^No answer from/.test(text) || /timeout|timed out/i.test(text)) return problemText("timeout", { where });
   return `${c.Endpoint}: ${firstLine(text)}`;
 }
 

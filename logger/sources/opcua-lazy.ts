@@ -1,4 +1,5 @@
 import type { Driver, DriverFactory } from "./driver.ts";
+import { problemText } from "./problems.ts";
 
 // The OPC UA driver factory for the logger's driver map: node-opcua is large (seconds to load on
 // a small device), so it is imported when the first OPC UA source starts, not at logger start.
@@ -17,7 +18,7 @@ export const lazyOpcuaDriver: DriverFactory = (config, events, opts) => {
           real = m.createOpcuaDriver(config, events, opts);
           real.start();
         })
-        .catch((e: unknown) => events.state("error", `The OPC UA client could not be loaded: ${(e as Error).message}`));
+        .catch((e: unknown) => events.state("error", problemText("clientNotLoaded", { detail: (e as Error).message })));
     },
     async write(index, value) {
       await loading;

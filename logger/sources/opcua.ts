@@ -4,6 +4,7 @@ import type { OpcuaDataSource } from "./config.ts";
 import { BACKOFF_MIN_MS, nextBackoff } from "./driver.ts";
 import type { Driver, DriverEvents, DriverFactory } from "./driver.ts";
 import { describeOpcuaError, makeClient, openSession, within } from "./opcua-connect.ts";
+import { problemText } from "./problems.ts";
 
 export { browseOpcua } from "./opcua-browse.ts";
 export { setOpcuaPkiFolder } from "./opcua-pki.ts";
@@ -151,8 +152,8 @@ export class OpcuaDriver implements Driver {
     }
     const live: Live = { client, session: null, subscription: null, group: null };
     this.live = live;
-    client.on("connection_lost", () => current() && this.lost(`Connection to ${c.Endpoint} lost`));
-    client.on("close", () => current() && this.lost(`Connection to ${c.Endpoint} closed`));
+    client.on("connection_lost", () => current() && this.lost(problemText("closed", { where: c.Endpoint })));
+    client.on("close", () => current() && this.lost(problemText("closed", { where: c.Endpoint })));
     try {
       live.session = await openSession(client, c, CONNECT_TIMEOUT_MS);
       if (!current()) return;
@@ -188,7 +189,7 @@ export class OpcuaDriver implements Driver {
       this.lastAlive = this.opts.now();
       this.watchdog = setInterval(() => {
         if (current() && this.connected && this.opts.now() - this.lastAlive > this.aliveLimitMs) {
-          this.lost(`No keep-alive from ${c.Endpoint} for ${Math.round((this.opts.now() - this.lastAlive) / 1000)} s`);
+          this.lost(problemText("noKeepAlive", { where: c.Endpoint, seconds: Math.round((this.opts.now() - this.lastAlive) / 1000) }));
         }
       }, 1000);
       this.watchdog.unref?.();

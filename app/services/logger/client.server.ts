@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { data } from "react-router";
 import type { z } from "zod";
 import { cachedAnswer, sharedRevision } from "./cache.server";
-import { LoggerError, errorText, retryAfterOf } from "./errors";
+import { LoggerError, errorText, problemIn, retryAfterOf } from "./errors";
 import { oauthError, tokenPair, verifyAnswer, type TokenPair, type VerifyAnswer } from "./schemas";
 
 export interface LoggerConfig {
@@ -164,7 +164,7 @@ export class LoggerClient {
   private async authorized(path: string, method: "GET" | "POST" | "DELETE" = "POST", body?: string): Promise<unknown> {
     const res = await this.exchange(path, method, body ?? (method === "POST" ? "{}" : undefined));
     const json = await readJson(res);
-    if (!res.ok) throw new LoggerError(res.status, errorText(res.status, res.statusText, json), valueOf(json), retryAfterOf(res));
+    if (!res.ok) throw new LoggerError(res.status, errorText(res.status, res.statusText, json), valueOf(json), retryAfterOf(res), problemIn(json));
     const value = valueOf(json);
     if (value !== undefined && value < 0) throw new LoggerError(res.status, errorText(res.status, res.statusText, json), value);
     return json;

@@ -4,13 +4,25 @@ export class LoggerError extends Error {
   readonly value: number | undefined;
   /** A 429's Retry-After, in seconds (the logger's sign-in throttle). */
   readonly retryAfterSec: number | undefined;
-  constructor(status: number, text: string, value?: number, retryAfterSec?: number) {
+  /** A stable code and arguments beside the text, where the logger gives one (data sources: `Problem`), so it can be translated. */
+  readonly problem: LoggerProblem | undefined;
+  constructor(status: number, text: string, value?: number, retryAfterSec?: number, problem?: LoggerProblem) {
     super(text);
     this.name = "LoggerError";
     this.status = status;
     this.value = value;
     this.retryAfterSec = retryAfterSec;
+    this.problem = problem;
   }
+}
+
+export type LoggerProblem = { Code: string; Args: Record<string, string | number> };
+
+/** The answer's `Problem` (beside ReturnState), if it has a well-formed one. */
+export function problemIn(body: unknown): LoggerProblem | undefined {
+  const p = (body as { Problem?: { Code?: unknown; Args?: unknown } } | null)?.Problem;
+  if (!p || typeof p.Code !== "string" || !p.Args || typeof p.Args !== "object") return undefined;
+  return { Code: p.Code, Args: Object.fromEntries(Object.entries(p.Args).filter(([, v]) => typeof v === "string" || typeof v === "number")) };
 }
 
 /** Retry-After in whole seconds (delta form; the logger never sends a date); undefined if absent or odd. */

@@ -75,6 +75,11 @@ export const sourceState = z.object({
   Enabled: z.boolean(),
   State: z.enum(CONNECTION_STATES),
   LastError: z.string(),
+  /** LastError as a stable code and arguments, translated on the console (absent from older loggers). */
+  Problem: z
+    .object({ Code: z.string(), Args: z.record(z.string(), z.union([z.string(), z.number()])) })
+    .nullable()
+    .optional(),
   LastValueTime: z.number().nullable(),
   Values: z.number(),
   Errors: z.number(),

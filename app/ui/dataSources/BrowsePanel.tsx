@@ -4,13 +4,14 @@ import { Cell, cellClass, DataTable, Row } from "~/ui/DataTable";
 import { Panel } from "~/ui/Panel";
 import { RowActions, RowButton, RowLink } from "~/ui/RowActions";
 import { useT } from "~/ui/useT";
+import { problemMessage, type Problem } from "./problem";
 
 export interface BrowseLevel {
   /** The path from the Objects folder down to the level shown. */
   trail: { nodeId: string; name: string }[];
   nodes: BrowseNode[];
-  /** The logger's refusal (server unreachable, unknown node): shown instead of the nodes. */
-  error: string | null;
+  /** The logger's refusal (server unreachable, unknown node), with its code where it gives one: shown instead of the nodes. */
+  error: { text: string; problem?: Problem } | null;
 }
 
 /**
@@ -60,7 +61,7 @@ export function BrowsePanel({
         </nav>
         {error ? (
           <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200" data-testid="browse-error">
-            {t("dataSources.browse.failed", { error })}{" "}
+            {t("dataSources.browse.failed", { error: problemMessage(t, error.problem, error.text) })}{" "}
             <Link to={hrefOf(trail)} className="font-semibold underline" preventScrollReset>
               {t("dataSources.browse.retry")}
             </Link>

@@ -1,5 +1,6 @@
 import type { SourceState } from "~/services/logger/sourceSchemas";
 import { useT } from "~/ui/useT";
+import { problemMessage } from "./problem";
 
 const DOT: Record<SourceState["State"], string> = {
   connected: "bg-green-500",
@@ -19,7 +20,7 @@ export function StateBadge({ state, showError = true }: { state: SourceState; sh
       </span>
       {showError && state.State === "error" && state.LastError && (
         <span className="max-w-xs text-xs break-words text-red-700 dark:text-red-300" data-testid="source-error">
-          {state.LastError}
+          {problemMessage(t, state.Problem, state.LastError)}
         </span>
       )}
     </div>

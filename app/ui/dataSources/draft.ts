@@ -272,3 +272,8 @@ export function loggerErrors(description: string, draft: Draft): Errors {
   }
   return errors;
 }
+
+/** The logger's own words in `errors` put through `translate` (its refusal's code in the user's language). */
+export function translated(errors: Errors, translate: (text: string) => string): Errors {
+  return Object.fromEntries(Object.entries(errors).map(([field, list]) => [field, list.map((m) => ("text" in m ? { text: translate(m.text) } : m))]));
+}

@@ -86,6 +86,9 @@ describe.skipIf(missing !== null)("data source against mosquitto", () => {
     });
     expect(failed.LastError).not.toBe("");
     expect(failed.LastError).not.toContain("m0squitto-Pass");
+    // The error as a stable code too (the console translates it): the broker closed, then refused.
+    expect(["closed", "refused"]).toContain(failed.Problem.Code);
+    expect(failed.Problem.Args.where).toBe(broker.url.replace(/\/$/, ""));
     // Silent source: its live value stops at its last slot, older than the stale rule's 3 periods.
     const staleAt = await until("stale live value", async () => {
       const l = await live(vid);
@@ -111,5 +114,20 @@ describe.skipIf(missing !== null)("data source against mosquitto", () => {
     expect(mine).toContain("Line broker: connected");
     expect(mine.some((m) => m.startsWith("Line broker: connection error: "))).toBe(true);
     expect(JSON.stringify(trace)).not.toContain("m0squitto-Pass");
+  });
+
+  it("a wrong password is the 'auth' problem, in words and as a code", async () => {
+    const set = await rpc(lg.url, "DataSourceAPI.Set", {
+      Source: { Name: "Wrong password", Protocol: "mqtt", PeriodMs: PERIOD, Connection: { Url: broker.url, Username: "cell", Password: "not-the-Pass" }, Variables: [] },
+    }, admin);
+    expect(set.status).toBe(200);
+    const wrongId = set.body.Source.ID;
+    const failed = await until("auth error", async () => {
+      const s = ((await rpc(lg.url, "DataSourceAPI.GetState", {}, admin)).body.States as { ID: number; State: string }[]).find((x) => x.ID === wrongId) as any;
+      return s?.State === "error" ? s : undefined;
+    });
+    const where = broker.url.replace(/\/$/, "");
+    expect(failed.LastError).toBe(`${where} refused the sign-in (user name or password)`);
+    expect(failed.Problem).toEqual({ Code: "auth", Args: { where } });
   });
 });
