@@ -6,6 +6,7 @@ import { ceilDiv, finestPeriod, planQuery, trackColumns } from "../../store/seri
 import type { BucketColumns, Plan } from "../../store/series/query.ts";
 import type { Part, SeriesVariable } from "../../store/series/store.ts";
 import type { VarSeries } from "../../store/series/writer.ts";
+import type { RowReader } from "../../store/series/ranges.ts";
 import { epochMs, horizonMs, storedVariable } from "./common.ts";
 import type { Area } from "./common.ts";
 import { CsvSettings, RowBuffer, aggregateTrack, headerLines, timeCell } from "./csv.ts";
@@ -179,10 +180,10 @@ async function pacedColumns(r: RestRequest, columns: Column[], plan: Plan): Prom
   for (let k0 = 0; k0 < plan.size; k0 += JSON_SLICE) {
     if (r.res.destroyed) return null;
     const k1 = Math.min(plan.size, k0 + JSON_SLICE);
-    // A fresh reader per slice: its cache holds only this slice's blocks.
-    const rows = r.ctx.data.store.reader();
-    columns.forEach((c, i) => {
-      const slice = trackColumns(rows, c.parts, plan, k0, k1);
+    // A fresh reader per slice: its cache holds only this slice's blocks (on PostgreSQL fetched first).
+    const slices = await r.ctx.data.store.read((rows) => columns.map((c) => trackColumns(rows, c.parts, plan, k0, k1)));
+    columns.forEach((_c, i) => {
+      const slice = slices[i]!;
       const o = out[i]!;
       for (const v of slice.mean) o.mean.push(v);
       // Raw answers have one value per bucket: min and max are the mean itself.
@@ -227,37 +228,42 @@ async function streamCsv(r: RestRequest, plan: Plan, columns: Column[], s: CsvSe
   for (let k0 = 0; k0 < plan.size; k0 += CSV_SLICE) {
     if (res.destroyed) return;
     const k1 = Math.min(plan.size, k0 + CSV_SLICE);
-    const rows = ctx.data.store.reader();
-    const cols = columns.map((c, i) => (direct[i] ? null : round(aggregateTrack(rows, c.parts, plan, k0, k1, s.Aggregate))));
-    const out = new RowBuffer((k1 - k0) * (48 + 26 * columns.length), s.DecimalSeparator);
-    const blockIdx = columns.map(() => -1);
-    const blocks: (Float32Array | null)[] = columns.map(() => null);
-    for (let k = k0; k < k1; k++) {
-      const g = plan.g0 + k * plan.w;
-      out.text(time((g * plan.periodUs) / 1000));
-      for (let i = 0; i < columns.length; i++) {
-        out.byte(delimiter);
-        const col = cols[i];
-        if (col) {
-          out.value(col[k - k0]);
-          continue;
-        }
-        const vs = columns[i]!.vs!;
-        if (g < 0 || g >= vs.end) continue;
-        const b = Math.floor(g / BLOCK_SAMPLES);
-        // One lookup per block and column, not per sample (row keys are BigInts).
-        if (blockIdx[i] !== b) (blockIdx[i] = b), (blocks[i] = rows.block(vs, b));
-        const block = blocks[i];
-        if (block && g - b * BLOCK_SAMPLES < block.length) out.value(block[g - b * BLOCK_SAMPLES]!);
-      }
-      out.byte(13);
-      out.byte(10);
-    }
+    // The slice's rows in one read (on PostgreSQL it may run twice: fetch, then fill; no side effects).
+    const out = await ctx.data.store.read((rows) => csvSlice(rows, plan, columns, s, time, round, direct, delimiter, k0, k1));
     if (!res.write(out.buf.subarray(0, out.pos))) await drained(res);
     // A client that reads as fast as we write never makes write() say "full": turns for other requests all the same.
     await pace();
   }
   res.end();
+}
+
+function csvSlice(rows: RowReader, plan: Plan, columns: Column[], s: CsvSettings, time: (ms: number) => string, round: Round, direct: boolean[], delimiter: number, k0: number, k1: number): RowBuffer {
+  const cols = columns.map((c, i) => (direct[i] ? null : round(aggregateTrack(rows, c.parts, plan, k0, k1, s.Aggregate))));
+  const out = new RowBuffer((k1 - k0) * (48 + 26 * columns.length), s.DecimalSeparator);
+  const blockIdx = columns.map(() => -1);
+  const blocks: (Float32Array | null)[] = columns.map(() => null);
+  for (let k = k0; k < k1; k++) {
+    const g = plan.g0 + k * plan.w;
+    out.text(time((g * plan.periodUs) / 1000));
+    for (let i = 0; i < columns.length; i++) {
+      out.byte(delimiter);
+      const col = cols[i];
+      if (col) {
+        out.value(col[k - k0]);
+        continue;
+      }
+      const vs = columns[i]!.vs!;
+      if (g < 0 || g >= vs.end) continue;
+      const b = Math.floor(g / BLOCK_SAMPLES);
+      // One lookup per block and column, not per sample (row keys are BigInts).
+      if (blockIdx[i] !== b) (blockIdx[i] = b), (blocks[i] = rows.block(vs, b));
+      const block = blocks[i];
+      if (block && g - b * BLOCK_SAMPLES < block.length) out.value(block[g - b * BLOCK_SAMPLES]!);
+    }
+    out.byte(13);
+    out.byte(10);
+  }
+  return out;
 }
 
 export const historyRoutes: RestRoute[] = [

@@ -4,7 +4,7 @@ import { sendData } from "../../http/rest.ts";
 import type { RestRequest, RestRoute } from "../../http/rest.ts";
 import { f32 } from "../../store/series/query.ts";
 import { pacer } from "../../http/pacing.ts";
-import { trackStatisticsPaced } from "../../store/series/statistics.ts";
+import { trackStatisticsOf } from "../../store/series/statistics.ts";
 import { epochMs, horizonMs, storedVariable } from "./common.ts";
 
 /** Above this many samples of one variable, StdDev and RMS (a pass over raw samples) are null. */
@@ -38,7 +38,7 @@ async function handler(r: RestRequest): Promise<void> {
     // Across every segment of the range (a source's rate may have changed inside it).
     const fromUs = Math.round(from * 1000);
     const toUs = Math.round(end * 1000);
-    const s = await trackStatisticsPaced(() => data.store.reader(), data.store.partsOf(v, fromUs, toUs), fromUs, toUs, MAX_SPREAD_SAMPLES, pace);
+    const s = await trackStatisticsOf(data.store, data.store.partsOf(v, fromUs, toUs), fromUs, toUs, MAX_SPREAD_SAMPLES, pace);
     if (r.res.destroyed) return;
     out.push({
       SID,
