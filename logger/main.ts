@@ -4,6 +4,7 @@ import { parseAllowList } from "./alarms/egress.ts";
 import { DOCUMENTED_CLIENT_SECRET, clientSecretProblem } from "./auth/client-secret.ts";
 import { startLogger } from "./server.ts";
 import { parseDuration } from "./sim/options.ts";
+import { DEFAULT_LOGGER_ID, LOGGER_ID_PATTERN } from "./store/postgres/open.ts";
 
 // An empty variable (FOO= in a .env file) means "not set", not "set to nothing".
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === "" ? undefined : v), schema);
@@ -12,6 +13,10 @@ const Env = z.object({
   LOGGER_PORT: optional(z.coerce.number().int().min(0).max(65535).default(8081)),
   LOGGER_HOST: optional(z.string().default("127.0.0.1")),
   DATA_DIR: optional(z.string().default("./data")),
+  // postgres://user:password@host:5432/db — the whole store in PostgreSQL (issue 17); unset: SQLite in DATA_DIR.
+  STORE_URL: optional(z.string().regex(/^postgres(ql)?:\/\//, "expected postgres://user:password@host:port/database").optional()),
+  // This logger's id on that database: its schema loggia_<LOGGER_ID> and the lease of the id.
+  LOGGER_ID: optional(z.string().regex(LOGGER_ID_PATTERN, "use 1 to 40 lowercase letters, digits or _").default(DEFAULT_LOGGER_ID)),
   LOGGER_MODE: optional(z.enum(["service", "controller"]).default("service")),
   ADMIN_PASSWORD: optional(z.string().optional()),
   LOGGER_CLIENT_ID: optional(z.string().default("loggia-console")),
@@ -83,6 +88,8 @@ const logger = await startLogger({
   port: env.LOGGER_PORT,
   host: env.LOGGER_HOST,
   dataDir: env.DATA_DIR,
+  storeUrl: env.STORE_URL,
+  loggerId: env.LOGGER_ID,
   controller: flags.controller === true || env.LOGGER_MODE === "controller",
   adminPassword: env.ADMIN_PASSWORD,
   clientId: env.LOGGER_CLIENT_ID,

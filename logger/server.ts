@@ -21,6 +21,7 @@ import { resolveSim } from "./sim/options.ts";
 import type { SimOptions } from "./sim/options.ts";
 import { Simulator } from "./sim/simulator.ts";
 import { openDb } from "./store/db.ts";
+import { DEFAULT_LOGGER_ID, openPostgres } from "./store/postgres/open.ts";
 import { projectState } from "./store/measurements.ts";
 import { applyStoredChannels } from "./api/project-config.ts";
 import { loadProjectConfig } from "./store/project-config.ts";
@@ -57,6 +58,10 @@ export type LoggerOptions = {
   alarms?: NotifierOptions & { tickMs?: number };
   /** Data-source drivers replacing the built-in ones (tests). */
   drivers?: Partial<Record<Protocol, DriverFactory>>;
+  /** postgres://… keeps the whole store in PostgreSQL (issue 17); unset: SQLite and series.db in dataDir. */
+  storeUrl?: string;
+  /** This logger's id on a shared PostgreSQL: its schema loggia_<id> and the lease of the id. */
+  loggerId?: string;
 };
 
 export type RunningLogger = {
@@ -75,7 +80,8 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   }
 
   const simOpts = opts.simulator ? resolveSim(opts.simulator === true ? {} : opts.simulator) : null;
-  const db = openDb(opts.dataDir);
+  const loggerId = opts.loggerId ?? DEFAULT_LOGGER_ID;
+  const db = opts.storeUrl ? await openPostgres({ url: opts.storeUrl, loggerId, log }) : openDb(opts.dataDir);
   const store = (() => {
     try {
       migrate(db);
