@@ -21,7 +21,7 @@ import { resolveSim } from "./sim/options.ts";
 import type { SimOptions } from "./sim/options.ts";
 import { Simulator } from "./sim/simulator.ts";
 import { openDb } from "./store/db.ts";
-import { DEFAULT_LOGGER_ID, openPostgres } from "./store/postgres/open.ts";
+import { DEFAULT_LOGGER_ID, openPostgres, schemaOf } from "./store/postgres/open.ts";
 import { projectState } from "./store/measurements.ts";
 import { applyStoredChannels } from "./api/project-config.ts";
 import { loadProjectConfig } from "./store/project-config.ts";
@@ -29,7 +29,7 @@ import { migrate } from "./store/migrations.ts";
 import { seed } from "./store/seed.ts";
 import { seedDeviceLocations } from "./store/device-locations.ts";
 import { seedDashboards } from "./store/seed-dashboards.ts";
-import { SeriesStore } from "./store/series/store.ts";
+import { openSeriesStore } from "./store/series/open.ts";
 import { DRIVERS } from "./sources/drivers.ts";
 import { setOpcuaPkiFolder } from "./sources/opcua-pki.ts";
 import type { DriverFactory } from "./sources/driver.ts";
@@ -82,10 +82,10 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   const simOpts = opts.simulator ? resolveSim(opts.simulator === true ? {} : opts.simulator) : null;
   const loggerId = opts.loggerId ?? DEFAULT_LOGGER_ID;
   const db = opts.storeUrl ? await openPostgres({ url: opts.storeUrl, loggerId, log }) : openDb(opts.dataDir);
-  const store = (() => {
+  const store = await (async () => {
     try {
       migrate(db);
-      return new SeriesStore(opts.dataDir);
+      return await openSeriesStore({ dataDir: opts.dataDir, log, storeUrl: opts.storeUrl ?? "", schema: schemaOf(loggerId) });
     } catch (err) {
       db.close();
       throw err;
@@ -144,7 +144,8 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
     sockets.onSamples(id, first, periodUs, values);
   };
   sources.start();
-  const flushTimer = setInterval(() => store.flush(), FLUSH_MS);
+  // Paced: a flush of many partial blocks gives other events turns (issue 16's p99 delay).
+  const flushTimer = setInterval(() => void store.flushPaced(), FLUSH_MS);
   const sweepTimer = setInterval(() => store.applyRetention(now()), RETENTION_SWEEP_MS);
   // Stops everything that produces data; the store itself closes after the last request.
   let sourcesClosed: Promise<void> = Promise.resolve();
@@ -210,9 +211,10 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
       // Live streams never end on their own; without this close() would wait for the grace period.
       stopData();
       server.close(() => {
-        store.close();
+        // On PostgreSQL the last samples are written when this resolves.
+        const stored = store.close();
         db.close();
-        void sourcesClosed.then(() => resolve());
+        void Promise.all([stored, sourcesClosed]).then(() => resolve());
       });
       server.closeIdleConnections();
       // Requests still running after this grace period are cut off.
