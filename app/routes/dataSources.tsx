@@ -1,6 +1,7 @@
 import type { TFunction } from "i18next";
 import { data, Link, redirect, useSearchParams } from "react-router";
 import { stateOf } from "~/services/context.server";
+import { browseDraft, browseStep, BROWSE_INTENT, passwordOf, type FormReply } from "~/services/dataSources.form.server";
 import { browseLevel, inputOf, sourceStates, variableOfNode } from "~/services/dataSources.server";
 import { readId, requireConfirmation } from "~/services/forms.server";
 import { redirectWithToast, requireFeature } from "~/services/guards.server";
@@ -47,29 +48,41 @@ export async function action(args: Route.ActionArgs) {
   const intent = formData.get("intent");
   if (intent === "remove") return removeSource(args, formData);
   if (intent === "addNode") return addNode(args, formData);
-  if (intent === "save" || intent === "addRow" || (typeof intent === "string" && /^removeRow:\d{1,4}$/.test(intent))) return formStep(args, formData, intent);
+  if (typeof intent === "string" && (intent === "save" || intent === "addRow" || /^removeRow:\d{1,4}$/.test(intent) || BROWSE_INTENT.test(intent))) return formStep(args, formData, intent);
   throw data({ reason: "bad-request" }, { status: 400 });
 }
 
-/** Save, or (without JavaScript) add or remove a variable row: the form comes back as typed. */
+/**
+ * Save; (without JavaScript) add or remove a variable row; or browse the OPC UA server with the
+ * connection as typed: the form comes back as typed, its password kept server-side (never in the page).
+ */
 async function formStep({ context }: Route.ActionArgs, formData: FormData, intent: string) {
   const protocol = formData.get("Protocol");
   if (!isProtocol(protocol)) throw data({ reason: "bad-request" }, { status: 400 });
   const id = formData.get("id") ? readId(formData.get("id")) : null;
   const draft = draftFromForm(formData, protocol);
-  const reply = (errors: Errors, status = 200, shown: Draft = draft) => data({ form: { id, draft: shown, errors, nonce: crypto.randomUUID() } }, { status });
+  const password = passwordOf(context, formData);
+  const reply = (errors: Errors, status = 200, shown: Draft = draft, browse: BrowseLevel | null = null) =>
+    data({ form: { id, draft: shown, errors, nonce: crypto.randomUUID(), pending: password.keep(), browse } satisfies FormReply }, { status });
   if (intent === "addRow") return reply({}, 200, { ...draft, variables: [...draft.variables, newVariable(protocol)] });
   if (intent.startsWith("removeRow:")) {
     const index = Number(intent.slice("removeRow:".length));
     return reply({}, 200, { ...draft, variables: draft.variables.filter((_, i) => i !== index) });
   }
-  const password = { typed: String(formData.get("Connection.Password") ?? ""), clear: formData.get("Connection.ClearPassword") === "on" };
+  if (intent.startsWith("browse")) {
+    if (protocol !== "opcua") throw data({ reason: "bad-request" }, { status: 400 });
+    const step = browseStep(intent, formData, draft);
+    if (!step) return reply({});
+    const { level, errors } = await browseDraft(stateOf(context).logger, step.draft, password, id, step.trail);
+    return reply(errors, level ? 200 : 400, step.draft, level);
+  }
   const { payload, errors } = checkDraft(draft, password, id);
   if (!payload) return reply(errors, 400);
   const { t } = getInstance(context);
   let saved: DataSourceView | undefined;
   const refused = await refusalOf(async () => (saved = (await stateOf(context).logger.rpc("DataSourceAPI.Set", { Source: payload }, sourceAnswer)).Source));
   if (refused?.status === 404) return redirectWithToast(context, PATH, { type: "error", text: t("dataSources.gone") });
+  if (!refused) password.done();
   if (refused) return reply(translated(loggerErrors(refused.message, draft), (text) => problemMessage(t, refused.problem, text)), 400);
   const text = t(id === null ? "dataSources.added" : "dataSources.saved", { name: saved!.Name });
   // A new OPC UA source has no variables yet: straight on to picking them from the server.
@@ -151,7 +164,8 @@ export default function DataSources({ loaderData, actionData }: Route.ComponentP
             errors={form.errors}
             hasPassword={editing !== undefined && "HasPassword" in editing.Connection && editing.Connection.HasPassword}
             cancelHref={pageHref(params)}
-            browseHref={editing?.Protocol === "opcua" ? pageHref(params, "browse", editing.ID) : undefined}
+            pending={form.pending}
+            browse={form.browse}
           />
         </Panel>
       )}
@@ -180,11 +194,11 @@ export default function DataSources({ loaderData, actionData }: Route.ComponentP
 }
 
 /** The form's draft: the action's answer (as typed, with its errors) if it is about this form, else the stored source or a new one. */
-function formState(editing: DataSourceView | undefined, adding: string | null, reply: { id: number | null; draft: Draft; errors: Errors; nonce: string } | undefined) {
+function formState(editing: DataSourceView | undefined, adding: string | null, reply: FormReply | undefined) {
   const mine = reply && (editing ? reply.id === editing.ID : reply.id === null && reply.draft.protocol === adding);
-  if (mine) return { draft: reply.draft, errors: reply.errors, key: reply.nonce };
-  if (editing) return { draft: draftOf(editing), errors: {}, key: `edit-${editing.ID}` };
-  return { draft: newDraft(isProtocol(adding) ? adding : "mqtt"), errors: {}, key: `add-${adding}` };
+  if (mine) return { draft: reply.draft, errors: reply.errors, key: reply.nonce, pending: reply.pending, browse: reply.browse };
+  if (editing) return { draft: draftOf(editing), errors: {}, key: `edit-${editing.ID}`, pending: null, browse: null };
+  return { draft: newDraft(isProtocol(adding) ? adding : "mqtt"), errors: {}, key: `add-${adding}`, pending: null, browse: null };
 }
 
 /** The page URL with at most one page state. */

@@ -4,7 +4,7 @@ import type { Errors, Values } from "./draft";
 import { CheckField, plainOptions, SelectField, TextField } from "./Field";
 
 /** The connection of one protocol (decision 0010): where the device is and how to sign in. */
-export function ConnectionFields({ protocol, values, errors, hasPassword }: { protocol: Protocol; values: Values; errors: Errors; hasPassword: boolean }) {
+export function ConnectionFields({ protocol, values, errors, hasPassword, pending }: { protocol: Protocol; values: Values; errors: Errors; hasPassword: boolean; pending: string | null }) {
   const t = useT();
   const field = (k: string) => ({ name: `Connection.${k}`, defaultValue: values[`Connection.${k}`] ?? "", errors: errors[`Connection.${k}`] });
   return (
@@ -40,6 +40,8 @@ export function ConnectionFields({ protocol, values, errors, hasPassword }: { pr
       )}
       {protocol !== "modbus" && (
         <>
+          {/* A password typed before this round trip stays on the server; the page only holds its token. */}
+          {pending && <input type="hidden" name="Connection.PendingPassword" value={pending} />}
           <TextField
             name="Connection.Password"
             defaultValue=""
@@ -47,8 +49,8 @@ export function ConnectionFields({ protocol, values, errors, hasPassword }: { pr
             type="password"
             autoComplete="new-password"
             label={t("dataSources.password")}
-            placeholder={hasPassword ? t("dataSources.passwordUnchanged") : undefined}
-            hint={t(hasPassword ? "dataSources.passwordHintSet" : "dataSources.passwordHintNone")}
+            placeholder={pending ? t("dataSources.passwordKept") : hasPassword ? t("dataSources.passwordUnchanged") : undefined}
+            hint={t(pending ? "dataSources.passwordHintKept" : hasPassword ? "dataSources.passwordHintSet" : "dataSources.passwordHintNone")}
           />
           {hasPassword && <CheckField name="Connection.ClearPassword" label={t("dataSources.clearPassword")} defaultChecked={false} />}
         </>

@@ -1,7 +1,9 @@
 import { Form, Link, useNavigation } from "react-router";
 import { buttonClass } from "~/ui/formClasses";
 import { useT } from "~/ui/useT";
+import type { BrowseLevel } from "./BrowsePanel";
 import { ConnectionFields } from "./ConnectionFields";
+import { DraftBrowse } from "./DraftBrowse";
 import type { Draft, Errors as ErrorMap } from "./draft";
 import { CheckField, Errors, TextField } from "./Field";
 import { VariablesTable } from "./VariablesTable";
@@ -11,7 +13,25 @@ import { VariablesTable } from "./VariablesTable";
  * save or a row added without JavaScript comes back with everything as typed (passwords aside,
  * which never travel back to the page).
  */
-export function SourceForm({ id, draft, errors, hasPassword, cancelHref, browseHref }: { id: number | null; draft: Draft; errors: ErrorMap; hasPassword: boolean; cancelHref: string; browseHref?: string }) {
+export function SourceForm({
+  id,
+  draft,
+  errors,
+  hasPassword,
+  cancelHref,
+  pending,
+  browse,
+}: {
+  id: number | null;
+  draft: Draft;
+  errors: ErrorMap;
+  hasPassword: boolean;
+  cancelHref: string;
+  /** The token of a password typed before this round trip, kept on the server (never the password). */
+  pending: string | null;
+  /** The OPC UA server browsed with the connection as typed (the "Browse the server" button). */
+  browse: BrowseLevel | null;
+}) {
   const t = useT();
   const busy = useNavigation().state === "submitting";
   const v = draft.values;
@@ -32,16 +52,19 @@ export function SourceForm({ id, draft, errors, hasPassword, cancelHref, browseH
         <TextField name="PeriodMs" label={t("dataSources.periodMs")} type="number" inputMode="numeric" defaultValue={v.PeriodMs ?? ""} errors={errors.PeriodMs} hint={t(`dataSources.periodHint_${draft.protocol}`)} />
       </div>
       <CheckField name="Enabled" label={t("dataSources.enabled")} defaultChecked={v.Enabled === "on"} hint={t("dataSources.enabledHint")} />
-      <ConnectionFields protocol={draft.protocol} values={v} errors={errors} hasPassword={hasPassword} />
+      <ConnectionFields protocol={draft.protocol} values={v} errors={errors} hasPassword={hasPassword} pending={pending} />
+      {draft.protocol === "opcua" &&
+        (browse ? (
+          <DraftBrowse level={browse} added={new Set(draft.variables.map((row) => row["Address.NodeId"] ?? ""))} />
+        ) : (
+          <p className="text-sm">
+            <button type="submit" name="intent" value="browse" className="cursor-pointer text-brand underline" data-testid="browse-button">
+              {t("dataSources.browse.open")}
+            </button>{" "}
+            <span className="text-slate-600 dark:text-slate-400">{t("dataSources.browse.openHint")}</span>
+          </p>
+        ))}
       <VariablesTable protocol={draft.protocol} variables={draft.variables} errors={errors} />
-      {browseHref && (
-        <p className="text-sm">
-          <Link to={browseHref} className="text-brand underline" data-testid="browse-link">
-            {t("dataSources.browse.open")}
-          </Link>{" "}
-          <span className="text-slate-600 dark:text-slate-400">{t("dataSources.browse.openHint")}</span>
-        </p>
-      )}
       <div className="flex gap-2">
         <button type="submit" name="intent" value="save" className={buttonClass} disabled={busy}>
           {id === null ? t("dataSources.addSubmit") : t("common.save")}

@@ -277,3 +277,21 @@ export function loggerErrors(description: string, draft: Draft): Errors {
 export function translated(errors: Errors, translate: (text: string) => string): Errors {
   return Object.fromEntries(Object.entries(errors).map(([field, list]) => [field, list.map((m) => ("text" in m ? { text: translate(m.text) } : m))]));
 }
+
+/** A browsed OPC UA node as a new row of the form: its display name (unique among the rows), unit and range where the node states them. */
+export function rowOfNode(draft: Draft, node: { NodeId: string; DisplayName?: string; Unit?: string; RangeMin?: number; RangeMax?: number; Writable?: boolean }): Values {
+  const taken = new Set(draft.variables.map((v) => (v.Name ?? "").trim().toLowerCase()));
+  const base = (node.DisplayName?.trim() || node.NodeId).replace(/[\p{Cc}\p{Cf}]/gu, "").slice(0, 64) || "Variable";
+  let name = base;
+  for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${base.slice(0, 64 - String(n).length - 1)} ${n}`;
+  const ranged = Number.isFinite(node.RangeMin) && Number.isFinite(node.RangeMax) && node.RangeMax! > node.RangeMin!;
+  return {
+    ...newVariable("opcua"),
+    Name: name,
+    Unit: (node.Unit ?? "").trim().slice(0, 16),
+    RangeMin: ranged ? String(node.RangeMin) : "0",
+    RangeMax: ranged ? String(node.RangeMax) : "100",
+    Direction: node.Writable ? "IO" : "I",
+    "Address.NodeId": node.NodeId,
+  };
+}
