@@ -30,7 +30,13 @@ export type Postgres = {
 };
 
 export type PostgresOptions = {
+  /**
+   * The port to listen on (a free one by default). The ports tests are given lie in Linux's
+   * ephemeral range, so another program's connection may hold one for a while: then a free port
+   * is taken instead, unless strictPort (the CLI's --port).
+   */
   port?: number;
+  strictPort?: boolean;
   /** Extra server settings (name → value), e.g. { shared_buffers: "1GB" } for a benchmark. */
   settings?: Record<string, string>;
   /** The database created for the tests ("loggia" by default). */
@@ -78,7 +84,7 @@ export async function startPostgres(o: PostgresOptions = {}): Promise<Postgres> 
   const bin = postgresBin();
   if (!bin) throw new Error(postgresMissing()!);
   const user = asServerUser();
-  const port = o.port ?? (await freePort());
+  let port = o.port ?? (await freePort());
   const database = o.database ?? "loggia";
   const dir = mkdtempSync(join(tmpdir(), "loggia-postgres-"));
   const data = join(dir, "data");
@@ -99,17 +105,16 @@ export async function startPostgres(o: PostgresOptions = {}): Promise<Postgres> 
   rmSync(pwFile);
   const settings: Record<string, string> = {
     listen_addresses: "127.0.0.1",
-    port: String(port),
     unix_socket_directories: sock,
     ...o.settings,
   };
-  const serverArgs = ["-D", data, ...Object.entries(settings).flatMap(([k, v]) => ["-c", `${k}=${v}`])];
+  const serverArgs = () => ["-D", data, "-c", `port=${port}`, ...Object.entries(settings).flatMap(([k, v]) => ["-c", `${k}=${v}`])];
 
   let child: ChildProcess | null = null;
   let log = "";
   const start = async () => {
     log = "";
-    const [file, ...args] = cmd("postgres", serverArgs);
+    const [file, ...args] = cmd("postgres", serverArgs());
     const c = spawn(file!, args, { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
     child = c;
     live.add(c);
@@ -136,7 +141,15 @@ export async function startPostgres(o: PostgresOptions = {}): Promise<Postgres> 
     });
   };
   try {
-    await start();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await start();
+        break;
+      } catch (err) {
+        if (o.strictPort || attempt >= 3 || !/Address already in use/.test((err as Error).message)) throw err;
+        port = await freePort();
+      }
+    }
     await run(["psql", "-X", "-q", "-h", sock, "-p", String(port), "-U", "postgres", "-d", "postgres", "-c", `CREATE DATABASE ${database}`], dir);
   } catch (err) {
     await pause();
@@ -176,7 +189,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error("usage: npx node tests/support/postgres.ts [--port N]");
     process.exit(2);
   }
-  const pg = await startPostgres({ port });
+  const pg = await startPostgres({ port, strictPort: port !== undefined });
   console.log(pg.url);
   console.error(`PostgreSQL ready in ${pg.dir} (as ${process.getuid?.() === 0 ? "postgres" : userInfo().username}); Ctrl-C stops it and removes the folder.`);
   const quit = () => void pg.stop().then(() => process.exit(0));

@@ -57,10 +57,13 @@ export class PgSql implements Sql {
   private changes = 0;
   private closeHooks: Array<() => Promise<void>> = [];
 
-  constructor(
-    readonly pool: pg.Pool,
-    private readonly schemaNames: ReadonlyMap<string, string>,
-  ) {}
+  readonly pool: pg.Pool;
+  private readonly schemaNames: ReadonlyMap<string, string>;
+
+  constructor(pool: pg.Pool, schemaNames: ReadonlyMap<string, string>) {
+    this.pool = pool;
+    this.schemaNames = schemaNames;
+  }
 
   /** Runs before the pool ends on close() (the lease is released there). */
   onClose(hook: () => Promise<void>): void {

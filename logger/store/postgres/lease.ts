@@ -30,13 +30,19 @@ export class Lease {
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
 
-  private constructor(
-    private client: pg.Client,
-    private readonly id: string,
-    private readonly connect: () => Promise<pg.Client>,
-    private readonly log: (line: string) => void,
-    private readonly onLost: (message: string) => void,
-  ) {}
+  private client: pg.Client;
+  private readonly id: string;
+  private readonly connect: () => Promise<pg.Client>;
+  private readonly log: (line: string) => void;
+  private readonly onLost: (message: string) => void;
+
+  private constructor(client: pg.Client, id: string, connect: () => Promise<pg.Client>, log: (line: string) => void, onLost: (message: string) => void) {
+    this.client = client;
+    this.id = id;
+    this.connect = connect;
+    this.log = log;
+    this.onLost = onLost;
+  }
 
   /**
    * Takes the lease of `id` on a fresh connection from `connect`, or throws LeaseHeld naming the
