@@ -5,9 +5,9 @@ import type { BrowseNode, DataSource, OpcuaConnection as OpcuaConnectionType } f
 import { problemOf } from "../sources/problems.ts";
 import type { ProblemArgs } from "../sources/problems.ts";
 import { deleteSource, loadSource, loadSources, saveSource, sourceNameTaken } from "../sources/stored.ts";
-import { tx } from "../store/db.ts";
+import type { Db } from "../store/db.ts";
 import { method } from "./registry.ts";
-import type { CallContext, Registry } from "./registry.ts";
+import type { Registry } from "./registry.ts";
 import { id } from "./schemas.ts";
 
 // DataSourceAPI (decision 0010, docs/logger-api.md "Data sources"): MQTT, Modbus TCP and OPC UA
@@ -21,13 +21,13 @@ const MAX_BODY = 1024 * 1024;
 const SetParams = z.object({ Source: z.unknown() });
 
 /** The OPC UA browse function of logger/sources/opcua.ts, loaded on first use (see browse()). */
-type BrowseFn = (connection: OpcuaConnectionType & { Password?: string }, nodeId: string) => Promise<BrowseNode[]>;
+type BrowseFn = (connection: OpcuaConnectionType & { Password?: string }, nodeId: string) => Promise<{ nodes: BrowseNode[]; fingerprint: string | null }>;
 
 /** A refusal with its stable code and arguments beside the English text (decision 0010, "Connection problems"). */
 const refusal = (status: number, value: number, text: string, Code: string, Args: ProblemArgs) => new RpcError(status, value, text, {}, { Problem: { Code, Args } });
 
-function stored(ctx: CallContext, id: number): DataSource {
-  const s = loadSource(ctx.db, id);
+async function stored(db: Db, id: number): Promise<DataSource> {
+  const s = await loadSource(db, id);
   if (!s) throw notFound(`Data source ${id} not found`);
   return s;
 }
@@ -57,7 +57,7 @@ function changes(before: DataSource, after: DataSource, passwordSet: boolean): s
 }
 
 let browseFn: BrowseFn | null = null;
-async function browse(connection: Parameters<BrowseFn>[0], nodeId: string): Promise<BrowseNode[]> {
+async function browse(connection: Parameters<BrowseFn>[0], nodeId: string): ReturnType<BrowseFn> {
   // Imported when first needed: node-opcua is large, and most loggers never browse.
   browseFn ??= (await import("../sources/opcua.ts")).browseOpcua;
   return browseFn(connection, nodeId);
@@ -67,13 +67,13 @@ export const dataSourceMethods: Registry = {
   "DataSourceAPI.List": method({
     params: z.object({}),
     permission: "ManageProject",
-    handler: (_p, ctx) => ({ Sources: loadSources(ctx.db, (m) => ctx.trace.add("error", "datasource", m)).map(viewOf) }),
+    handler: async (_p, ctx) => ({ Sources: (await loadSources(ctx.db, (m) => ctx.trace.add("error", "datasource", m))).map(viewOf) }),
   }),
 
   "DataSourceAPI.Get": method({
     params: z.object({ ID: id }),
     permission: "ManageProject",
-    handler: (p, ctx) => ({ Source: viewOf(stored(ctx, p.ID)) }),
+    handler: async (p, ctx) => ({ Source: viewOf(await stored(ctx.db, p.ID)) }),
   }),
 
   "DataSourceAPI.Set": method({
@@ -85,12 +85,12 @@ export const dataSourceMethods: Registry = {
       if (!parsed.success) throw invalidParam(describeZodError(parsed.error, "Source"));
       const input = parsed.data as DataSource;
       const password = input.Protocol === "modbus" ? undefined : input.Connection.Password;
-      const saved = tx(ctx.db, () => {
-        const before = input.ID > 0 ? stored(ctx, input.ID) : null;
+      const saved = await ctx.db.tx(async (q) => {
+        const before = input.ID > 0 ? await stored(q, input.ID) : null;
         if (before && before.Protocol !== input.Protocol) {
           throw invalidParam(`Invalid parameter Source.Protocol: data source ${before.Name} is ${before.Protocol}; its protocol cannot change (add a new source instead)`);
         }
-        if (sourceNameTaken(ctx.db, input.Name, before?.ID ?? -1)) {
+        if (await sourceNameTaken(q, input.Name, before?.ID ?? -1)) {
           throw refusal(400, RS.InvalidOperation, `Invalid parameter Source.Name: another data source is already called ${input.Name}`, "sourceNameTaken", { name: input.Name });
         }
         const clash = ctx.data.model.devices.find((d) => d.Name.toLowerCase() === input.Name.toLowerCase() && d.ID !== (before ? deviceIdOf(before.ID) : ""));
@@ -107,8 +107,8 @@ export const dataSourceMethods: Registry = {
           if (seen.has(v.VariableId)) throw invalidParam(`Invalid parameter Source.Variables.${i}.VariableId: ${v.VariableId} is given twice`);
           seen.add(v.VariableId);
         });
-        const s = saveSource(ctx.db, { ...input, ID: before?.ID ?? -1 } as DataSource, password);
-        ctx.audit(before ? `Changed data source ${s.Name}: ${changes(before, s, password !== undefined)}` : `Added data source ${s.Name} (${s.Protocol}, ${s.Variables.length} variable${s.Variables.length === 1 ? "" : "s"})`);
+        const s = await saveSource(q, { ...input, ID: before?.ID ?? -1 } as DataSource, password);
+        await ctx.audit(before ? `Changed data source ${s.Name}: ${changes(before, s, password !== undefined)}` : `Added data source ${s.Name} (${s.Protocol}, ${s.Variables.length} variable${s.Variables.length === 1 ? "" : "s"})`, q);
         return s;
       });
       await ctx.data.sources.update(saved);
@@ -120,10 +120,10 @@ export const dataSourceMethods: Registry = {
     params: z.object({ ID: id }),
     permission: "ManageProject",
     handler: async (p, ctx) => {
-      const s = tx(ctx.db, () => {
-        const s = stored(ctx, p.ID);
-        deleteSource(ctx.db, s.ID);
-        ctx.audit(`Deleted data source ${s.Name} (its history stays)`);
+      const s = await ctx.db.tx(async (q) => {
+        const s = await stored(q, p.ID);
+        await deleteSource(q, s.ID);
+        await ctx.audit(`Deleted data source ${s.Name} (its history stays)`, q);
         return s;
       });
       await ctx.data.sources.remove(s.ID);
@@ -147,20 +147,22 @@ export const dataSourceMethods: Registry = {
         // A connection being edited without retyping its password: the stored one of ID, but only
         // to the same server and user (never handed to an endpoint the caller just typed).
         if (connection.Password === undefined && p.ID !== undefined) {
-          const s = stored(ctx, p.ID);
+          const s = await stored(ctx.db, p.ID);
           if (s.Protocol === "opcua" && s.Connection.Endpoint === connection.Endpoint && s.Connection.Username === connection.Username) {
             connection = { ...connection, Password: s.Connection.Password };
           }
         }
       } else if (p.ID !== undefined) {
-        const s = stored(ctx, p.ID);
+        const s = await stored(ctx.db, p.ID);
         if (s.Protocol !== "opcua") throw invalidParam(`Invalid parameter ID: data source ${s.Name} is ${s.Protocol}; only OPC UA servers can be browsed`);
         connection = s.Connection;
       } else {
         throw invalidParam("Invalid parameters: give ID (a stored OPC UA source) or Connection");
       }
       try {
-        return { Nodes: await browse(connection, p.NodeId) };
+        const { nodes, fingerprint } = await browse(connection, p.NodeId);
+        // The certificate seen, for the operator to check and require (decision 0010, "Server certificates").
+        return { Nodes: nodes, ServerFingerprint: fingerprint };
       } catch (err) {
         if (err instanceof RpcError) throw err;
         // The server's answer (unreachable, refused, unknown node) as a readable error, not a 500.

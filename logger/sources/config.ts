@@ -92,6 +92,14 @@ export const ModbusAddress = z.object({
 export const OPCUA_SECURITY_MODES = ["None", "Sign", "SignAndEncrypt"] as const;
 export const OPCUA_SECURITY_POLICIES = ["None", "Basic256Sha256", "Aes128_Sha256_RsaOaep", "Aes256_Sha256_RsaPss"] as const;
 
+export const OPCUA_TRUST = ["firstUse", "fingerprint"] as const;
+const FINGERPRINT = /^([0-9A-F]{2}:){31}[0-9A-F]{2}$/;
+/** "3a5f…", "3A 5F …" or "3A:5F:…" → "3A:5F:…" (anything else is left for the check to refuse). */
+export function normalFingerprint(f: string): string {
+  const hex = f.replace(/[\s:]/g, "").toUpperCase();
+  return /^[0-9A-F]{64}$/.test(hex) ? hex.match(/../g)!.join(":") : f.trim();
+}
+
 export const OpcuaConnection = z
   .object({
     Endpoint: z
@@ -104,8 +112,26 @@ export const OpcuaConnection = z
     Auth: z.enum(["anonymous", "user"]).default("anonymous"),
     Username: z.string().max(256).default(""),
     Password: password.optional(),
+    /**
+     * The server's certificate (decision 0010, "Server certificates"): "firstUse" accepts the one
+     * the server presents (and refuses a different one later in the same run); "fingerprint"
+     * requires the certificate whose SHA-256 fingerprint is Fingerprint, as the operator checked it.
+     */
+    Trust: z.enum(OPCUA_TRUST).default("firstUse"),
+    Fingerprint: z
+      .string()
+      .max(200)
+      .default("")
+      .transform(normalFingerprint)
+      .refine((f) => f === "" || FINGERPRINT.test(f), { message: "Fingerprint must be a SHA-256 fingerprint: 32 bytes in hex, e.g. 3A:5F:…" }),
   })
   .superRefine((c, ctx) => {
+    if (c.Trust === "fingerprint" && c.Fingerprint === "") {
+      ctx.addIssue({ code: "custom", path: ["Fingerprint"], message: "Fingerprint must not be empty when Trust is fingerprint" });
+    }
+    if (c.Trust === "fingerprint" && c.SecurityMode === "None") {
+      ctx.addIssue({ code: "custom", path: ["Trust"], message: "Trust fingerprint needs SecurityMode Sign or SignAndEncrypt (without security no certificate is used)" });
+    }
     if ((c.SecurityMode === "None") !== (c.SecurityPolicy === "None")) {
       ctx.addIssue({ code: "custom", path: ["SecurityPolicy"], message: "SecurityPolicy must be None exactly when SecurityMode is None" });
     }
@@ -196,7 +222,8 @@ export type MqttConnection = z.output<typeof MqttConnection>;
 export type MqttAddress = z.output<typeof MqttAddress>;
 export type ModbusConnection = z.output<typeof ModbusConnection>;
 export type ModbusAddress = z.output<typeof ModbusAddress>;
-export type OpcuaConnection = z.output<typeof OpcuaConnection>;
+// Trust and Fingerprint optional in the type: a connection made in code (tests, benchmarks) trusts on first use.
+export type OpcuaConnection = Omit<z.output<typeof OpcuaConnection>, "Trust" | "Fingerprint"> & Partial<Pick<z.output<typeof OpcuaConnection>, "Trust" | "Fingerprint">>;
 export type OpcuaAddress = z.output<typeof OpcuaAddress>;
 
 export type SourceVariable<A = MqttAddress | ModbusAddress | OpcuaAddress> = {
@@ -247,6 +274,8 @@ export type SourceState = {
   Errors: number;
   /** Epoch ms of the last state change. */
   Since: number;
+  /** OPC UA with security: SHA-256 fingerprint of the certificate the server presented (null: none seen). */
+  ServerFingerprint: string | null;
 };
 
 export type BrowseNode = {

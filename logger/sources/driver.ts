@@ -13,6 +13,8 @@ export type DriverEvents = {
    * arrive) — the manager holds the last values in every slot while connected (sample-and-hold).
    */
   state(state: "connecting" | "connected" | "error", error?: string): void;
+  /** OPC UA with security: the SHA-256 fingerprint of the certificate the server presented (shown so the operator can decide to require it). */
+  certificate?(fingerprint: string): void;
 };
 
 export interface Driver {

@@ -53,6 +53,8 @@ type Run = {
   badUnlogged: number;
   badLastReason: string;
   badLoggedAt: number;
+  /** OPC UA with security: the fingerprint of the certificate the server presented last. */
+  fingerprint: string | null;
 };
 
 export type SourceManagerOptions = {
@@ -93,8 +95,8 @@ export class SourceManager {
   }
 
   /** Loads the stored sources into the model and connects the enabled ones. */
-  start(): void {
-    for (const s of loadSources(this.o.db, (m) => this.o.log("error", m))) {
+  async start(): Promise<void> {
+    for (const s of await loadSources(this.o.db, (m) => this.o.log("error", m))) {
       try {
         this.apply(s);
       } catch (err) {
@@ -148,7 +150,7 @@ export class SourceManager {
     this.syncModel(s);
     const run: Run = old ?? {
       config: s, driver: null, periodMs: s.PeriodMs, vars: [], state: "disabled", lastError: "", lastValueTime: null,
-      values: 0, errors: 0, since: now, badUnlogged: 0, badLastReason: "", badLoggedAt: 0,
+      values: 0, errors: 0, since: now, badUnlogged: 0, badLastReason: "", badLoggedAt: 0, fingerprint: null,
     };
     // On the same grid a kept variable keeps what it is collecting (its open slot, its held value).
     const kept = new Map(old && old.periodMs === s.PeriodMs ? old.vars.map((v) => [v.id, v]) : []);
@@ -250,6 +252,9 @@ export class SourceManager {
       },
       state: (state: "connecting" | "connected" | "error", error?: string) => {
         if (run.driver === driver) this.setState(run, state, error);
+      },
+      certificate: (fingerprint: string) => {
+        if (run.driver === driver) run.fingerprint = fingerprint;
       },
     };
     let driver: Driver | null = null;
@@ -496,6 +501,7 @@ export class SourceManager {
       Values: r.values,
       Errors: r.errors,
       Since: r.since,
+      ServerFingerprint: r.fingerprint,
     }));
   }
 

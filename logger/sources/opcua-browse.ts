@@ -1,7 +1,7 @@
 import { AccessLevelFlag, AttributeIds, BrowseDirection, DataTypeIds, NodeClass, NodeClassMask, ObjectIds, ReferenceTypeIds, resolveNodeId } from "node-opcua-client";
 import type { BrowseDescriptionLike, ClientSession, NodeId, ReadValueIdOptions, ReferenceDescription } from "node-opcua-client";
 import type { BrowseNode, OpcuaConnection } from "./config.ts";
-import { makeClient, OpcuaError, openSession, within } from "./opcua-connect.ts";
+import { makeClient, OpcuaError, openSession, serverFingerprint, within } from "./opcua-connect.ts";
 
 // DataSourceAPI.Browse for OPC UA: one level of the address space under a node ("" = the Objects
 // folder), with what the console's picker needs to fill a variable in: display name, node class,
@@ -59,7 +59,7 @@ async function readAll(session: ClientSession, ids: ReadValueIdOptions[]) {
 const nodeClassName = (c: NodeClass) => (NodeClass[c] ?? "Unspecified") as BrowseNode["NodeClass"];
 
 /** One level of the address space under `nodeId` ("" = Objects folder). Rejects with a readable Error. */
-export async function browseOpcua(connection: OpcuaConnection & { Password?: string }, nodeId: string): Promise<BrowseNode[]> {
+export async function browseOpcua(connection: OpcuaConnection & { Password?: string }, nodeId: string): Promise<{ nodes: BrowseNode[]; fingerprint: string | null }> {
   let parent: NodeId;
   try {
     parent = resolveNodeId(nodeId.trim() === "" ? ObjectIds.ObjectsFolder : nodeId.trim());
@@ -71,7 +71,8 @@ export async function browseOpcua(connection: OpcuaConnection & { Password?: str
   const client = makeClient(connection);
   try {
     const session = await openSession(client, connection, BROWSE_TIMEOUT_MS);
-    return await within(browseUnder(session, parent), left(), `Browsing ${connection.Endpoint} took longer than ${BROWSE_TIMEOUT_MS / 1000} s`);
+    const nodes = await within(browseUnder(session, parent), left(), `Browsing ${connection.Endpoint} took longer than ${BROWSE_TIMEOUT_MS / 1000} s`);
+    return { nodes, fingerprint: serverFingerprint(client) };
   } finally {
     await within(client.disconnect(), 3000, "disconnect").catch(() => {});
   }

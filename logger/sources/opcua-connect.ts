@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { OPCUACertificateManager } from "node-opcua-certificate-manager";
 import { MessageSecurityMode, OPCUAClient, SecurityPolicy, UserTokenType } from "node-opcua-client";
@@ -82,10 +83,12 @@ function certificatesReady(): Promise<void> {
   return c.ready;
 }
 
-export async function openSession(client: OPCUAClient, c: OpcuaConnection & { Password?: string }, timeoutMs: number): Promise<ClientSession> {
+export async function openSession(client: OPCUAClient, c: OpcuaConnection & { Password?: string }, timeoutMs: number, firstSeen?: string | null): Promise<ClientSession> {
   const attempt = (async () => {
     await certificatesReady();
     await client.connect(c.Endpoint);
+    // Checked before the session: a server we do not trust never gets the password.
+    checkTrust(c, serverFingerprint(client), firstSeen ?? null);
     return client.createSession(identityOf(c));
   })();
   try {
@@ -94,6 +97,30 @@ export async function openSession(client: OPCUAClient, c: OpcuaConnection & { Pa
     attempt.catch(() => {});
     void client.disconnect().catch(() => {});
     throw new OpcuaError(describeOpcuaError(e, c), { cause: e });
+  }
+}
+
+/** The SHA-256 fingerprint ("3A:5F:…") of the certificate the server presented; null without security (none is used). */
+export function serverFingerprint(client: OPCUAClient): string | null {
+  const cert = client.serverCertificate;
+  const der = Array.isArray(cert) ? cert[0] : cert;
+  if (!der || der.length === 0) return null;
+  return createHash("sha256").update(der).digest("hex").toUpperCase().match(/../g)!.join(":");
+}
+
+/**
+ * Decision 0010, "Server certificates": with Trust "fingerprint" only the certificate the operator
+ * checked is accepted; with "firstUse" the one seen first (by this driver, since the logger
+ * started) is, and a different one later is refused until the operator looks at it.
+ */
+function checkTrust(c: OpcuaConnection, seen: string | null, firstSeen: string | null): void {
+  if (c.SecurityMode === "None") return;
+  const where = c.Endpoint;
+  if ((c.Trust ?? "firstUse") === "fingerprint" && seen !== c.Fingerprint) {
+    throw new OpcuaError(problemText("certificateNotTrusted", { where, detail: `fingerprint ${seen ?? "none"}, expected ${c.Fingerprint}` }));
+  }
+  if ((c.Trust ?? "firstUse") === "firstUse" && firstSeen && seen !== firstSeen) {
+    throw new OpcuaError(problemText("certificateNotTrusted", { where, detail: `fingerprint ${seen ?? "none"} changed since first use, was ${firstSeen}` }));
   }
 }
 

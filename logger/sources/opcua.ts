@@ -3,7 +3,7 @@ import type { ClientMonitoredItemGroup, ClientSession, ClientSubscription, DataV
 import type { OpcuaDataSource } from "./config.ts";
 import { BACKOFF_MIN_MS, nextBackoff } from "./driver.ts";
 import type { Driver, DriverEvents, DriverFactory } from "./driver.ts";
-import { describeOpcuaError, makeClient, openSession, within } from "./opcua-connect.ts";
+import { describeOpcuaError, makeClient, openSession, serverFingerprint, within } from "./opcua-connect.ts";
 import { problemText } from "./problems.ts";
 
 export { browseOpcua } from "./opcua-browse.ts";
@@ -84,6 +84,8 @@ export class OpcuaDriver implements Driver {
   private lastAlive = 0;
   private aliveLimitMs = 10_000;
   private lastState = "";
+  /** The server certificate's fingerprint at the first connection (trust on first use). */
+  private firstFingerprint: string | null = null;
   private readonly types = new Map<number, DataType>();
   private readonly params: ReturnType<typeof subscriptionParameters>;
 
@@ -155,8 +157,11 @@ export class OpcuaDriver implements Driver {
     client.on("connection_lost", () => current() && this.lost(problemText("closed", { where: c.Endpoint })));
     client.on("close", () => current() && this.lost(problemText("closed", { where: c.Endpoint })));
     try {
-      live.session = await openSession(client, c, CONNECT_TIMEOUT_MS);
+      live.session = await openSession(client, c, CONNECT_TIMEOUT_MS, this.firstFingerprint);
       if (!current()) return;
+      const fingerprint = serverFingerprint(client);
+      this.firstFingerprint ??= fingerprint;
+      if (fingerprint) this.events.certificate?.(fingerprint);
       live.session.on("session_closed", () => current() && this.lost(`Session on ${c.Endpoint} closed`));
       const p = this.params;
       live.subscription = await within(

@@ -93,6 +93,19 @@ describe("OPC UA driver", () => {
     expect(JSON.stringify(wrong.rec.states)).not.toContain("wrong");
   });
 
+  it("requires the server certificate the operator checked: another fingerprint is refused before signing in; the right one connects", async () => {
+    const secure = { ...anonymous(), SecurityMode: "Sign", SecurityPolicy: "Basic256Sha256", Auth: "user", Username: OPCUA_USER.username, Password: OPCUA_USER.password } as const;
+    const { fingerprint } = await browseOpcua(secure, "");
+    expect(fingerprint).toMatch(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
+    const other = "00:".repeat(31) + "00";
+    const wrong = run([variable("Counter", "ns=1;s=Cell.Counter")], { ...secure, Trust: "fingerprint", Fingerprint: other });
+    await until(() => expect(wrong.rec.state()).toBe("error"), 20_000);
+    expect(wrong.rec.states.at(-1)?.error).toBe(`The certificate of ${device.endpoint} is not trusted (fingerprint ${fingerprint}, expected ${other})`);
+    const right = run([variable("Counter", "ns=1;s=Cell.Counter")], { ...secure, Trust: "fingerprint", Fingerprint: fingerprint! });
+    await until(() => expect(right.rec.valuesOf(0).length).toBeGreaterThan(1), 20_000);
+    expect(right.rec.state()).toBe("connected");
+  });
+
   it("connection refused is a readable error", async () => {
     const port = await freePort();
     const { rec } = run([variable("Counter", "ns=1;s=Cell.Counter")], { ...anonymous(), Endpoint: `opc.tcp://127.0.0.1:${port}` });
@@ -103,23 +116,27 @@ describe("OPC UA driver", () => {
 
 describe("OPC UA browse", () => {
   it("lists the Objects folder and a folder's variables with units, ranges, data types and write access", async () => {
-    const top = await browseOpcua(anonymous(), "");
+    const { nodes: top } = await browseOpcua(anonymous(), "");
     expect(top).toEqual(expect.arrayContaining([{ NodeId: "ns=1;s=Cell", DisplayName: "Cell", NodeClass: "Object", HasChildren: true }]));
     expect(top.find((n) => n.DisplayName === "Server")?.HasChildren).toBe(true);
-    const cell = await browseOpcua(anonymous(), "ns=1;s=Cell");
+    const { nodes: cell } = await browseOpcua(anonymous(), "ns=1;s=Cell");
     const by = Object.fromEntries(cell.map((n) => [n.DisplayName, n]));
     expect(by.Temperature).toEqual({ NodeId: "ns=1;s=Cell.Temperature", DisplayName: "Temperature", NodeClass: "Variable", HasChildren: false, DataType: "Double", Unit: "°C", RangeMin: 0, RangeMax: 100, Writable: false });
     expect(by.Setpoint).toMatchObject({ Writable: true, Unit: "°C", RangeMin: 0, RangeMax: 100 });
     expect(by.Pressure).toMatchObject({ Unit: "bar", RangeMin: 0, RangeMax: 10 });
     expect(by.Counter).toEqual({ NodeId: "ns=1;s=Cell.Counter", DisplayName: "Counter", NodeClass: "Variable", HasChildren: false, DataType: "UInt32", Writable: false });
     expect(by.Motor).toMatchObject({ NodeId: "ns=1;s=Cell.Motor", NodeClass: "Object", HasChildren: true });
-    const motor = await browseOpcua(anonymous(), "ns=1;s=Cell.Motor");
+    const { nodes: motor } = await browseOpcua(anonymous(), "ns=1;s=Cell.Motor");
     expect(motor).toEqual([expect.objectContaining({ DisplayName: "Speed", RangeMin: 0, RangeMax: 3000, DataType: "Double" })]);
   });
 
   it("works on a secure endpoint with a user, and fails readably", async () => {
     const secure = { ...anonymous(), SecurityMode: "Sign", SecurityPolicy: "Aes128_Sha256_RsaOaep", Auth: "user", Username: OPCUA_USER.username, Password: OPCUA_USER.password } as const;
-    expect((await browseOpcua(secure, "ns=1;s=Cell")).map((n) => n.DisplayName)).toContain("Temperature");
+    const browsed = await browseOpcua(secure, "ns=1;s=Cell");
+    expect(browsed.nodes.map((n) => n.DisplayName)).toContain("Temperature");
+    // The server's certificate, for the operator to check and require (decision 0010).
+    expect(browsed.fingerprint).toMatch(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
+    expect((await browseOpcua(anonymous(), "ns=1;s=Cell")).fingerprint).toBeNull();
     await expect(browseOpcua(anonymous(), "ns=x;q=1")).rejects.toThrow(/NodeId ns=x;q=1 is not valid/);
     await expect(browseOpcua(anonymous(), "ns=1;s=Cell.Nothing")).rejects.toThrow("Cannot browse ns=1;s=Cell.Nothing: BadNodeIdUnknown");
     const port = await freePort();
