@@ -25,12 +25,21 @@ export interface StoredDashboard {
 
 export const listDashboards = (logger: LoggerClient) => logger.readRpc("WebUIAPI.List", {}, dashboardListAnswer).then((a) => a.List);
 
+// The stored content checked once per logger answer (the client's cache keeps its identity while
+// it is valid), not once per page: every viewer of a dashboard re-parsed the same widgets.
+const checkedContent = new WeakMap<object, DashboardContent | null>();
+
 /** The dashboard, or null when it does not exist (any more). */
 export async function getDashboard(logger: LoggerClient, id: string): Promise<StoredDashboard | null> {
   try {
     const { Dashboard: d } = await logger.readRpc("WebUIAPI.GetDashboard", { ID: id }, dashboardAnswer);
-    const content = contentSchema.safeParse(d.Content);
-    return { ID: d.ID, Name: d.Name, IsDefault: d.IsDefault, Version: d.Version, content: content.success ? content.data : null };
+    let content = checkedContent.get(d);
+    if (content === undefined) {
+      const parsed = contentSchema.safeParse(d.Content);
+      content = parsed.success ? parsed.data : null;
+      checkedContent.set(d, content);
+    }
+    return { ID: d.ID, Name: d.Name, IsDefault: d.IsDefault, Version: d.Version, content };
   } catch (error) {
     if (error instanceof LoggerError && error.status === 404) return null;
     throw error;

@@ -14,12 +14,19 @@ export interface VariableRow extends Variable {
 export async function variableSources(logger: LoggerClient): Promise<Map<string, string>> {
   const { Data: sources } = await logger.readRest("GET", "/history/structure/sources", undefined, sourcesAnswer);
   const lists = await Promise.all(sources.map((s) => logger.readRest("GET", `/history/structure/sources/${encodeURIComponent(s.Id)}/variables`, undefined, sourceVariablesAnswer)));
+  // Built once per set of cached answers (their identities), not on every page that asks.
+  const known = sourcesBuilt.get(sources);
+  if (known && known.lists.length === lists.length && known.lists.every((l, i) => l === lists[i])) return known.sourceOf;
   const sourceOf = new Map<string, string>();
   sources.forEach((s, i) => {
     for (const v of lists[i]!.Data) if (!sourceOf.has(v.Id)) sourceOf.set(v.Id, s.Id);
   });
+  sourcesBuilt.set(sources, { lists, sourceOf });
   return sourceOf;
 }
+const sourcesBuilt = new WeakMap<object, { lists: object[]; sourceOf: Map<string, string> }>();
+/** The online variables with their sources, per cached listing and sources map (read-only for callers). */
+const variablesBuilt = new WeakMap<object, { sourceOf: Map<string, string>; variables: Variable[] }>();
 
 /** The contract's selector of a variable's newest data (its source from variableSources). */
 export const selector = (v: Pick<Variable, "Id" | "SourceId">) => ({ SID: v.SourceId ?? "", VID: v.Id, Selector: "latest" });
@@ -27,7 +34,11 @@ export const selector = (v: Pick<Variable, "Id" | "SourceId">) => ({ SID: v.Sour
 /** The online variables, each with the source the contract's listings put it in. */
 export async function onlineVariables(logger: LoggerClient): Promise<Variable[]> {
   const [{ Data }, sourceOf] = await Promise.all([logger.readRest("GET", "/online/structure/variables", undefined, variablesAnswer), variableSources(logger)]);
-  return Data.map((v) => ({ ...v, SourceId: sourceOf.get(v.Id) }));
+  const known = variablesBuilt.get(Data);
+  if (known?.sourceOf === sourceOf) return known.variables;
+  const variables = Data.map((v) => ({ ...v, SourceId: sourceOf.get(v.Id) }));
+  variablesBuilt.set(Data, { sourceOf, variables });
+  return variables;
 }
 
 /** All variables with the names of their device and module, in the logger's order. */
