@@ -166,6 +166,7 @@ export default function DataSources({ loaderData, actionData }: Route.ComponentP
             cancelHref={pageHref(params)}
             pending={form.pending}
             browse={form.browse}
+            seenFingerprint={editing ? states.find((s) => s.ID === editing.ID)?.ServerFingerprint : null}
           />
         </Panel>
       )}

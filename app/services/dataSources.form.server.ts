@@ -90,8 +90,8 @@ export async function browseDraft(
   if (!payload) return { level: null, errors };
   const params = { Connection: payload.Connection, NodeId: trail.at(-1)?.nodeId ?? "", ...(id === null ? {} : { ID: id }) };
   try {
-    const { Nodes } = await logger.rpc("DataSourceAPI.Browse", params, browseAnswer);
-    return { level: { trail, nodes: Nodes, error: null }, errors: {} };
+    const { Nodes, ServerFingerprint } = await logger.rpc("DataSourceAPI.Browse", params, browseAnswer);
+    return { level: { trail, nodes: Nodes, error: null, fingerprint: ServerFingerprint ?? null }, errors: {} };
   } catch (error) {
     if (error instanceof LoggerError && error.status !== 401 && error.status !== 403) return { level: { trail, nodes: [], error: { text: error.message, problem: error.problem } }, errors: {} };
     throw error;

@@ -13,6 +13,7 @@ export const BYTE_ORDERS = ["big", "little"] as const;
 export const OPCUA_SECURITY_MODES = ["None", "Sign", "SignAndEncrypt"] as const;
 export const OPCUA_SECURITY_POLICIES = ["None", "Basic256Sha256", "Aes128_Sha256_RsaOaep", "Aes256_Sha256_RsaPss"] as const;
 export const OPCUA_AUTH = ["anonymous", "user"] as const;
+export const OPCUA_TRUST = ["firstUse", "fingerprint"] as const;
 export const CONNECTION_STATES = ["connected", "connecting", "error", "disabled"] as const;
 export type ConnectionState = (typeof CONNECTION_STATES)[number];
 
@@ -35,6 +36,9 @@ const opcuaConnection = z.object({
   Auth: z.enum(OPCUA_AUTH),
   Username: z.string(),
   HasPassword: z.boolean(),
+  // Defaults for a logger from before the choice existed (it trusted on first use).
+  Trust: z.enum(OPCUA_TRUST).default("firstUse"),
+  Fingerprint: z.string().default(""),
 });
 const opcuaAddress = z.object({ NodeId: z.string() });
 
@@ -84,6 +88,7 @@ export const sourceState = z.object({
   Values: z.number(),
   Errors: z.number(),
   Since: z.number(),
+  ServerFingerprint: z.string().nullable().optional(),
 });
 export type SourceState = z.infer<typeof sourceState>;
 export const sourceStatesAnswer = z.object({ States: z.array(sourceState) });
@@ -100,4 +105,4 @@ export const browseNode = z.object({
   Writable: z.boolean().optional(),
 });
 export type BrowseNode = z.infer<typeof browseNode>;
-export const browseAnswer = z.object({ Nodes: z.array(browseNode) });
+export const browseAnswer = z.object({ Nodes: z.array(browseNode), ServerFingerprint: z.string().nullable().optional() });

@@ -12,6 +12,8 @@ export interface BrowseLevel {
   nodes: BrowseNode[];
   /** The logger's refusal (server unreachable, unknown node), with its code where it gives one: shown instead of the nodes. */
   error: { text: string; problem?: Problem } | null;
+  /** The fingerprint of the certificate the server presented (null: no security, none used). */
+  fingerprint?: string | null;
 }
 
 /**

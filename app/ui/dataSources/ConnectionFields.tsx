@@ -1,10 +1,25 @@
-import { OPCUA_AUTH, OPCUA_SECURITY_MODES, OPCUA_SECURITY_POLICIES, type Protocol } from "~/services/logger/sourceSchemas";
+import { OPCUA_AUTH, OPCUA_SECURITY_MODES, OPCUA_SECURITY_POLICIES, OPCUA_TRUST, type Protocol } from "~/services/logger/sourceSchemas";
 import { useT } from "~/ui/useT";
 import type { Errors, Values } from "./draft";
 import { CheckField, plainOptions, SelectField, TextField } from "./Field";
 
 /** The connection of one protocol (decision 0010): where the device is and how to sign in. */
-export function ConnectionFields({ protocol, values, errors, hasPassword, pending }: { protocol: Protocol; values: Values; errors: Errors; hasPassword: boolean; pending: string | null }) {
+export function ConnectionFields({
+  protocol,
+  values,
+  errors,
+  hasPassword,
+  pending,
+  seenFingerprint,
+}: {
+  protocol: Protocol;
+  values: Values;
+  errors: Errors;
+  hasPassword: boolean;
+  pending: string | null;
+  /** OPC UA: the fingerprint of the certificate the server presented (last connection or browse), for the operator to check. */
+  seenFingerprint: string | null;
+}) {
   const t = useT();
   const field = (k: string) => ({ name: `Connection.${k}`, defaultValue: values[`Connection.${k}`] ?? "", errors: errors[`Connection.${k}`] });
   return (
@@ -36,6 +51,15 @@ export function ConnectionFields({ protocol, values, errors, hasPassword, pendin
             <SelectField {...field("Auth")} label={t("dataSources.opcua.auth")} options={OPCUA_AUTH.map((a) => ({ value: a, label: t(`dataSources.opcua.auth_${a}`) }))} />
           </div>
           <TextField {...field("Username")} label={t("dataSources.username")} hint={t("dataSources.opcua.usernameHint")} />
+          <div className="grid gap-4 sm:grid-cols-[1fr_2fr]">
+            <SelectField {...field("Trust")} label={t("dataSources.opcua.trust")} options={OPCUA_TRUST.map((o) => ({ value: o, label: t(`dataSources.opcua.trust_${o}`) }))} hint={t("dataSources.opcua.trustHint")} />
+            <TextField
+              {...field("Fingerprint")}
+              label={t("dataSources.opcua.fingerprint")}
+              inputClassName="font-mono text-xs"
+              hint={seenFingerprint ? t("dataSources.opcua.fingerprintSeen", { fingerprint: seenFingerprint }) : t("dataSources.opcua.fingerprintNone")}
+            />
+          </div>
         </>
       )}
       {protocol !== "modbus" && (

@@ -21,6 +21,7 @@ export function SourceForm({
   cancelHref,
   pending,
   browse,
+  seenFingerprint = null,
 }: {
   id: number | null;
   draft: Draft;
@@ -31,6 +32,8 @@ export function SourceForm({
   pending: string | null;
   /** The OPC UA server browsed with the connection as typed (the "Browse the server" button). */
   browse: BrowseLevel | null;
+  /** OPC UA: the certificate fingerprint the logger saw at its last connection to this server. */
+  seenFingerprint?: string | null;
 }) {
   const t = useT();
   const busy = useNavigation().state === "submitting";
@@ -52,7 +55,7 @@ export function SourceForm({
         <TextField name="PeriodMs" label={t("dataSources.periodMs")} type="number" inputMode="numeric" defaultValue={v.PeriodMs ?? ""} errors={errors.PeriodMs} hint={t(`dataSources.periodHint_${draft.protocol}`)} />
       </div>
       <CheckField name="Enabled" label={t("dataSources.enabled")} defaultChecked={v.Enabled === "on"} hint={t("dataSources.enabledHint")} />
-      <ConnectionFields protocol={draft.protocol} values={v} errors={errors} hasPassword={hasPassword} pending={pending} />
+      <ConnectionFields protocol={draft.protocol} values={v} errors={errors} hasPassword={hasPassword} pending={pending} seenFingerprint={browse?.fingerprint ?? seenFingerprint} />
       {draft.protocol === "opcua" &&
         (browse ? (
           <DraftBrowse level={browse} added={new Set(draft.variables.map((row) => row["Address.NodeId"] ?? ""))} />

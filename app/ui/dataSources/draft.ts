@@ -6,6 +6,7 @@ import {
   OPCUA_AUTH,
   OPCUA_SECURITY_MODES,
   OPCUA_SECURITY_POLICIES,
+  OPCUA_TRUST,
   PROTOCOLS,
   type DataSourceView,
   type Protocol,
@@ -32,7 +33,7 @@ export interface Draft {
 export const CONNECTION_FIELDS: Record<Protocol, readonly string[]> = {
   mqtt: ["Url", "Username", "ClientId"],
   modbus: ["Host", "Port", "UnitId", "TimeoutMs"],
-  opcua: ["Endpoint", "SecurityMode", "SecurityPolicy", "Auth", "Username"],
+  opcua: ["Endpoint", "SecurityMode", "SecurityPolicy", "Auth", "Username", "Trust", "Fingerprint"],
 };
 export const ADDRESS_FIELDS: Record<Protocol, readonly string[]> = {
   mqtt: ["Topic", "JsonPath", "TimestampPath", "Qos"],
@@ -45,7 +46,7 @@ export const hasPasswordField = (protocol: Protocol) => protocol !== "modbus";
 const CONNECTION_DEFAULTS: Record<Protocol, Values> = {
   mqtt: { Url: "mqtt://localhost:1883", Username: "", ClientId: "" },
   modbus: { Host: "", Port: "502", UnitId: "1", TimeoutMs: "1000" },
-  opcua: { Endpoint: "opc.tcp://", SecurityMode: "None", SecurityPolicy: "None", Auth: "anonymous", Username: "" },
+  opcua: { Endpoint: "opc.tcp://", SecurityMode: "None", SecurityPolicy: "None", Auth: "anonymous", Username: "", Trust: "firstUse", Fingerprint: "" },
 };
 const ADDRESS_DEFAULTS: Record<Protocol, Values> = {
   mqtt: { Topic: "", JsonPath: "", TimestampPath: "", Qos: "0" },
@@ -170,7 +171,12 @@ export function checkDraft(draft: Draft, password: { typed: string; clear: boole
     const auth = choice(c("Auth"), OPCUA_AUTH);
     const username = maxLen(c("Username"), 256);
     if (auth === "user" && username === "") fail(c("Username"), "username");
-    connection = { Endpoint: endpoint, SecurityMode: mode, SecurityPolicy: policy, Auth: auth, Username: username };
+    const trust = choice(c("Trust"), OPCUA_TRUST);
+    const fingerprint = normalFingerprint(str(c("Fingerprint")));
+    if (trust === "fingerprint" && !FINGERPRINT.test(fingerprint)) fail(c("Fingerprint"), "fingerprint");
+    else if (fingerprint !== "" && !FINGERPRINT.test(fingerprint)) fail(c("Fingerprint"), "fingerprint");
+    if (trust === "fingerprint" && mode === "None") fail(c("Trust"), "trustNeedsSecurity");
+    connection = { Endpoint: endpoint, SecurityMode: mode, SecurityPolicy: policy, Auth: auth, Username: username, Trust: trust, Fingerprint: fingerprint };
   }
   if (hasPasswordField(p)) {
     if (password.typed.length > 256) fail(c("Password"), "tooLong", { max: 256 });
@@ -294,4 +300,11 @@ export function rowOfNode(draft: Draft, node: { NodeId: string; DisplayName?: st
     Direction: node.Writable ? "IO" : "I",
     "Address.NodeId": node.NodeId,
   };
+}
+
+const FINGERPRINT = /^([0-9A-F]{2}:){31}[0-9A-F]{2}$/;
+/** "3a5f…", "3A 5F …" or "3A:5F:…" → "3A:5F:…", as the logger stores it. */
+function normalFingerprint(f: string): string {
+  const hex = f.replace(/[\s:]/g, "").toUpperCase();
+  return /^[0-9A-F]{64}$/.test(hex) ? hex.match(/../g)!.join(":") : f;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { browseStep } from "~/services/dataSources.form.server";
 import { dropSecret, keepSecret, keptSecret } from "~/services/dataSources.pending.server";
-import { newDraft, rowOfNode } from "~/ui/dataSources/draft";
+import { checkDraft, newDraft, rowOfNode } from "~/ui/dataSources/draft";
 
 // Without JavaScript, adding/removing a row or browsing the server before saving is a round trip:
 // the password typed stays on the server under a token of this session, never in the page.
@@ -51,5 +51,18 @@ describe("browsing the server from the form", () => {
     const draft = { ...newDraft("opcua"), variables: [rowOfNode(newDraft("opcua"), { NodeId: "a", DisplayName: "Speed" })] };
     expect(rowOfNode(draft, { NodeId: "b", DisplayName: "Speed" }).Name).toBe("Speed 2");
     expect(rowOfNode(draft, { NodeId: "ns=1;s=x" })).toMatchObject({ Name: "ns=1;s=x", Direction: "I", RangeMin: "0", RangeMax: "100" });
+  });
+});
+
+describe("the server certificate on the form", () => {
+  const opcua = (values: Record<string, string>) => ({ ...newDraft("opcua"), values: { ...newDraft("opcua").values, Name: "Press", "Connection.Endpoint": "opc.tcp://plc:4840", ...values } });
+  const check = (values: Record<string, string>) => checkDraft(opcua(values), { typed: "", clear: false }, null);
+
+  it("trusts on first use by default and takes a fingerprint written with spaces or lower case", () => {
+    expect(check({}).payload?.Connection).toMatchObject({ Trust: "firstUse", Fingerprint: "" });
+    const secure = { "Connection.SecurityMode": "Sign", "Connection.SecurityPolicy": "Basic256Sha256", "Connection.Trust": "fingerprint" };
+    expect(check({ ...secure, "Connection.Fingerprint": Array(32).fill("ab").join(" ") }).payload?.Connection).toMatchObject({ Trust: "fingerprint", Fingerprint: Array(32).fill("AB").join(":") });
+    expect(check({ ...secure, "Connection.Fingerprint": "" }).errors["Connection.Fingerprint"]).toEqual([{ key: "dataSources.errors.fingerprint", values: undefined }]);
+    expect(check({ "Connection.Trust": "fingerprint", "Connection.Fingerprint": "ab".repeat(32) }).errors["Connection.Trust"]).toEqual([{ key: "dataSources.errors.trustNeedsSecurity", values: undefined }]);
   });
 });
