@@ -6,6 +6,7 @@ import { join } from "node:path";
 const root = join(import.meta.dirname, "..");
 const steps: [string, string, string[]][] = [
   ["time-series store", process.execPath, [join(root, "bench", "run.ts")]],
+  ["storage engines: embedded, PostgreSQL, naive PostgreSQL (short; node bench/storage-engines.ts for 100 M samples)", process.execPath, [join(root, "bench", "storage-engines.ts"), "--short"]],
   ["console build", process.execPath, [join(root, "node_modules", "@react-router", "dev", "bin.cjs"), "build"]],
   ["dashboards", process.execPath, [join(root, "bench", "dashboard.ts")]],
   ["export", process.execPath, [join(root, "bench", "export.ts")]],
