@@ -4,7 +4,7 @@ import { MISS } from "./backend.ts";
 import type { PartRow, Registry, SeriesBackend, StoredRow, WriteRow } from "./backend.ts";
 import type { Segment, SeriesSource, SeriesVariable } from "./store.ts";
 
-// The series store on PostgreSQL (STORE_URL, issue 17; docs/decisions/0012). The same rows as
+// The series store on PostgreSQL (STORE_URL, issue 17; docs/decisions/0013). The same rows as
 // the embedded engine, in the logger's own schema:
 // * series_blocks: raw blocks (4080 float32 samples, bytea), partitioned by RANGE on t_end — the
 //   end of the time a block covers, in µs — one partition per PARTITION_US. Retention drops

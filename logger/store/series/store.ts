@@ -523,7 +523,7 @@ export class SeriesStore {
 
   /**
    * Retention on either engine; resolves to the rows removed. On PostgreSQL raw blocks go by
-   * whole partitions: those that end before the horizon of every source (docs/decisions/0012);
+   * whole partitions: those that end before the horizon of every source (docs/decisions/0013);
    * a source keeping less than the longest-keeping one has its blocks in the kept partitions
    * deleted as rows, and rollup chunks (1/64 of the raw rows and fewer) are always deleted as rows.
    */
