@@ -96,7 +96,8 @@ async function main(): Promise<void> {
   const db = openDb(dir);
   migrate(db);
   const store = new SeriesStore(dir);
-  const flush = setInterval(() => store.flush(), 500);
+  // As the logger: the paced flush (slices with turns for other events; issue 16).
+  const flush = setInterval(() => void store.flushPaced(), 500);
   let stored = 0;
   let delays: number[] = [];
   const manager = new SourceManager({ db, store, live: new LiveValues(), model: emptyModel(), now: Date.now, log: () => {}, running: true, factories: { mqtt: mqttDriver } });
