@@ -163,12 +163,51 @@ function thresholdBands(thresholds: readonly ChartThreshold[], s: UnitScale): (C
     .filter((b) => b.top > b.bottom || (b.Value >= s.min && b.Value <= s.max));
 }
 
-/** One relative step; a minus sign separates numbers itself (a tenth of a page's paths are those spaces). */
-const step = (dx: number, dy: number) => (dy < 0 ? `${dx}${dy} ` : `${dx} ${dy} `);
+/**
+ * A path of relative steps: "M x y", then "l dx dy…" where the value moves and "h n" for a level
+ * stretch (level buckets were a third of a chart's path data as "1 0" steps, and the charts half
+ * of a dashboard page's HTML). A minus sign separates numbers itself; a step that only returns
+ * to where it was is left out.
+ */
+class RelativePath {
+  d = "";
+  /** Level steps not yet written, summed (one direction at a time). */
+  private flat = 0;
+  /** The command the next numbers continue: "l", "h" or none (after M or Z). */
+  private mode = "";
+  move(x: number, y: number) {
+    this.level();
+    this.d += `M${x} ${y}`;
+    this.mode = "";
+  }
+  step(dx: number, dy: number) {
+    if (dy === 0) {
+      if (dx === 0) return;
+      if (this.flat !== 0 && (this.flat > 0) !== (dx > 0)) this.level();
+      this.flat += dx;
+      return;
+    }
+    this.level();
+    if (this.mode !== "l") (this.d += "l"), (this.mode = "l");
+    else if (dx >= 0) this.d += " ";
+    this.d += dy < 0 ? `${dx}${dy}` : `${dx} ${dy}`;
+  }
+  close() {
+    this.level();
+    this.d += "Z";
+    this.mode = "";
+  }
+  level() {
+    if (this.flat === 0) return;
+    this.d += `h${this.flat}`;
+    this.flat = 0;
+    this.mode = "h";
+  }
+}
 
-/** Polyline runs between gaps, as one path: "M k y" then relative steps "1 dy". A null bucket breaks the line. */
+/** Polyline runs between gaps, as one path: "M k y" then relative steps of one bucket. A null bucket breaks the line. */
 export function linePath(values: (number | null)[], q: (v: number) => number): string {
-  let d = "";
+  const path = new RelativePath();
   let prev: number | null = null;
   for (let k = 0; k < values.length; k++) {
     const v = values[k];
@@ -177,31 +216,33 @@ export function linePath(values: (number | null)[], q: (v: number) => number): s
       continue;
     }
     const y = q(v);
-    d += prev === null ? `M${k} ${y}l` : step(1, y - prev);
+    if (prev === null) path.move(k, y);
+    else path.step(1, y - prev);
     prev = y;
   }
-  return d.replace(/l$|l(?=M)/g, "");
+  path.level();
+  return path.d;
 }
 
 /** One closed polygon per run: along the maxima, back along the minima. */
-function bandPath(min: (number | null)[], max: (number | null)[], q: (v: number) => number): string {
-  let d = "";
+export function bandPath(min: (number | null)[], max: (number | null)[], q: (v: number) => number): string {
+  const path = new RelativePath();
   let run: number[] = [];
   const flush = () => {
     if (run.length > 1) {
       let y = q(max[run[0]!]!);
-      d += `M${run[0]} ${y}l`;
+      path.move(run[0]!, y);
       for (const k of run.slice(1)) {
         const next = q(max[k]!);
-        d += step(1, next - y);
+        path.step(1, next - y);
         y = next;
       }
       for (const k of run.toReversed()) {
         const next = q(min[k]!);
-        d += step(k === run.at(-1) ? 0 : -1, next - y);
+        path.step(k === run.at(-1) ? 0 : -1, next - y);
         y = next;
       }
-      d += "Z";
+      path.close();
     }
     run = [];
   };
@@ -210,5 +251,5 @@ function bandPath(min: (number | null)[], max: (number | null)[], q: (v: number)
     else run.push(k);
   }
   flush();
-  return d;
+  return path.d;
 }
