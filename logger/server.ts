@@ -113,6 +113,8 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   }
   const streams = new StreamHub(live, now);
   const trace = new TraceLog(opts.dataDir);
+  // Series writes that fail (PostgreSQL unreachable) and recover, in Log Messages.
+  store.onEvent = (level, message) => trace.add(level, "store", message);
   const notifier = new Notifier(db, trace, opts.alarms);
   const model = sim?.rig.model ?? emptyModel();
   const alarms = new AlarmEngine(db, model, notifier, trace, now);

@@ -45,7 +45,9 @@ export class PgSeries implements SeriesBackend {
 
   private constructor(url: string, schema: string) {
     this.schema = schema;
-    this.pool = new pg.Pool({ connectionString: url, max: 8 });
+    // A server that does not answer fails the write after 5 s (retried at the next flush) instead of
+    // holding every later flush behind it.
+    this.pool = new pg.Pool({ connectionString: url, max: 8, connectionTimeoutMillis: 5000, keepAlive: true, application_name: `loggia-series:${schema}` });
     // An idle connection dropped by the server (a restart) must not crash the logger; the next
     // query connects again and its error reaches the caller.
     this.pool.on("error", () => {});
