@@ -152,4 +152,39 @@ describe.skipIf(missing)("series store on PostgreSQL", () => {
       await b.close();
     }
   });
+  it("keeps samples queued while PostgreSQL is down and writes them when it returns", async () => {
+    const store = await SeriesStore.open(await PgSeries.connect(server.url, "loggia_outage"));
+    const events: string[] = [];
+    store.onEvent = (level, message) => events.push(`${level}: ${message}`);
+    try {
+      store.defineSource({ Id: "s", Name: "Source", PeriodUs: 1000 });
+      store.defineVariable({ Id: "v", SourceId: "s", Name: "V", Unit: "" });
+      store.append("v", 0, samples(3, 5000));
+      await store.flush();
+      expect(store.lastWriteError).toBeNull();
+      await server.pause();
+      store.append("v", 5000, samples(4, 5000));
+      await store.flush();
+      expect(store.lastWriteError).not.toBeNull();
+      expect(events.some((e) => e.startsWith("warn:"))).toBe(true);
+      // Queued rows are still read from memory.
+      const vs = store.seriesOf(store.variable("v")!);
+      expect(vs.end).toBe(10_000);
+      await server.resume();
+      await store.flush();
+      expect(store.lastWriteError).toBeNull();
+      expect(events.at(-1)).toMatch(/^info:/);
+    } finally {
+      await store.close();
+    }
+    const again = await SeriesStore.open(await PgSeries.connect(server.url, "loggia_outage"));
+    try {
+      const vs = again.seriesOf(again.variable("v")!);
+      expect(vs.end).toBe(10_000);
+      const got = await again.read((rows) => rows.block(vs, 1)![5007 - BLOCK_SAMPLES]);
+      expect(got).toBe(samples(4, 8)[7]);
+    } finally {
+      await again.close();
+    }
+  }, 60_000);
 });
