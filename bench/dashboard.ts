@@ -22,6 +22,8 @@ const ROUNDS = 5;
 /** Issue 15: medians of at least 15 fresh pages per kind. */
 const COLD_PAGES = 15;
 const say = (line: string) => process.stdout.write(`${line}\n`);
+/** The machine's load before the bench's own processes add theirs. */
+const LOAD_AT_START = loadavg();
 const rows: Array<[string, string, string, string]> = [];
 const missed: string[] = [];
 /** Records a target's verdict for the exit code. */
@@ -49,7 +51,8 @@ async function rpc<T>(base: string, token: string, method: string, params: objec
 /** The rows so far as a table, the machine, and the exit code. */
 function report() {
   // The machine the figures come from: a shared machine's load changes them (issue 15: say so).
-  say(`\nMachine: ${cpus()[0]?.model ?? "unknown CPU"} × ${cpus().length}, load average ${loadavg().map((x) => x.toFixed(2)).join(" / ")} (1/5/15 min) at the end of the run`);
+  const load = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(" / ");
+  say(`\nMachine: ${cpus()[0]?.model ?? "unknown CPU"} × ${cpus().length}, load average ${load(LOAD_AT_START)} (1/5/15 min) at the start of the run, ${load(loadavg())} at its end`);
   say("\n| Figure | Measured | Target | Ratio |\n|---|---|---|---|");
   for (const r of rows) say(`| ${r.join(" | ")} |`);
   if (missed.length) say(`\nMissed: ${missed.join(", ")}`);
