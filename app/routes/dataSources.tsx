@@ -85,8 +85,8 @@ async function formStep({ context }: Route.ActionArgs, formData: FormData, inten
   if (!refused) password.done();
   if (refused) return reply(translated(loggerErrors(refused.message, draft), (text) => problemMessage(t, refused.problem, text)), 400);
   const text = t(id === null ? "dataSources.added" : "dataSources.saved", { name: saved!.Name });
-  // A new OPC UA source has no variables yet: straight on to picking them from the server.
-  const next = id === null && saved!.Protocol === "opcua" ? `${PATH}?browse=${saved!.ID}` : PATH;
+  // A new OPC UA source saved without variables: straight on to picking them from the server.
+  const next = id === null && saved!.Protocol === "opcua" && saved!.Variables.length === 0 ? `${PATH}?browse=${saved!.ID}` : PATH;
   return redirectWithToast(context, next, { type: "success", text });
 }
 
