@@ -94,7 +94,7 @@ async function main(): Promise<void> {
   process.on("exit", () => void broker.stop());
   const dir = mkdtempSync(join(tmpdir(), "loggia-bench-mqtt-"));
   const db = openDb(dir);
-  migrate(db);
+  await migrate(db);
   const store = new SeriesStore(dir);
   // As the logger: the paced flush (slices with turns for other events; issue 16).
   const flush = setInterval(() => void store.flushPaced(), 500);
@@ -109,7 +109,7 @@ async function main(): Promise<void> {
       delays.push((now - v + WRAP) % WRAP);
     }
   };
-  manager.start();
+  await manager.start();
   const config: DataSource = {
     ID: 1, Name: "Bench broker", Protocol: "mqtt", Enabled: true, PeriodMs: PERIOD_MS,
     Connection: { Url: broker.url, Username: "", ClientId: "bench-logger" },

@@ -84,10 +84,10 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   const db = opts.storeUrl ? await openPostgres({ url: opts.storeUrl, loggerId, log }) : openDb(opts.dataDir);
   const store = await (async () => {
     try {
-      migrate(db);
+      await migrate(db);
       return await openSeriesStore({ dataDir: opts.dataDir, log, storeUrl: opts.storeUrl ?? "", schema: schemaOf(loggerId) });
     } catch (err) {
-      db.close();
+      await db.close();
       throw err;
     }
   })();
@@ -99,16 +99,16 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
     const firstStart = await seed(db, opts.adminPassword);
     store.applyRetention(now());
     // The rate chosen on the Simple Config screen wins over the configured default.
-    const storedRate = loadProjectConfig(db).config.SampleRateHz;
+    const storedRate = (await loadProjectConfig(db)).config.SampleRateHz;
     if (simOpts && storedRate) simOpts.benchRateHz = storedRate;
     sim = simOpts ? new Simulator(simOpts, store, live) : null;
-    if (sim) applyStoredChannels(db, { store, model: sim.rig.model }, sim);
-    if (firstStart && sim) seedDashboards(db, sim.rig.model);
-    if (sim) seedDeviceLocations(db, sim.rig.model, sim.newDevices);
+    if (sim) await applyStoredChannels(db, { store, model: sim.rig.model }, sim);
+    if (firstStart && sim) await seedDashboards(db, sim.rig.model);
+    if (sim) await seedDeviceLocations(db, sim.rig.model, sim.newDevices);
     if (sim && simOpts!.backfillSec > 0) await sim.backfill(simOpts!.backfillSec, log);
   } catch (err) {
     store.close();
-    db.close();
+    await db.close();
     throw err;
   }
   const streams = new StreamHub(live, now);
@@ -118,8 +118,9 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   const notifier = new Notifier(db, trace, opts.alarms);
   const model = sim?.rig.model ?? emptyModel();
   const alarms = new AlarmEngine(db, model, notifier, trace, now);
+  await alarms.settled(); // the rules are loaded before the first sample arrives
   alarms.start(opts.alarms?.tickMs);
-  const st = projectState(db, now());
+  const st = await projectState(db, now());
   setOpcuaPkiFolder(join(opts.dataDir, "pki"));
   const sources = new SourceManager({
     db, store, live, model, now, running: st.Running,
@@ -145,7 +146,7 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
     alarms.onSamples(id, first, periodUs, values);
     sockets.onSamples(id, first, periodUs, values);
   };
-  sources.start();
+  await sources.start();
   // Paced: a flush of many partial blocks gives other events turns (issue 16's p99 delay).
   const flushTimer = setInterval(() => void store.flushPaced(), FLUSH_MS);
   const sweepTimer = setInterval(() => store.applyRetention(now()), RETENTION_SWEEP_MS);
@@ -175,7 +176,9 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
     trace,
     files: new FileRoot(join(opts.dataDir, "files")),
     can,
-    throttle: new SignInThrottle({ onEvent: (event) => auditThrottleEvent(db, event) }),
+    throttle: new SignInThrottle({
+      onEvent: (event) => void auditThrottleEvent(db, event).catch((err: unknown) => trace.add("error", "audit", `Sign-in audit not written: ${(err as Error).message}`)),
+    }),
   };
 
   const server = createServer(createRequestHandler(ctx, log));
@@ -200,7 +203,7 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   } catch (err) {
     stopData();
     store.close();
-    db.close();
+    await db.close();
     throw err;
   }
   const port = (server.address() as AddressInfo).port;
@@ -215,8 +218,9 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
       server.close(() => {
         // On PostgreSQL the last samples are written when this resolves.
         const stored = store.close();
-        db.close();
-        void Promise.all([stored, sourcesClosed]).then(() => resolve());
+        // Alarm transitions already queued are stored before the store closes.
+        const dbClosed = alarms.settled().then(() => db.close());
+        void Promise.all([stored, sourcesClosed, dbClosed]).then(() => resolve(), () => resolve());
       });
       server.closeIdleConnections();
       // Requests still running after this grace period are cut off.

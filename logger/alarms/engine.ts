@@ -1,6 +1,5 @@
 import type { Model, Variable } from "../model/types.ts";
 import type { Db } from "../store/db.ts";
-import { tx } from "../store/db.ts";
 import { addHistory, getAlarmRow, getRule, listAlarmRows, listRules, saveAlarmRow } from "../store/alarms.ts";
 import type { AlarmRow } from "../store/alarms.ts";
 import { postMessage } from "../store/messages.ts";
@@ -45,6 +44,10 @@ type Action = { user: string; comment: string; time: number; value?: number | nu
  * Evaluates every rule on the samples as they arrive and drives each rule's one alarm through
  * the ISA-18.2 lifecycle. Each transition is stored in the alarm's row and history, written
  * as a message (Sender Alarming, Topic = rule name) and sent to the rule's targets.
+ *
+ * The store answers asynchronously, so every change of state (transitions, reloads) runs in one
+ * queue, one after another in the order it arose: two evaluations never interleave their reads
+ * and writes, and an alarm's history is in the order of its samples.
  */
 export class AlarmEngine {
   private readonly db: Db;
@@ -55,6 +58,8 @@ export class AlarmEngine {
   private readonly rules = new Map<number, { rule: Rule; cond: ConditionState }>();
   private byVariable = new Map<string, number[]>();
   private timer: NodeJS.Timeout | null = null;
+  /** The end of the last queued change of state. */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(db: Db, model: Model, notifier: Notifier, trace: TraceLog, now: () => number) {
     this.db = db;
@@ -62,16 +67,38 @@ export class AlarmEngine {
     this.notifier = notifier;
     this.trace = trace;
     this.now = now;
-    this.reload();
+    this.background(this.reload());
+  }
+
+  /** Runs fn after every change queued before it. */
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const done = this.queue.then(fn);
+    this.queue = done.catch(() => undefined);
+    return done;
+  }
+
+  /** Work nobody awaits (sample-driven, clock-driven): a failure goes to the trace. */
+  private background(p: Promise<unknown>): void {
+    p.catch((err: unknown) => this.trace.add("error", "alarms", `Alarm evaluation failed: ${(err as Error).message}`));
+  }
+
+  /** Resolves when everything queued so far is stored (tests, shutdown). */
+  settled(): Promise<void> {
+    return this.queue.then(() => undefined);
   }
 
   /** Re-reads the rules; a rule whose definition did not change keeps its evaluation state. */
-  reload(): void {
-    const rows = new Map(listAlarmRows(this.db).map((a) => [a.RuleID, a]));
+  reload(): Promise<void> {
+    return this.serial(() => this.load());
+  }
+
+  private async load(): Promise<void> {
+    const rows = new Map((await listAlarmRows(this.db)).map((a) => [a.RuleID, a]));
+    const list = await listRules(this.db);
     const keep = new Map(this.rules);
     this.rules.clear();
     const byVariable = new Map<string, number[]>();
-    for (const rule of listRules(this.db)) {
+    for (const rule of list) {
       const old = keep.get(rule.ID);
       const cond = old && old.rule.Version === rule.Version ? old.cond : new ConditionState(rule, rows.get(rule.ID)?.Active ?? false, this.now());
       this.rules.set(rule.ID, { rule, cond });
@@ -93,23 +120,25 @@ export class AlarmEngine {
     }
   }
 
-  /** Clock-driven work: stale data and shelving that runs out. */
-  tick(now = this.now()): void {
+  /** Clock-driven work: stale data and shelving that runs out. Resolves when it is stored. */
+  tick(now = this.now()): Promise<void> {
     for (const { rule, cond } of this.rules.values()) {
       const change = cond.check(now);
       if (change) this.conditionChanged(rule, change);
     }
     const iso = new Date(now).toISOString();
-    for (const a of listAlarmRows(this.db)) {
-      if (a.State === "Shelved" && a.ShelvedUntil && a.ShelvedUntil <= iso) {
-        const rule = this.rules.get(a.RuleID)?.rule;
-        if (rule) this.transition(rule, "unshelve", { user: "", comment: "Shelving expired", time: now, automatic: true });
+    return this.serial(async () => {
+      for (const a of await listAlarmRows(this.db)) {
+        if (a.State === "Shelved" && a.ShelvedUntil && a.ShelvedUntil <= iso) {
+          const rule = this.rules.get(a.RuleID)?.rule;
+          if (rule) await this.transition(rule, "unshelve", { user: "", comment: "Shelving expired", time: now, automatic: true });
+        }
       }
-    }
+    });
   }
 
   start(intervalMs = 1000): void {
-    this.timer ??= setInterval(() => this.tick(), intervalMs);
+    this.timer ??= setInterval(() => this.background(this.tick()), intervalMs);
     this.timer.unref();
   }
 
@@ -118,10 +147,10 @@ export class AlarmEngine {
     this.timer = null;
   }
 
-  alarms(): Alarm[] {
+  async alarms(): Promise<Alarm[]> {
     const out: Alarm[] = [];
-    for (const row of listAlarmRows(this.db)) {
-      const rule = this.rules.get(row.RuleID)?.rule ?? getRule(this.db, row.RuleID);
+    for (const row of await listAlarmRows(this.db)) {
+      const rule = this.rules.get(row.RuleID)?.rule ?? (await getRule(this.db, row.RuleID));
       if (!rule) continue;
       const v = this.variable(rule.VariableId);
       out.push({
@@ -140,36 +169,45 @@ export class AlarmEngine {
   }
 
   /** Acknowledges those of `ids` that await it; returns the IDs acknowledged. */
-  acknowledge(ids: readonly number[], user: string, comment: string): number[] {
-    const done: number[] = [];
+  acknowledge(ids: readonly number[], user: string, comment: string): Promise<number[]> {
     const time = this.now();
-    for (const id of ids) {
+    return this.serial(async () => {
+      const done: number[] = [];
+      for (const id of ids) {
+        const rule = this.rules.get(id)?.rule;
+        const row = await getAlarmRow(this.db, id);
+        if (!rule || !row || !awaitsAcknowledge(row.State)) continue;
+        await this.transition(rule, "acknowledge", { user, comment, time });
+        done.push(id);
+      }
+      return done;
+    });
+  }
+
+  shelve(id: number, durationSec: number, reason: string, user: string): Promise<AlarmState | null> {
+    const time = this.now();
+    return this.serial(async () => {
       const rule = this.rules.get(id)?.rule;
-      const row = getAlarmRow(this.db, id);
-      if (!rule || !row || !awaitsAcknowledge(row.State)) continue;
-      this.transition(rule, "acknowledge", { user, comment, time });
-      done.push(id);
-    }
-    return done;
+      if (!rule) return null;
+      return this.transition(rule, "shelve", { user, comment: reason, time, shelvedUntil: time + durationSec * 1000, reason });
+    });
   }
 
-  shelve(id: number, durationSec: number, reason: string, user: string): AlarmState | null {
-    const rule = this.rules.get(id)?.rule;
-    if (!rule) return null;
+  unshelve(id: number, user: string, comment = ""): Promise<AlarmState | null> {
     const time = this.now();
-    return this.transition(rule, "shelve", { user, comment: reason, time, shelvedUntil: time + durationSec * 1000, reason });
-  }
-
-  unshelve(id: number, user: string, comment = ""): AlarmState | null {
-    const rule = this.rules.get(id)?.rule;
-    return rule ? this.transition(rule, "unshelve", { user, comment, time: this.now() }) : null;
+    return this.serial(async () => {
+      const rule = this.rules.get(id)?.rule;
+      return rule ? this.transition(rule, "unshelve", { user, comment, time }) : null;
+    });
   }
 
   /** After a rule changed (reload first): follows InService into the alarm's state. */
-  serviceChanged(id: number, user: string): void {
-    const rule = this.rules.get(id)?.rule;
-    if (!rule) return;
-    this.transition(rule, rule.InService ? "enable" : "disable", { user, comment: "", time: this.now() });
+  serviceChanged(id: number, user: string): Promise<void> {
+    const time = this.now();
+    return this.serial(async () => {
+      const rule = this.rules.get(id)?.rule;
+      if (rule) await this.transition(rule, rule.InService ? "enable" : "disable", { user, comment: "", time });
+    });
   }
 
   private variable(id: string): Variable | undefined {
@@ -177,12 +215,14 @@ export class AlarmEngine {
   }
 
   private conditionChanged(rule: Rule, change: ConditionChange): void {
-    this.transition(rule, change.active ? "activate" : "clear", { user: "", comment: "", time: change.t, value: change.value });
+    const action: Action = { user: "", comment: "", time: change.t, value: change.value };
+    this.background(this.serial(() => this.transition(rule, change.active ? "activate" : "clear", action)));
   }
 
-  private transition(rule: Rule, event: AlarmEvent, a: Action): AlarmState | null {
-    const run = () => {
-      const row = getAlarmRow(this.db, rule.ID);
+  /** One transition, stored in one tx; only from inside the queue (serial). */
+  private async transition(rule: Rule, event: AlarmEvent, a: Action): Promise<AlarmState | null> {
+    const done = await this.db.tx(async (q) => {
+      const row = await getAlarmRow(q, rule.ID);
       if (!row) return null;
       if (event === "activate") row.Active = true;
       if (event === "clear") row.Active = false;
@@ -192,7 +232,7 @@ export class AlarmEngine {
       const iso = new Date(a.time).toISOString();
       if (to === null) {
         // Shelved or out of service: the condition is followed, nothing is announced.
-        saveAlarmRow(this.db, row);
+        await saveAlarmRow(q, row);
         return null;
       }
       row.State = to;
@@ -218,9 +258,9 @@ export class AlarmEngine {
         row.ShelvedBy = "";
         row.ShelveReason = "";
       }
-      saveAlarmRow(this.db, row);
+      await saveAlarmRow(q, row);
       const name = a.automatic && event === "unshelve" ? "ShelveExpired" : EVENT_NAME[event];
-      addHistory(this.db, {
+      await addHistory(q, {
         RuleID: rule.ID,
         RuleName: rule.Name,
         VariableId: rule.VariableId,
@@ -235,15 +275,14 @@ export class AlarmEngine {
       });
       const v = this.variable(rule.VariableId);
       const text = this.messageText(rule, v, row, event, a);
-      postMessage(this.db, { Sender: SENDER, Topic: rule.Name, Type: this.messageType(rule, to, event), Text: text, Args: [name, to] });
+      await postMessage(q, { Sender: SENDER, Topic: rule.Name, Type: this.messageType(rule, to, event), Text: text, Args: [name, to] });
       return { row, name, text, to, from };
-    };
-    const done = this.db.isTransaction ? run() : tx(this.db, run);
+    });
     if (!done) return null;
     this.trace.add(done.to === "ActiveUnacknowledged" ? "warn" : "info", "alarms", `${rule.Name}: ${done.name} ${done.from} → ${done.to}${a.user ? ` by ${a.user}` : ""}`);
     const notifyAs: NotifyEvent | null = done.to === "ActiveUnacknowledged" ? "activate" : event === "clear" ? "clear" : event === "acknowledge" ? "acknowledge" : null;
     if (notifyAs && rule.NotifyOn.includes(notifyAs) && rule.NotifyTargets.length) {
-      this.notifier.notify(rule.NotifyTargets, {
+      await this.notifier.notify(rule.NotifyTargets, {
         Event: notifyAs,
         RuleID: rule.ID,
         Rule: rule.Name,

@@ -63,12 +63,12 @@ export class Notifier {
     this.allow = parseAllowList(o.allow);
   }
 
-  /** Queues one delivery per enabled target; returns at once. */
-  notify(targetIds: readonly number[], payload: NotificationPayload): void {
+  /** Queues one delivery per enabled target; resolves once they are logged, before any is sent. */
+  async notify(targetIds: readonly number[], payload: NotificationPayload): Promise<void> {
     for (const id of targetIds) {
-      const target = getTarget(this.db, id);
+      const target = await getTarget(this.db, id);
       if (!target?.Enabled) continue;
-      const deliveryId = addDelivery(this.db, { TargetID: target.ID, TargetName: target.Name, RuleID: payload.RuleID, Event: payload.Event }, new Date().toISOString());
+      const deliveryId = await addDelivery(this.db, { TargetID: target.ID, TargetName: target.Name, RuleID: payload.RuleID, Event: payload.Event }, new Date().toISOString());
       void this.attempt(deliveryId, target.ID, payload, 1);
     }
   }
@@ -79,7 +79,7 @@ export class Notifier {
    * (refused, timed out, no such host) would tell the tester what listens where.
    */
   async test(target: Target, payload: NotificationPayload): Promise<{ DeliveryID: number; Delivered: boolean; Error: string }> {
-    const deliveryId = addDelivery(this.db, { TargetID: target.ID, TargetName: target.Name, RuleID: null, Event: "test" }, new Date().toISOString());
+    const deliveryId = await addDelivery(this.db, { TargetID: target.ID, TargetName: target.Name, RuleID: null, Event: "test" }, new Date().toISOString());
     const error = await this.attempt(deliveryId, target.ID, payload, 1);
     return { DeliveryID: deliveryId, Delivered: error === "", Error: error ? GENERIC_FAILURE : "" };
   }
@@ -93,7 +93,7 @@ export class Notifier {
   /** One attempt; "" on success, else the error (a retry is scheduled when attempts remain). */
   private async attempt(deliveryId: number, targetId: number, payload: NotificationPayload, n: number): Promise<string> {
     // The target is read again on every attempt: an edit or removal meanwhile takes effect.
-    const target = getTarget(this.db, targetId);
+    const target = await getTarget(this.db, targetId);
     let error = "";
     try {
       if (!target) throw new Error("The target was removed");
@@ -110,16 +110,16 @@ export class Notifier {
     const now = new Date().toISOString();
     const name = target?.Name ?? `#${targetId}`;
     if (!error) {
-      updateDelivery(this.db, deliveryId, "delivered", n, "", now);
+      await updateDelivery(this.db, deliveryId, "delivered", n, "", now);
       this.trace.add("info", "notify", `Delivered ${payload.Event} of ${payload.Rule} to ${name} (attempt ${n})`);
       return "";
     }
     if (n >= this.maxAttempts || !target) {
-      updateDelivery(this.db, deliveryId, "failed", n, error, now);
+      await updateDelivery(this.db, deliveryId, "failed", n, error, now);
       this.trace.add("error", "notify", `Gave up delivering ${payload.Event} of ${payload.Rule} to ${name} after ${n} attempts: ${detail}`);
       return error;
     }
-    updateDelivery(this.db, deliveryId, "retrying", n, error, now);
+    await updateDelivery(this.db, deliveryId, "retrying", n, error, now);
     const delay = this.retryBaseMs * 2 ** (n - 1);
     this.trace.add("warn", "notify", `Delivery of ${payload.Event} of ${payload.Rule} to ${name} failed (attempt ${n}), retrying in ${delay} ms: ${detail}`);
     const timer = setTimeout(() => {

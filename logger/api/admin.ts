@@ -21,7 +21,7 @@ export const adminMethods: Registry = {
   "AdminAPI.LoginRequired": method({
     params: z.object({}),
     permission: "public",
-    handler: (_p, ctx) => ({ LoginRequired: loginRequired(ctx.db) }),
+    handler: async (_p, ctx) => ({ LoginRequired: await loginRequired(ctx.db) }),
   }),
 
   // Script-compatible twin of POST /token grant_type=password.
@@ -34,7 +34,7 @@ export const adminMethods: Registry = {
       const outcome = await attemptSignIn(ctx, p.Username, p.Password, ctx.clientAddress, "AdminAPI.Login");
       if (!outcome.ok && outcome.reason === "throttled") throw throttled(outcome.retryAfterSec);
       if (!outcome.ok) throw passwordError("Wrong username or password", 401);
-      const pair = issuePair(ctx.db, outcome.user.ID, p.ClientID, ctx.ttl);
+      const pair = await issuePair(ctx.db, outcome.user.ID, p.ClientID, ctx.ttl);
       return { AccessToken: pair.access_token, RefreshToken: pair.refresh_token, ExpiresIn: pair.expires_in };
     },
   }),
@@ -42,9 +42,9 @@ export const adminMethods: Registry = {
   "AdminAPI.RefreshToken": method({
     params: z.object({ ClientID: z.string(), RefreshToken: z.string() }),
     permission: "public",
-    handler: (p, ctx) => {
+    handler: async (p, ctx) => {
       knownClient(ctx, p.ClientID);
-      const result = rotateRefreshToken(ctx.db, p.RefreshToken, p.ClientID, ctx.ttl);
+      const result = await rotateRefreshToken(ctx.db, p.RefreshToken, p.ClientID, ctx.ttl);
       if (!result.ok) throw unauthorized(REFRESH_FAILURES[result.reason]);
       const pair = result.pair;
       return { AccessToken: pair.access_token, RefreshToken: pair.refresh_token, ExpiresIn: pair.expires_in };

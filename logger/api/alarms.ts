@@ -4,7 +4,7 @@ import type { Rule } from "../alarms/types.ts";
 import { conflict, invalidParam, notFound, refused } from "../http/errors.ts";
 import { deleteRule, getRule, insertRule, listRules, queryHistory, ruleByName, updateRule } from "../store/alarms.ts";
 import type { RuleInput } from "../store/alarms.ts";
-import { tx } from "../store/db.ts";
+import type { Db } from "../store/db.ts";
 import { getTarget } from "../store/notifications.ts";
 import { method } from "./registry.ts";
 import type { CallContext, Registry } from "./registry.ts";
@@ -49,7 +49,8 @@ const completeRule = z.object(ruleFields).superRefine((r, issue) => {
   if (r.Type === "digital") need("State", r.State !== null, "Required for a digital rule (0 or 1)");
 });
 
-function validRule(ctx: CallContext, input: unknown, selfId: number | null): RuleInput {
+// Checks targets and the name against the store: call it inside the write's tx (q).
+async function validRule(ctx: CallContext, q: Db, input: unknown, selfId: number | null): Promise<RuleInput> {
   const parsed = completeRule.safeParse(input);
   if (!parsed.success) {
     throw invalidParam(parsed.error.issues.map((i) => `Invalid parameter Rule.${i.path.join(".")}: ${i.message}`).join("; "));
@@ -58,9 +59,10 @@ function validRule(ctx: CallContext, input: unknown, selfId: number | null): Rul
   if (ctx.data.model.variables.length && !ctx.data.model.variables.some((v) => v.Id === r.VariableId)) {
     throw invalidParam(`Invalid parameter Rule.VariableId: Unknown variable ${r.VariableId}`);
   }
-  const missing = r.NotifyTargets.find((id) => !getTarget(ctx.db, id));
-  if (missing) throw invalidParam(`Invalid parameter Rule.NotifyTargets: Target ${missing} does not exist`);
-  const clash = ruleByName(ctx.db, r.Name);
+  for (const id of r.NotifyTargets) {
+    if (!(await getTarget(q, id))) throw invalidParam(`Invalid parameter Rule.NotifyTargets: Target ${id} does not exist`);
+  }
+  const clash = await ruleByName(q, r.Name);
   if (clash && clash.ID !== selfId) throw refused(`A rule named ${r.Name} already exists`);
   return { ...r, NotifyTargets: [...new Set(r.NotifyTargets)], NotifyOn: [...new Set(r.NotifyOn)] };
 }
@@ -73,8 +75,8 @@ const iso = z
   .transform((s) => (s ? new Date(s).toISOString() : undefined));
 const any = z.string().max(100).optional().transform((s) => s || undefined);
 
-function requireRule(ctx: CallContext, id: number): Rule {
-  const rule = getRule(ctx.db, id);
+async function requireRule(db: Db, id: number): Promise<Rule> {
+  const rule = await getRule(db, id);
   if (!rule) throw notFound(`Alarm rule ${id} not found`);
   return rule;
 }
@@ -83,20 +85,20 @@ export const alarmMethods: Registry = {
   [`${API}.GetRules`]: method({
     params: z.object({}),
     permission: PERMISSION,
-    handler: (_p, ctx) => ({ Rules: listRules(ctx.db) }),
+    handler: async (_p, ctx) => ({ Rules: await listRules(ctx.db) }),
   }),
 
   [`${API}.AddRule`]: method({
     params: z.object({ Rule: partial }),
     permission: PERMISSION,
-    handler: (p, ctx) => {
-      const id = tx(ctx.db, () => {
-        const rule = validRule(ctx, { ...DEFAULTS, ...p.Rule }, null);
-        const id = insertRule(ctx.db, rule, new Date(ctx.data.now()).toISOString());
-        ctx.audit(`Added alarm rule ${rule.Name}`);
+    handler: async (p, ctx) => {
+      const id = await ctx.db.tx(async (q) => {
+        const rule = await validRule(ctx, q, { ...DEFAULTS, ...p.Rule }, null);
+        const id = await insertRule(q, rule, new Date(ctx.data.now()).toISOString());
+        await ctx.audit(`Added alarm rule ${rule.Name}`, q);
         return id;
       });
-      ctx.alarms.reload();
+      await ctx.alarms.reload();
       return { ID: id };
     },
   }),
@@ -104,20 +106,23 @@ export const alarmMethods: Registry = {
   [`${API}.SetRule`]: method({
     params: z.object({ Rule: z.looseObject({ ID: z.number().int().positive(), Version: z.number().int().optional() }) }),
     permission: PERMISSION,
-    handler: (p, ctx) => {
+    handler: async (p, ctx) => {
       const { ID, Version, ...changes } = p.Rule;
-      const before = requireRule(ctx, ID);
-      if (Version !== undefined && Version !== before.Version) throw conflict("This rule was changed by someone else meanwhile; reload and try again");
-      const { ID: _id, Version: _v, ...stored } = before;
-      const rule = validRule(ctx, { ...stored, ...changes }, ID);
-      const changed = (Object.keys(rule) as (keyof RuleInput)[]).filter((k) => JSON.stringify(rule[k]) !== JSON.stringify(before[k]));
-      if (changed.length === 0) return {};
-      tx(ctx.db, () => {
-        updateRule(ctx.db, ID, rule);
-        ctx.audit(`Changed alarm rule ${rule.Name}: ${changed.join(", ")}`);
+      // Read, version check, validation and write in one tx: another edit cannot land in between.
+      const changed = await ctx.db.tx(async (q) => {
+        const before = await requireRule(q, ID);
+        if (Version !== undefined && Version !== before.Version) throw conflict("This rule was changed by someone else meanwhile; reload and try again");
+        const { ID: _id, Version: _v, ...stored } = before;
+        const rule = await validRule(ctx, q, { ...stored, ...changes }, ID);
+        const changed = (Object.keys(rule) as (keyof RuleInput)[]).filter((k) => JSON.stringify(rule[k]) !== JSON.stringify(before[k]));
+        if (changed.length === 0) return changed;
+        await updateRule(q, ID, rule);
+        await ctx.audit(`Changed alarm rule ${rule.Name}: ${changed.join(", ")}`, q);
+        return changed;
       });
-      ctx.alarms.reload();
-      if (changed.includes("InService")) ctx.alarms.serviceChanged(ID, ctx.me.username);
+      if (changed.length === 0) return {};
+      await ctx.alarms.reload();
+      if (changed.includes("InService")) await ctx.alarms.serviceChanged(ID, ctx.me.username);
       return {};
     },
   }),
@@ -125,13 +130,13 @@ export const alarmMethods: Registry = {
   [`${API}.RemoveRule`]: method({
     params: z.object({ ID: z.number().int().positive() }),
     permission: PERMISSION,
-    handler: (p, ctx) => {
-      const rule = requireRule(ctx, p.ID);
-      tx(ctx.db, () => {
-        deleteRule(ctx.db, p.ID);
-        ctx.audit(`Removed alarm rule ${rule.Name}`);
+    handler: async (p, ctx) => {
+      await ctx.db.tx(async (q) => {
+        const rule = await requireRule(q, p.ID);
+        await deleteRule(q, p.ID);
+        await ctx.audit(`Removed alarm rule ${rule.Name}`, q);
       });
-      ctx.alarms.reload();
+      await ctx.alarms.reload();
       return {};
     },
   }),
@@ -141,9 +146,9 @@ export const alarmMethods: Registry = {
       Filter: z.object({ Severity: any, State: z.enum(ALARM_STATES).or(z.literal("")).optional(), DeviceId: any, Since: iso }).prefault({}),
     }),
     permission: PERMISSION,
-    handler: (p, ctx) => {
+    handler: async (p, ctx) => {
       const f = p.Filter;
-      const all = ctx.alarms.alarms();
+      const all = await ctx.alarms.alarms();
       const alarms = all.filter(
         (a) => (!f.Severity || a.Severity === f.Severity) && (!f.State || a.State === f.State) && (!f.DeviceId || a.DeviceId === f.DeviceId) && (!f.Since || a.Since >= f.Since),
       );
@@ -154,7 +159,7 @@ export const alarmMethods: Registry = {
   [`${API}.GetSummary`]: method({
     params: z.object({}),
     permission: PERMISSION,
-    handler: (_p, ctx) => summary(ctx.alarms.alarms()),
+    handler: async (_p, ctx) => summary(await ctx.alarms.alarms()),
   }),
 
   [`${API}.GetHistory`]: method({
@@ -176,9 +181,9 @@ export const alarmMethods: Registry = {
   [`${API}.Acknowledge`]: method({
     params: z.object({ IDs: z.array(z.number().int().positive()).min(1).max(500), Comment: z.string().trim().max(1000).default("") }),
     permission: PERMISSION,
-    handler: (p, ctx) => {
-      for (const id of p.IDs) requireRule(ctx, id);
-      const done = ctx.alarms.acknowledge(p.IDs, ctx.me.username, p.Comment);
+    handler: async (p, ctx) => {
+      for (const id of p.IDs) await requireRule(ctx.db, id);
+      const done = await ctx.alarms.acknowledge(p.IDs, ctx.me.username, p.Comment);
       if (done.length === 0) throw refused(p.IDs.length === 1 ? "This alarm does not await acknowledgement" : "None of these alarms awaits acknowledgement");
       return { Acknowledged: done };
     },
@@ -187,9 +192,9 @@ export const alarmMethods: Registry = {
   [`${API}.Shelve`]: method({
     params: z.object({ ID: z.number().int().positive(), DurationSec: z.number().int().min(1).max(7 * 86400), Reason: z.string().trim().min(1).max(500) }),
     permission: PERMISSION,
-    handler: (p, ctx) => {
-      const rule = requireRule(ctx, p.ID);
-      const state = ctx.alarms.shelve(p.ID, p.DurationSec, p.Reason, ctx.me.username);
+    handler: async (p, ctx) => {
+      const rule = await requireRule(ctx.db, p.ID);
+      const state = await ctx.alarms.shelve(p.ID, p.DurationSec, p.Reason, ctx.me.username);
       if (!state) throw refused(`${rule.Name} is out of service and cannot be shelved`);
       return { State: state };
     },
@@ -198,9 +203,9 @@ export const alarmMethods: Registry = {
   [`${API}.Unshelve`]: method({
     params: z.object({ ID: z.number().int().positive() }),
     permission: PERMISSION,
-    handler: (p, ctx) => {
-      const rule = requireRule(ctx, p.ID);
-      const state = ctx.alarms.unshelve(p.ID, ctx.me.username);
+    handler: async (p, ctx) => {
+      const rule = await requireRule(ctx.db, p.ID);
+      const state = await ctx.alarms.unshelve(p.ID, ctx.me.username);
       if (!state) throw refused(`${rule.Name} is not shelved`);
       return { State: state };
     },

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { notFound } from "../http/errors.ts";
-import { get } from "../store/db.ts";
+import { engineVersion } from "../store/db.ts";
 import { schemaAppliedAt, schemaVersion } from "../store/migrations.ts";
 import { LOGGER_VERSION, loggerName } from "../version.ts";
 import { getGlobal, setGlobal, setGlobalParams } from "./global-settings.ts";
@@ -62,14 +62,14 @@ export const configMethods: Registry = {
   "ConfigAPI.GetVersionInformation": method({
     params: z.object({}),
     permission: null,
-    handler: (_p, ctx) => {
-      const sqlite = get<{ v: string }>(ctx.db, "SELECT sqlite_version() AS v")!.v;
+    handler: async (_p, ctx) => {
+      const engine = await engineVersion(ctx.db);
       return {
         VersionInformation: [
           { Name: loggerName(ctx.controller), ...LOGGER_VERSION },
-          { Name: "Database schema", Major: schemaVersion(ctx.db), Minor: 0, Build: 0, BuildDateTime: schemaAppliedAt(ctx.db) },
+          { Name: "Database schema", Major: await schemaVersion(ctx.db), Minor: 0, Build: 0, BuildDateTime: await schemaAppliedAt(ctx.db) },
           { Name: "Node.js", ...versionParts(process.versions.node), BuildDateTime: "" },
-          { Name: "SQLite", ...versionParts(sqlite), BuildDateTime: "" },
+          { Name: engine.Name, ...versionParts(engine.Version), BuildDateTime: "" },
         ],
       };
     },

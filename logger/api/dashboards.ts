@@ -2,7 +2,6 @@ import { z } from "zod";
 import { SEVERITIES } from "../alarms/types.ts";
 import { conflict, notFound } from "../http/errors.ts";
 import type { Db } from "../store/db.ts";
-import { get, tx } from "../store/db.ts";
 import { findDashboard, insertDashboard, removeDashboard, setDefaultDashboard, updateDashboard } from "../store/dashboards.ts";
 import type { Dashboard } from "../store/dashboards.ts";
 import { method } from "./registry.ts";
@@ -67,8 +66,8 @@ export type DashboardContent = z.output<typeof dashboardContent>;
 const dashboardId = z.string().trim().min(1).max(64);
 const dashboardName = nameField(100, { empty: "Dashboard name must not be empty" });
 
-function requireDashboard(db: Db, id: string): Dashboard {
-  const d = findDashboard(db, id);
+async function requireDashboard(db: Db, id: string): Promise<Dashboard> {
+  const d = await findDashboard(db, id);
   if (!d) throw notFound(`Dashboard ${id} not found`);
   return d;
 }
@@ -77,8 +76,8 @@ export const dashboardMethods: Registry = {
   "WebUIAPI.GetDashboard": method({
     params: z.object({ ID: dashboardId }),
     permission: "ViewDashboards",
-    handler: (p, ctx) => {
-      const d = requireDashboard(ctx.db, p.ID);
+    handler: async (p, ctx) => {
+      const d = await requireDashboard(ctx.db, p.ID);
       return { Dashboard: { ID: d.ID, Name: d.Name, IsDefault: d.IsDefault, Version: d.Version, Updated: d.Updated, Content: d.Content } };
     },
   }),
@@ -89,14 +88,14 @@ export const dashboardMethods: Registry = {
     }),
     permission: "ManageDashboards",
     handler: (p, ctx) =>
-      tx(ctx.db, () => {
+      ctx.db.tx(async (q) => {
         const { ID, Name, Content, Version } = p.Dashboard;
         if (ID === undefined) {
-          const added = insertDashboard(ctx.db, Name, Content);
-          ctx.audit(`Added dashboard ${Name}`);
+          const added = await insertDashboard(q, Name, Content);
+          await ctx.audit(`Added dashboard ${Name}`, q);
           return { ID: added.ID, Version: added.Version };
         }
-        const stored = requireDashboard(ctx.db, ID);
+        const stored = await requireDashboard(q, ID);
         if (Version !== undefined && Version !== stored.Version) {
           throw conflict("This dashboard was changed by someone else meanwhile; reload and try again");
         }
@@ -104,8 +103,8 @@ export const dashboardMethods: Registry = {
         if (Name !== stored.Name) changes.push("Name");
         if (JSON.stringify(Content) !== JSON.stringify(stored.Content)) changes.push("Content");
         if (!changes.length) return { ID: stored.ID, Version: stored.Version };
-        const next = updateDashboard(ctx.db, stored.ID, Name, Content);
-        ctx.audit(`Changed dashboard ${stored.Name}${Name !== stored.Name ? ` (now ${Name})` : ""}: ${changes.join(", ")}`);
+        const next = await updateDashboard(q, stored.ID, Name, Content);
+        await ctx.audit(`Changed dashboard ${stored.Name}${Name !== stored.Name ? ` (now ${Name})` : ""}: ${changes.join(", ")}`, q);
         return { ID: stored.ID, Version: next };
       }),
   }),
@@ -114,15 +113,15 @@ export const dashboardMethods: Registry = {
     params: z.object({ ID: dashboardId }),
     permission: "ManageDashboards",
     handler: (p, ctx) =>
-      tx(ctx.db, () => {
-        const d = requireDashboard(ctx.db, p.ID);
-        removeDashboard(ctx.db, d.ID);
+      ctx.db.tx(async (q) => {
+        const d = await requireDashboard(q, p.ID);
+        await removeDashboard(q, d.ID);
         // Wall displays open "the default dashboard": another one takes over rather than none.
         if (d.IsDefault) {
-          const next = get<{ ID: string }>(ctx.db, "SELECT ID FROM dashboards ORDER BY Name COLLATE NOCASE, ID LIMIT 1");
-          if (next) setDefaultDashboard(ctx.db, next.ID);
+          const next = await q.get<{ ID: string }>("SELECT ID FROM dashboards ORDER BY Name COLLATE NOCASE, ID LIMIT 1");
+          if (next) await setDefaultDashboard(q, next.ID);
         }
-        ctx.audit(`Removed dashboard ${d.Name}`);
+        await ctx.audit(`Removed dashboard ${d.Name}`, q);
         return {};
       }),
   }),
@@ -131,11 +130,11 @@ export const dashboardMethods: Registry = {
     params: z.object({ ID: dashboardId }),
     permission: "ManageDashboards",
     handler: (p, ctx) =>
-      tx(ctx.db, () => {
-        const d = requireDashboard(ctx.db, p.ID);
+      ctx.db.tx(async (q) => {
+        const d = await requireDashboard(q, p.ID);
         if (d.IsDefault) return {};
-        setDefaultDashboard(ctx.db, d.ID);
-        ctx.audit(`Set default dashboard ${d.Name}`);
+        await setDefaultDashboard(q, d.ID);
+        await ctx.audit(`Set default dashboard ${d.Name}`, q);
         return {};
       }),
   }),

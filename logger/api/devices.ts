@@ -9,8 +9,8 @@ import { method } from "./registry.ts";
 import type { CallContext, Registry } from "./registry.ts";
 import { nameField } from "./schemas.ts";
 
-function state(db: Db, data: DataContext) {
-  const s = projectState(db, data.now());
+async function state(db: Db, data: DataContext) {
+  const s = await projectState(db, data.now());
   // Nothing to acquire (no simulator, no data source): not running, whatever was stored.
   const configured = data.acquisition.configured();
   return {
@@ -18,16 +18,16 @@ function state(db: Db, data: DataContext) {
       ProjectName: s.ProjectName,
       Running: configured && data.acquisition.running,
       Since: configured ? data.acquisition.since : null,
-      Measurement: runningMeasurement(db),
+      Measurement: await runningMeasurement(db),
     },
   };
 }
 
 const NOTHING_TO_ACQUIRE = "No acquisition is configured (the simulator is off and there is no data source)";
 
-function endMeasurement(ctx: CallContext, m: Measurement): Measurement {
-  const done = stopMeasurement(ctx.db, m.ID, ctx.data.now());
-  ctx.audit(`Stopped measurement ${m.Name}`);
+async function endMeasurement(ctx: CallContext, q: Db, m: Measurement): Promise<Measurement> {
+  const done = await stopMeasurement(q, m.ID, ctx.data.now());
+  await ctx.audit(`Stopped measurement ${m.Name}`, q);
   return done;
 }
 
@@ -35,8 +35,8 @@ export const deviceMethods: Registry = {
   "DeviceAPI.GetDevices": method({
     params: z.object({}),
     permission: null,
-    handler: (_p, ctx) => {
-      const locations = deviceLocations(ctx.db);
+    handler: async (_p, ctx) => {
+      const locations = await deviceLocations(ctx.db);
       const Devices = ctx.data.model.devices.map((d) => ({
         ID: d.ID,
         Name: d.Name,
@@ -58,12 +58,12 @@ export const deviceMethods: Registry = {
   "DeviceAPI.SetRetention": method({
     params: z.object({ SourceId: z.string().min(1), RetentionSec: z.number().int().min(60).nullable() }),
     permission: "ManageProject",
-    handler: (p, ctx) => {
+    handler: async (p, ctx) => {
       const src = ctx.data.store.source(p.SourceId);
       if (!src) throw notFound(`Unknown source ${p.SourceId}`);
       ctx.data.store.setRetention(src.Id, p.RetentionSec);
       ctx.data.store.applyRetention(ctx.data.now());
-      ctx.audit(`Set retention of ${src.Name} to ${p.RetentionSec === null ? "forever" : `${p.RetentionSec} s`}`);
+      await ctx.audit(`Set retention of ${src.Name} to ${p.RetentionSec === null ? "forever" : `${p.RetentionSec} s`}`);
       return { SourceId: src.Id, RetentionSec: p.RetentionSec };
     },
   }),
@@ -77,12 +77,12 @@ export const deviceMethods: Registry = {
   "ProjectAPI.Start": method({
     params: z.object({}),
     permission: "ManageProject",
-    handler: (_p, ctx) => {
+    handler: async (_p, ctx) => {
       const acq = ctx.data.acquisition;
       if (!acq.configured()) throw refused(NOTHING_TO_ACQUIRE);
       if (!acq.running) {
-        acq.setRunning(true);
-        ctx.audit("Started the project");
+        await acq.setRunning(true);
+        await ctx.audit("Started the project");
       }
       return state(ctx.db, ctx.data);
     },
@@ -91,15 +91,17 @@ export const deviceMethods: Registry = {
   "ProjectAPI.Stop": method({
     params: z.object({}),
     permission: "ManageProject",
-    handler: (_p, ctx) => {
+    handler: async (_p, ctx) => {
       const acq = ctx.data.acquisition;
       if (!acq.configured()) throw refused(NOTHING_TO_ACQUIRE);
       if (acq.running) {
         // A recording session cannot outlive the acquisition it records.
-        const m = runningMeasurement(ctx.db);
-        if (m) endMeasurement(ctx, m);
-        acq.setRunning(false);
-        ctx.audit("Stopped the project");
+        await ctx.db.tx(async (q) => {
+          const m = await runningMeasurement(q);
+          if (m) await endMeasurement(ctx, q, m);
+        });
+        await acq.setRunning(false);
+        await ctx.audit("Stopped the project");
       }
       return state(ctx.db, ctx.data);
     },
@@ -113,19 +115,27 @@ export const deviceMethods: Registry = {
       MetaData: z.array(z.object({ Key: z.string().min(1).max(200), Value: z.string().max(10_000) })).max(200).default([]),
     }),
     permission: "ManageProject",
-    handler: (p, ctx) => {
+    handler: async (p, ctx) => {
       const data = ctx.data;
-      const running = runningMeasurement(ctx.db);
-      if (running) throw refused(`Measurement ${running.Name} is running; stop it first`);
-      if (!data.acquisition.configured() || !data.acquisition.running) throw refused("The project is not running; start it first");
+      if (!data.acquisition.configured() || !data.acquisition.running) {
+        const running = await runningMeasurement(ctx.db);
+        if (running) throw refused(`Measurement ${running.Name} is running; stop it first`);
+        throw refused("The project is not running; start it first");
+      }
       const sourceId = p.SourceId ?? data.model.sources[0]?.Id;
       const src = sourceId ? data.model.sources.find((s) => s.Id === sourceId) : undefined;
       if (!src) throw notFound(`Unknown source ${sourceId ?? ""}`);
       const vars = p.Variables ?? src.Variables;
       const stray = vars.find((id) => !src.Variables.includes(id));
       if (stray) throw invalidParam(`Variable ${stray} is not in source ${src.Name}`);
-      const m = startMeasurement(ctx.db, { Name: p.Name, Start: data.now(), SourceId: src.Id, Variables: vars, MetaData: p.MetaData });
-      ctx.audit(`Started measurement ${m.Name}`);
+      // The check and the start in one tx: two starts at once must not both pass the check.
+      const m = await ctx.db.tx(async (q) => {
+        const running = await runningMeasurement(q);
+        if (running) throw refused(`Measurement ${running.Name} is running; stop it first`);
+        const m = await startMeasurement(q, { Name: p.Name, Start: data.now(), SourceId: src.Id, Variables: vars, MetaData: p.MetaData });
+        await ctx.audit(`Started measurement ${m.Name}`, q);
+        return m;
+      });
       return { Measurement: m };
     },
   }),
@@ -133,10 +143,11 @@ export const deviceMethods: Registry = {
   "MeasurementAPI.Stop": method({
     params: z.object({}),
     permission: "ManageProject",
-    handler: (_p, ctx) => {
-      const m = runningMeasurement(ctx.db);
-      if (!m) throw refused("No measurement is running");
-      return { Measurement: endMeasurement(ctx, m) };
-    },
+    handler: (_p, ctx) =>
+      ctx.db.tx(async (q) => {
+        const m = await runningMeasurement(q);
+        if (!m) throw refused("No measurement is running");
+        return { Measurement: await endMeasurement(ctx, q, m) };
+      }),
   }),
 };

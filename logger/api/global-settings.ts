@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { readConfig, writeConfig } from "../store/global-settings.ts";
 import type { GlobalConfig } from "../store/global-settings.ts";
-import { tx } from "../store/db.ts";
 import { ianaZone } from "./schemas.ts";
 import type { CallContext } from "./registry.ts";
 
@@ -37,16 +36,16 @@ export const configPatch = z.looseObject({
 
 export const setGlobalParams = z.object({ Config: configPatch });
 
-export const getGlobal = (ctx: CallContext) => ({ Config: readConfig(ctx.db) });
+export const getGlobal = async (ctx: CallContext) => ({ Config: await readConfig(ctx.db) });
 
-export function setGlobal(patch: z.output<typeof configPatch>, ctx: CallContext): object {
+export async function setGlobal(patch: z.output<typeof configPatch>, ctx: CallContext): Promise<object> {
   const clean = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
-  tx(ctx.db, () => {
-    const before = readConfig(ctx.db);
+  await ctx.db.tx(async (q) => {
+    const before = await readConfig(q);
     const next: GlobalConfig = { ...before, ...clean };
     const changed = Object.keys(clean).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(next[k]));
-    writeConfig(ctx.db, next);
-    if (changed.length) ctx.audit(`Changed global settings: ${changed.join(", ")}`);
+    await writeConfig(q, next);
+    if (changed.length) await ctx.audit(`Changed global settings: ${changed.join(", ")}`, q);
   });
   return {};
 }

@@ -36,6 +36,6 @@ export const messagingMethods: Registry = {
       Args: z.array(z.string().max(1000)).max(100).default([]),
     }),
     permission: "ManageGlobalSettings",
-    handler: (p, ctx) => ({ ID: postMessage(ctx.db, p) }),
+    handler: async (p, ctx) => ({ ID: await postMessage(ctx.db, p) }),
   }),
 };

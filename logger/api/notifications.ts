@@ -2,7 +2,7 @@ import { z } from "zod";
 import { hostAllowListed, isSpecialAddress } from "../alarms/egress.ts";
 import { conflict, forbidden, invalidParam, notFound, refused } from "../http/errors.ts";
 import { listRules } from "../store/alarms.ts";
-import { tx } from "../store/db.ts";
+import type { Db } from "../store/db.ts";
 import { deleteTarget, getTarget, insertTarget, listDeliveries, listTargets, targetByName, updateTarget } from "../store/notifications.ts";
 import type { Target, TargetInput } from "../store/notifications.ts";
 import { method } from "./registry.ts";
@@ -45,11 +45,12 @@ function publicTarget(t: Target) {
   return { ...base, ...rest, HasPassword: SmtpPassword !== "" };
 }
 
-function validTarget(ctx: CallContext, input: unknown, before: Target | null): TargetInput {
+// Checks the name is free: call it inside the write's tx (q).
+async function validTarget(q: Db, input: unknown, before: Target | null): Promise<TargetInput> {
   const parsed = targetSchema.safeParse(input);
   if (!parsed.success) throw invalidParam(parsed.error.issues.map((i) => `Invalid parameter Target.${i.path.join(".")}: ${i.message}`).join("; "));
   const t = parsed.data;
-  const clash = targetByName(ctx.db, t.Name);
+  const clash = await targetByName(q, t.Name);
   if (clash && clash.ID !== before?.ID) throw refused(`A target named ${t.Name} already exists`);
   if (t.Type === "webhook") {
     const kept = before?.Type === "webhook" ? before.Config.Secret : "";
@@ -78,8 +79,8 @@ function checkDestination(ctx: CallContext, t: TargetInput | Target, opts: { cho
   }
 }
 
-function requireTarget(ctx: CallContext, id: number): Target {
-  const t = getTarget(ctx.db, id);
+async function requireTarget(db: Db, id: number): Promise<Target> {
+  const t = await getTarget(db, id);
   if (!t) throw notFound(`Target ${id} not found`);
   return t;
 }
@@ -88,18 +89,18 @@ export const notificationMethods: Registry = {
   [`${API}.GetTargets`]: method({
     params: z.object({}),
     permission: PERMISSION,
-    handler: (_p, ctx) => ({ Targets: listTargets(ctx.db).map(publicTarget) }),
+    handler: async (_p, ctx) => ({ Targets: (await listTargets(ctx.db)).map(publicTarget) }),
   }),
 
   [`${API}.AddTarget`]: method({
     params: z.object({ Target: z.looseObject({}) }),
     permission: PERMISSION,
     handler: (p, ctx) =>
-      tx(ctx.db, () => {
-        const t = validTarget(ctx, p.Target, null);
+      ctx.db.tx(async (q) => {
+        const t = await validTarget(q, p.Target, null);
         checkDestination(ctx, t, { choosing: true });
-        const id = insertTarget(ctx.db, t);
-        ctx.audit(`Added notification target ${t.Name}`);
+        const id = await insertTarget(q, t);
+        await ctx.audit(`Added notification target ${t.Name}`, q);
         return { ID: id };
       }),
   }),
@@ -107,44 +108,44 @@ export const notificationMethods: Registry = {
   [`${API}.SetTarget`]: method({
     params: z.object({ Target: z.looseObject({ ID: z.number().int().positive(), Version: z.number().int().optional() }) }),
     permission: PERMISSION,
-    handler: (p, ctx) => {
-      const { ID, Version, ...changes } = p.Target;
-      const before = requireTarget(ctx, ID);
-      if (Version !== undefined && Version !== before.Version) throw conflict("This target was changed by someone else meanwhile; reload and try again");
-      // Both where it pointed and where it will point must be the caller's to choose.
-      checkDestination(ctx, before, { choosing: false });
-      const { ID: _id, Version: _v, ...shown } = publicTarget(before);
-      const after = validTarget(ctx, { ...shown, ...changes }, before);
-      checkDestination(ctx, after, { choosing: true });
-      tx(ctx.db, () => {
-        updateTarget(ctx.db, ID, after);
-        ctx.audit(`Changed notification target ${before.Name}`);
-      });
-      return {};
-    },
+    handler: (p, ctx) =>
+      // Read, version check and write in one tx: another edit cannot land in between.
+      ctx.db.tx(async (q) => {
+        const { ID, Version, ...changes } = p.Target;
+        const before = await requireTarget(q, ID);
+        if (Version !== undefined && Version !== before.Version) throw conflict("This target was changed by someone else meanwhile; reload and try again");
+        // Both where it pointed and where it will point must be the caller's to choose.
+        checkDestination(ctx, before, { choosing: false });
+        const { ID: _id, Version: _v, ...shown } = publicTarget(before);
+        const after = await validTarget(q, { ...shown, ...changes }, before);
+        checkDestination(ctx, after, { choosing: true });
+        await updateTarget(q, ID, after);
+        await ctx.audit(`Changed notification target ${before.Name}`, q);
+        return {};
+      }),
   }),
 
   [`${API}.RemoveTarget`]: method({
     params: z.object({ ID: z.number().int().positive() }),
     permission: PERMISSION,
-    handler: (p, ctx) => {
-      const t = requireTarget(ctx, p.ID);
-      checkDestination(ctx, t, { choosing: false });
-      const users = listRules(ctx.db).filter((r) => r.NotifyTargets.includes(p.ID));
-      if (users.length) throw refused(`Target ${t.Name} is still used by: ${users.map((r) => r.Name).join(", ")}`);
-      tx(ctx.db, () => {
-        deleteTarget(ctx.db, p.ID);
-        ctx.audit(`Removed notification target ${t.Name}`);
-      });
-      return {};
-    },
+    handler: (p, ctx) =>
+      // The "still used" check and the delete in one tx: a rule added meanwhile is seen.
+      ctx.db.tx(async (q) => {
+        const t = await requireTarget(q, p.ID);
+        checkDestination(ctx, t, { choosing: false });
+        const users = (await listRules(q)).filter((r) => r.NotifyTargets.includes(p.ID));
+        if (users.length) throw refused(`Target ${t.Name} is still used by: ${users.map((r) => r.Name).join(", ")}`);
+        await deleteTarget(q, p.ID);
+        await ctx.audit(`Removed notification target ${t.Name}`, q);
+        return {};
+      }),
   }),
 
   [`${API}.Test`]: method({
     params: z.object({ ID: z.number().int().positive() }),
     permission: PERMISSION,
     handler: async (p, ctx) => {
-      const t = requireTarget(ctx, p.ID);
+      const t = await requireTarget(ctx.db, p.ID);
       const now = new Date().toISOString();
       return ctx.notifier.test(t, {
         Event: "test",

@@ -3,7 +3,6 @@ import { conflict, invalidParam, refused } from "../http/errors.ts";
 import type { DataContext } from "../model/context.ts";
 import type { Simulator } from "../sim/simulator.ts";
 import type { Db } from "../store/db.ts";
-import { tx } from "../store/db.ts";
 import { projectState } from "../store/measurements.ts";
 import { loadProjectConfig, saveProjectConfig, setProjectName } from "../store/project-config.ts";
 import type { ChannelConfig, StoredProjectConfig } from "../store/project-config.ts";
@@ -64,8 +63,8 @@ function benchOf(data: DataContext) {
   return { sim, device };
 }
 
-function describe(db: Db, data: DataContext) {
-  const { revision } = loadProjectConfig(db);
+async function describe(db: Db, data: DataContext) {
+  const { revision } = await loadProjectConfig(db);
   const bench = benchOf(data);
   const channels = bench
     ? bench.sim.rig.bench.channels.map((id) => {
@@ -75,7 +74,7 @@ function describe(db: Db, data: DataContext) {
     : [];
   return {
     Config: {
-      ProjectName: projectState(db, data.now()).ProjectName,
+      ProjectName: (await projectState(db, data.now())).ProjectName,
       DeviceName: bench?.device.Name ?? null,
       SampleRateHz: bench?.device.SampleRateHz ?? null,
       Channels: channels,
@@ -95,8 +94,8 @@ export function applyChannel(data: Pick<DataContext, "model" | "store">, sim: Si
 }
 
 /** At start-up, before acquisition: the stored channel settings (the rate went into SimOptions). */
-export function applyStoredChannels(db: Db, data: Pick<DataContext, "model" | "store">, sim: Simulator): void {
-  const { config } = loadProjectConfig(db);
+export async function applyStoredChannels(db: Db, data: Pick<DataContext, "model" | "store">, sim: Simulator): Promise<void> {
+  const { config } = await loadProjectConfig(db);
   for (const id of sim.rig.bench.channels) {
     const c = config.Channels[id];
     if (c) applyChannel(data, sim, id, c);
@@ -117,9 +116,9 @@ function changes(before: Channel, after: Channel): string[] {
   return out;
 }
 
-function setProjectConfig(p: z.output<typeof SetParams>, ctx: CallContext) {
+async function setProjectConfig(p: z.output<typeof SetParams>, ctx: CallContext) {
   const { db, data } = ctx;
-  const current = describe(db, data);
+  const current = await describe(db, data);
   if (p.Revision !== undefined && p.Revision !== current.Revision) {
     throw conflict("The project config was changed by someone else meanwhile; reload and try again");
   }
@@ -156,11 +155,15 @@ function setProjectConfig(p: z.output<typeof SetParams>, ctx: CallContext) {
         SampleRateHz: next.SampleRateHz,
         Channels: Object.fromEntries(next.Channels.map(({ VariableId, ...c }) => [VariableId, c])),
       }
-    : loadProjectConfig(db).config;
-  tx(db, () => {
-    projectState(db, data.now());
-    setProjectName(db, next.ProjectName);
-    saveProjectConfig(db, stored, current.Revision + 1);
+    : (await loadProjectConfig(db)).config;
+  await db.tx(async (q) => {
+    // The revision checked above is checked again where it is written: another save in between loses.
+    if ((await loadProjectConfig(q)).revision !== current.Revision) {
+      throw conflict("The project config was changed by someone else meanwhile; reload and try again");
+    }
+    await projectState(q, data.now());
+    await setProjectName(q, next.ProjectName);
+    await saveProjectConfig(q, stored, current.Revision + 1);
   });
   // Applied after the config is stored: a restart comes back to what is acquired now.
   if (bench) {
@@ -170,7 +173,7 @@ function setProjectConfig(p: z.output<typeof SetParams>, ctx: CallContext) {
     }
     if (rateChanged) bench.sim.setRate(bench.device.ID, next.SampleRateHz);
   }
-  for (const line of audit) ctx.audit(line);
+  for (const line of audit) await ctx.audit(line);
   return describe(db, data);
 }
 

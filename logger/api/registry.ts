@@ -37,7 +37,11 @@ export type CallContext = LoggerContext & {
   caller: Caller | null;
   /** Caller of a method whose access is not "public": always present there. */
   me: Caller;
-  audit: (text: string) => void;
+  /**
+   * Writes an audit message as the caller; inside a tx pass its q. Await it: a failure is also
+   * logged to the trace, so a caller that does not await never crashes the logger.
+   */
+  audit: (text: string, q?: Db) => Promise<void>;
   /** The TCP peer's address, as a throttle key (RPC never trusts X-Forwarded-For). */
   clientAddress: string;
 };

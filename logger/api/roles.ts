@@ -2,7 +2,6 @@ import { z } from "zod";
 import { PERMISSIONS, PERMISSION_NAMES, isPermission } from "../auth/permissions.ts";
 import { conflict, notFound, refused } from "../http/errors.ts";
 import type { Db } from "../store/db.ts";
-import { run, tx } from "../store/db.ts";
 import { findRole, findRoleByName, listRoles } from "../store/roles.ts";
 import type { Role } from "../store/roles.ts";
 import { usersWithRole } from "../store/users.ts";
@@ -22,14 +21,14 @@ const permissionList = z.array(z.string()).superRefine((names, ctx) => {
 
 const unique = (names: string[]) => [...new Set(names)];
 
-function requireRole(db: Db, roleId: number): Role {
-  const role = findRole(db, roleId);
+async function requireRole(db: Db, roleId: number): Promise<Role> {
+  const role = await findRole(db, roleId);
   if (!role) throw notFound(`Role ${roleId} not found`);
   return role;
 }
 
-function checkNameFree(db: Db, name: string, exceptId?: number): void {
-  const other = findRoleByName(db, name);
+async function checkNameFree(db: Db, name: string, exceptId?: number): Promise<void> {
+  const other = await findRoleByName(db, name);
   if (other && other.ID !== exceptId) throw refused(`A role named ${other.Name} already exists`);
 }
 
@@ -38,7 +37,7 @@ export const roleMethods: Registry = {
     params: z.object({}),
     // User management needs the role list to fill its role picker.
     permission: ["ManageUsers", "ManageRoles"],
-    handler: (_p, ctx) => ({ Roles: listRoles(ctx.db) }),
+    handler: async (_p, ctx) => ({ Roles: await listRoles(ctx.db) }),
   }),
 
   [`${API}.GetPermissions`]: method({
@@ -53,17 +52,16 @@ export const roleMethods: Registry = {
     }),
     permission: "ManageRoles",
     handler: (p, ctx) =>
-      tx(ctx.db, () => {
-        checkNameFree(ctx.db, p.Role.Name);
-        const newId = run(
-          ctx.db,
-          "INSERT INTO roles (Name, Description, Permissions) VALUES (?, ?, ?)",
+      ctx.db.tx(async (q) => {
+        await checkNameFree(q, p.Role.Name);
+        const inserted = await q.get<{ ID: number }>(
+          "INSERT INTO roles (Name, Description, Permissions) VALUES (?, ?, ?) RETURNING ID",
           p.Role.Name,
           p.Role.Description,
           JSON.stringify(unique(p.Role.Permissions)),
         );
-        ctx.audit(`Added role ${p.Role.Name}`);
-        return { ID: newId };
+        await ctx.audit(`Added role ${p.Role.Name}`, q);
+        return { ID: inserted!.ID };
       }),
   }),
 
@@ -79,8 +77,8 @@ export const roleMethods: Registry = {
     }),
     permission: "ManageRoles",
     handler: (p, ctx) =>
-      tx(ctx.db, () => {
-        const role = requireRole(ctx.db, p.Role.ID);
+      ctx.db.tx(async (q) => {
+        const role = await requireRole(q, p.Role.ID);
         if (p.Role.Version !== undefined && p.Role.Version !== role.Version) {
           throw conflict("This role was changed by someone else meanwhile; reload and try again");
         }
@@ -92,7 +90,7 @@ export const roleMethods: Registry = {
           const missing = PERMISSION_NAMES.filter((perm) => !permissions.includes(perm));
           if (missing.length) throw refused(`The built-in ${role.Name} role must keep every permission (missing: ${missing.join(", ")})`);
         }
-        if (name !== role.Name) checkNameFree(ctx.db, name, role.ID);
+        if (name !== role.Name) await checkNameFree(q, name, role.ID);
         const changes: string[] = [];
         if (name !== role.Name) changes.push("Name");
         if (description !== role.Description) changes.push("Description");
@@ -100,8 +98,7 @@ export const roleMethods: Registry = {
           permissions.length === role.Permissions.length && permissions.every((perm) => role.Permissions.includes(perm));
         if (!samePermissions) changes.push("Permissions");
         if (!changes.length) return {};
-        run(
-          ctx.db,
+        await q.run(
           "UPDATE roles SET Name = ?, Description = ?, Permissions = ?, Version = Version + 1 WHERE ID = ?",
           name,
           description,
@@ -109,7 +106,7 @@ export const roleMethods: Registry = {
           role.ID,
         );
         const renamed = name !== role.Name ? ` (now ${name})` : "";
-        ctx.audit(`Changed role ${role.Name}${renamed}: ${changes.join(", ")}`);
+        await ctx.audit(`Changed role ${role.Name}${renamed}: ${changes.join(", ")}`, q);
         return {};
       }),
   }),
@@ -118,13 +115,13 @@ export const roleMethods: Registry = {
     params: z.object({ ID: id }),
     permission: "ManageRoles",
     handler: (p, ctx) =>
-      tx(ctx.db, () => {
-        const role = requireRole(ctx.db, p.ID);
+      ctx.db.tx(async (q) => {
+        const role = await requireRole(q, p.ID);
         if (role.BuiltIn) throw refused(`The built-in ${role.Name} role cannot be removed`);
-        const holders = usersWithRole(ctx.db, role.ID);
+        const holders = await usersWithRole(q, role.ID);
         if (holders.length) throw refused(`Role ${role.Name} is still held by: ${holders.map((u) => u.Username).join(", ")}`);
-        run(ctx.db, "DELETE FROM roles WHERE ID = ?", role.ID);
-        ctx.audit(`Removed role ${role.Name}`);
+        await q.run("DELETE FROM roles WHERE ID = ?", role.ID);
+        await ctx.audit(`Removed role ${role.Name}`, q);
         return {};
       }),
   }),

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { notFound, refused } from "../http/errors.ts";
-import { all, get, run, tx } from "../store/db.ts";
 import { method } from "./registry.ts";
 import type { Registry } from "./registry.ts";
 import { id } from "./schemas.ts";
@@ -23,7 +22,7 @@ export const settingsMethods: Registry = {
   "GI.system/SettingsManagementAPI.GetSetting": method({
     params: z.object({ ID: id.default(-1), Key: z.string().default("") }),
     permission: (p) => (p.Key === PUBLIC_KEY ? "public" : null),
-    handler: (p, ctx) => {
+    handler: async (p, ctx) => {
       const where: string[] = [];
       const args: Array<string | number> = [];
       if (p.ID > 0) {
@@ -36,7 +35,7 @@ export const settingsMethods: Registry = {
         args.push(p.Key);
       }
       const filter = where.length ? `WHERE ${where.join(" AND ")}` : "";
-      return { Settings: all<Setting>(ctx.db, `SELECT ID, Key, Value FROM settings ${filter} ORDER BY ID`, ...args) };
+      return { Settings: await ctx.db.all<Setting>(`SELECT ID, Key, Value FROM settings ${filter} ORDER BY ID`, ...args) };
     },
   }),
 
@@ -48,24 +47,24 @@ export const settingsMethods: Registry = {
     }),
     permission: "ManageGlobalSettings",
     handler: (p, ctx) =>
-      tx(ctx.db, () => {
+      ctx.db.tx(async (q) => {
         let settingId: number;
         if (p.ID <= 0) {
-          const existing = get<Setting>(ctx.db, "SELECT ID FROM settings WHERE Key = ?", p.Key);
+          const existing = await q.get<Setting>("SELECT ID FROM settings WHERE Key = ?", p.Key);
           if (existing) {
-            run(ctx.db, "UPDATE settings SET Value = ? WHERE ID = ?", p.Value, existing.ID);
+            await q.run("UPDATE settings SET Value = ? WHERE ID = ?", p.Value, existing.ID);
             settingId = existing.ID;
           } else {
-            settingId = run(ctx.db, "INSERT INTO settings (Key, Value) VALUES (?, ?)", p.Key, p.Value);
+            settingId = (await q.get<{ ID: number }>("INSERT INTO settings (Key, Value) VALUES (?, ?) RETURNING ID", p.Key, p.Value))!.ID;
           }
         } else {
-          if (!get(ctx.db, "SELECT 1 FROM settings WHERE ID = ?", p.ID)) throw notFound(`Setting ${p.ID} not found`);
-          const clash = get<Setting>(ctx.db, "SELECT ID FROM settings WHERE Key = ? AND ID <> ?", p.Key, p.ID);
+          if (!(await q.get("SELECT 1 FROM settings WHERE ID = ?", p.ID))) throw notFound(`Setting ${p.ID} not found`);
+          const clash = await q.get<Setting>("SELECT ID FROM settings WHERE Key = ? AND ID <> ?", p.Key, p.ID);
           if (clash) throw refused(`Another setting already uses the key ${p.Key}`);
-          run(ctx.db, "UPDATE settings SET Key = ?, Value = ? WHERE ID = ?", p.Key, p.Value, p.ID);
+          await q.run("UPDATE settings SET Key = ?, Value = ? WHERE ID = ?", p.Key, p.Value, p.ID);
           settingId = p.ID;
         }
-        ctx.audit(`Set setting ${p.Key}`);
+        await ctx.audit(`Set setting ${p.Key}`, q);
         return { ID: settingId };
       }),
   }),

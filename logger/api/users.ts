@@ -3,7 +3,6 @@ import { attemptSignIn } from "../auth/login.ts";
 import { hashPassword, passwordPolicyError } from "../auth/passwords.ts";
 import { conflict, forbidden, notFound, passwordError, refused, throttled } from "../http/errors.ts";
 import type { Db } from "../store/db.ts";
-import { run, tx } from "../store/db.ts";
 import { adminRole, findRole } from "../store/roles.ts";
 import { findUser, findUserByName, listUsers, toUser, usersWithRole } from "../store/users.ts";
 import type { User, UserRow } from "../store/users.ts";
@@ -39,16 +38,17 @@ const columnValue = (value: unknown): string | number =>
 
 const STALE_USER = "This user was changed by someone else meanwhile; reload and try again";
 
-function requireUser(db: Db, userId: number): UserRow {
-  const row = findUser(db, userId);
+async function requireUser(db: Db, userId: number): Promise<UserRow> {
+  const row = await findUser(db, userId);
   if (!row) throw notFound(`User ${userId} not found`);
   return row;
 }
 
 // Keeps at least one account able to manage everything.
-function guardLastAdmin(db: Db, user: UserRow, action: string): void {
-  const admin = adminRole(db);
-  if (user.Role === admin.ID && usersWithRole(db, admin.ID).length === 1) {
+// A check before a write: call it inside the write's tx.
+async function guardLastAdmin(db: Db, user: UserRow, action: string): Promise<void> {
+  const admin = await adminRole(db);
+  if (user.Role === admin.ID && (await usersWithRole(db, admin.ID)).length === 1) {
     throw refused(`${user.Username} is the last user with the ${admin.Name} role and cannot be ${action}; give another user that role first`);
   }
 }
@@ -68,7 +68,7 @@ async function setUser(
 ): Promise<object> {
   const password = p.Password || undefined; // forms send "" for "unchanged"
   const manager = ctx.me.permissions.has("ManageUsers");
-  const before = toUser(requireUser(ctx.db, p.User.ID));
+  const before = toUser(await requireUser(ctx.db, p.User.ID));
   if (!manager) {
     const denied: string[] = changedFields(before, p.User).filter((f) => !SELF_SERVICE.has(f));
     if (password) denied.push("Password");
@@ -77,18 +77,18 @@ async function setUser(
   if (password) checkPolicy(password, (p.User.Username as string | undefined) ?? before.Username);
   const hashed = password ? await hashPassword(password) : undefined;
 
-  return tx(ctx.db, () => {
-    const row = requireUser(ctx.db, p.User.ID);
+  return ctx.db.tx(async (q) => {
+    const row = await requireUser(q, p.User.ID);
     const current = toUser(row);
     if (p.User.Version !== undefined && p.User.Version !== current.Version) throw conflict(STALE_USER);
     const changes = changedFields(current, p.User);
     if (changes.includes("Username")) {
-      const other = findUserByName(ctx.db, p.User.Username as string);
+      const other = await findUserByName(q, p.User.Username as string);
       if (other && other.ID !== current.ID) throw refused(`The username ${p.User.Username} is already taken`);
     }
     if (changes.includes("Role")) {
-      if (!findRole(ctx.db, p.User.Role as number)) throw refused(`Role ${p.User.Role} does not exist`);
-      guardLastAdmin(ctx.db, row, "moved to another role");
+      if (!(await findRole(q, p.User.Role as number))) throw refused(`Role ${p.User.Role} does not exist`);
+      await guardLastAdmin(q, row, "moved to another role");
     }
     if (!changes.length && !hashed) return {};
 
@@ -104,9 +104,9 @@ async function setUser(
         values.push(temporary ? 1 : 0);
       }
     }
-    run(ctx.db, `UPDATE users SET ${sets.join(", ")}, Version = Version + 1 WHERE ID = ?`, ...values, current.ID);
+    await q.run(`UPDATE users SET ${sets.join(", ")}, Version = Version + 1 WHERE ID = ?`, ...values, current.ID);
     const renamed = changes.includes("Username") ? ` (now ${p.User.Username})` : "";
-    ctx.audit(`Changed user ${current.Username}${renamed}: ${[...changes, ...(hashed ? ["Password"] : [])].join(", ")}`);
+    await ctx.audit(`Changed user ${current.Username}${renamed}: ${[...changes, ...(hashed ? ["Password"] : [])].join(", ")}`, q);
     return {};
   });
 }
@@ -115,13 +115,13 @@ export const userMethods: Registry = {
   [`${API}.GetUsers`]: method({
     params: z.object({}),
     permission: "ManageUsers",
-    handler: (_p, ctx) => ({ Users: listUsers(ctx.db).map(toUser) }),
+    handler: async (_p, ctx) => ({ Users: (await listUsers(ctx.db)).map(toUser) }),
   }),
 
   [`${API}.GetUser`]: method({
     params: z.object({ ID: id }),
     permission: (p, caller) => (caller?.userId === p.ID ? null : "ManageUsers"),
-    handler: (p, ctx) => ({ User: toUser(requireUser(ctx.db, p.ID)) }),
+    handler: async (p, ctx) => ({ User: toUser(await requireUser(ctx.db, p.ID)) }),
   }),
 
   [`${API}.AddUser`]: method({
@@ -145,14 +145,13 @@ export const userMethods: Registry = {
       const u = p.User;
       checkPolicy(p.Password, u.Username);
       const pw = await hashPassword(p.Password);
-      return tx(ctx.db, () => {
-        if (findUserByName(ctx.db, u.Username)) throw refused(`The username ${u.Username} is already taken`);
-        const role = findRole(ctx.db, u.Role);
+      return ctx.db.tx(async (q) => {
+        if (await findUserByName(q, u.Username)) throw refused(`The username ${u.Username} is already taken`);
+        const role = await findRole(q, u.Role);
         if (!role) throw refused(`Role ${u.Role} does not exist`);
-        const newId = run(
-          ctx.db,
+        const inserted = await q.get<{ ID: number }>(
           `INSERT INTO users (Username, EMail, Role, Timezone, TimezoneDiffSec, TimezoneUseDST, Language, Theme,
-             MustChangePassword, PasswordHash, PasswordSalt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             MustChangePassword, PasswordHash, PasswordSalt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ID`,
           u.Username,
           u.EMail,
           u.Role,
@@ -165,8 +164,8 @@ export const userMethods: Registry = {
           pw.hash,
           pw.salt,
         );
-        ctx.audit(`Added user ${u.Username} (role ${role.Name})`);
-        return { ID: newId };
+        await ctx.audit(`Added user ${u.Username} (role ${role.Name})`, q);
+        return { ID: inserted!.ID };
       });
     },
   }),
@@ -185,12 +184,12 @@ export const userMethods: Registry = {
     params: z.object({ ID: id }),
     permission: "ManageUsers",
     handler: (p, ctx) =>
-      tx(ctx.db, () => {
-        const row = requireUser(ctx.db, p.ID);
+      ctx.db.tx(async (q) => {
+        const row = await requireUser(q, p.ID);
         if (row.ID === ctx.me.userId) throw refused("You cannot remove your own account");
-        guardLastAdmin(ctx.db, row, "removed");
-        run(ctx.db, "DELETE FROM users WHERE ID = ?", row.ID);
-        ctx.audit(`Removed user ${row.Username}`);
+        await guardLastAdmin(q, row, "removed");
+        await q.run("DELETE FROM users WHERE ID = ?", row.ID);
+        await ctx.audit(`Removed user ${row.Username}`, q);
         return {};
       }),
   }),
@@ -204,7 +203,7 @@ export const userMethods: Registry = {
     handler: async (p, ctx) => {
       const userId = ctx.me.userId;
       if (userId === null) throw refused("ChangePassword needs a signed-in user, but this logger does not require login");
-      const row = requireUser(ctx.db, userId);
+      const row = await requireUser(ctx.db, userId);
       // A stolen token must not become a way around the sign-in throttle: same account budget.
       const outcome = await attemptSignIn(ctx, row.Username, p.OldPassword, null, "ChangePassword");
       if (!outcome.ok && outcome.reason === "throttled") throw throttled(outcome.retryAfterSec);
@@ -212,15 +211,14 @@ export const userMethods: Registry = {
       if (p.NewPassword === p.OldPassword) throw passwordError("The new password must differ from the current one");
       checkPolicy(p.NewPassword, row.Username);
       const pw = await hashPassword(p.NewPassword);
-      return tx(ctx.db, () => {
-        run(
-          ctx.db,
+      return ctx.db.tx(async (q) => {
+        await q.run(
           "UPDATE users SET PasswordHash = ?, PasswordSalt = ?, MustChangePassword = 0, Version = Version + 1 WHERE ID = ?",
           pw.hash,
           pw.salt,
           userId,
         );
-        ctx.audit(`Changed password of ${row.Username}`);
+        await ctx.audit(`Changed password of ${row.Username}`, q);
         return {};
       });
     },

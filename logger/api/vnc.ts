@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { checkClient, PUBLIC_CLIENT_ID } from "../auth/clients.ts";
 import { forbidden, notFound, refused } from "../http/errors.ts";
-import { all, get, run, tx } from "../store/db.ts";
 import { method } from "./registry.ts";
 import type { Registry } from "./registry.ts";
 import { id, nameField } from "./schemas.ts";
@@ -27,8 +26,8 @@ export const vncMethods: Registry = {
   "VncAPI.List": method({
     params: z.object({}),
     permission: null,
-    handler: (_p, ctx) => ({
-      Targets: all<Row>(ctx.db, "SELECT ID, Name, Host, Port, Password FROM vnc_targets ORDER BY Name COLLATE NOCASE, ID").map((t) => ({
+    handler: async (_p, ctx) => ({
+      Targets: (await ctx.db.all<Row>("SELECT ID, Name, Host, Port, Password FROM vnc_targets ORDER BY Name COLLATE NOCASE, ID")).map((t) => ({
         ID: t.ID,
         Name: t.Name,
         Host: t.Host,
@@ -49,20 +48,21 @@ export const vncMethods: Registry = {
     }),
     permission: "ManageGlobalSettings",
     handler: (p, ctx) =>
-      tx(ctx.db, () => {
+      ctx.db.tx(async (q) => {
         const hostName = p.Host.replace(/^\[(.*)\]$/, "$1");
-        const clash = get<{ ID: number }>(ctx.db, "SELECT ID FROM vnc_targets WHERE Name = ? AND ID <> ?", p.Name, p.ID);
+        const clash = await q.get<{ ID: number }>("SELECT ID FROM vnc_targets WHERE Name = ? AND ID <> ?", p.Name, p.ID);
         if (clash) throw refused(`Another VNC target is already called ${p.Name}`);
         let targetId: number;
         if (p.ID <= 0) {
-          targetId = run(ctx.db, "INSERT INTO vnc_targets (Name, Host, Port, Password) VALUES (?, ?, ?, ?)", p.Name, hostName, p.Port, p.Password ?? "");
+          const row = await q.get<{ ID: number }>("INSERT INTO vnc_targets (Name, Host, Port, Password) VALUES (?, ?, ?, ?) RETURNING ID", p.Name, hostName, p.Port, p.Password ?? "");
+          targetId = row!.ID;
         } else {
-          if (!get(ctx.db, "SELECT 1 FROM vnc_targets WHERE ID = ?", p.ID)) throw notFound(`VNC target ${p.ID} not found`);
-          run(ctx.db, "UPDATE vnc_targets SET Name = ?, Host = ?, Port = ? WHERE ID = ?", p.Name, hostName, p.Port, p.ID);
-          if (p.Password !== undefined) run(ctx.db, "UPDATE vnc_targets SET Password = ? WHERE ID = ?", p.Password, p.ID);
+          if (!(await q.get("SELECT 1 FROM vnc_targets WHERE ID = ?", p.ID))) throw notFound(`VNC target ${p.ID} not found`);
+          await q.run("UPDATE vnc_targets SET Name = ?, Host = ?, Port = ? WHERE ID = ?", p.Name, hostName, p.Port, p.ID);
+          if (p.Password !== undefined) await q.run("UPDATE vnc_targets SET Password = ? WHERE ID = ?", p.Password, p.ID);
           targetId = p.ID;
         }
-        ctx.audit(`Set VNC target ${p.Name}`);
+        await ctx.audit(`Set VNC target ${p.Name}`, q);
         return { ID: targetId };
       }),
   }),
@@ -71,11 +71,11 @@ export const vncMethods: Registry = {
     params: z.object({ ID: id }),
     permission: "ManageGlobalSettings",
     handler: (p, ctx) =>
-      tx(ctx.db, () => {
-        const row = get<Row>(ctx.db, "SELECT Name FROM vnc_targets WHERE ID = ?", p.ID);
+      ctx.db.tx(async (q) => {
+        const row = await q.get<Row>("SELECT Name FROM vnc_targets WHERE ID = ?", p.ID);
         if (!row) throw notFound(`VNC target ${p.ID} not found`);
-        run(ctx.db, "DELETE FROM vnc_targets WHERE ID = ?", p.ID);
-        ctx.audit(`Removed VNC target ${row.Name}`);
+        await q.run("DELETE FROM vnc_targets WHERE ID = ?", p.ID);
+        await ctx.audit(`Removed VNC target ${row.Name}`, q);
         return {};
       }),
   }),
@@ -83,11 +83,11 @@ export const vncMethods: Registry = {
   "VncAPI.Connect": method({
     params: z.object({ ID: id, ClientID: z.string().max(200).default(""), ClientSecret: z.string().max(500).default("") }),
     permission: null,
-    handler: (p, ctx) => {
+    handler: async (p, ctx) => {
       if (p.ClientID === PUBLIC_CLIENT_ID || !checkClient(ctx.clients, p.ClientID, p.ClientSecret)) {
         throw forbidden("Only the console's server may open a VNC connection (client credentials required)");
       }
-      const row = get<Row>(ctx.db, "SELECT ID, Name, Host, Port, Password FROM vnc_targets WHERE ID = ?", p.ID);
+      const row = await ctx.db.get<Row>("SELECT ID, Name, Host, Port, Password FROM vnc_targets WHERE ID = ?", p.ID);
       if (!row) throw notFound(`VNC target ${p.ID} not found`);
       return { ID: row.ID, Name: row.Name, Host: row.Host, Port: row.Port, Password: row.Password };
     },

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { invalidParam, notFound } from "../http/errors.ts";
-import { all, get, run, tx } from "../store/db.ts";
+import { listDashboards } from "../store/dashboards.ts";
 import { method } from "./registry.ts";
 import type { Registry } from "./registry.ts";
 import { base64 } from "./schemas.ts";
@@ -21,20 +21,14 @@ export const webuiMethods: Registry = {
   "WebUIAPI.List": method({
     params: z.object({}),
     permission: null,
-    handler: (_p, ctx) => ({
-      List: all<{ ID: string; Name: string; IsDefault: number }>(
-        ctx.db,
-        "SELECT ID, Name, IsDefault FROM dashboards ORDER BY Name COLLATE NOCASE, ID",
-      ).map((d) => ({ ID: d.ID, Name: d.Name, IsDefault: d.IsDefault === 1 })),
-    }),
+    handler: async (_p, ctx) => ({ List: await listDashboards(ctx.db) }),
   }),
 
   "WebUIAPI.DownloadFile": method({
     params: z.object({ FileName: fileName }),
     permission: (p) => (p.FileName.startsWith(PUBLIC_PREFIX) ? "public" : null),
-    handler: (p, ctx) => {
-      const file = get<{ ContentType: string; Content: Uint8Array }>(
-        ctx.db,
+    handler: async (p, ctx) => {
+      const file = await ctx.db.get<{ ContentType: string; Content: Uint8Array }>(
         "SELECT ContentType, Content FROM files WHERE Name = ?",
         p.FileName,
       );
@@ -55,9 +49,8 @@ export const webuiMethods: Registry = {
     handler: (p, ctx) => {
       const content = Buffer.from(p.Content, "base64");
       if (content.length > MAX_FILE_BYTES) throw invalidParam("Invalid parameter Content: file larger than 2 MB");
-      return tx(ctx.db, () => {
-        run(
-          ctx.db,
+      return ctx.db.tx(async (q) => {
+        await q.run(
           `INSERT INTO files (Name, ContentType, Content, Updated) VALUES (?, ?, ?, ?)
            ON CONFLICT(Name) DO UPDATE SET ContentType = excluded.ContentType, Content = excluded.Content, Updated = excluded.Updated`,
           p.FileName,
@@ -65,7 +58,7 @@ export const webuiMethods: Registry = {
           content,
           new Date().toISOString(),
         );
-        ctx.audit(`Uploaded file ${p.FileName}`);
+        await ctx.audit(`Uploaded file ${p.FileName}`, q);
         return { FileName: p.FileName };
       });
     },

@@ -2,11 +2,9 @@ import type { IncomingMessage } from "node:http";
 import type { Caller } from "../api/registry.ts";
 import { loginRequired } from "../store/global-settings.ts";
 import type { Db } from "../store/db.ts";
-import { permissionsOfUser } from "../store/roles.ts";
-import { findUser } from "../store/users.ts";
 import { bearerToken } from "./clients.ts";
 import { PERMISSION_NAMES } from "./permissions.ts";
-import { checkAccessToken } from "./tokens.ts";
+import { accessTokenUser } from "./tokens.ts";
 
 export type Authentication =
   | { state: "ok"; caller: Caller }
@@ -26,16 +24,17 @@ const ANONYMOUS: Caller = { userId: null, username: "anonymous", permissions: ne
  * changing it: unless `passwordChange` says the caller is that change (or /verify), it answers
  * "password-change".
  */
-export function resolveToken(db: Db, token: string | null, opts: { passwordChange?: boolean } = {}): TokenAuthentication {
+export async function resolveToken(db: Db, token: string | null, opts: { passwordChange?: boolean } = {}): Promise<TokenAuthentication> {
   if (!token) return { state: "missing", caller: null };
-  const check = checkAccessToken(db, token);
-  if (check.state !== "ok") return { state: check.state, caller: null };
-  const user = findUser(db, check.userId);
-  if (!user) return { state: "invalid", caller: null };
-  if (user.MustChangePassword === 1 && !opts.passwordChange) return { state: "password-change", caller: null };
+  // Token, user and role in one statement: this runs on every request.
+  const row = await accessTokenUser(db, token);
+  if (!row) return { state: "invalid", caller: null };
+  if (row.ExpiresAt <= Date.now()) return { state: "expired", caller: null };
+  if (row.Username === null) return { state: "invalid", caller: null };
+  if (row.MustChangePassword === 1 && !opts.passwordChange) return { state: "password-change", caller: null };
   return {
     state: "ok",
-    caller: { userId: user.ID, username: user.Username, permissions: new Set(permissionsOfUser(db, user.ID)) },
+    caller: { userId: row.UserID, username: row.Username, permissions: new Set(row.Permissions ? (JSON.parse(row.Permissions) as string[]) : []) },
   };
 }
 
@@ -43,14 +42,14 @@ export function resolveToken(db: Db, token: string | null, opts: { passwordChang
  * For callers that only know ok / missing / invalid / expired (the live WebSocket): the token of
  * a user who must change the password counts as invalid there.
  */
-export function authenticateToken(db: Db, token: string | null): Authentication {
-  const auth = resolveToken(db, token);
+export async function authenticateToken(db: Db, token: string | null): Promise<Authentication> {
+  const auth = await resolveToken(db, token);
   return auth.state === "password-change" ? { state: "invalid", caller: null } : auth;
 }
 
 // Without login the console gates features itself, so the logger lets everyone do everything
 // and ignores whatever token a client still sends (real clients send "Bearer None").
-export function authenticateRpc(db: Db, req: IncomingMessage, opts: { passwordChange?: boolean } = {}): TokenAuthentication {
-  if (!loginRequired(db)) return { state: "ok", caller: ANONYMOUS };
+export async function authenticateRpc(db: Db, req: IncomingMessage, opts: { passwordChange?: boolean } = {}): Promise<TokenAuthentication> {
+  if (!(await loginRequired(db))) return { state: "ok", caller: ANONYMOUS };
   return resolveToken(db, bearerToken(req.headers.authorization), opts);
 }

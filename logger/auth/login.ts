@@ -9,7 +9,7 @@ import type { ThrottleEvent } from "./throttle.ts";
 export async function checkCredentials(db: Db, username: string, password: string): Promise<UserRow | null> {
   // Longer than any password the policy allows: wrong, and not worth a hash.
   if (password.length > MAX_PASSWORD_LENGTH) return null;
-  const user = findUserByName(db, username.normalize("NFC"));
+  const user = await findUserByName(db, username.normalize("NFC"));
   if (!user) return burnPasswordCheck(password).then(() => null);
   return (await verifyPassword(password, user.PasswordHash, user.PasswordSalt)) ? user : null;
 }
@@ -48,15 +48,15 @@ const shown = (name: string) => {
 };
 
 /** Failed checks and new blocks become audit messages (Topic Audit, Type Warning, Sender Logger). */
-export function auditThrottleEvent(db: Db, event: ThrottleEvent): void {
+export async function auditThrottleEvent(db: Db, event: ThrottleEvent): Promise<void> {
   // Sender is the logger itself: a made-up username must not pose as a real one (or as Maintainer).
   const post = (Text: string, Args: string[]) => postMessage(db, { Sender: "Logger", Topic: "Audit", Type: "Warning", Text, Args });
   if (event.kind === "failed") {
     const from = event.address ? ` from ${event.address}` : "";
     const text = event.via === "ChangePassword" ? `Wrong current password for ${shown(event.account)} (ChangePassword)` : `Failed sign-in as ${shown(event.account)}${from} (${event.via})`;
-    post(text, [shown(event.account), event.address, event.via]);
+    await post(text, [shown(event.account), event.address, event.via]);
   } else {
     const what = event.key === "account" ? `account ${shown(event.value)}` : `address ${event.value}`;
-    post(`Sign-ins for ${what} paused for ${event.seconds} s after ${event.failures} failed attempts`, [event.key, shown(event.value), String(event.seconds)]);
+    await post(`Sign-ins for ${what} paused for ${event.seconds} s after ${event.failures} failed attempts`, [event.key, shown(event.value), String(event.seconds)]);
   }
 }

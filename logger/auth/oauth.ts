@@ -62,7 +62,7 @@ export async function handleToken(req: IncomingMessage, res: ServerResponse, ctx
       });
     }
     if (!outcome.ok) return oauthError(res, 400, "invalid_grant", "Wrong username or password");
-    return sendJson(res, 200, { ...issuePair(ctx.db, outcome.user.ID, clientId, ctx.ttl), token_type: "Bearer" });
+    return sendJson(res, 200, { ...(await issuePair(ctx.db, outcome.user.ID, clientId, ctx.ttl)), token_type: "Bearer" });
   }
 
   if (grant === "refresh_token") {
@@ -72,7 +72,7 @@ export async function handleToken(req: IncomingMessage, res: ServerResponse, ctx
     // that a racing second refresh of that session gets the same pair instead of ending it.
     const binding = form.get("session_binding") ?? undefined;
     if (binding !== undefined && (binding.length < 16 || binding.length > 128)) return oauthError(res, 400, "invalid_request", "session_binding must be 16 to 128 characters");
-    const result = rotateRefreshToken(ctx.db, token, clientId, ctx.ttl, binding);
+    const result = await rotateRefreshToken(ctx.db, token, clientId, ctx.ttl, binding);
     if (!result.ok) {
       const why = { invalid: "Refresh token invalid", expired: "Refresh token expired", reused: "Refresh token already used" };
       return oauthError(res, 400, "invalid_grant", why[result.reason]);
@@ -87,7 +87,7 @@ export async function handleToken(req: IncomingMessage, res: ServerResponse, ctx
 // for a user who must change the password first (must_change_password tells the client so).
 export async function handleVerify(req: IncomingMessage, res: ServerResponse, ctx: LoggerContext): Promise<void> {
   await readBody(req);
-  const auth = resolveToken(ctx.db, bearerToken(req.headers.authorization), { passwordChange: true });
+  const auth = await resolveToken(ctx.db, bearerToken(req.headers.authorization), { passwordChange: true });
   if (auth.state !== "ok") {
     const description = auth.state === "expired" ? "Token expired" : "Token missing or invalid";
     return sendJson(res, 401, { error: "invalid_token", error_description: description }, {
@@ -95,9 +95,7 @@ export async function handleVerify(req: IncomingMessage, res: ServerResponse, ct
     });
   }
   const { caller } = auth;
-  const row = ctx.db.prepare("SELECT MustChangePassword FROM users WHERE ID = ?").get(caller.userId) as
-    | { MustChangePassword: number }
-    | undefined;
+  const row = await ctx.db.get<{ MustChangePassword: number }>("SELECT MustChangePassword FROM users WHERE ID = ?", caller.userId);
   sendJson(res, 200, {
     user_id: caller.userId,
     username: caller.username,
@@ -113,6 +111,6 @@ export async function handleRevoke(req: IncomingMessage, res: ServerResponse, ct
   if (!clientId) return oauthError(res, 401, "invalid_client", "Unknown client or wrong client secret");
   const token = form.get("token");
   if (!token) return oauthError(res, 400, "invalid_request", "token is required");
-  revokeFamily(ctx.db, token, clientId);
+  await revokeFamily(ctx.db, token, clientId);
   sendJson(res, 200, {});
 }

@@ -1,6 +1,5 @@
 import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
 import type { Db } from "../store/db.ts";
-import { get, run, tx } from "../store/db.ts";
 
 export type TokenTtl = { accessTtlSec: number; refreshTtlSec: number };
 
@@ -38,35 +37,46 @@ function successorTokens(refreshToken: string, familyId: string, binding: string
 /**
  * A new token pair: of a new sign-in, or (`family`) the rotation of one. A family ends
  * REFRESH_TOKEN_TTL after its sign-in, however often it is refreshed: each new refresh token
- * inherits the end of the one it replaces, and no access token outlives it.
+ * inherits the end of the one it replaces, and no access token outlives it. Three statements:
+ * a rotation calls it inside its tx.
  */
-export function issuePair(
+export async function issuePair(
   db: Db,
   userId: number,
   clientId: string,
   ttl: TokenTtl,
   family: { id: string; endsAt: number } = { id: randomUUID(), endsAt: Date.now() + ttl.refreshTtlSec * 1000 },
   tokens: { access: string; refresh: string } = { access: newToken(), refresh: newToken() },
-): TokenPair {
+): Promise<TokenPair> {
   const now = Date.now();
   const { access, refresh } = tokens;
   const accessEnd = Math.min(now + ttl.accessTtlSec * 1000, family.endsAt);
-  const insert = db.prepare(
-    "INSERT INTO tokens (Hash, Kind, UserID, FamilyID, ClientID, ExpiresAt) VALUES (?, ?, ?, ?, ?, ?)",
-  );
-  insert.run(hashToken(access), "access", userId, family.id, clientId, accessEnd);
-  insert.run(hashToken(refresh), "refresh", userId, family.id, clientId, family.endsAt);
-  run(db, "DELETE FROM tokens WHERE ExpiresAt < ?", now - KEEP_EXPIRED_MS);
+  const insert = "INSERT INTO tokens (Hash, Kind, UserID, FamilyID, ClientID, ExpiresAt) VALUES (?, ?, ?, ?, ?, ?)";
+  await db.run(insert, hashToken(access), "access", userId, family.id, clientId, accessEnd);
+  await db.run(insert, hashToken(refresh), "refresh", userId, family.id, clientId, family.endsAt);
+  await db.run("DELETE FROM tokens WHERE ExpiresAt < ?", now - KEEP_EXPIRED_MS);
   return { access_token: access, refresh_token: refresh, expires_in: Math.max(1, Math.ceil((accessEnd - now) / 1000)) };
 }
 
 export type AccessCheck = { state: "ok"; userId: number } | { state: "invalid" } | { state: "expired" };
 
-export function checkAccessToken(db: Db, token: string): AccessCheck {
-  const row = get<TokenRow>(db, "SELECT * FROM tokens WHERE Hash = ? AND Kind = 'access'", hashToken(token));
+export async function checkAccessToken(db: Db, token: string): Promise<AccessCheck> {
+  const row = await db.get<TokenRow>("SELECT * FROM tokens WHERE Hash = ? AND Kind = 'access'", hashToken(token));
   if (!row) return { state: "invalid" };
   if (row.ExpiresAt <= Date.now()) return { state: "expired" };
   return { state: "ok", userId: row.UserID };
+}
+
+/** An access token's user in one statement (checked on every request): its row, its user's and role's columns. */
+export type AccessTokenUser = { ExpiresAt: number; UserID: number; Username: string | null; MustChangePassword: number | null; Permissions: string | null };
+
+export function accessTokenUser(db: Db, token: string): Promise<AccessTokenUser | undefined> {
+  return db.get<AccessTokenUser>(
+    `SELECT tokens.ExpiresAt, tokens.UserID, users.Username, users.MustChangePassword, roles.Permissions
+     FROM tokens LEFT JOIN users ON users.ID = tokens.UserID LEFT JOIN roles ON roles.ID = users.Role
+     WHERE tokens.Hash = ? AND tokens.Kind = 'access'`,
+    hashToken(token),
+  );
 }
 
 export type RefreshResult = { ok: true; pair: TokenPair; userId: number } | { ok: false; reason: "invalid" | "expired" | "reused" };
@@ -76,29 +86,29 @@ export type RefreshResult = { ok: true; pair: TokenPair; userId: number } | { ok
 // except a repeat with the same `binding` within ROTATION_GRACE_MS, while the successor is still
 // unused: that gets the same successor pair again (idempotent rotation, see successorTokens).
 // Without a binding (public clients, AdminAPI.RefreshToken) every reuse is one.
-export function rotateRefreshToken(db: Db, token: string, clientId: string, ttl: TokenTtl, binding?: string): RefreshResult {
-  return tx(db, (): RefreshResult => {
-    const row = get<TokenRow>(db, "SELECT * FROM tokens WHERE Hash = ? AND Kind = 'refresh'", hashToken(token));
+export function rotateRefreshToken(db: Db, token: string, clientId: string, ttl: TokenTtl, binding?: string): Promise<RefreshResult> {
+  return db.tx(async (q): Promise<RefreshResult> => {
+    const row = await q.get<TokenRow>("SELECT * FROM tokens WHERE Hash = ? AND Kind = 'refresh'", hashToken(token));
     if (!row || row.ClientID !== clientId) return { ok: false, reason: "invalid" };
     const successor = binding ? successorTokens(token, row.FamilyID, binding) : undefined;
     if (row.ConsumedAt !== null) {
-      const again = successor && Date.now() - row.ConsumedAt <= ROTATION_GRACE_MS ? repeatRotation(db, successor) : undefined;
+      const again = successor && Date.now() - row.ConsumedAt <= ROTATION_GRACE_MS ? await repeatRotation(q, successor) : undefined;
       if (again) return { ok: true, pair: again, userId: row.UserID };
-      run(db, "DELETE FROM tokens WHERE FamilyID = ?", row.FamilyID);
+      await q.run("DELETE FROM tokens WHERE FamilyID = ?", row.FamilyID);
       return { ok: false, reason: "reused" };
     }
     if (row.ExpiresAt <= Date.now()) return { ok: false, reason: "expired" };
-    run(db, "UPDATE tokens SET ConsumedAt = ? WHERE Hash = ?", Date.now(), row.Hash);
-    const pair = issuePair(db, row.UserID, clientId, ttl, { id: row.FamilyID, endsAt: row.ExpiresAt }, successor);
+    await q.run("UPDATE tokens SET ConsumedAt = ? WHERE Hash = ?", Date.now(), row.Hash);
+    const pair = await issuePair(q, row.UserID, clientId, ttl, { id: row.FamilyID, endsAt: row.ExpiresAt }, successor);
     return { ok: true, pair, userId: row.UserID };
   });
 }
 
 /** The pair a rotation already issued, while its refresh token is unused and still live. */
-function repeatRotation(db: Db, successor: { access: string; refresh: string }): TokenPair | undefined {
+async function repeatRotation(db: Db, successor: { access: string; refresh: string }): Promise<TokenPair | undefined> {
   const now = Date.now();
-  const refresh = get<TokenRow>(db, "SELECT * FROM tokens WHERE Hash = ? AND Kind = 'refresh'", hashToken(successor.refresh));
-  const access = get<TokenRow>(db, "SELECT * FROM tokens WHERE Hash = ? AND Kind = 'access'", hashToken(successor.access));
+  const refresh = await db.get<TokenRow>("SELECT * FROM tokens WHERE Hash = ? AND Kind = 'refresh'", hashToken(successor.refresh));
+  const access = await db.get<TokenRow>("SELECT * FROM tokens WHERE Hash = ? AND Kind = 'access'", hashToken(successor.access));
   if (!refresh || !access || refresh.ConsumedAt !== null || refresh.ExpiresAt <= now) return undefined;
   // With a very short access lifetime the repeated access token may have run out already (0): the
   // refresh token of the pair still works.
@@ -106,7 +116,7 @@ function repeatRotation(db: Db, successor: { access: string; refresh: string }):
 }
 
 /** Deletes every token of the sign-in that `token` (access or refresh) belongs to. */
-export function revokeFamily(db: Db, token: string, clientId: string): void {
-  const row = get<TokenRow>(db, "SELECT * FROM tokens WHERE Hash = ?", hashToken(token));
-  if (row && row.ClientID === clientId) run(db, "DELETE FROM tokens WHERE FamilyID = ?", row.FamilyID);
+export async function revokeFamily(db: Db, token: string, clientId: string): Promise<void> {
+  const row = await db.get<TokenRow>("SELECT * FROM tokens WHERE Hash = ?", hashToken(token));
+  if (row && row.ClientID === clientId) await db.run("DELETE FROM tokens WHERE FamilyID = ?", row.FamilyID);
 }

@@ -3,7 +3,7 @@ import type { ZodType, z } from "zod";
 import type { Caller, LoggerContext } from "../api/registry.ts";
 import { PASSWORD_CHANGE_REQUIRED, authenticateRpc } from "../auth/caller.ts";
 import type { PermissionName } from "../auth/permissions.ts";
-import { audit } from "../store/messages.ts";
+import { auditAs } from "../store/messages.ts";
 import { parseJsonObject, readBody } from "./body.ts";
 import { RpcError, describeZodError, forbidden, invalidParam, unauthorized } from "./errors.ts";
 import { sendJson } from "./respond.ts";
@@ -23,7 +23,8 @@ export type RestRequest = {
   require(permission: PermissionName): void;
   /** JSON body (POST) or query parameters (GET), validated. */
   input<S extends ZodType>(schema: S): Promise<z.output<S>>;
-  audit(text: string): void;
+  /** Await it; a failure is also logged to the trace (see CallContext.audit). */
+  audit(text: string): Promise<void>;
 };
 
 export type RestRoute = { method: string; pattern: RegExp; handler: (r: RestRequest) => unknown | Promise<unknown> };
@@ -47,7 +48,7 @@ export async function handleRest(req: IncomingMessage, res: ServerResponse, path
       const allow = [...new Set(matches.map((x) => x.r.method))].join(", ");
       return sendRestError(res, 405, -3, `Use ${allow} for ${path}`, { Allow: allow });
     }
-    const auth = authenticateRpc(ctx.db, req);
+    const auth = await authenticateRpc(ctx.db, req);
     if (auth.state === "password-change") throw forbidden(PASSWORD_CHANGE_REQUIRED);
     if (auth.state !== "ok") throw unauthorized(auth.state === "expired" ? "Token expired" : "Authentication required");
     const caller = auth.caller;
@@ -68,7 +69,7 @@ export async function handleRest(req: IncomingMessage, res: ServerResponse, path
         if (!parsed.success) throw invalidParam(describeZodError(parsed.error));
         return parsed.data;
       },
-      audit: (text) => audit(ctx.db, caller.username, text),
+      audit: (text) => auditAs(ctx.db, caller.username, text, ctx.trace),
     };
     await hit.r.handler(r);
   } catch (err) {

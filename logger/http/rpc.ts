@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { PASSWORD_CHANGE_REQUIRED, authenticateRpc } from "../auth/caller.ts";
 import type { Access, CallContext, Caller, LoggerContext, Registry } from "../api/registry.ts";
 import { addressKey } from "../auth/throttle.ts";
-import { audit } from "../store/messages.ts";
+import { auditAs } from "../store/messages.ts";
 import { parseJsonObject, readBody } from "./body.ts";
 import type { TokenAuthentication } from "../auth/caller.ts";
 import { describeZodError, forbidden, invalidParam, notFound, unauthorized } from "./errors.ts";
@@ -34,7 +34,7 @@ export async function handleRpc(
   const body = parseJsonObject(await readBody(req, m.maxBody));
 
   // Auth before validation where possible, so an anonymous caller learns nothing about params.
-  const auth = authenticateRpc(base.db, req, { passwordChange: m.duringPasswordChange === true });
+  const auth = await authenticateRpc(base.db, req, { passwordChange: m.duringPasswordChange === true });
   if (typeof m.permission !== "function") authorize(m.permission, auth);
   const parsed = m.params.safeParse(body);
   if (!parsed.success) throw invalidParam(describeZodError(parsed.error));
@@ -51,7 +51,7 @@ export async function handleRpc(
       if (!caller) throw new Error(`${key} used the caller on a public call`);
       return caller;
     },
-    audit: (text) => audit(base.db, caller?.username ?? "anonymous", text),
+    audit: (text, q) => auditAs(q ?? base.db, caller?.username ?? "anonymous", text, base.trace),
     clientAddress: addressKey(req.socket.remoteAddress),
   };
   const handler = m.handler as (p: unknown, c: CallContext) => object | Promise<object>;

@@ -15,6 +15,8 @@ export class Acquisition {
   private readonly sim: Simulator | null;
   private readonly sources: SourceManager;
   private readonly now: () => number;
+  /** The last stored state change: stored one after another, so the last one wins. */
+  private stored: Promise<void> = Promise.resolve();
 
   constructor(o: { db: Db; sim: Simulator | null; sources: SourceManager; now: () => number; running: boolean; since: number }) {
     this.db = o.db;
@@ -30,12 +32,16 @@ export class Acquisition {
     return this.sim !== null || this.sources.count() > 0;
   }
 
-  setRunning(running: boolean): void {
-    if (running === this.running) return;
+  /** Switches at once; resolves when the new state is stored. */
+  setRunning(running: boolean): Promise<void> {
+    if (running === this.running) return this.stored;
     this.running = running;
     this.sim?.setRunning(running);
     this.since = this.sim?.since ?? this.now();
     this.sources.setRunning(running);
-    setRunning(this.db, running, this.since);
+    const since = this.since;
+    const next = this.stored.catch(() => undefined).then(() => setRunning(this.db, running, since));
+    this.stored = next;
+    return next;
   }
 }

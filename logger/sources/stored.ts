@@ -1,4 +1,3 @@
-import { all, get, run } from "../store/db.ts";
 import type { Db } from "../store/db.ts";
 import { DataSourceInput, variableIdOf } from "./config.ts";
 import type { DataSource } from "./config.ts";
@@ -22,9 +21,9 @@ function fromRow(r: Row): DataSource {
 }
 
 /** Every stored source; a row that no longer parses is reported and skipped, never fatal. */
-export function loadSources(db: Db, onError: (message: string) => void): DataSource[] {
+export async function loadSources(db: Db, onError: (message: string) => void): Promise<DataSource[]> {
   const out: DataSource[] = [];
-  for (const r of all<Row>(db, "SELECT * FROM data_sources ORDER BY ID")) {
+  for (const r of await db.all<Row>("SELECT * FROM data_sources ORDER BY ID")) {
     try {
       out.push(fromRow(r));
     } catch (err) {
@@ -34,33 +33,34 @@ export function loadSources(db: Db, onError: (message: string) => void): DataSou
   return out;
 }
 
-export function loadSource(db: Db, id: number): DataSource | undefined {
-  const r = get<Row>(db, "SELECT * FROM data_sources WHERE ID = ?", id);
+export async function loadSource(db: Db, id: number): Promise<DataSource | undefined> {
+  const r = await db.get<Row>("SELECT * FROM data_sources WHERE ID = ?", id);
   return r ? fromRow(r) : undefined;
 }
 
-export function sourceNameTaken(db: Db, name: string, exceptId: number): boolean {
-  return get(db, "SELECT 1 FROM data_sources WHERE Name = ? AND ID <> ?", name, exceptId) !== undefined;
+export async function sourceNameTaken(db: Db, name: string, exceptId: number): Promise<boolean> {
+  return (await db.get("SELECT 1 FROM data_sources WHERE Name = ? AND ID <> ?", name, exceptId)) !== undefined;
 }
 
 /**
  * Stores a validated source (ID ≤ 0 creates). Variables with VariableId "" get the next
- * never-used number; `password` undefined keeps the stored one, "" removes it.
+ * never-used number; `password` undefined keeps the stored one, "" removes it. Several
+ * statements: call it inside a tx.
  */
-export function saveSource(db: Db, s: DataSource, password: string | undefined): DataSource {
+export async function saveSource(db: Db, s: DataSource, password: string | undefined): Promise<DataSource> {
   let id = s.ID;
   if (id <= 0) {
-    id = run(db, "INSERT INTO data_sources (Name, Protocol, Config, Password) VALUES (?, ?, '{}', ?)", s.Name, s.Protocol, password ?? "");
+    id = (await db.get<{ ID: number }>("INSERT INTO data_sources (Name, Protocol, Config, Password) VALUES (?, ?, '{}', ?) RETURNING ID", s.Name, s.Protocol, password ?? ""))!.ID;
   } else if (password !== undefined) {
-    run(db, "UPDATE data_sources SET Password = ? WHERE ID = ?", password, id);
+    await db.run("UPDATE data_sources SET Password = ? WHERE ID = ?", password, id);
   }
-  let next = get<{ NextVariable: number }>(db, "SELECT NextVariable FROM data_sources WHERE ID = ?", id)!.NextVariable;
+  let next = (await db.get<{ NextVariable: number }>("SELECT NextVariable FROM data_sources WHERE ID = ?", id))!.NextVariable;
   const Variables = s.Variables.map((v) => (v.VariableId === "" ? { ...v, VariableId: variableIdOf(id, next++) } : v));
   const stored = { ...s, ID: id, Variables } as DataSource;
-  run(db, "UPDATE data_sources SET Name = ?, Protocol = ?, Config = ?, NextVariable = ? WHERE ID = ?", s.Name, s.Protocol, JSON.stringify(withoutPassword(stored)), next, id);
-  return loadSource(db, id)!;
+  await db.run("UPDATE data_sources SET Name = ?, Protocol = ?, Config = ?, NextVariable = ? WHERE ID = ?", s.Name, s.Protocol, JSON.stringify(withoutPassword(stored)), next, id);
+  return (await loadSource(db, id))!;
 }
 
-export function deleteSource(db: Db, id: number): void {
-  run(db, "DELETE FROM data_sources WHERE ID = ?", id);
+export async function deleteSource(db: Db, id: number): Promise<void> {
+  await db.run("DELETE FROM data_sources WHERE ID = ?", id);
 }

@@ -1,6 +1,5 @@
 import type { AlarmState, NotifyEvent, Rule, RuleType, Severity } from "../alarms/types.ts";
 import type { Db } from "./db.ts";
-import { all, get, run } from "./db.ts";
 
 // Rules, the one alarm of each rule, and the history of every transition (logger.db).
 
@@ -29,32 +28,36 @@ function columnValues(r: RuleInput): Array<string | number | null> {
   });
 }
 
-export function listRules(db: Db): Rule[] {
-  return all<RuleRow>(db, "SELECT * FROM alarm_rules ORDER BY Name COLLATE NOCASE").map(toRule);
+export async function listRules(db: Db): Promise<Rule[]> {
+  return (await db.all<RuleRow>("SELECT * FROM alarm_rules ORDER BY Name COLLATE NOCASE")).map(toRule);
 }
 
-export function getRule(db: Db, id: number): Rule | undefined {
-  const r = get<RuleRow>(db, "SELECT * FROM alarm_rules WHERE ID = ?", id);
+export async function getRule(db: Db, id: number): Promise<Rule | undefined> {
+  const r = await db.get<RuleRow>("SELECT * FROM alarm_rules WHERE ID = ?", id);
   return r && toRule(r);
 }
 
-export function ruleByName(db: Db, name: string): Rule | undefined {
-  const r = get<RuleRow>(db, "SELECT * FROM alarm_rules WHERE Name = ?", name);
+export async function ruleByName(db: Db, name: string): Promise<Rule | undefined> {
+  const r = await db.get<RuleRow>("SELECT * FROM alarm_rules WHERE Name = ?", name);
   return r && toRule(r);
 }
 
-export function insertRule(db: Db, r: RuleInput, now: string): number {
-  const id = run(db, `INSERT INTO alarm_rules (${COLUMNS.join(", ")}) VALUES (${COLUMNS.map(() => "?").join(", ")})`, ...columnValues(r));
-  run(db, "INSERT INTO alarms (RuleID, State, Since) VALUES (?, ?, ?)", id, r.InService ? "Normal" : "OutOfService", now);
+/** Two inserts: call it inside a tx. */
+export async function insertRule(db: Db, r: RuleInput, now: string): Promise<number> {
+  const { ID: id } = (await db.get<{ ID: number }>(
+    `INSERT INTO alarm_rules (${COLUMNS.join(", ")}) VALUES (${COLUMNS.map(() => "?").join(", ")}) RETURNING ID`,
+    ...columnValues(r),
+  ))!;
+  await db.run("INSERT INTO alarms (RuleID, State, Since) VALUES (?, ?, ?)", id, r.InService ? "Normal" : "OutOfService", now);
   return id;
 }
 
-export function updateRule(db: Db, id: number, r: RuleInput): void {
-  run(db, `UPDATE alarm_rules SET ${COLUMNS.map((c) => `${c} = ?`).join(", ")}, Version = Version + 1 WHERE ID = ?`, ...columnValues(r), id);
+export async function updateRule(db: Db, id: number, r: RuleInput): Promise<void> {
+  await db.run(`UPDATE alarm_rules SET ${COLUMNS.map((c) => `${c} = ?`).join(", ")}, Version = Version + 1 WHERE ID = ?`, ...columnValues(r), id);
 }
 
-export function deleteRule(db: Db, id: number): void {
-  run(db, "DELETE FROM alarm_rules WHERE ID = ?", id);
+export async function deleteRule(db: Db, id: number): Promise<void> {
+  await db.run("DELETE FROM alarm_rules WHERE ID = ?", id);
 }
 
 export type AlarmRow = {
@@ -72,18 +75,17 @@ export type AlarmRow = {
   ShelveReason: string;
 };
 
-export function listAlarmRows(db: Db): AlarmRow[] {
-  return all<Omit<AlarmRow, "Active"> & { Active: number }>(db, "SELECT * FROM alarms").map((a) => ({ ...a, Active: a.Active === 1 }));
+export async function listAlarmRows(db: Db): Promise<AlarmRow[]> {
+  return (await db.all<Omit<AlarmRow, "Active"> & { Active: number }>("SELECT * FROM alarms")).map((a) => ({ ...a, Active: a.Active === 1 }));
 }
 
-export function getAlarmRow(db: Db, ruleId: number): AlarmRow | undefined {
-  const a = get<Omit<AlarmRow, "Active"> & { Active: number }>(db, "SELECT * FROM alarms WHERE RuleID = ?", ruleId);
+export async function getAlarmRow(db: Db, ruleId: number): Promise<AlarmRow | undefined> {
+  const a = await db.get<Omit<AlarmRow, "Active"> & { Active: number }>("SELECT * FROM alarms WHERE RuleID = ?", ruleId);
   return a && { ...a, Active: a.Active === 1 };
 }
 
-export function saveAlarmRow(db: Db, a: AlarmRow): void {
-  run(
-    db,
+export async function saveAlarmRow(db: Db, a: AlarmRow): Promise<void> {
+  await db.run(
     `UPDATE alarms SET State = ?, Active = ?, Value = ?, Since = ?, ActivatedAt = ?, AckedBy = ?, AckedAt = ?, AckComment = ?,
        ShelvedUntil = ?, ShelvedBy = ?, ShelveReason = ? WHERE RuleID = ?`,
     a.State,
@@ -116,10 +118,9 @@ export type HistoryEntry = {
   Timestamp: string;
 };
 
-export function addHistory(db: Db, h: Omit<HistoryEntry, "ID">): number {
-  return run(
-    db,
-    "INSERT INTO alarm_history (RuleID, RuleName, VariableId, Severity, Event, FromState, ToState, Value, User, Comment, Timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+export async function addHistory(db: Db, h: Omit<HistoryEntry, "ID">): Promise<number> {
+  const row = await db.get<{ ID: number }>(
+    "INSERT INTO alarm_history (RuleID, RuleName, VariableId, Severity, Event, FromState, ToState, Value, User, Comment, Timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ID",
     h.RuleID,
     h.RuleName,
     h.VariableId,
@@ -132,11 +133,12 @@ export function addHistory(db: Db, h: Omit<HistoryEntry, "ID">): number {
     h.Comment,
     h.Timestamp,
   );
+  return row!.ID;
 }
 
 export type HistoryQuery = { RuleID?: number; Severity?: string; VariableIds?: string[]; From?: string; To?: string; Limit: number; Offset: number };
 
-export function queryHistory(db: Db, q: HistoryQuery): { History: HistoryEntry[]; Total: number } {
+export async function queryHistory(db: Db, q: HistoryQuery): Promise<{ History: HistoryEntry[]; Total: number }> {
   const where: string[] = [];
   const params: Array<string | number> = [];
   if (q.RuleID) {
@@ -161,7 +163,7 @@ export function queryHistory(db: Db, q: HistoryQuery): { History: HistoryEntry[]
     params.push(q.To);
   }
   const filter = where.length ? `WHERE ${where.join(" AND ")}` : "";
-  const total = get<{ n: number }>(db, `SELECT COUNT(*) AS n FROM alarm_history ${filter}`, ...params)!.n;
-  const rows = all<HistoryEntry>(db, `SELECT * FROM alarm_history ${filter} ORDER BY ID DESC LIMIT ? OFFSET ?`, ...params, q.Limit, q.Offset);
+  const total = (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM alarm_history ${filter}`, ...params))!.n;
+  const rows = await db.all<HistoryEntry>(`SELECT * FROM alarm_history ${filter} ORDER BY ID DESC LIMIT ? OFFSET ?`, ...params, q.Limit, q.Offset);
   return { History: rows, Total: total };
 }

@@ -1,43 +1,29 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
+import type { Sql } from "./sql.ts";
+import { SqliteSql, openSqlite } from "./sqlite.ts";
 
-export type Db = DatabaseSync;
+// The logger's relational store: the Sql interface (logger/store/sql.ts) on the embedded SQLite
+// file. Every store module takes it as `db`.
+
+export type Db = Sql;
+export type { Param, Row } from "./sql.ts";
 
 export function openDb(dataDir: string): Db {
-  mkdirSync(dataDir, { recursive: true });
-  const db = new DatabaseSync(join(dataDir, "logger.db"));
-  db.exec("PRAGMA journal_mode = WAL");
-  db.exec("PRAGMA foreign_keys = ON");
-  // Another process (a second logger, a backup tool) may hold the lock briefly.
-  db.exec("PRAGMA busy_timeout = 5000");
-  return db;
+  return openSqlite(dataDir);
 }
 
-// Handlers run synchronously between awaits, so a plain BEGIN/COMMIT is enough to keep
-// a check and the write that depends on it atomic.
-export function tx<T>(db: Db, fn: () => T): T {
-  db.exec("BEGIN IMMEDIATE");
-  try {
-    const result = fn();
-    db.exec("COMMIT");
-    return result;
-  } catch (err) {
-    if (db.isTransaction) db.exec("ROLLBACK");
-    throw err;
-  }
+/**
+ * A token that changes with every row written to the store, by this process or another; "" when
+ * the engine has no cheap way to tell (the caller then relies on its other parts).
+ */
+export function changeToken(db: Db): string {
+  if (db instanceof SqliteSql) return db.changeCounters();
+  const own = (db as { changeToken?: () => string }).changeToken;
+  return own ? own.call(db) : "";
 }
 
-export type Row = Record<string, unknown>;
-
-export function get<T = Row>(db: Db, sql: string, ...params: Array<string | number | null | Uint8Array>): T | undefined {
-  return db.prepare(sql).get(...params) as T | undefined;
-}
-
-export function all<T = Row>(db: Db, sql: string, ...params: Array<string | number | null | Uint8Array>): T[] {
-  return db.prepare(sql).all(...params) as T[];
-}
-
-export function run(db: Db, sql: string, ...params: Array<string | number | null | Uint8Array>): number {
-  return Number(db.prepare(sql).run(...params).lastInsertRowid);
+/** The engine's name and version, for ConfigAPI.GetVersionInformation. */
+export async function engineVersion(db: Db): Promise<{ Name: string; Version: string }> {
+  if (db instanceof SqliteSql) return { Name: "SQLite", Version: db.version() };
+  const row = await db.get<{ v: string }>("SELECT current_setting('server_version') AS v");
+  return { Name: "PostgreSQL", Version: row?.v ?? "" };
 }

@@ -1,6 +1,5 @@
 import type { Device, DeviceLocation, Model } from "../model/types.ts";
 import type { Db } from "./db.ts";
-import { all } from "./db.ts";
 import { setMetaEntries } from "./metadata.ts";
 
 // A device's location lives in its metadata (MetaDataAPI, Type "device"), so an administrator
@@ -25,9 +24,8 @@ function parseCoordinate(value: string): number | null {
 }
 
 /** Locations of all devices that have one, by device ID. */
-export function deviceLocations(db: Db): Map<string, DeviceLocation> {
-  const rows = all<{ ID: string; Key: string; Value: string }>(
-    db,
+export async function deviceLocations(db: Db): Promise<Map<string, DeviceLocation>> {
+  const rows = await db.all<{ ID: string; Key: string; Value: string }>(
     "SELECT ID, Key, Value FROM metadata WHERE Type = 'device' AND Key IN (?, ?, ?)",
     LOCATION_KEYS.lat,
     LOCATION_KEYS.lon,
@@ -47,11 +45,11 @@ export function deviceLocations(db: Db): Map<string, DeviceLocation> {
 }
 
 /** Writes the model's location of newly seen devices into their metadata (never overwrites). */
-export function seedDeviceLocations(db: Db, model: Model, deviceIds: readonly string[]): void {
-  const known = deviceLocations(db);
+export async function seedDeviceLocations(db: Db, model: Model, deviceIds: readonly string[]): Promise<void> {
+  const known = await deviceLocations(db);
   for (const d of model.devices) {
     if (!deviceIds.includes(d.ID) || !d.Location || known.has(d.ID)) continue;
-    setMetaEntries(db, "device", d.ID, locationEntries(d));
+    await setMetaEntries(db, "device", d.ID, locationEntries(d));
   }
 }
 

@@ -1,5 +1,4 @@
 import type { Db } from "./db.ts";
-import { get, run } from "./db.ts";
 
 export type GlobalConfig = {
   DefaultStartPage: string;
@@ -35,17 +34,16 @@ export const DEFAULT_CONFIG: GlobalConfig = {
   DefaultTimezone: "UTC",
 };
 
-export function readConfig(db: Db): GlobalConfig {
-  const row = get<{ Config: string }>(db, "SELECT Config FROM global_settings WHERE ID = 1");
+export async function readConfig(db: Db): Promise<GlobalConfig> {
+  const row = await db.get<{ Config: string }>("SELECT Config FROM global_settings WHERE ID = 1");
   return row ? { ...DEFAULT_CONFIG, ...(JSON.parse(row.Config) as Partial<GlobalConfig>) } : { ...DEFAULT_CONFIG };
 }
 
-export function writeConfig(db: Db, config: GlobalConfig): void {
-  run(
-    db,
+export async function writeConfig(db: Db, config: GlobalConfig): Promise<void> {
+  await db.run(
     "INSERT INTO global_settings (ID, Config) VALUES (1, ?) ON CONFLICT(ID) DO UPDATE SET Config = excluded.Config",
     JSON.stringify(config),
   );
 }
 
-export const loginRequired = (db: Db) => readConfig(db).LoginRequired !== false;
+export const loginRequired = async (db: Db) => (await readConfig(db)).LoginRequired !== false;

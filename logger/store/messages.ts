@@ -1,5 +1,4 @@
 import type { Db } from "./db.ts";
-import { all, get, run } from "./db.ts";
 
 export type MessageType = "Info" | "Warning" | "Error" | "Success";
 
@@ -7,10 +6,9 @@ export type Message = { ID: number; Sender: string; Topic: string; Type: string;
 
 export type NewMessage = { Sender: string; Topic: string; Type: MessageType; Text: string; Args?: string[] };
 
-export function postMessage(db: Db, m: NewMessage): number {
-  return run(
-    db,
-    "INSERT INTO messages (Sender, Topic, Type, Text, Args, Timestamp) VALUES (?, ?, ?, ?, ?, ?)",
+export async function postMessage(db: Db, m: NewMessage): Promise<number> {
+  const row = await db.get<{ ID: number }>(
+    "INSERT INTO messages (Sender, Topic, Type, Text, Args, Timestamp) VALUES (?, ?, ?, ?, ?, ?) RETURNING ID",
     m.Sender,
     m.Topic,
     m.Type,
@@ -18,15 +16,26 @@ export function postMessage(db: Db, m: NewMessage): number {
     JSON.stringify(m.Args ?? []),
     new Date().toISOString(),
   );
+  return row!.ID;
 }
 
-export function audit(db: Db, sender: string, text: string): void {
-  postMessage(db, { Sender: sender, Topic: "Audit", Type: "Info", Text: text });
+export async function audit(db: Db, sender: string, text: string): Promise<void> {
+  await postMessage(db, { Sender: sender, Topic: "Audit", Type: "Info", Text: text });
+}
+
+/**
+ * audit() for request contexts: a failure is also written to the trace, and the returned promise
+ * is already observed, so a caller that does not await it cannot crash the process.
+ */
+export function auditAs(db: Db, sender: string, text: string, trace: { add(level: "error", source: string, message: string): void }): Promise<void> {
+  const done = audit(db, sender, text);
+  done.catch((err: unknown) => trace.add("error", "audit", `Audit message not written (${text}): ${(err as Error).message}`));
+  return done;
 }
 
 export type MessageQuery = { Sender?: string; Topic?: string; Type?: string; Text?: string; From?: string; To?: string; Limit: number; Offset: number };
 
-export function queryMessages(db: Db, q: MessageQuery): { Messages: Message[]; Total: number } {
+export async function queryMessages(db: Db, q: MessageQuery): Promise<{ Messages: Message[]; Total: number }> {
   const where: string[] = [];
   const params: string[] = [];
   const add = (clause: string, value: string | undefined) => {
@@ -44,9 +53,8 @@ export function queryMessages(db: Db, q: MessageQuery): { Messages: Message[]; T
   add("Timestamp >= ?", q.From);
   add("Timestamp <= ?", q.To);
   const filter = where.length ? `WHERE ${where.join(" AND ")}` : "";
-  const total = get<{ n: number }>(db, `SELECT COUNT(*) AS n FROM messages ${filter}`, ...params)!.n;
-  const rows = all<Omit<Message, "Args"> & { Args: string }>(
-    db,
+  const total = (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM messages ${filter}`, ...params))!.n;
+  const rows = await db.all<Omit<Message, "Args"> & { Args: string }>(
     `SELECT * FROM messages ${filter} ORDER BY ID DESC LIMIT ? OFFSET ?`,
     ...params,
     q.Limit,

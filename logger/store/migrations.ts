@@ -1,5 +1,5 @@
 import type { Db } from "./db.ts";
-import { get, tx } from "./db.ts";
+import { toPostgres } from "./postgres/dialect.ts";
 
 // Append only: a released migration is never edited, a change is a new entry.
 const migrations: string[] = [
@@ -237,28 +237,40 @@ const migrations: string[] = [
 export const LATEST_SCHEMA_VERSION = migrations.length;
 
 /** Brings the schema up to `upTo` (the latest by default; tests build an older data folder with less). */
-export function migrate(db: Db, upTo = migrations.length): number {
-  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+/** The released migration texts (SQLite's dialect), oldest first: the PostgreSQL engine translates them. */
+export const MIGRATIONS: readonly string[] = migrations;
+
+/**
+ * Brings the schema up to `upTo` (the latest by default; tests build an older data folder with
+ * less). `texts` are the migrations in the engine's dialect (the released ones by default).
+ */
+export async function migrate(
+  db: Db,
+  upTo = migrations.length,
+  // PostgreSQL gets the same migrations in its dialect (logger/store/postgres/dialect.ts).
+  texts: readonly string[] = db.engine === "postgres" ? migrations.map((t, i) => toPostgres(i + 1, t)) : migrations,
+): Promise<number> {
+  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     Version INTEGER PRIMARY KEY,
     AppliedAt TEXT NOT NULL
   )`);
-  let current = schemaVersion(db);
-  for (let v = current + 1; v <= Math.min(upTo, migrations.length); v++) {
-    tx(db, () => {
-      db.exec(migrations[v - 1]!);
-      db.prepare("INSERT INTO schema_migrations (Version, AppliedAt) VALUES (?, ?)").run(v, new Date().toISOString());
+  let current = await schemaVersion(db);
+  for (let v = current + 1; v <= Math.min(upTo, texts.length); v++) {
+    await db.tx(async (q) => {
+      await q.exec(texts[v - 1]!);
+      await q.run("INSERT INTO schema_migrations (Version, AppliedAt) VALUES (?, ?)", v, new Date().toISOString());
     });
     current = v;
   }
   return current;
 }
 
-export function schemaVersion(db: Db): number {
-  const row = get<{ v: number | null }>(db, "SELECT MAX(Version) AS v FROM schema_migrations");
+export async function schemaVersion(db: Db): Promise<number> {
+  const row = await db.get<{ v: number | null }>("SELECT MAX(Version) AS v FROM schema_migrations");
   return row?.v ?? 0;
 }
 
-export function schemaAppliedAt(db: Db): string {
-  const row = get<{ AppliedAt: string }>(db, "SELECT AppliedAt FROM schema_migrations ORDER BY Version DESC LIMIT 1");
+export async function schemaAppliedAt(db: Db): Promise<string> {
+  const row = await db.get<{ AppliedAt: string }>("SELECT AppliedAt FROM schema_migrations ORDER BY Version DESC LIMIT 1");
   return row?.AppliedAt ?? "";
 }

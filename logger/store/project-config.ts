@@ -1,5 +1,4 @@
 import type { Db } from "./db.ts";
-import { get, run } from "./db.ts";
 
 // The project config the Simple Config screen edits: settings that override the simulator's
 // defaults on every start. The project name lives in project_state (ProjectAPI.GetState).
@@ -12,17 +11,21 @@ export type StoredProjectConfig = {
   Channels: Record<string, ChannelConfig>;
 };
 
-export function loadProjectConfig(db: Db): { config: StoredProjectConfig; revision: number } {
-  const r = get<{ Config: string; Revision: number }>(db, "SELECT Config, Revision FROM project_config WHERE ID = 1");
+export async function loadProjectConfig(db: Db): Promise<{ config: StoredProjectConfig; revision: number }> {
+  const r = await db.get<{ Config: string; Revision: number }>("SELECT Config, Revision FROM project_config WHERE ID = 1");
   if (!r) return { config: { Channels: {} }, revision: 0 };
   const parsed = JSON.parse(r.Config) as Partial<StoredProjectConfig>;
   return { config: { SampleRateHz: parsed.SampleRateHz, Channels: parsed.Channels ?? {} }, revision: r.Revision };
 }
 
-export function saveProjectConfig(db: Db, config: StoredProjectConfig, revision: number): void {
-  run(db, "INSERT OR REPLACE INTO project_config (ID, Config, Revision) VALUES (1, ?, ?)", JSON.stringify(config), revision);
+export async function saveProjectConfig(db: Db, config: StoredProjectConfig, revision: number): Promise<void> {
+  await db.run(
+    "INSERT INTO project_config (ID, Config, Revision) VALUES (1, ?, ?) ON CONFLICT (ID) DO UPDATE SET Config = excluded.Config, Revision = excluded.Revision",
+    JSON.stringify(config),
+    revision,
+  );
 }
 
-export function setProjectName(db: Db, name: string): void {
-  run(db, "UPDATE project_state SET ProjectName = ? WHERE ID = 1", name);
+export async function setProjectName(db: Db, name: string): Promise<void> {
+  await db.run("UPDATE project_state SET ProjectName = ? WHERE ID = 1", name);
 }

@@ -2,7 +2,6 @@ import type { DashboardContent } from "../api/dashboards.ts";
 import { dashboardContent } from "../api/dashboards.ts";
 import type { Model } from "../model/types.ts";
 import type { Db } from "./db.ts";
-import { get, tx } from "./db.ts";
 import { insertDashboard, setDefaultDashboard } from "./dashboards.ts";
 import { audit } from "./messages.ts";
 
@@ -48,14 +47,14 @@ function build(model: Model, drafts: Draft[], range: DashboardContent["Range"], 
 }
 
 /** Two demo dashboards for the simulated rig, on a logger that has none yet (its first start). */
-export function seedDashboards(db: Db, model: Model): boolean {
+export async function seedDashboards(db: Db, model: Model): Promise<boolean> {
   if (model.variables.length === 0) return false;
-  return tx(db, () => {
-    if (get(db, "SELECT 1 FROM dashboards LIMIT 1")) return false;
-    const cell = insertDashboard(db, "Test cell dashboard", build(model, TEST_CELL, "1h", "10s"));
-    insertDashboard(db, "Energy and weather dashboard", build(model, ENERGY_WEATHER, "24h", "1m"));
-    setDefaultDashboard(db, cell.ID);
-    audit(db, "Logger", "Created the demo dashboards Test cell dashboard and Energy and weather dashboard");
+  return db.tx(async (q) => {
+    if (await q.get("SELECT 1 FROM dashboards LIMIT 1")) return false;
+    const cell = await insertDashboard(q, "Test cell dashboard", build(model, TEST_CELL, "1h", "10s"));
+    await insertDashboard(q, "Energy and weather dashboard", build(model, ENERGY_WEATHER, "24h", "1m"));
+    await setDefaultDashboard(q, cell.ID);
+    await audit(q, "Logger", "Created the demo dashboards Test cell dashboard and Energy and weather dashboard");
     return true;
   });
 }

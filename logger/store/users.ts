@@ -1,5 +1,4 @@
 import type { Db } from "./db.ts";
-import { all, get } from "./db.ts";
 
 export type UserRow = {
   ID: number;
@@ -48,12 +47,12 @@ export function toUser(row: UserRow): User {
   };
 }
 
-export const findUser = (db: Db, id: number) => get<UserRow>(db, "SELECT * FROM users WHERE ID = ?", id);
+export const findUser = (db: Db, id: number) => db.get<UserRow>("SELECT * FROM users WHERE ID = ?", id);
 
 export const findUserByName = (db: Db, username: string) =>
-  get<UserRow>(db, "SELECT * FROM users WHERE Username = ? COLLATE NOCASE", username);
+  db.get<UserRow>("SELECT * FROM users WHERE Username = ? COLLATE NOCASE", username);
 
-export const listUsers = (db: Db) => all<UserRow>(db, "SELECT * FROM users ORDER BY ID");
+export const listUsers = (db: Db) => db.all<UserRow>("SELECT * FROM users ORDER BY ID");
 
 export const usersWithRole = (db: Db, roleId: number) =>
-  all<UserRow>(db, "SELECT * FROM users WHERE Role = ? ORDER BY Username COLLATE NOCASE", roleId);
+  db.all<UserRow>("SELECT * FROM users WHERE Role = ? ORDER BY Username COLLATE NOCASE", roleId);

@@ -167,12 +167,12 @@ export type MeasurementKind = "Measurement" | "Continuous";
  * readable to them. null before the first sample, and for a source the logger does not acquire
  * that has measurements (an imported one: its imports are its measurements).
  */
-export function continuousMeasurement(data: DataContext, db: Db, src: SeriesSource | undefined): (Measurement & { Kind: MeasurementKind }) | null {
+export async function continuousMeasurement(data: DataContext, db: Db, src: SeriesSource | undefined): Promise<(Measurement & { Kind: MeasurementKind }) | null> {
   if (!src) return null;
   const range = storedRange(data, src.Id);
   if (!range) return null;
   const acquiring = data.model.sources.some((s) => s.Id === src.Id);
-  if (!acquiring && hasMeasurements(db, src.Id)) return null;
+  if (!acquiring && (await hasMeasurements(db, src.Id))) return null;
   return {
     ID: src.Id,
     Name: `${src.Name} (continuous)`,

@@ -63,12 +63,12 @@ const HistoryData = z.object({
 type Column = { v: SeriesVariable; parts: Part[]; vs: VarSeries | null; periodUs: number };
 
 /** The measurement the selectors name (one for the whole request), checked against each variable. */
-function selectedMeasurement(r: RestRequest, refs: { SID: string; VID: string; Selector: string }[]): Measurement | null {
+async function selectedMeasurement(r: RestRequest, refs: { SID: string; VID: string; Selector: string }[]): Promise<Measurement | null> {
   const ids = new Set(refs.filter((x) => x.Selector !== "latest").map((x) => x.Selector.slice(4)));
   if (ids.size === 0) return null;
   if (ids.size > 1) throw invalidParam("All variables of one request must select the same measurement");
   const id = [...ids][0]!;
-  const m = getMeasurement(r.ctx.db, id) ?? continuousMeasurement(r.ctx.data, r.ctx.db, r.ctx.data.store.source(id));
+  const m = (await getMeasurement(r.ctx.db, id)) ?? (await continuousMeasurement(r.ctx.data, r.ctx.db, r.ctx.data.store.source(id)));
   // Never data from elsewhere: the measurement must exist, on this source, with this variable.
   if (!m) throw notFound(`Unknown measurement ${id}`);
   for (const x of refs) {
@@ -89,7 +89,7 @@ async function history(r: RestRequest, area: Area, pathSid?: string): Promise<vo
   }));
   if (pathSid && p.Variables.some((x) => x.SID !== undefined && x.SID !== pathSid)) throw invalidParam(`Every variable must be of source ${pathSid}`);
   for (const x of refs) if (!x.SID) throw invalidParam(`Variable ${x.VID} needs a SID`);
-  const m = selectedMeasurement(r, refs);
+  const m = await selectedMeasurement(r, refs);
 
   // A measurement's own range when Start and End are 0; with one, 0 means its start or end.
   const mEnd = m ? (m.End ?? now) : now;

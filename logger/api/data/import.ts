@@ -340,7 +340,7 @@ async function commit(r: RestRequest, s: Session): Promise<void> {
   const start = (placement.g0 * periodUs) / 1000;
   // End is exclusive, as a stopped measurement's: [Start, End) holds every imported row.
   const end = ((placement.lastSlot + 1) * periodUs) / 1000;
-  const m = addFinishedMeasurement(r.ctx.db, {
+  const m = await addFinishedMeasurement(r.ctx.db, {
     Name: s.measurementName ?? `Import ${new Date(start).toISOString()}`,
     Start: start,
     End: end,
@@ -351,7 +351,7 @@ async function commit(r: RestRequest, s: Session): Promise<void> {
       { Key: "Rows", Value: String(rows) },
     ],
   });
-  r.audit(`Imported measurement ${m.Name} (${rows} rows)`);
+  await r.audit(`Imported measurement ${m.Name} (${rows} rows)`);
   r.ctx.trace.add("info", "import", `Imported ${rows} rows (${s.bytes} bytes) into source ${source.Name} as measurement ${m.Name}`);
   sendData(r.res, {
     SessionId: s.id,

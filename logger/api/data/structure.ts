@@ -41,13 +41,13 @@ function sourceOr404(data: DataContext, sid: string) {
   return src;
 }
 
-function measurementsOf(data: DataContext, db: Parameters<typeof listMeasurements>[0], sid: string, q: MeasurementQuery) {
+async function measurementsOf(data: DataContext, db: Parameters<typeof listMeasurements>[0], sid: string, q: MeasurementQuery) {
   if (q.Start !== undefined && q.End !== undefined && q.End < q.Start) throw refused("End is before Start");
   const f: MeasurementFilter = { Start: q.Start, End: q.End, Order: q.Order, Limit: q.Limit, SourceId: sid, Ids: q.Measurements };
   const key = q.MeasMetaDataFilter?.Key ?? "";
   const value = q.MeasMetaDataFilter?.Value ?? "";
-  if (!key && !value) return withContinuous(data, db, f, listMeasurements(db, f, data.now()));
-  const devices = new Set(devicesMatching(db, key, value));
+  if (!key && !value) return withContinuous(data, db, f, await listMeasurements(db, f, data.now()));
+  const devices = new Set(await devicesMatching(db, key, value));
   const { sources, variables } = data.model;
   return searchMeasurements(db, f, data.now(), {
     Key: key,
@@ -58,8 +58,8 @@ function measurementsOf(data: DataContext, db: Parameters<typeof listMeasurement
 }
 
 /** The source's continuous recording among its measurements, where the filter lets it in (it has no metadata). */
-function withContinuous(data: DataContext, db: Parameters<typeof listMeasurements>[0], f: MeasurementFilter, list: Measurement[]): (Measurement & { Kind?: MeasurementKind })[] {
-  const c = continuousMeasurement(data, db, data.store.source(f.SourceId!));
+async function withContinuous(data: DataContext, db: Parameters<typeof listMeasurements>[0], f: MeasurementFilter, list: Measurement[]): Promise<(Measurement & { Kind?: MeasurementKind })[]> {
+  const c = await continuousMeasurement(data, db, data.store.source(f.SourceId!));
   const end = c?.End ?? data.now();
   if (!c || (f.Ids && !f.Ids.includes(c.ID)) || (f.End !== undefined && c.Start > f.End) || (f.Start !== undefined && end < f.Start)) return list;
   const all = [...list, c].sort((a, b) => (f.Order === "asc" ? a.Start - b.Start : b.Start - a.Start));
@@ -101,7 +101,7 @@ export const structureRoutes: RestRoute[] = [
               })
             : MeasurementQuery,
         );
-        const found = measurementsOf(r.ctx.data, r.ctx.db, src.Id, q);
+        const found = await measurementsOf(r.ctx.data, r.ctx.db, src.Id, q);
         const facts = sourceFacts(r.ctx.data, src.Id, q.AddVarMapping);
         sendData(
           r.res,
@@ -113,13 +113,18 @@ export const structureRoutes: RestRoute[] = [
   {
     method: "DELETE",
     pattern: /^\/history\/structure\/measurements\/([^/]+)$/,
-    handler: (r) => {
+    handler: async (r) => {
       r.require("ManageProject");
-      const m = getMeasurement(r.ctx.db, r.args[0]!);
-      if (!m) throw notFound(`Measurement ${r.args[0]} not found`);
-      if (m.End === null) throw refused(`Measurement ${m.Name} is still running; stop it first`);
-      deleteMeasurement(r.ctx.db, m.ID);
-      r.audit(`Deleted measurement ${m.Name}`);
+      // The running check and the delete in one tx: a measurement cannot be restarted, but the
+      // check must see the row the delete removes.
+      const m = await r.ctx.db.tx(async (q) => {
+        const m = await getMeasurement(q, r.args[0]!);
+        if (!m) throw notFound(`Measurement ${r.args[0]} not found`);
+        if (m.End === null) throw refused(`Measurement ${m.Name} is still running; stop it first`);
+        await deleteMeasurement(q, m.ID);
+        return m;
+      });
+      await r.audit(`Deleted measurement ${m.Name}`);
       sendData(r.res, { Id: m.ID });
     },
   },
@@ -129,9 +134,9 @@ export const structureRoutes: RestRoute[] = [
     handler: async (r) => {
       r.require("ManageProject");
       const p = await r.input(MetaData);
-      const m = setMetaData(r.ctx.db, r.args[0]!, p.MetaData);
+      const m = await setMetaData(r.ctx.db, r.args[0]!, p.MetaData);
       if (!m) throw notFound(`Measurement ${r.args[0]} not found`);
-      r.audit(`Changed metadata of measurement ${m.Name}: ${p.MetaData.map((e) => e.Key).join(", ")}`);
+      await r.audit(`Changed metadata of measurement ${m.Name}: ${p.MetaData.map((e) => e.Key).join(", ")}`);
       sendData(r.res, describeMeasurement(r.ctx.data, m, "history", 0, { vars: false, meta: true }));
     },
   },

@@ -12,7 +12,7 @@ import { findVariable } from "../../model/context.ts";
 import { LiveValues } from "../../model/live.ts";
 import type { Variable } from "../../model/types.ts";
 import { loginRequired } from "../../store/global-settings.ts";
-import { audit } from "../../store/messages.ts";
+import { auditAs } from "../../store/messages.ts";
 import { f32 } from "../../store/series/query.ts";
 import { OutputValue, OutputVariables, writeOutputs } from "./outputs.ts";
 import { MSG_NAMES, MsgType, WORKER_NAMES, WorkerType, decodeFrame, encodeFrame, encodeJsonFrame } from "./wsframe.ts";
@@ -172,18 +172,28 @@ export class LiveSocketHub {
       ws.close(1013, `Too many live connections (${MAX_SOCKETS}); try again later`);
       return;
     }
-    const auth = authenticate(ctx, token);
-    if (auth.state !== "ok") {
-      ws.close(CLOSE_AUTH, authReason(auth.state));
-      return;
-    }
-    const conn: Connection = { ws, ctx, token, caller: auth.caller, subs: new Map(), alive: true };
-    this.conns.add(conn);
-    ws.on("message", (data, isBinary) => this.onMessage(conn, data as Buffer, isBinary));
-    ws.on("pong", () => (conn.alive = true));
-    ws.on("close", () => this.drop(conn));
-    this.authTimer ??= setInterval(() => this.recheckAuth(), AUTH_CHECK_MS).unref();
-    this.pingTimer ??= setInterval(() => this.ping(), PING_MS).unref();
+    // Frames that arrive while the token is being checked wait for the check.
+    const early: [Buffer, boolean][] = [];
+    let conn: Connection | null = null;
+    ws.on("message", (data, isBinary) => (conn ? this.onMessage(conn, data as Buffer, isBinary) : early.push([data as Buffer, isBinary])));
+    authenticate(ctx, token).then(
+      (auth) => {
+        if (auth.state !== "ok") return ws.close(CLOSE_AUTH, authReason(auth.state));
+        if (ws.readyState !== ws.OPEN) return;
+        const c: Connection = { ws, ctx, token, caller: auth.caller, subs: new Map(), alive: true };
+        conn = c;
+        this.conns.add(c);
+        ws.on("pong", () => (c.alive = true));
+        ws.on("close", () => this.drop(c));
+        this.authTimer ??= setInterval(() => void this.recheckAuth(), AUTH_CHECK_MS).unref();
+        this.pingTimer ??= setInterval(() => this.ping(), PING_MS).unref();
+        for (const [data, isBinary] of early.splice(0)) this.onMessage(c, data, isBinary);
+      },
+      (err: unknown) => {
+        ctx.trace.add("error", "ws", `Token check failed: ${(err as Error).message}`);
+        ws.close(1011, "The token could not be checked; try again");
+      },
+    );
   }
 
   private drop(conn: Connection): void {
@@ -194,9 +204,11 @@ export class LiveSocketHub {
   }
 
   // A token that expires or is revoked (sign-out) ends the connection, as it would end REST calls.
-  private recheckAuth(): void {
-    for (const conn of this.conns) {
-      const auth = authenticate(conn.ctx, conn.token);
+  private async recheckAuth(): Promise<void> {
+    for (const conn of [...this.conns]) {
+      const auth = await authenticate(conn.ctx, conn.token).catch(() => null);
+      // Not checkable now (the store is unreachable): checked again next time.
+      if (auth === null || !this.conns.has(conn)) continue;
       if (auth.state === "ok") conn.caller = auth.caller;
       else {
         this.drop(conn);
@@ -256,7 +268,10 @@ export class LiveSocketHub {
     if (!decoded.ok) return this.sendError(conn, decoded.header?.workerType ?? 0, decoded.header?.workerId ?? 0, invalidParam(decoded.error));
     const { msgType, workerType, workerId, payload } = decoded.frame;
     try {
-      if (msgType === MsgType.Authentication || workerType === WorkerType.Authentication) return this.onAuthenticate(conn, workerType, workerId, msgType, payload);
+      if (msgType === MsgType.Authentication || workerType === WorkerType.Authentication) {
+        this.onAuthenticate(conn, workerType, workerId, msgType, payload).catch((err: unknown) => this.frameFailed(conn, workerType, workerId, msgType, err));
+        return;
+      }
       if (workerType !== WorkerType.OnlineData) {
         const name = WORKER_NAMES[workerType];
         throw invalidParam(`Worker type ${workerType}${name ? ` (${name})` : ""} is not offered here: live values are worker type 2, RPC is POST /rpc/…`);
@@ -283,18 +298,22 @@ export class LiveSocketHub {
         }
       }
     } catch (err) {
-      if (err instanceof RpcError) return this.sendError(conn, workerType, workerId, err);
-      conn.ctx.trace.add("error", "ws", `${MSG_NAMES[msgType] ?? msgType} frame: ${err instanceof Error ? err.message : String(err)}`);
-      this.sendError(conn, workerType, workerId, new RpcError(500, RS.Internal, "Internal error; see the logger's trace log"));
+      this.frameFailed(conn, workerType, workerId, msgType, err);
     }
   }
 
+  private frameFailed(conn: Connection, workerType: number, workerId: WorkerId, msgType: number, err: unknown): void {
+    if (err instanceof RpcError) return this.sendError(conn, workerType, workerId, err);
+    conn.ctx.trace.add("error", "ws", `${MSG_NAMES[msgType] ?? msgType} frame: ${err instanceof Error ? err.message : String(err)}`);
+    this.sendError(conn, workerType, workerId, new RpcError(500, RS.Internal, "Internal error; see the logger's trace log"));
+  }
+
   // A long-lived socket outlives its access token: the client hands over the refreshed one.
-  private onAuthenticate(conn: Connection, workerType: number, workerId: WorkerId, msgType: number, payload: unknown): void {
+  private async onAuthenticate(conn: Connection, workerType: number, workerId: WorkerId, msgType: number, payload: unknown): Promise<void> {
     if (msgType !== MsgType.Authentication) throw invalidParam("Worker type 13 takes Authentication frames (message type 13) only");
     const p = parse(AuthPayload, payload, "Authentication");
     const token = typeof p === "string" ? p : "Token" in p ? p.Token : p.apitoken;
-    const auth = authenticate(conn.ctx, token);
+    const auth = await authenticate(conn.ctx, token);
     if (auth.state !== "ok") {
       this.drop(conn);
       conn.ws.close(CLOSE_AUTH, authReason(auth.state));
@@ -305,12 +324,12 @@ export class LiveSocketHub {
     this.send(conn, encodeFrame(MsgType.Response, workerType, workerId, ok(null)));
   }
 
-  private write(conn: Connection, p: { Variables: string[]; Values?: (number | boolean)[] }) {
+  private async write(conn: Connection, p: { Variables: string[]; Values?: (number | boolean)[] }) {
     // Permissions as of now, not as of the connection's start (a role may have changed).
-    const auth = authenticate(conn.ctx, conn.token);
+    const auth = await authenticate(conn.ctx, conn.token);
     if (auth.state !== "ok") throw new RpcError(401, RS.InvalidOperation, authReason(auth.state));
     const caller = auth.caller;
-    return writeOutputs(conn.ctx.data, caller, p.Variables, p.Values, (text) => audit(conn.ctx.db, caller.username, text));
+    return writeOutputs(conn.ctx.data, caller, p.Variables, p.Values, (text) => void auditAs(conn.ctx.db, caller.username, text, conn.ctx.trace));
   }
 
   private read(conn: Connection, ids: string[]) {
@@ -659,8 +678,8 @@ export class LiveSocketHub {
   }
 }
 
-function authenticate(ctx: LoggerContext, token: string | null): Authentication {
-  if (!loginRequired(ctx.db)) return { state: "ok", caller: ANONYMOUS };
+async function authenticate(ctx: LoggerContext, token: string | null): Promise<Authentication> {
+  if (!(await loginRequired(ctx.db))) return { state: "ok", caller: ANONYMOUS };
   return authenticateToken(ctx.db, token && token !== "None" ? token : null);
 }
 

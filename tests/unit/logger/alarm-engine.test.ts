@@ -54,56 +54,61 @@ describe("alarm engine", () => {
   let next: number;
 
   /** Appends samples at 100 Hz after the previous ones, in batches of `batch`. */
-  function feed(values: number[], batch = values.length) {
+  async function feed(values: number[], batch = values.length) {
     for (let i = 0; i < values.length; i += batch) {
       const part = Float32Array.from(values.slice(i, i + batch));
       engine.onSamples(VAR, next, PERIOD_US, part);
       next += part.length;
     }
     now = (next * PERIOD_US) / 1000;
+    // Transitions are stored in the engine's queue; wait until it has stored them.
+    await engine.settled();
   }
-  const history = (id: number) => queryHistory(db, { RuleID: id, Limit: 100, Offset: 0 }).History.toReversed();
-  const alarming = () => queryMessages(db, { Sender: "Alarming", Limit: 100, Offset: 0 }).Messages.toReversed();
+  const history = async (id: number) => (await queryHistory(db, { RuleID: id, Limit: 100, Offset: 0 })).History.toReversed();
+  const alarming = async () => (await queryMessages(db, { Sender: "Alarming", Limit: 100, Offset: 0 })).Messages.toReversed();
+  const alarmRow = async (id: number) => (await getAlarmRow(db, id))!;
 
-  beforeEach(() => {
+  beforeEach(async () => {
     dir = tempDir();
     db = openDb(dir);
-    migrate(db);
+    await migrate(db);
     now = T0;
     next = FIRST;
     notifier = new Notifier(db, new TraceLog(null));
     engine = new AlarmEngine(db, model, notifier, new TraceLog(null), () => now);
+    await engine.settled();
   });
-  afterEach(() => {
+  afterEach(async () => {
     engine.close();
     notifier.close();
-    db.close();
+    await engine.settled();
+    await db.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  function addRule(over: Partial<RuleInput> = {}): Rule["ID"] {
-    const id = insertRule(db, rule(over), new Date(now).toISOString());
-    engine.reload();
+  async function addRule(over: Partial<RuleInput> = {}): Promise<Rule["ID"]> {
+    const id = await db.tx((q) => insertRule(q, rule(over), new Date(now).toISOString()));
+    await engine.reload();
     return id;
   }
 
-  it("walks the full lifecycle and writes history and messages", () => {
-    const id = addRule();
-    feed([80, 85, 91]);
-    expect(getAlarmRow(db, id)).toMatchObject({ State: "ActiveUnacknowledged", Active: true, Value: 91 });
-    expect(engine.acknowledge([id], "alice", "Checking the cooler")).toEqual([id]);
-    expect(getAlarmRow(db, id)).toMatchObject({ State: "ActiveAcknowledged", AckedBy: "alice", AckComment: "Checking the cooler" });
-    feed([89, 87]);
-    expect(getAlarmRow(db, id)!.State).toBe("Normal");
+  it("walks the full lifecycle and writes history and messages", async () => {
+    const id = await addRule();
+    await feed([80, 85, 91]);
+    expect(await alarmRow(id)).toMatchObject({ State: "ActiveUnacknowledged", Active: true, Value: 91 });
+    expect(await engine.acknowledge([id], "alice", "Checking the cooler")).toEqual([id]);
+    expect(await alarmRow(id)).toMatchObject({ State: "ActiveAcknowledged", AckedBy: "alice", AckComment: "Checking the cooler" });
+    await feed([89, 87]);
+    expect((await alarmRow(id)).State).toBe("Normal");
     // Cleared before anyone acknowledged: returned unacknowledged, normal on acknowledge.
-    feed([95]);
-    feed([80]);
-    expect(getAlarmRow(db, id)!.State).toBe("ReturnedUnacknowledged");
-    expect(engine.acknowledge([id], "bob", "")).toEqual([id]);
-    expect(getAlarmRow(db, id)!.State).toBe("Normal");
-    expect(engine.acknowledge([id], "bob", "")).toEqual([]);
+    await feed([95]);
+    await feed([80]);
+    expect((await alarmRow(id)).State).toBe("ReturnedUnacknowledged");
+    expect(await engine.acknowledge([id], "bob", "")).toEqual([id]);
+    expect((await alarmRow(id)).State).toBe("Normal");
+    expect(await engine.acknowledge([id], "bob", "")).toEqual([]);
 
-    expect(history(id).map((h) => [h.Event, h.FromState, h.ToState, h.User])).toEqual([
+    expect((await history(id)).map((h) => [h.Event, h.FromState, h.ToState, h.User])).toEqual([
       ["Activated", "Normal", "ActiveUnacknowledged", ""],
       ["Acknowledged", "ActiveUnacknowledged", "ActiveAcknowledged", "alice"],
       ["Cleared", "ActiveAcknowledged", "Normal", ""],
@@ -112,82 +117,84 @@ describe("alarm engine", () => {
       ["Acknowledged", "ReturnedUnacknowledged", "Normal", "bob"],
     ]);
     // Condition transitions carry the sample's time: the same samples give the same history.
-    expect(history(id)[0]!.Timestamp).toBe(new Date(T0 + 20).toISOString());
-    const msgs = alarming();
+    expect((await history(id))[0]!.Timestamp).toBe(new Date(T0 + 20).toISOString());
+    const msgs = await alarming();
     expect(msgs).toHaveLength(6);
     expect(msgs[0]).toMatchObject({ Sender: "Alarming", Topic: "Oil hot", Type: "Error", Text: "Oil hot: Oil temperature at 91.0 °C (limit 90)", Args: ["Activated", "ActiveUnacknowledged"] });
     expect(msgs[1]).toMatchObject({ Type: "Info", Text: "Oil hot acknowledged by alice: Checking the cooler" });
     expect(msgs[2]).toMatchObject({ Type: "Success", Args: ["Cleared", "Normal"] });
   });
 
-  it("gives the message type by severity", () => {
+  it("gives the message type by severity", async () => {
     const types: Record<string, string> = {};
     for (const severity of ["critical", "high", "medium", "low"] as const) {
-      addRule({ Name: `R ${severity}`, Severity: severity });
+      await addRule({ Name: `R ${severity}`, Severity: severity });
     }
-    feed([100]);
-    for (const m of alarming()) types[m.Topic] = m.Type;
+    await feed([100]);
+    for (const m of await alarming()) types[m.Topic] = m.Type;
     expect(types).toEqual({ "R critical": "Error", "R high": "Error", "R medium": "Warning", "R low": "Info" });
   });
 
-  it("raises one alarm per condition, however fast and however batched the samples come", () => {
-    const a = addRule({ Name: "A" });
+  it("raises one alarm per condition, however fast and however batched the samples come", async () => {
+    const a = await addRule({ Name: "A" });
     // 20 s of a noisy value hovering around the limit, well inside the deadband.
     const values = Array.from({ length: 2000 }, (_, i) => 91 + Math.sin(i) * 2.5);
-    feed(values, 1);
-    feed(values, 997);
-    feed(values);
-    expect(history(a).map((h) => h.Event)).toEqual(["Activated"]);
-    expect(alarming()).toHaveLength(1);
+    await feed(values, 1);
+    await feed(values, 997);
+    await feed(values);
+    expect((await history(a)).map((h) => h.Event)).toEqual(["Activated"]);
+    expect(await alarming()).toHaveLength(1);
   });
 
-  it("shelves for a while: suppressed, then back by itself when the time is up", () => {
-    const id = addRule();
-    feed([95]);
-    expect(engine.shelve(id, 60, "Sensor being replaced", "alice")).toBe("Shelved");
-    expect(getAlarmRow(db, id)).toMatchObject({ State: "Shelved", ShelvedBy: "alice", ShelveReason: "Sensor being replaced" });
+  it("shelves for a while: suppressed, then back by itself when the time is up", async () => {
+    const id = await addRule();
+    await feed([95]);
+    expect(await engine.shelve(id, 60, "Sensor being replaced", "alice")).toBe("Shelved");
+    expect(await alarmRow(id)).toMatchObject({ State: "Shelved", ShelvedBy: "alice", ShelveReason: "Sensor being replaced" });
     // Changes while shelved are followed but not announced.
-    feed([80]);
-    feed([96]);
-    expect(getAlarmRow(db, id)).toMatchObject({ State: "Shelved", Active: true });
-    engine.tick(now + 59_000);
-    expect(getAlarmRow(db, id)!.State).toBe("Shelved");
-    engine.tick(now + 61_000);
-    expect(getAlarmRow(db, id)).toMatchObject({ State: "ActiveUnacknowledged", ShelvedUntil: null });
-    expect(history(id).map((h) => h.Event)).toEqual(["Activated", "Shelved", "ShelveExpired"]);
+    await feed([80]);
+    await feed([96]);
+    expect(await alarmRow(id)).toMatchObject({ State: "Shelved", Active: true });
+    await engine.tick(now + 59_000);
+    expect((await alarmRow(id)).State).toBe("Shelved");
+    await engine.tick(now + 61_000);
+    expect(await alarmRow(id)).toMatchObject({ State: "ActiveUnacknowledged", ShelvedUntil: null });
+    expect((await history(id)).map((h) => h.Event)).toEqual(["Activated", "Shelved", "ShelveExpired"]);
     // Unshelving by hand while the condition is gone returns to normal.
-    engine.shelve(id, 3600, "again", "alice");
-    feed([70]);
-    expect(engine.unshelve(id, "bob")).toBe("Normal");
+    await engine.shelve(id, 3600, "again", "alice");
+    await feed([70]);
+    expect(await engine.unshelve(id, "bob")).toBe("Normal");
   });
 
-  it("out of service: nothing is announced until the rule is back in service", () => {
-    const id = addRule({ InService: false });
-    expect(getAlarmRow(db, id)!.State).toBe("OutOfService");
-    feed([99]);
-    expect(alarming()).toHaveLength(0);
-    db.prepare("UPDATE alarm_rules SET InService = 1, Version = Version + 1 WHERE ID = ?").run(id);
-    engine.reload();
-    engine.serviceChanged(id, "alice");
-    expect(getAlarmRow(db, id)!.State).toBe("ActiveUnacknowledged");
+  it("out of service: nothing is announced until the rule is back in service", async () => {
+    const id = await addRule({ InService: false });
+    expect((await alarmRow(id)).State).toBe("OutOfService");
+    await feed([99]);
+    expect(await alarming()).toHaveLength(0);
+    await db.run("UPDATE alarm_rules SET InService = 1, Version = Version + 1 WHERE ID = ?", id);
+    await engine.reload();
+    await engine.serviceChanged(id, "alice");
+    expect((await alarmRow(id)).State).toBe("ActiveUnacknowledged");
   });
 
-  it("keeps the condition across a restart: no second alarm for the same condition", () => {
-    const id = addRule();
-    feed([95]);
+  it("keeps the condition across a restart: no second alarm for the same condition", async () => {
+    const id = await addRule();
+    await feed([95]);
     const again = new AlarmEngine(db, model, notifier, new TraceLog(null), () => now);
+    await again.settled();
     again.onSamples(VAR, next, PERIOD_US, Float32Array.from([96, 97]));
-    expect(history(id).map((h) => h.Event)).toEqual(["Activated"]);
+    await again.settled();
+    expect((await history(id)).map((h) => h.Event)).toEqual(["Activated"]);
     again.close();
   });
 
-  it("raises a stale alarm from the clock", () => {
-    const id = addRule({ Name: "No data", Type: "stale", High: null, StaleSec: 10, Severity: "medium" });
-    feed([50]);
-    engine.tick(now + 9_000);
-    expect(getAlarmRow(db, id)!.State).toBe("Normal");
-    engine.tick(now + 11_000);
-    expect(getAlarmRow(db, id)!.State).toBe("ActiveUnacknowledged");
-    expect(alarming()[0]).toMatchObject({ Topic: "No data", Type: "Warning" });
+  it("raises a stale alarm from the clock", async () => {
+    const id = await addRule({ Name: "No data", Type: "stale", High: null, StaleSec: 10, Severity: "medium" });
+    await feed([50]);
+    await engine.tick(now + 9_000);
+    expect((await alarmRow(id)).State).toBe("Normal");
+    await engine.tick(now + 11_000);
+    expect((await alarmRow(id)).State).toBe("ActiveUnacknowledged");
+    expect((await alarming())[0]).toMatchObject({ Topic: "No data", Type: "Warning" });
   });
 });

@@ -56,10 +56,10 @@ describe("SourceManager grid", () => {
     } as DataSource;
   }
 
-  beforeEach(() => {
+  beforeEach(async () => {
     dir = tempDir();
     db = openDb(dir);
-    migrate(db);
+    await migrate(db);
     store = new SeriesStore(dir);
     live = new LiveValues();
     model = emptyModel();
@@ -74,7 +74,7 @@ describe("SourceManager grid", () => {
   afterEach(async () => {
     await m.close();
     store.close();
-    db.close();
+    await db.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -29,14 +29,14 @@ const OLD_TEST_CELL = dashboardContent.parse({
 const now = new Date().toISOString();
 
 /** A data folder as a logger at schema 6 left it: the given dashboards, no users yet (seeded at start). */
-function oldDataFolder(dashboards: Array<{ ID: string; Name: string; IsDefault: boolean; Version: number; Content: unknown }>): string {
+async function oldDataFolder(dashboards: Array<{ ID: string; Name: string; IsDefault: boolean; Version: number; Content: unknown }>): Promise<string> {
   const dir = tempDir();
   const db = openDb(dir);
-  migrate(db, 6);
+  await migrate(db, 6);
   for (const d of dashboards) {
-    db.prepare("INSERT INTO dashboards (ID, Name, IsDefault, Content, Version, Updated) VALUES (?, ?, ?, ?, ?, ?)").run(d.ID, d.Name, d.IsDefault ? 1 : 0, JSON.stringify(d.Content), d.Version, now);
+    await db.run("INSERT INTO dashboards (ID, Name, IsDefault, Content, Version, Updated) VALUES (?, ?, ?, ?, ?, ?)", d.ID, d.Name, d.IsDefault ? 1 : 0, JSON.stringify(d.Content), d.Version, now);
   }
-  db.close();
+  await db.close();
   return dir;
 }
 
@@ -63,7 +63,7 @@ describe("migration 7: the alarm list on an existing install's default dashboard
 
   it("is added once to the untouched seeded default dashboard, and a second start adds no other", async () => {
     const mine = { ...OLD_TEST_CELL, Widgets: OLD_TEST_CELL.Widgets.slice(0, 2) };
-    dir = oldDataFolder([
+    dir = await oldDataFolder([
       { ID: SEEDED, Name: "Test cell dashboard", IsDefault: true, Version: 1, Content: OLD_TEST_CELL },
       { ID: MINE, Name: "My dashboard", IsDefault: false, Version: 1, Content: mine },
     ]);
@@ -82,7 +82,7 @@ describe("migration 7: the alarm list on an existing install's default dashboard
 
   it("leaves a seeded dashboard alone once the user saved it (e.g. removed its alarm list) or made another the default", async () => {
     const other = "33333333-3333-4333-8333-333333333333";
-    dir = oldDataFolder([
+    dir = await oldDataFolder([
       { ID: SEEDED, Name: "Test cell dashboard", IsDefault: true, Version: 3, Content: OLD_TEST_CELL },
       { ID: other, Name: "Test cell dashboard", IsDefault: false, Version: 1, Content: OLD_TEST_CELL },
     ]);
