@@ -20,11 +20,11 @@ export type Part = { vs: VarSeries; periodUs: number; fromUs: number; toUs: numb
 // Completed rows wait in memory until the next flush; past this much, append flushes at once.
 const AUTO_FLUSH_BYTES = 32 * 1024 * 1024;
 /**
- * Rows per transaction of a paced flush (flushPaced, the 500 ms timer): ~1 MB, a few ms of
- * SQLite work, then other events get a turn. One transaction of ~1000 partial blocks (16 MB)
- * held the event loop for tens of ms and was the MQTT benchmark's p99 delay (issue 16).
+ * Variables per slice of a paced flush (flushPaced, the 500 ms timer): their partial blocks and
+ * chunks (up to ~32 KB each) encoded and written, ~0.5 MB, a few ms; then other events get a turn.
  */
-const SLICE_ROWS = 64;
+const SLICE_VARS = 16;
+const turn = () => new Promise<void>((done) => setImmediate(done));
 /** Rows a PostgreSQL read collects before it stops and fetches them (see read()). */
 const MISS_BATCH = 2048;
 
@@ -42,10 +42,10 @@ export class SeriesStore {
   /** Row key of each (variable, segment) that holds samples: varId → seq → key. */
   private readonly partKeys = new Map<string, Map<number, number>>();
   private maxKey = 0;
-  /** Rows handed over by the writers, not yet given to the engine. */
-  private unflushed = new Map<bigint, Uint8Array>();
+  /** Rows handed over by the writers, not yet given to the engine, per variable (part) key. */
+  private readonly unflushed = new Map<number, Map<bigint, Uint8Array>>();
   private unflushedBytes = 0;
-  /** Rows given to the engine whose write has not finished: readers still find them here. */
+  /** PostgreSQL: rows given to the engine whose write has not committed; readers still find them here. */
   private readonly writing = new Map<bigint, Uint8Array>();
   private closed = false;
   private closing: Promise<void> | null = null;
@@ -221,7 +221,7 @@ export class SeriesStore {
       this.backend.putPart({ Key: key, VarId: v.Id, Seq: seg.Seq });
       keys.set(seg.Seq, key);
     }
-    const vs = new VarSeries(key, seg.PeriodUs, this.sinkFor());
+    const vs = new VarSeries(key, seg.PeriodUs, this.sinkFor(key));
     vs.floor = Math.ceil(seg.StartUs / seg.PeriodUs);
     this.series.set(key, vs);
   }
@@ -269,7 +269,7 @@ export class SeriesStore {
     this.backend.putVariable(sv, seg.Seq);
     this.vars.set(v.Id, sv);
     this.keysOf(v.Id).set(seg.Seq, key);
-    const vs = new VarSeries(key, seg.PeriodUs, this.sinkFor());
+    const vs = new VarSeries(key, seg.PeriodUs, this.sinkFor(key));
     vs.floor = Math.ceil(seg.StartUs / seg.PeriodUs);
     this.series.set(key, vs);
     return sv;
@@ -310,44 +310,46 @@ export class SeriesStore {
   flush(): Promise<void> {
     if (this.closed) return Promise.resolve();
     if (this.backend instanceof SqliteSeries) {
-      // Rows a paced flush has not reached yet go too (they are the newest of their keys).
-      const rows = [...this.writing].map(([id, data]) => this.rowOf(id, data));
-      rows.push(...this.collect());
+      const rows = this.take([...this.series.keys()]);
       if (rows.length) this.backend.write(rows);
-      for (const r of rows) if (this.writing.get(r.id) === r.data) this.writing.delete(r.id);
       return Promise.resolve();
     }
-    if (this.queued) return this.queued;
-    const p = this.chain.then(() => {
-      this.queued = null;
-      return this.writeOut();
-    });
-    this.queued = p;
-    this.chain = p;
-    return p;
+    return this.queueWrite(false);
   }
 
   /**
-   * The periodic flush: like flush(), but on SQLite in transactions of SLICE_ROWS rows with a
-   * turn for other events between them, so a flush of many partial blocks never holds the event
-   * loop for long. A tick that finds the previous one still writing leaves its rows to the next.
+   * The periodic flush (the logger's 500 ms timer): like flush(), but variable by variable,
+   * SLICE_VARS at a time — their partial blocks encoded and, on SQLite, written in one small
+   * transaction — with a turn for other events between slices. One transaction of ~1000 partial
+   * blocks held the event loop for tens of ms (issue 16's MQTT p99 delay). Each variable's rows
+   * are one snapshot, so recovery finds them consistent whatever slice a crash cuts. A tick that
+   * finds the previous one still running leaves its rows to the next.
    */
   async flushPaced(): Promise<void> {
-    if (!(this.backend instanceof SqliteSeries)) return this.flush();
+    if (!(this.backend instanceof SqliteSeries)) return this.queueWrite(true);
     if (this.pacing || this.closed) return;
     this.pacing = true;
     try {
-      const rows = this.collect();
-      for (let i = 0; i < rows.length && !this.closed; i += SLICE_ROWS) {
-        // A row flushed again meanwhile (flush() or a later slice) is newer than this one: skipped.
-        const slice = rows.slice(i, i + SLICE_ROWS).filter((r) => this.writing.get(r.id) === r.data);
-        if (slice.length) this.backend.write(slice);
-        for (const r of slice) this.writing.delete(r.id);
-        if (i + SLICE_ROWS < rows.length) await new Promise<void>((done) => setImmediate(done));
+      const keys = [...this.series.keys()];
+      for (let i = 0; i < keys.length && !this.closed; i += SLICE_VARS) {
+        const rows = this.take(keys.slice(i, i + SLICE_VARS));
+        if (rows.length) this.backend.write(rows);
+        if (i + SLICE_VARS < keys.length) await turn();
       }
     } finally {
       this.pacing = false;
     }
+  }
+
+  private queueWrite(paced: boolean): Promise<void> {
+    if (this.queued) return this.queued;
+    const p = this.chain.then(() => {
+      this.queued = null;
+      return this.writeOut(paced);
+    });
+    this.queued = p;
+    this.chain = p;
+    return p;
   }
 
   /** Resolves when everything appended before the call is stored (both engines). */
@@ -357,20 +359,23 @@ export class SeriesStore {
   }
 
   /**
-   * The rows to write now, moved from `unflushed` to `writing`, higher rollup levels first and
-   * raw blocks last: a write cut short (a crash between slices) leaves the rollups ahead of the
-   * raw blocks, never behind, and recovery rebuilds the unfinished buckets from the level below.
+   * The rows of the given variables to write now (each variable's partial block and chunks and
+   * its completed rows: one consistent snapshot per variable), taken from `unflushed`; higher
+   * rollup levels first and raw blocks last, so a write cut short leaves the rollups ahead of
+   * the raw blocks, never behind, and recovery rebuilds the unfinished buckets from the level below.
    */
-  private collect(): WriteRow[] {
-    for (const vs of this.series.values()) vs.flushPartial();
-    if (this.unflushed.size === 0) return [];
+  private take(keys: readonly number[]): WriteRow[] {
     const rows: WriteRow[] = [];
-    for (const [id, data] of this.unflushed) {
-      rows.push(this.rowOf(id, data));
-      this.writing.set(id, data);
+    for (const key of keys) {
+      this.series.get(key)?.flushPartial();
+      const m = this.unflushed.get(key);
+      if (!m) continue;
+      this.unflushed.delete(key);
+      for (const [id, data] of m) {
+        rows.push(this.rowOf(id, data));
+        this.unflushedBytes -= data.byteLength;
+      }
     }
-    this.unflushed = new Map();
-    this.unflushedBytes = 0;
     rows.sort((a, b) => b.level - a.level);
     return rows;
   }
@@ -383,21 +388,29 @@ export class SeriesStore {
     return { id, data, level, tEndUs: (index + 1) * span * (vs?.periodUs ?? 1) };
   }
 
-  // PostgreSQL: one write at a time (flush() chains them). A failed write puts its rows back
-  // unless a newer version is queued, and says so once until a write succeeds again.
-  private async writeOut(): Promise<void> {
+  // PostgreSQL: one write at a time (queueWrite chains them), rows readable in `writing` until it
+  // commits. A failed write puts its rows back unless a newer version is queued, and says so
+  // once until a write succeeds again. Paced: the rows are taken SLICE_VARS variables at a time.
+  private async writeOut(paced: boolean): Promise<void> {
     if (this.closed) return;
-    const rows = this.collect();
+    const keys = [...this.series.keys()];
+    const rows: WriteRow[] = [];
+    for (let i = 0; i < keys.length; i += paced ? SLICE_VARS : keys.length) {
+      for (const r of this.take(keys.slice(i, paced ? i + SLICE_VARS : keys.length))) {
+        rows.push(r);
+        this.writing.set(r.id, r.data);
+      }
+      if (paced && i + SLICE_VARS < keys.length) await turn();
+    }
+    rows.sort((a, b) => b.level - a.level);
     try {
       await this.backend.write(rows);
       if (this.lastWriteError) this.onEvent("info", "Series store: writing again");
       this.lastWriteError = null;
     } catch (err) {
       for (const r of rows) {
-        if (this.writing.get(r.id) === r.data && !this.unflushed.has(r.id)) {
-          this.unflushed.set(r.id, r.data);
-          this.unflushedBytes += r.data.byteLength;
-        }
+        const key = Number(r.id >> 43n);
+        if (this.writing.get(r.id) === r.data && !this.unflushed.get(key)?.has(r.id)) this.queueRow(key, r.id, r.data);
       }
       if (!this.lastWriteError) this.onEvent("warn", `Series store: write failed, samples stay queued (${(err as Error).message})`);
       this.lastWriteError = err as Error;
@@ -406,19 +419,23 @@ export class SeriesStore {
     }
   }
 
-  private sinkFor(): (key: bigint, bytes: Uint8Array) => void {
-    return (key, bytes) => {
-      const old = this.unflushed.get(key);
-      this.unflushedBytes += bytes.byteLength - (old?.byteLength ?? 0);
-      this.unflushed.set(key, bytes);
-    };
+  private queueRow(varKey: number, id: bigint, bytes: Uint8Array): void {
+    let m = this.unflushed.get(varKey);
+    if (!m) this.unflushed.set(varKey, (m = new Map()));
+    const old = m.get(id);
+    this.unflushedBytes += bytes.byteLength - (old?.byteLength ?? 0);
+    m.set(id, bytes);
+  }
+
+  private sinkFor(varKey: number): (key: bigint, bytes: Uint8Array) => void {
+    return (key, bytes) => this.queueRow(varKey, key, bytes);
   }
 
   // Rebuilds the write state from the last stored rows. Rollup rows are written before (or with)
   // the raw rows, so after a crash they are never behind; the unfinished bucket of each level
   // is recomputed from the level below (pendingOf; bounded: < 64 buckets or samples per level).
   private recoverEdges(key: number, seg: Segment, edge: (lo: bigint, hi: bigint, last: boolean) => StoredRow | undefined): VarSeries {
-    const vs = new VarSeries(key, seg.PeriodUs, this.sinkFor());
+    const vs = new VarSeries(key, seg.PeriodUs, this.sinkFor(key));
     vs.floor = Math.ceil(seg.StartUs / seg.PeriodUs);
     this.series.set(key, vs);
     const last = edge(...rowRange(key, 0), true);
@@ -443,7 +460,7 @@ export class SeriesStore {
   // ---- reading ----
 
   private bytesOf(key: bigint, fetched?: Map<bigint, Uint8Array | null>): Uint8Array | undefined | typeof MISS {
-    const queued = this.unflushed.get(key) ?? this.writing.get(key);
+    const queued = this.unflushed.get(Number(key >> 43n))?.get(key) ?? this.writing.get(key);
     if (queued) return queued;
     if (fetched?.has(key)) return fetched.get(key) ?? undefined;
     return this.backend.rowNow(key);
