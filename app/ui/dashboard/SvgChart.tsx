@@ -164,50 +164,56 @@ function thresholdBands(thresholds: readonly ChartThreshold[], s: UnitScale): (C
 }
 
 /**
- * A path of relative steps: "M x y", then "l dx dy…" where the value moves and "h n" for a level
+ * Paths of relative steps: "M x y", then "l dx dy…" where the value moves and "h n" for a level
  * stretch (level buckets were a third of a chart's path data as "1 0" steps, and the charts half
- * of a dashboard page's HTML). A minus sign separates numbers itself; a step that only returns
- * to where it was is left out.
+ * of a dashboard page's HTML). A minus sign separates numbers itself. Plain locals and one append
+ * per step: the chart's build time is mostly these strings.
  */
-class RelativePath {
-  d = "";
+function pathWriter() {
+  let d = "";
   /** Level steps not yet written, summed (one direction at a time). */
-  private flat = 0;
-  /** The command the next numbers continue: "l", "h" or none (after M or Z). */
-  private mode = "";
-  move(x: number, y: number) {
-    this.level();
-    this.d += `M${x} ${y}`;
-    this.mode = "";
-  }
-  step(dx: number, dy: number) {
-    if (dy === 0) {
-      if (dx === 0) return;
-      if (this.flat !== 0 && (this.flat > 0) !== (dx > 0)) this.level();
-      this.flat += dx;
-      return;
-    }
-    this.level();
-    if (this.mode !== "l") (this.d += "l"), (this.mode = "l");
-    else if (dx >= 0) this.d += " ";
-    this.d += dy < 0 ? `${dx}${dy}` : `${dx} ${dy}`;
-  }
-  close() {
-    this.level();
-    this.d += "Z";
-    this.mode = "";
-  }
-  level() {
-    if (this.flat === 0) return;
-    this.d += `h${this.flat}`;
-    this.flat = 0;
-    this.mode = "h";
-  }
+  let flat = 0;
+  /** Whether the next numbers continue an "l". */
+  let inLine = false;
+  const level = () => {
+    if (flat === 0) return;
+    d += `h${flat}`;
+    flat = 0;
+    inLine = false;
+  };
+  return {
+    move(x: number, y: number) {
+      level();
+      d += `M${x} ${y}`;
+      inLine = false;
+    },
+    step(dx: number, dy: number) {
+      if (dy === 0) {
+        // A step back to the same point is left out; a level stretch turning back is written first.
+        if (dx === 0) return;
+        if (flat !== 0 && flat > 0 !== dx > 0) level();
+        flat += dx;
+        return;
+      }
+      const lead = flat !== 0 ? `h${flat}l` : inLine ? (dx < 0 ? "" : " ") : "l";
+      flat = 0;
+      inLine = true;
+      d += dy < 0 ? `${lead}${dx}${dy}` : `${lead}${dx} ${dy}`;
+    },
+    close() {
+      level();
+      d += "Z";
+    },
+    done() {
+      level();
+      return d;
+    },
+  };
 }
 
 /** Polyline runs between gaps, as one path: "M k y" then relative steps of one bucket. A null bucket breaks the line. */
 export function linePath(values: (number | null)[], q: (v: number) => number): string {
-  const path = new RelativePath();
+  const path = pathWriter();
   let prev: number | null = null;
   for (let k = 0; k < values.length; k++) {
     const v = values[k];
@@ -220,26 +226,25 @@ export function linePath(values: (number | null)[], q: (v: number) => number): s
     else path.step(1, y - prev);
     prev = y;
   }
-  path.level();
-  return path.d;
+  return path.done();
 }
 
 /** One closed polygon per run: along the maxima, back along the minima. */
 export function bandPath(min: (number | null)[], max: (number | null)[], q: (v: number) => number): string {
-  const path = new RelativePath();
+  const path = pathWriter();
   let run: number[] = [];
   const flush = () => {
     if (run.length > 1) {
       let y = q(max[run[0]!]!);
       path.move(run[0]!, y);
-      for (const k of run.slice(1)) {
-        const next = q(max[k]!);
+      for (let j = 1; j < run.length; j++) {
+        const next = q(max[run[j]!]!);
         path.step(1, next - y);
         y = next;
       }
-      for (const k of run.toReversed()) {
-        const next = q(min[k]!);
-        path.step(k === run.at(-1) ? 0 : -1, next - y);
+      for (let j = run.length - 1; j >= 0; j--) {
+        const next = q(min[run[j]!]!);
+        path.step(j === run.length - 1 ? 0 : -1, next - y);
         y = next;
       }
       path.close();
@@ -251,5 +256,5 @@ export function bandPath(min: (number | null)[], max: (number | null)[], q: (v: 
     else run.push(k);
   }
   flush();
-  return path.d;
+  return path.done();
 }
