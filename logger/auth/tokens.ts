@@ -58,15 +58,6 @@ export async function issuePair(
   return { access_token: access, refresh_token: refresh, expires_in: Math.max(1, Math.ceil((accessEnd - now) / 1000)) };
 }
 
-export type AccessCheck = { state: "ok"; userId: number } | { state: "invalid" } | { state: "expired" };
-
-export async function checkAccessToken(db: Db, token: string): Promise<AccessCheck> {
-  const row = await db.get<TokenRow>("SELECT * FROM tokens WHERE Hash = ? AND Kind = 'access'", hashToken(token));
-  if (!row) return { state: "invalid" };
-  if (row.ExpiresAt <= Date.now()) return { state: "expired" };
-  return { state: "ok", userId: row.UserID };
-}
-
 /** An access token's user in one statement (checked on every request): its row, its user's and role's columns. */
 export type AccessTokenUser = { ExpiresAt: number; UserID: number; Username: string | null; MustChangePassword: number | null; Permissions: string | null };
 
