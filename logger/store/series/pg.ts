@@ -51,6 +51,9 @@ export class PgSeries implements SeriesBackend {
     // An idle connection dropped by the server (a restart) must not crash the logger; the next
     // query connects again and its error reaches the caller.
     this.pool.on("error", () => {});
+    // A checked-out connection emits 'error' too when the server goes away (pause of PostgreSQL
+    // in tests/unit/logger/postgres-logger.test.ts crashed the logger); its query fails anyway.
+    this.pool.on("connect", (client) => client.on("error", () => {}));
     this.blocks = `"${schema}".series_blocks`;
     this.rollups = `"${schema}".series_rollups`;
   }
