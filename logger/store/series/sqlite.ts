@@ -2,6 +2,7 @@ import { mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import type { StatementSync } from "node:sqlite";
+import { Worker } from "node:worker_threads";
 import { PAGE_SIZE } from "./blocks.ts";
 import type { PartRow, Registry, SeriesBackend, StoredRow, WriteRow } from "./backend.ts";
 import type { Segment, SeriesSource, SeriesVariable } from "./store.ts";
@@ -26,6 +27,18 @@ const SCHEMA = `
   );
 `;
 
+const CHECKPOINT_MS = 250;
+// The checkpoint worker (CommonJS, evaluated): its own connection to series.db.
+const CHECKPOINTER = `
+  const { workerData } = require("node:worker_threads");
+  const { DatabaseSync } = require("node:sqlite");
+  const db = new DatabaseSync(workerData.path);
+  db.exec("PRAGMA busy_timeout = 0");
+  setInterval(() => {
+    try { db.exec("PRAGMA wal_checkpoint(PASSIVE)"); } catch {}
+  }, workerData.everyMs);
+`;
+
 /** The embedded engine: everything in ${dataDir}/series.db, synchronous. */
 export class SqliteSeries implements SeriesBackend {
   readonly engine = "sqlite" as const;
@@ -37,6 +50,7 @@ export class SqliteSeries implements SeriesBackend {
   private readonly lastRow: StatementSync;
   private readonly firstRow: StatementSync;
   private readonly delRange: StatementSync;
+  private checkpointer: Worker | null = null;
 
   constructor(dataDir: string) {
     mkdirSync(dataDir, { recursive: true });
@@ -161,7 +175,36 @@ export class SqliteSeries implements SeriesBackend {
     this.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   }
 
+  /**
+   * Moves WAL checkpoints off the event loop (the logger's paced flush; issue 16): SQLite's
+   * automatic checkpoint runs inside the commit that crosses 1000 pages — with 16 KB pages about
+   * every flush — and copied ~16 MB while the event loop waited. A worker thread with its own
+   * connection runs PASSIVE checkpoints (they never block the writer) every CHECKPOINT_MS instead;
+   * if it cannot start or stops, the automatic checkpoint comes back.
+   */
+  offloadCheckpoints(): void {
+    if (this.checkpointer) return;
+    try {
+      const w = new Worker(CHECKPOINTER, { eval: true, workerData: { path: this.path, everyMs: CHECKPOINT_MS } });
+      w.unref();
+      const restore = () => {
+        if (this.checkpointer !== w) return;
+        this.checkpointer = null;
+        if (this.db.isOpen) this.db.exec("PRAGMA wal_autocheckpoint = 1000");
+      };
+      w.once("error", restore);
+      w.once("exit", restore);
+      this.checkpointer = w;
+      this.db.exec("PRAGMA wal_autocheckpoint = 0");
+    } catch {
+      this.checkpointer = null;
+    }
+  }
+
   close(): void {
+    const w = this.checkpointer;
+    this.checkpointer = null;
+    if (w) void w.terminate();
     this.db.close();
   }
 }

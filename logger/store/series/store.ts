@@ -328,6 +328,7 @@ export class SeriesStore {
   async flushPaced(): Promise<void> {
     if (!(this.backend instanceof SqliteSeries)) return this.queueWrite(true);
     if (this.pacing || this.closed) return;
+    this.backend.offloadCheckpoints();
     this.pacing = true;
     try {
       const keys = [...this.series.keys()];
