@@ -1,18 +1,18 @@
 // `npm run test:pg` (1/2): the logger's unit tests with every started logger on PostgreSQL.
 import { resolve } from "node:path";
-import { defineConfig, mergeConfig } from "vitest/config";
+import { defineConfig } from "vitest/config";
 import base from "../../../vitest.config.ts";
 
 const here = import.meta.dirname;
-export default mergeConfig(
-  base,
-  defineConfig({
-    root: resolve(here, "../../.."),
-    test: {
-      include: ["tests/unit/logger/**/*.test.ts"],
-      globalSetup: [resolve(here, "global.ts")],
-      setupFiles: [resolve(here, "unit-setup.ts")],
-      hookTimeout: 60_000,
-    },
-  }),
-);
+// Spread, not mergeConfig: that would add this include to the base one instead of replacing it.
+export default defineConfig({
+  ...base,
+  root: resolve(here, "../../.."),
+  test: {
+    ...base.test,
+    include: ["tests/unit/logger/**/*.test.ts"],
+    globalSetup: [resolve(here, "global.ts")],
+    setupFiles: [resolve(here, "unit-setup.ts")],
+    hookTimeout: 60_000,
+  },
+});
