@@ -147,9 +147,18 @@ export type MetaSearch = {
   DeviceVariables: string[];
 };
 
-/** SQL matching a key and a part of the value against two column expressions; its parameters are metaParams(). */
-const META_MATCH = (key: string, value: string) => `(? = '' OR lower(${key}) = lower(?)) AND (? = '' OR instr(lower(${value}), lower(?)) > 0)`;
-const metaParams = (key: string, value: string) => [key, key, value, value];
+/**
+ * SQL matching a key and a part of the value against two column expressions, the same on both
+ * engines (lower() on both sides; the user's %, _ and backslash taken literally); its parameters are metaParams().
+ */
+const META_MATCH = (key: string, value: string) => `(? = '' OR lower(${key}) = lower(?)) AND (? = '' OR lower(${value}) LIKE lower(?) ESCAPE '\\')`;
+const metaParams = (key: string, value: string) => [key, key, value, `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`];
+
+/** The same match in JS, for the entries a measurement keeps in its own row: ASCII letters fold, as SQL's lower(). */
+const asciiLower = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+function metaMatches(e: MetaEntry, key: string, value: string): boolean {
+  return (key === "" || asciiLower(e.Key) === asciiLower(key)) && (value === "" || asciiLower(e.Value).includes(asciiLower(value)));
+}
 
 /** Device IDs whose metadata matches a search (the caller maps them to sources and variables). */
 export async function devicesMatching(db: Db, key: string, value: string): Promise<string[]> {
@@ -158,37 +167,27 @@ export async function devicesMatching(db: Db, key: string, value: string): Promi
 
 /**
  * Measurements overlapping [Start, End] that carry the key/value themselves, on one of their
- * variables, or on their device; each with the scopes it matched on. One query, so Limit counts
- * matches (not rows filtered afterwards).
+ * variables, or on their device; each with the scopes it matched on. Limit counts matches: the
+ * measurements in range are matched first (their metadata and variables are JSON in their row,
+ * which the engines read differently), then cut to Limit.
  */
 export async function searchMeasurements(db: Db, f: MeasurementFilter, now: number, s: MetaSearch): Promise<(Measurement & { MatchedOn: MetaScope[] })[]> {
-  const where: string[] = [];
-  // In the order the placeholders appear in the statement below.
-  const params: (string | number)[] = [...metaParams(s.Key, s.Value), ...metaParams(s.Key, s.Value), JSON.stringify(s.DeviceSources), JSON.stringify(s.DeviceVariables)];
-  if (f.End !== undefined) {
-    where.push("Start <= ?");
-    params.push(f.End);
+  const inRange = await listMeasurements(db, { ...f, Limit: Number.MAX_SAFE_INTEGER }, now);
+  const variables = new Set(
+    (await db.all<{ ID: string }>(`SELECT DISTINCT ID FROM metadata WHERE Type = 'variable' AND ${META_MATCH("Key", "Value")}`, ...metaParams(s.Key, s.Value))).map((r) => r.ID),
+  );
+  const deviceSources = new Set(s.DeviceSources);
+  const deviceVariables = new Set(s.DeviceVariables);
+  const out: (Measurement & { MatchedOn: MetaScope[] })[] = [];
+  for (const m of inRange) {
+    const MatchedOn: MetaScope[] = [];
+    if (m.MetaData.some((e) => metaMatches(e, s.Key, s.Value))) MatchedOn.push("measurement");
+    if (m.Variables.some((v) => variables.has(v))) MatchedOn.push("variable");
+    if (deviceSources.has(m.SourceId) || m.Variables.some((v) => deviceVariables.has(v))) MatchedOn.push("device");
+    if (MatchedOn.length) out.push({ ...m, MatchedOn });
+    if (out.length >= f.Limit) break;
   }
-  if (f.Start !== undefined) {
-    where.push("COALESCE(End, ?) >= ?");
-    params.push(now, f.Start);
-  }
-  const scope = scopeTerms(f, "m.");
-  where.push(...scope.where);
-  params.push(...scope.params);
-  const sql = `SELECT * FROM (
-      SELECT m.*,
-        EXISTS (SELECT 1 FROM json_each(m.MetaData) j WHERE ${META_MATCH("j.value ->> '$.Key'", "j.value ->> '$.Value'")}) AS OnMeasurement,
-        EXISTS (SELECT 1 FROM json_each(m.Variables) v JOIN metadata md ON md.Type = 'variable' AND md.ID = v.value WHERE ${META_MATCH("md.Key", "md.Value")}) AS OnVariable,
-        (m.SourceId IN (SELECT value FROM json_each(?)) OR EXISTS (SELECT 1 FROM json_each(m.Variables) v WHERE v.value IN (SELECT value FROM json_each(?)))) AS OnDevice
-      FROM measurements m ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
-    ) WHERE OnMeasurement OR OnVariable OR OnDevice
-    ORDER BY Start ${f.Order === "asc" ? "ASC" : "DESC"}, ID LIMIT ?`;
-  params.push(f.Limit);
-  return (await db.all<Row & { OnMeasurement: number; OnVariable: number; OnDevice: number }>(sql, ...params)).map((r) => ({
-    ...fromRow(r),
-    MatchedOn: [r.OnMeasurement ? "measurement" : null, r.OnVariable ? "variable" : null, r.OnDevice ? "device" : null].filter((x): x is MetaScope => x !== null),
-  }));
+  return out;
 }
 
 /** A measurement that is already over when it is recorded (a CSV import): explicit Start and End, never the running one. */
