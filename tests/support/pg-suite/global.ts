@@ -1,3 +1,4 @@
+import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { startPostgres } from "../postgres.ts";
 
@@ -12,8 +13,16 @@ declare module "vitest" {
 
 export default async function setup(project: TestProject) {
   // Every logger of the suite holds a few connections, and test files run side by side.
-  const pg = await startPostgres({ port: 55435, settings: { max_connections: "400" } });
-  project.provide("storeUrl", pg.url);
-  process.stdout.write(`test:pg — PostgreSQL at ${pg.url.replace(/:[^:@/]+@/, ":***@")}\n`);
-  return () => pg.stop();
+  const server = await startPostgres({ port: 55435, settings: { max_connections: "400" } });
+  project.provide("storeUrl", server.url);
+  process.stdout.write(`test:pg — PostgreSQL at ${server.url.replace(/:[^:@/]+@/, ":***@")}\n`);
+  return async () => {
+    // Proof that the loggers really were on PostgreSQL: the schemas they left.
+    const c = new pg.Client({ connectionString: server.url });
+    await c.connect();
+    const { rows } = await c.query<{ n: string }>("SELECT count(*) AS n FROM pg_namespace WHERE nspname LIKE 'loggia\\_%'");
+    await c.end();
+    process.stdout.write(`test:pg — ${rows[0]!.n} logger schema(s) were used\n`);
+    await server.stop();
+  };
 }
