@@ -48,8 +48,12 @@ describe.skipIf(postgresMissing())("loggers sharing a PostgreSQL", () => {
     await pg?.stop();
   });
 
-  it("keeps each LOGGER_ID's rows in its own schema", async () => {
-    const a = await store("cell_a");
+  it("keeps each LOGGER_ID's rows in its own schema, and says whether TimescaleDB is there", async () => {
+    const lines: string[] = [];
+    const a = await store("cell_a", lines);
+    // Debian's PostgreSQL has no TimescaleDB: the path every test here takes.
+    expect(a.timescale).toEqual({ available: false, version: null });
+    expect(lines).toEqual([expect.stringMatching(/^logger: store in PostgreSQL 1\d\.\d+ .* at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/loggia, schema loggia_cell_a \(LOGGER_ID cell_a\); the TimescaleDB extension is not available on this server$/)]);
     const b = await store("cell_b");
     await migrate(a);
     await migrate(b);
