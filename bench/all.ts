@@ -13,6 +13,7 @@ const steps: [string, string, string[]][] = [
   ["live WebSocket", process.execPath, [join(root, "bench", "ws.ts")]],
   ["CSV import", process.execPath, [join(root, "bench", "import.ts")]],
   ["sign-in throttle", process.execPath, [join(root, "bench", "throttle.ts")]],
+  ["console replicas behind nginx (short; node bench/replicas.ts for the full rounds)", process.execPath, [join(root, "bench", "replicas.ts"), "--seconds", "2", "--rounds", "3", "--no-write"]],
   ["MQTT data source", process.execPath, [join(root, "bench", "sources-mqtt.ts")]],
   ["Modbus TCP data source", process.execPath, [join(root, "bench", "sources-modbus.ts")]],
   ["OPC UA data source", process.execPath, [join(root, "bench", "sources-opcua.ts")]],

@@ -1,0 +1,83 @@
+import type { ProxySite } from "../support/proxySite.ts";
+import { createUser, expect, test } from "./fixtures";
+import { replicaOf, signInAt, startReplicaSite } from "./replicaSite";
+
+// Two consoles behind nginx with no sticky sessions (issue 17): a user signs in through one and
+// carries on through the other, with JavaScript (js) and without (nojs). Consecutive requests
+// with nothing in between alternate between the consoles (round-robin); nginx names the one
+// that answered in a header (tests only).
+
+test.describe.configure({ mode: "serial" });
+
+let site: ProxySite;
+test.beforeAll(async () => {
+  site = await startReplicaSite();
+});
+test.afterAll(async () => {
+  await site?.stop();
+});
+
+const sessionCookie = async (page: import("@playwright/test").Page) => (await page.context().cookies()).find((c) => c.name === "loggia_session");
+
+test("a sign-in through one console carries on through the other", async ({ page }) => {
+  const user = await createUser("Operator");
+  await signInAt(page, site.origin, user.username, user.password);
+  // Nothing else of this browser talks to the site now (no page's live stream or polling).
+  await page.goto("about:blank");
+  const answered: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    const res = await page.request.get(`${site.origin}/settings`, { maxRedirects: 0 });
+    expect(res.status(), "signed in on every console").toBe(200);
+    expect(await res.text()).toContain(user.username);
+    answered.push(replicaOf(site, res));
+  }
+  expect(answered.toSorted()).toEqual([0, 0, 1, 1]);
+
+  // A form post through one console; the change shows through both.
+  const post = await page.request.post(`${site.origin}/settings`, {
+    form: { intent: "preferences", language: "en", theme: "dark", layout: "horizontal-minimal", zoneMode: "browser" },
+    headers: { Origin: site.origin },
+    maxRedirects: 0,
+  });
+  expect(post.status()).toBeLessThan(400);
+  const [a, b] = [await page.request.get(`${site.origin}/settings`), await page.request.get(`${site.origin}/settings`)];
+  expect(new Set([replicaOf(site, a), replicaOf(site, b)])).toEqual(new Set([0, 1]));
+  for (const res of [a, b]) expect(await res.text()).toMatch(/<html[^>]*data-theme="dark"/);
+
+  // And the browser itself, page after page.
+  for (const path of ["/settings", "/versionInfo", "/settings"]) {
+    const res = await page.goto(`${site.origin}${path}`);
+    replicaOf(site, res!);
+    expect(new URL(page.url()).pathname).toBe(path);
+  }
+});
+
+test("a sign-out through one console ends the session on the other too, also for a kept copy of the cookie", async ({ page }) => {
+  const user = await createUser("Operator");
+  await signInAt(page, site.origin, user.username, user.password);
+  await page.goto(`${site.origin}/settings`);
+  const kept = (await sessionCookie(page))!;
+  // Both consoles have seen (and cached the check of) this cookie.
+  await page.goto("about:blank");
+  const seen = [await page.request.get(`${site.origin}/settings`, { maxRedirects: 0 }), await page.request.get(`${site.origin}/settings`, { maxRedirects: 0 })];
+  expect(seen.map((r) => r.status())).toEqual([200, 200]);
+  expect(new Set(seen.map((r) => replicaOf(site, r)))).toEqual(new Set([0, 1]));
+
+  const out = await page.request.post(`${site.origin}/logout`, { headers: { Origin: site.origin }, maxRedirects: 0 });
+  expect(out.status()).toBe(302);
+  const signedOutOn = replicaOf(site, out);
+
+  // The copy goes to both consoles: each refuses it (the logger ended the sign-in).
+  // (fetch: no cookie jar of its own, exactly this cookie goes.)
+  const withCopy = async () => {
+    const res = await fetch(`${site.origin}/settings`, { headers: { Cookie: `loggia_session=${kept.value}` }, redirect: "manual" });
+    await res.body?.cancel();
+    return { status: res.status, location: res.headers.get("location"), headers: () => Object.fromEntries(res.headers) };
+  };
+  const again = [await withCopy(), await withCopy()];
+  expect(new Set(again.map((r) => replicaOf(site, r)))).toEqual(new Set([0, 1]));
+  for (const res of again) {
+    expect(res.status, `console ${replicaOf(site, res)} (signed out on ${signedOutOn})`).toBe(302);
+    expect(res.location).toMatch(/\/signin/);
+  }
+});
