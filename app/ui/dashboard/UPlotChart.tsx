@@ -171,6 +171,8 @@ export function UPlotChart(props: UPlotChartProps) {
     const box = el.current!;
     let cancelled = false;
     let ro: ResizeObserver | null = null;
+    /** Draws so far: the first one leaves thresholds and events to just after the first paint. */
+    let draws = 0;
     const onDblClick = () => latest.current.onReset();
     const create = (UPlot: typeof uPlot) => {
       if (cancelled) return;
@@ -190,16 +192,30 @@ export function UPlotChart(props: UPlotChartProps) {
               return;
             }
             const scale = `u:${q.vars[0]?.Unit ?? ""}`;
-            drawOverlays(u, thresholds, events, scale);
             hasMarkers.current = true;
-            // The labels' places are worked out after the frame, not during the draw (bare uPlot's
-            // first paint does not wait for them); a state update here would also re-render
-            // synchronously before the chart's first paint (the first draw runs in a layout effect).
-            requestAnimationFrame(() => {
+            const draw = ++draws;
+            const place = () => {
               if (plot.current !== u) return;
               const next = markersOf(u, thresholds, events, scale);
               setMarkers((m) => (sameMarkers(m, next) ? m : next));
-            });
+            };
+            if (draw > 1) {
+              drawOverlays(u, thresholds, events, scale);
+              // The labels' places are worked out after the frame, not during the draw; a state
+              // update here would also re-render synchronously inside a layout effect.
+              requestAnimationFrame(place);
+              return;
+            }
+            // The first paint shows the data alone, as bare uPlot's does: the overlays' first
+            // drawing (cold canvas code, ≈ 2 ms) and the labels come right after that frame, onto
+            // the same canvas — unless a redraw came first and drew them itself.
+            requestAnimationFrame(() =>
+              setTimeout(() => {
+                if (plot.current !== u || draws !== draw) return;
+                drawOverlays(u, thresholds, events, scale);
+                place();
+              }),
+            );
           },
         ],
         setCursor: [(u) => setCursorIdx(u.cursor.idx ?? null)],
