@@ -33,6 +33,8 @@ const Env = z.object({
   SIM_BENCH_CHANNELS: optional(z.coerce.number().int().min(1).max(256).default(16)),
   SIM_RETENTION: optional(z.string().default("90d")),
   BACKFILL: optional(z.string().optional()),
+  // npm start sets it: the first hour only for a store this start creates (on either engine).
+  BACKFILL_IF_NEW: optional(z.string().optional()),
 });
 
 const duration = (name: string, text: string, allowOff: boolean): number | null => {
@@ -82,6 +84,7 @@ try {
   fail((err as Error).message);
 }
 const backfillSec = env.BACKFILL ? duration("BACKFILL", env.BACKFILL, false)! : 0;
+const backfillIfNewSec = env.BACKFILL_IF_NEW ? duration("BACKFILL_IF_NEW", env.BACKFILL_IF_NEW, false)! : 0;
 const retentionSec = duration("SIM_RETENTION", env.SIM_RETENTION, true);
 
 const logger = await startLogger({
@@ -90,6 +93,7 @@ const logger = await startLogger({
   dataDir: env.DATA_DIR,
   storeUrl: env.STORE_URL,
   loggerId: env.LOGGER_ID,
+  backfillIfNewSec,
   controller: flags.controller === true || env.LOGGER_MODE === "controller",
   adminPassword: env.ADMIN_PASSWORD,
   clientId: env.LOGGER_CLIENT_ID,
@@ -106,6 +110,8 @@ const logger = await startLogger({
   },
 }).catch((err: Error) => fail(err.message));
 
+// Before "listening": npm start reads it to tell a new installation (first sign-in hint).
+if (logger.created) process.stdout.write("logger: new store created (first start)\n");
 process.stdout.write(`logger listening on ${logger.url}\n`);
 
 let stopping = false;

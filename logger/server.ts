@@ -58,6 +58,11 @@ export type LoggerOptions = {
   alarms?: NotifierOptions & { tickMs?: number };
   /** Data-source drivers replacing the built-in ones (tests). */
   drivers?: Partial<Record<Protocol, DriverFactory>>;
+  /**
+   * Seconds of simulated history to generate only when this start created the store (npm start's
+   * first hour; on PostgreSQL a new store has no DATA_DIR file to tell it by).
+   */
+  backfillIfNewSec?: number;
   /** postgres://… keeps the whole store in PostgreSQL (issue 17); unset: SQLite and series.db in dataDir. */
   storeUrl?: string;
   /** This logger's id on a shared PostgreSQL: its schema loggia_<id> and the lease of the id. */
@@ -70,6 +75,8 @@ export type RunningLogger = {
   close(): Promise<void>;
   /** The live WebSocket's connections and what they hold (tests, diagnostics). */
   liveSocketStats(): LiveSocketStats;
+  /** This start created the store (no roles yet: seeded with the first Administrator). */
+  created: boolean;
 };
 
 export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
@@ -95,8 +102,9 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   const live = new ObservedLiveValues();
   const sockets = new LiveSocketHub(live, now);
   let sim: Simulator | null = null;
+  let firstStart = false;
   try {
-    const firstStart = await seed(db, opts.adminPassword);
+    firstStart = await seed(db, opts.adminPassword);
     store.applyRetention(now());
     // The rate chosen on the Simple Config screen wins over the configured default.
     const storedRate = (await loadProjectConfig(db)).config.SampleRateHz;
@@ -105,7 +113,8 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
     if (sim) await applyStoredChannels(db, { store, model: sim.rig.model }, sim);
     if (firstStart && sim) await seedDashboards(db, sim.rig.model);
     if (sim) await seedDeviceLocations(db, sim.rig.model, sim.newDevices);
-    if (sim && simOpts!.backfillSec > 0) await sim.backfill(simOpts!.backfillSec, log);
+    const backfillSec = Math.max(simOpts?.backfillSec ?? 0, firstStart ? (opts.backfillIfNewSec ?? 0) : 0);
+    if (sim && backfillSec > 0) await sim.backfill(backfillSec, log);
   } catch (err) {
     store.close();
     await db.close();
@@ -174,6 +183,7 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
     alarms,
     notifier,
     trace,
+    dataDir: opts.dataDir,
     files: new FileRoot(join(opts.dataDir, "files")),
     can,
     throttle: new SignInThrottle({
@@ -227,5 +237,5 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
       setTimeout(() => server.closeAllConnections(), 2000).unref();
     }));
 
-  return { url: `http://${urlHost}:${port}`, port, close, liveSocketStats: () => sockets.stats() };
+  return { url: `http://${urlHost}:${port}`, port, close, liveSocketStats: () => sockets.stats(), created: firstStart };
 }

@@ -64,12 +64,14 @@ function start(
     console.error(`${name} stopped unexpectedly (${code}); stopping Loggia.`);
     stop(1);
   },
-): Promise<void> {
+): Promise<string[]> {
+  // The lines up to the ready one: the logger says there whether it created its store.
   return new Promise((resolveReady, reject) => {
     const child = spawn(command, args, { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
     children.push(child);
     child.once("exit", () => children.splice(children.indexOf(child), 1));
     let isReady = false;
+    const seen: string[] = [];
     const relay = (stream: NodeJS.ReadableStream, out: NodeJS.WriteStream) => {
       let buffer = "";
       stream.setEncoding("utf8");
@@ -79,9 +81,10 @@ function start(
         buffer = lines.pop() ?? "";
         for (const line of lines) {
           out.write(`[${name}] ${line}\n`);
+          if (!isReady) seen.push(line);
           if (!isReady && ready.test(line)) {
             isReady = true;
-            resolveReady();
+            resolveReady(seen);
           }
         }
       });
@@ -118,7 +121,7 @@ process.on("SIGTERM", () => stop(0));
 
 async function main() {
   buildIfNeeded();
-  const freshData = embedded && !existsSync(join(dataDir, "logger.db"));
+  let freshData = false;
   const secret = sessionSecret();
   const loggerUrl = env.LOGGER_URL ?? `http://127.0.0.1:${loggerPort}`;
   // The embedded logger and the console share a generated client secret; an external logger
@@ -131,8 +134,9 @@ async function main() {
       DATA_DIR: dataDir,
       LOGGER_CLIENT_SECRET: client,
     };
-    // A new installation starts with an hour of simulated history, so charts are not empty.
-    const first = { ...loggerEnv, ...(freshData && env.SIM !== "off" && !env.BACKFILL ? { BACKFILL: "1h" } : {}) };
+    // A new installation starts with an hour of simulated history, so charts are not empty. The
+    // logger decides "new" (it created its store), not a file here: with STORE_URL there is none.
+    const first = { ...loggerEnv, ...(env.SIM !== "off" && !env.BACKFILL ? { BACKFILL_IF_NEW: "1h" } : {}) };
     let crashes = 0;
     let startedAt = Date.now();
     // A crashed logger is started again, sooner the first times; meanwhile the console shows
@@ -150,7 +154,8 @@ async function main() {
         );
       }, delay).unref();
     };
-    await start("logger", process.execPath, [...LOGGER_NODE_FLAGS, join(root, "logger", "main.ts")], /logger listening on/, first, restart);
+    const lines = await start("logger", process.execPath, [...LOGGER_NODE_FLAGS, join(root, "logger", "main.ts")], /logger listening on/, first, restart);
+    freshData = lines.some((line) => line.startsWith("logger: new store created"));
   }
   await start("console", process.execPath, [...CONSOLE_NODE_FLAGS, join(root, "server", "main.ts"), "build/server/index.js"], /http:\/\//, {
     ...env,

@@ -25,6 +25,8 @@ export type LoggerContext = {
   alarms: AlarmEngine;
   notifier: Notifier;
   trace: TraceLog;
+  /** DATA_DIR: the logger's local files (import spool, traces…) on either engine. */
+  dataDir: string;
   /** The file browser's data root. */
   files: FileRoot;
   /** The CAN scanner (simulated bus or capture, DBC, signals as variables). */

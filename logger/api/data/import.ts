@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { z } from "zod";
 import { RpcError, RS, conflict, invalidParam, notFound, refused } from "../../http/errors.ts";
 import { sendData } from "../../http/rest.ts";
@@ -139,7 +139,9 @@ class ImportSessions {
 const registries = new WeakMap<LoggerContext, ImportSessions>();
 function sessionsOf(ctx: LoggerContext): ImportSessions {
   let s = registries.get(ctx);
-  if (!s) registries.set(ctx, (s = new ImportSessions(dirname(ctx.data.store.path))));
+  // DATA_DIR, not the series file's folder: on PostgreSQL there is no such file (the spool
+  // went to the working directory, shared by every logger started there).
+  if (!s) registries.set(ctx, (s = new ImportSessions(ctx.dataDir)));
   return s;
 }
 

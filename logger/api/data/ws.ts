@@ -131,6 +131,8 @@ const keyOf = (id: WorkerId) => `${typeof id}:${id}`;
 export class LiveSocketHub {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD, perMessageDeflate: false, clientTracking: false });
   private readonly conns = new Set<Connection>();
+  /** Sockets upgraded whose token is still being checked (asynchronous: real time on PostgreSQL). */
+  private readonly checking = new Set<WebSocket>();
   private readonly byVar = new Map<string, Set<Entry>>();
   /** Variables the simulator feeds sample by sample; the others are read from the live table at each commit. */
   private readonly sampled = new Set<string>();
@@ -168,16 +170,21 @@ export class LiveSocketHub {
 
   private accept(ctx: LoggerContext, ws: WebSocket, token: string | null): void {
     ws.on("error", () => {});
-    if (this.conns.size >= MAX_SOCKETS) {
+    // Sockets still being checked count too, or a burst would get past the limit while checks run.
+    if (this.conns.size + this.checking.size >= MAX_SOCKETS) {
       ws.close(1013, `Too many live connections (${MAX_SOCKETS}); try again later`);
       return;
     }
+    this.checking.add(ws);
+    ws.on("close", () => this.checking.delete(ws));
     // Frames that arrive while the token is being checked wait for the check.
     const early: [Buffer, boolean][] = [];
     let conn: Connection | null = null;
     ws.on("message", (data, isBinary) => (conn ? this.onMessage(conn, data as Buffer, isBinary) : early.push([data as Buffer, isBinary])));
     authenticate(ctx, token).then(
       (auth) => {
+        // Not in `checking` any more: closed meanwhile (by the client or by closeAll()).
+        if (!this.checking.delete(ws)) return;
         if (auth.state !== "ok") return ws.close(CLOSE_AUTH, authReason(auth.state));
         if (ws.readyState !== ws.OPEN) return;
         const c: Connection = { ws, ctx, token, caller: auth.caller, subs: new Map(), alive: true };
@@ -190,6 +197,7 @@ export class LiveSocketHub {
         for (const [data, isBinary] of early.splice(0)) this.onMessage(c, data, isBinary);
       },
       (err: unknown) => {
+        if (!this.checking.delete(ws)) return;
         ctx.trace.add("error", "ws", `Token check failed: ${(err as Error).message}`);
         ws.close(1011, "The token could not be checked; try again");
       },
@@ -237,7 +245,8 @@ export class LiveSocketHub {
 
   closeAll(): void {
     this.closed = true;
-    const sockets = [...this.conns].map((c) => c.ws);
+    const sockets = [...this.conns].map((c) => c.ws).concat([...this.checking]);
+    this.checking.clear();
     for (const conn of [...this.conns]) this.drop(conn);
     for (const ws of sockets) ws.close(1001, "Logger shutting down");
     // A client that does not answer the close handshake would keep the HTTP server from closing.

@@ -12,8 +12,9 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
+  // PG_SUITE_PORT: another port, for two runs side by side.
   // Every logger of the suite holds a few connections, and test files run side by side.
-  const server = await startPostgres({ port: 55435, settings: { max_connections: "400" } });
+  const server = await startPostgres({ port: Number(process.env.PG_SUITE_PORT ?? 55435), settings: { max_connections: "400" } });
   project.provide("storeUrl", server.url);
   process.stdout.write(`test:pg — PostgreSQL at ${server.url.replace(/:[^:@/]+@/, ":***@")}\n`);
   return async () => {

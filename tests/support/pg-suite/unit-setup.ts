@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
 import { inject, vi } from "vitest";
+import { testLoggerId } from "../testStore.ts";
 
 // Every logger a unit test starts (startLogger) keeps its data in the suite's PostgreSQL instead
 // of SQLite, in a schema named after its DATA_DIR: a test that restarts a logger on the same
@@ -12,7 +12,7 @@ vi.mock(import("../../../logger/server.ts"), async (importOriginal) => {
     startLogger: (opts) =>
       real.startLogger({
         storeUrl,
-        loggerId: "t" + createHash("sha1").update(opts.dataDir).digest("hex").slice(0, 20),
+        loggerId: testLoggerId(opts.dataDir),
         ...opts,
       }),
   };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_PASSWORD, API, addUser, login, rpc, start } from "./helpers.ts";
 import type { TestLogger } from "./helpers.ts";
+import { testEngineName } from "../../support/testStore.ts";
 
 describe("RPC envelope and errors", () => {
   let lg: TestLogger;
@@ -55,7 +56,7 @@ describe("RPC envelope and errors", () => {
       "Loggia Logger Service",
       "Database schema",
       "Node.js",
-      "SQLite",
+      testEngineName(), // the engine this run put the logger on
     ]);
   });
 

@@ -6,7 +6,9 @@ import { resolveSim } from "../../../logger/sim/options.ts";
 import { buildRig } from "../../../logger/sim/rig.ts";
 import { summarize } from "../../../logger/store/series/ranges.ts";
 import { emptySummary } from "../../../logger/store/series/rollups.ts";
-import { SeriesStore } from "../../../logger/store/series/store.ts";
+import { openSeriesStore } from "../../../logger/store/series/open.ts";
+import { schemaOf } from "../../../logger/store/postgres/open.ts";
+import { testLoggerId, testStoreUrl } from "../../support/testStore.ts";
 import { ADMIN_PASSWORD, login, sleep, start, tempDir } from "./helpers.ts";
 
 const MAIN = fileURLToPath(new URL("../../../logger/main.ts", import.meta.url));
@@ -15,7 +17,11 @@ describe("crash safety", () => {
   it("loses at most the last second when the logger is killed with SIGKILL during ingest", async () => {
     const dataDir = tempDir();
     try {
-      const env = { ...process.env, SIM: "on", SIM_SEED: "9", SIM_BENCH_RATE_HZ: "10000", SIM_BENCH_CHANNELS: "32", ADMIN_PASSWORD };
+      // Under `npm run test:pg` the killed logger, the check and the restart all use PostgreSQL
+      // (before, the child wrote SQLite files and the restart looked in an empty schema: 404).
+      const storeUrl = testStoreUrl() ?? "";
+      const pgEnv = storeUrl ? { STORE_URL: storeUrl, LOGGER_ID: testLoggerId(dataDir) } : {};
+      const env = { ...process.env, ...pgEnv, SIM: "on", SIM_SEED: "9", SIM_BENCH_RATE_HZ: "10000", SIM_BENCH_CHANNELS: "32", ADMIN_PASSWORD };
       const child = spawn(process.execPath, [MAIN, "--port", "0", "--data", dataDir], { env, stdio: ["ignore", "pipe", "pipe"] });
       let out = "";
       child.stdout.on("data", (d) => (out += d));
@@ -30,7 +36,7 @@ describe("crash safety", () => {
 
       // The files open cleanly, the newest stored sample is under a second old at the kill,
       // stored samples are the simulator's, and rollups agree with the raw samples.
-      const store = new SeriesStore(dataDir);
+      const store = await openSeriesStore({ dataDir, storeUrl, schema: schemaOf(testLoggerId(dataDir)) });
       const rig = buildRig(resolveSim({ seed: 9, benchRateHz: 10000, benchChannels: 32 }));
       const oil = rig.model.variables.find((v) => v.Name === "Oil temperature")!;
       const vs = store.seriesOf(store.variable(oil.Id)!);
@@ -41,23 +47,29 @@ describe("crash safety", () => {
 
       const want = new Float32Array(2000);
       rig.fills.get(oil.Id)!(want, vs.end - 2000, 2000);
-      const rows = store.reader();
-      const got = new Float32Array(2000);
-      for (let i = 0; i < 2000; i++) {
-        const g = vs.end - 2000 + i;
-        const blk = Math.floor(g / 4080);
-        got[i] = rows.block(vs, blk)![g - blk * 4080]!;
-      }
+      // read(): on PostgreSQL the rows are fetched first (once on SQLite).
+      const got = await store.read((rows) => {
+        const out = new Float32Array(2000);
+        for (let i = 0; i < 2000; i++) {
+          const g = vs.end - 2000 + i;
+          const blk = Math.floor(g / 4080);
+          out[i] = rows.block(vs, blk)![g - blk * 4080]!;
+        }
+        return out;
+      });
       expect(got).toEqual(want);
-      const fromRollups = emptySummary();
-      const fromRaw = emptySummary();
-      summarize(rows, vs, vs.first, vs.end, 3, fromRollups);
-      summarize(rows, vs, vs.first, vs.end, 0, fromRaw);
+      const [fromRollups, fromRaw] = await store.read((rows) => {
+        const r = emptySummary();
+        const w = emptySummary();
+        summarize(rows, vs, vs.first, vs.end, 3, r);
+        summarize(rows, vs, vs.first, vs.end, 0, w);
+        return [r, w];
+      });
       expect(fromRollups.count).toBe(fromRaw.count);
       expect(fromRollups.min).toBe(fromRaw.min);
       expect(fromRollups.max).toBe(fromRaw.max);
       expect(fromRollups.sum).toBeCloseTo(fromRaw.sum, 3);
-      store.close();
+      await store.close();
 
       // And the logger starts on the same folder and answers from it.
       const lg = await start({ dataDir, adminPassword: ADMIN_PASSWORD });
