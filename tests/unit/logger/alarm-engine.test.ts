@@ -6,12 +6,12 @@ import type { Rule } from "../../../logger/alarms/types.ts";
 import type { Model, Variable } from "../../../logger/model/types.ts";
 import { getAlarmRow, insertRule, queryHistory } from "../../../logger/store/alarms.ts";
 import type { RuleInput } from "../../../logger/store/alarms.ts";
-import { openDb } from "../../../logger/store/db.ts";
 import type { Db } from "../../../logger/store/db.ts";
 import { queryMessages } from "../../../logger/store/messages.ts";
 import { migrate } from "../../../logger/store/migrations.ts";
 import { TraceLog } from "../../../logger/trace.ts";
 import { tempDir } from "./helpers.ts";
+import { openTestDb } from "../../support/testStore.ts";
 
 const VAR = "var-oil";
 const PERIOD_US = 10_000; // 100 Hz
@@ -70,7 +70,7 @@ describe("alarm engine", () => {
 
   beforeEach(async () => {
     dir = tempDir();
-    db = openDb(dir);
+    db = await openTestDb(dir); // the run's engine: PostgreSQL under npm run test:pg
     await migrate(db);
     now = T0;
     next = FIRST;

@@ -23,8 +23,10 @@ describe("logger/main.ts", () => {
     try {
       const p = run(["--port", "0", "--data", dataDir, "--controller"]);
       const deadline = Date.now() + 10_000;
-      while (!p.out().includes("\n") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      const first = p.out().split("\n")[0]!;
+      while (!p.out().includes("logger listening") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      // A new data folder is announced first ("logger: new store created", read by npm start).
+      expect(p.out().split("\n")[0]).toBe("logger: new store created (first start)");
+      const first = p.out().split("\n")[1]!;
       expect(first).toMatch(/^logger listening on http:\/\/127\.0\.0\.1:\d+$/);
       const url = first.replace("logger listening on ", "");
       const res = await fetch(`${url}/rpc/system.getVersionInfo`, { method: "POST" });
