@@ -83,7 +83,8 @@ export async function loader(args: Route.LoaderArgs) {
     }
   } catch (err) {
     if (!(err instanceof LiveSocketError)) throw err;
-    if (err.kind === "unreachable") throw data({ reason: "logger-unavailable" }, { status: 503 });
+    // A 503 upgrade refusal (the logger busy, or its PostgreSQL store away) is an outage too, not a 500.
+    if (err.kind === "unreachable" || err.status === 503) throw data({ reason: "logger-unavailable" }, { status: 503 });
     throw new LoggerError(err.status, err.message, err.value);
   }
   if (sub === null) {

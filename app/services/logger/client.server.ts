@@ -148,6 +148,7 @@ export class LoggerClient {
     const res = await this.exchange(path, method, body === undefined ? undefined : JSON.stringify(body), signal);
     if (!res.ok) {
       const json = await readJson(res);
+      storeAway(res.status, path);
       throw new LoggerError(res.status, errorText(res.status, res.statusText, json), valueOf(json));
     }
     return res;
@@ -164,6 +165,7 @@ export class LoggerClient {
   private async authorized(path: string, method: "GET" | "POST" | "DELETE" = "POST", body?: string): Promise<unknown> {
     const res = await this.exchange(path, method, body ?? (method === "POST" ? "{}" : undefined));
     const json = await readJson(res);
+    if (!res.ok) storeAway(res.status, path);
     if (!res.ok) throw new LoggerError(res.status, errorText(res.status, res.statusText, json), valueOf(json), retryAfterOf(res), problemIn(json));
     const value = valueOf(json);
     if (value !== undefined && value < 0) throw new LoggerError(res.status, errorText(res.status, res.statusText, json), value);
@@ -293,6 +295,16 @@ export class LoggerClient {
     }
     return parsed.data;
   }
+}
+
+/**
+ * A logger that answers 503 cannot serve now (its PostgreSQL store is away, or it is busy): the
+ * same outage page and retry as an unreachable logger (decision 0011), not the 500 page.
+ */
+function storeAway(status: number, path: string): void {
+  if (status !== 503) return;
+  console.error(`logger unavailable (503) at ${path}`);
+  throw data({ reason: "logger-unavailable" }, { status: 503 });
 }
 
 async function readJson(res: Response): Promise<unknown> {
