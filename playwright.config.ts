@@ -28,7 +28,7 @@ export default defineConfig({
   reporter: process.env.CI ? [["list"]] : [["list"]],
   use: { baseURL, launchOptions: chromium, trace: "off", screenshot: "only-on-failure" },
   projects: [
-    { name: "js", use: { ...devices["Desktop Chrome"], launchOptions: chromium }, testIgnore: /kiosk\.spec/ },
+    { name: "js", use: { ...devices["Desktop Chrome"], launchOptions: chromium }, testIgnore: /kiosk\.spec|pg-outage\.spec/ },
     { name: "nojs", use: { ...devices["Desktop Chrome"], launchOptions: chromium, javaScriptEnabled: false }, testMatch: /(signin|password|banner|nojs|gating)\.spec/ },
     { name: "kiosk", use: { ...devices["Desktop Chrome"], launchOptions: chromium, viewport: { width: 1920, height: 1080 } }, testMatch: /kiosk\.spec/ },
   ],
