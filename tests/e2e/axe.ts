@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
+import axeCore from "axe-core";
 import { rpc, unique } from "./fixtures";
 
 // Issue 15 §10: every screen has 0 serious or critical axe violations (WCAG 2.x A and AA rules),
@@ -9,10 +10,7 @@ const GATING = new Set(["serious", "critical"]);
 
 /** One line per failing element: rule, impact, CSS target, axe's help text and the first fix hint. */
 export async function axeFindings(page: Page, options: { include?: string; exclude?: string[] } = {}): Promise<string[]> {
-  let builder = new AxeBuilder({ page }).withTags(TAGS);
-  if (options.include) builder = builder.include(options.include);
-  for (const selector of options.exclude ?? []) builder = builder.exclude(selector);
-  const { violations } = await builder.analyze();
+  const violations = await runAxe(page, { include: options.include, exclude: options.exclude ?? [] }, { runOnly: { type: "tag", values: TAGS } });
   return violations
     .filter((v) => GATING.has(v.impact ?? ""))
     .flatMap((v) =>
@@ -21,6 +19,40 @@ export async function axeFindings(page: Page, options: { include?: string; exclu
         return `${v.id} [${v.impact}] ${n.target.join(" ")} — ${v.help}${hint ? ` (${hint})` : ""}`;
       }),
     );
+}
+
+type Scope = { include?: string; exclude: string[] };
+type Violations = axeCore.Result[];
+
+/**
+ * axe on the page as it is now. A page with frames gets @axe-core/playwright's run (axe in every
+ * frame, the results put together in a blank page). A page without frames — every screen here
+ * but those embedding another page — gets axe.run in the page itself, the same rules on the same
+ * document, which is what that package does in its legacy mode; axe is loaded into the page once
+ * and kept for its later checks (hover states, open menus), where the package loads its 650 kB
+ * twice per check and opens and closes a page for each.
+ */
+async function runAxe(page: Page, scope: Scope, options: axeCore.RunOptions): Promise<Violations> {
+  if (page.frames().length > 1) {
+    let builder = new AxeBuilder({ page }).options(options);
+    if (scope.include) builder = builder.include(scope.include);
+    for (const selector of scope.exclude) builder = builder.exclude(selector);
+    return (await builder.analyze()).violations;
+  }
+  const run = () =>
+    page.evaluate(
+      async ({ scope, options }) => {
+        const axe = (window as unknown as { axe?: typeof axeCore }).axe;
+        if (!axe) return null;
+        const context = scope.include ? { include: [scope.include], exclude: scope.exclude } : { exclude: scope.exclude };
+        return (await axe.run(context, options)).violations;
+      },
+      { scope, options },
+    );
+  const first = await run();
+  if (first) return first;
+  await page.evaluate(axeCore.source);
+  return (await run())!;
 }
 
 /** Fails with the list of serious/critical violations on the page as it is now. */
@@ -62,6 +94,12 @@ export async function drawnContrast(page: Page, selector: string): Promise<{ col
  * `hover:text-*` class) and has axe check the contrast inside it while hovered; one line per
  * failure. `limit` bounds the elements checked per page: the page's own (in <main>) first, then
  * the shell's (header, navigation), each in document order.
+ *
+ * The pointer is moved as Playwright's hover moves it (the element scrolled into view, its
+ * centre), after the same check that the element itself is there and not something over it —
+ * done once in the page instead of retried for 2 s: a covered element is not hovered (nothing to
+ * check in that state), but it is still checked as drawn. The pages have no colour transitions,
+ * so the hovered colours are there once the pointer is.
  */
 export async function hoverContrastFindings(page: Page, limit = 80): Promise<string[]> {
   const count = await page.evaluate((max) => {
@@ -73,11 +111,23 @@ export async function hoverContrastFindings(page: Page, limit = 80): Promise<str
   const findings: string[] = [];
   for (let i = 0; i < count; i++) {
     const selector = `[data-a11y-hover="${i}"]`;
-    const target = page.locator(selector);
-    if (!(await target.isVisible())) continue;
-    await target.hover({ timeout: 2_000 }).catch(() => undefined); // covered by another element: not hoverable, nothing to check
-    const { violations } = await new AxeBuilder({ page }).include(selector).withRules(["color-contrast"]).analyze();
-    for (const v of violations) for (const n of v.nodes) findings.push(`${v.id} hovered ${selector} ${n.target.join(" ")}: ${(n.any[0]?.message ?? "").slice(0, 160)}`);
+    const point = await page.evaluate((sel) => {
+      const el = document.querySelector<HTMLElement>(sel);
+      // Visible as Playwright's isVisible() has it: a box, and not visibility:hidden.
+      if (!el || el.getClientRects().length === 0 || getComputedStyle(el).visibility === "hidden") return null;
+      const inView = (r: DOMRect) => r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+      if (!inView(el.getBoundingClientRect())) el.scrollIntoView({ block: "center", inline: "center" });
+      const box = el.getBoundingClientRect();
+      const x = Math.min(Math.max(box.left + box.width / 2, 0), innerWidth - 1);
+      const y = Math.min(Math.max(box.top + box.height / 2, 0), innerHeight - 1);
+      const hit = document.elementFromPoint(x, y);
+      return { x, y, hoverable: !!hit && (hit === el || el.contains(hit)) };
+    }, selector);
+    if (!point) continue;
+    if (point.hoverable) await page.mouse.move(point.x, point.y);
+    for (const v of await runAxe(page, { include: selector, exclude: [] }, { runOnly: { type: "rule", values: ["color-contrast"] } })) {
+      for (const n of v.nodes) findings.push(`${v.id} hovered ${selector} ${n.target.join(" ")}: ${(n.any[0]?.message ?? "").slice(0, 160)}`);
+    }
   }
   await page.mouse.move(0, 0);
   return findings;
