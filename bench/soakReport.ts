@@ -27,7 +27,7 @@ export function summary(r: SoakResult): string[] {
     `${o.kiosks} kiosks + ${o.operators} operators for ${secs(o.durationMs)} (then ${secs(o.idleMs)} idle)`,
     `Pages served: ${r.pages} (${(r.pages / (o.durationMs / 1000)).toFixed(1)}/s); errors: ${r.errors}${kinds ? ` (${kinds})` : ""}`,
     `Page latency: p50 ${r.latency.p50.toFixed(0)} ms, p95 ${r.latency.p95.toFixed(0)} ms, p99 ${r.latency.p99.toFixed(0)} ms, max ${r.latency.max.toFixed(0)} ms`,
-    `Live stream: ${r.streamEvents} events, ${r.streamDrops} drops`,
+    `Live stream: ${r.streamEvents} events, ${r.streamDrops} drops, ${r.streamRenewals ?? 0} planned renewals (token ran out; resumed at once)`,
     ...(r.countsMax && Object.keys(r.countsMax).length ? [`Console cache entries, most seen in a sample: ${Object.entries(r.countsMax).map(([k, v]) => `${k} ${v}`).join(", ")}`] : []),
   ];
 }

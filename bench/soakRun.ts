@@ -70,6 +70,8 @@ export interface SoakResult {
   latency: { p50: number; p95: number; p99: number; max: number };
   streamEvents: number;
   streamDrops: number;
+  /** Streams ended on purpose by the relay (`renew`: the access token ran out) and resumed. */
+  streamRenewals?: number;
   /** The largest count each cache reached in the samples. */
   countsMax: Record<string, number>;
   snapshots: string[];
@@ -205,6 +207,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     const fail = (kind: string) => (errorKinds[kind] = (errorKinds[kind] ?? 0) + 1);
     let streamEvents = 0;
     let streamDrops = 0;
+    let streamRenewals = 0;
 
     const page = async (jar: Jar, path: string) => {
       const started = performance.now();
@@ -241,8 +244,12 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     const stream = async (jar: Jar, abort: AbortController) => {
       while (!stopping) {
         let ended = "closed";
+        let renew = false;
         try {
           const res = await fetch(`${base}/live?variables=${encodeURIComponent(liveIds.join(","))}`, { headers: { Cookie: jar.header(), Accept: "text/event-stream" }, signal: abort.signal });
+          // As a browser does: a reconnect after the access token ran out refreshed it, and the
+          // stream's answer carries the new cookie the next page load must present.
+          jar.take(res);
           if (res.status !== 200 || !res.body) {
             fail(`/live ${res.status}`);
             await res.body?.cancel();
@@ -254,6 +261,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
               let i: number;
               while ((i = buffer.indexOf("\n\n")) >= 0) {
                 if (buffer.startsWith("data:")) streamEvents++;
+                else if (buffer.startsWith("event: renew\n")) renew = true;
                 buffer = buffer.slice(i + 2);
               }
             }
@@ -262,6 +270,12 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
           ended = (e as Error).message;
         }
         if (stopping) return;
+        if (renew && ended === "closed") {
+          // The relay's planned end: EventSource comes back after the retry it was given.
+          streamRenewals++;
+          await sleep(250);
+          continue;
+        }
         streamDrops++;
         fail(`/live dropped (${ended})`);
         await sleep(2000); // EventSource's retry
@@ -367,6 +381,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       latency: { p50: pct(sorted, 50), p95: pct(sorted, 95), p99: pct(sorted, 99), max: sorted.at(-1) ?? NaN },
       streamEvents,
       streamDrops,
+      streamRenewals,
       countsMax: samples.reduce<Record<string, number>>((max, s) => {
         for (const [k, v] of Object.entries(s.console.counts ?? {})) max[k] = Math.max(max[k] ?? 0, v);
         return max;

@@ -10,12 +10,16 @@ import type { Route } from "./+types/live";
 // server. Upstream is the logger's WebSocket (every logger of the family has one); a logger
 // without /ws is read through its SSE stream as before. EventSource reconnects by itself when
 // the logger or the network was away, and so after the logger ended the socket for an expired
-// token: the reconnect comes through here again, and the guard refreshes the token first.
+// token: the reconnect comes through here again, and the guard refreshes the token first (only a
+// response can carry the new tokens to the cookie). That reconnect is announced as a `renew`
+// event with a short retry, so the page knows it is planned and does not show "Offline" for it.
 const ids = z.array(z.string().regex(/^[A-Za-z0-9._:-]{1,64}$/)).min(1).max(256);
 
 /** What the SSE stream pushed at most: one event per 250 ms. */
 const INTERVAL_MS = 250;
 const KEEPALIVE_MS = 15_000;
+/** How soon the browser comes back after a planned end (the access token ran out upstream). */
+const RENEW_RETRY_MS = 250;
 /** Events queued for a browser that reads slowly; beyond that an event is skipped (the next one has every value). */
 const QUEUED_EVENTS = 16;
 const SSE_HEADERS = { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache, no-transform", "X-Accel-Buffering": "no" };
@@ -69,8 +73,12 @@ export async function loader(args: Route.LoaderArgs) {
     subscribeLive(
       { baseUrl: logger.config.baseUrl, token, ids: variables, intervalMs: INTERVAL_MS, timeoutMs: logger.config.timeoutMs, signal },
       event,
-      // Whatever ended the socket (an expired token included), the browser reconnects and comes back here.
-      end,
+      // Whatever ended the socket, the browser reconnects and comes back here; for an expired
+      // token at once, and the page is told it is a renewal rather than an outage.
+      (why) => {
+        if (why.auth) write(`event: renew\ndata: token\nretry: ${RENEW_RETRY_MS}\n\n`, false);
+        end();
+      },
     );
   try {
     try {

@@ -53,12 +53,13 @@ export interface Logger {
   stop(): Promise<void>;
 }
 
-export async function startLogger(opts: { port?: number; controller?: boolean; adminPassword: string }): Promise<Logger> {
+export async function startLogger(opts: { port?: number; controller?: boolean; adminPassword: string; env?: Record<string, string> }): Promise<Logger> {
   const port = opts.port ?? (await freePort());
   const dataDir = mkdtempSync(join(tmpdir(), "loggia-e2e-extra-"));
   const child = run(["logger/main.ts", "--port", String(port), "--data", dataDir], {
     ADMIN_PASSWORD: opts.adminPassword,
     LOGGER_MODE: opts.controller ? "controller" : "service",
+    ...opts.env,
   });
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/rpc/AdminAPI.LoginRequired`);

@@ -59,12 +59,19 @@ export function useLiveValues(ids: readonly string[], initial: Record<string, nu
     let source: EventSource | null = null;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let delay = RETRY_MIN_MS;
+    // Set by the relay's `renew` event: the stream ends because the access token ran out and the
+    // browser comes straight back with its cookie, so the next error is not an outage.
+    let renewing = false;
     const connect = () => {
       source = new EventSource(`/live?variables=${encodeURIComponent(key)}`);
       source.onopen = () => {
         delay = RETRY_MIN_MS;
+        renewing = false;
         setState("live");
       };
+      source.addEventListener("renew", () => {
+        renewing = true;
+      });
       source.onmessage = (event) => {
         try {
           const sample = JSON.parse(event.data) as LiveSample;
@@ -79,6 +86,12 @@ export function useLiveValues(ids: readonly string[], initial: Record<string, nu
         }
       };
       source.onerror = () => {
+        // Only the planned end itself is let pass: if the reconnect fails too, that is an outage.
+        // Meanwhile each value is still judged by its own age.
+        if (renewing && source?.readyState === EventSource.CONNECTING) {
+          renewing = false;
+          return;
+        }
         setState("offline");
         if (source?.readyState === EventSource.CLOSED) {
           source.close();
