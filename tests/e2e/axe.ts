@@ -90,16 +90,16 @@ export async function drawnContrast(page: Page, selector: string): Promise<{ col
 }
 
 /**
- * Hovers each visible element that changes its colours on hover (a Tailwind `hover:bg-*` or
- * `hover:text-*` class) and has axe check the contrast inside it while hovered; one line per
- * failure. `limit` bounds the elements checked per page: the page's own (in <main>) first, then
- * the shell's (header, navigation), each in document order.
+ * Every visible element that changes its colours on hover (a Tailwind `hover:bg-*` or
+ * `hover:text-*` class) drawn in its hover state, and axe's contrast check inside them; one line
+ * per failure. `limit` bounds the elements checked per page: the page's own (in <main>) first,
+ * then the shell's (header, navigation), each in document order.
  *
- * The pointer is moved as Playwright's hover moves it (the element scrolled into view, its
- * centre), after the same check that the element itself is there and not something over it —
- * done once in the page instead of retried for 2 s: a covered element is not hovered (nothing to
- * check in that state), but it is still checked as drawn. The pages have no colour transitions,
- * so the hovered colours are there once the pointer is.
+ * The hover state is forced through the DevTools protocol (CSS.forcePseudoState, what DevTools'
+ * ":hov" toggle does) on all of them at once, so one axe run checks them all: moving the pointer
+ * to each in turn cost one axe run per element (30–130 ms each, most of the a11y spec's time).
+ * Hover colours here depend only on the element's own :hover (and `group-hover` on an ancestor
+ * that is in the list too), so forcing them together draws each as a pointer over it would.
  */
 export async function hoverContrastFindings(page: Page, limit = 80): Promise<string[]> {
   const count = await page.evaluate((max) => {
@@ -108,27 +108,22 @@ export async function hoverContrastFindings(page: Page, limit = 80): Promise<str
     shown.slice(0, max).forEach((el, i) => (el.dataset.a11yHover = String(i)));
     return Math.min(shown.length, max);
   }, limit);
-  const findings: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const selector = `[data-a11y-hover="${i}"]`;
-    const point = await page.evaluate((sel) => {
-      const el = document.querySelector<HTMLElement>(sel);
-      // Visible as Playwright's isVisible() has it: a box, and not visibility:hidden.
-      if (!el || el.getClientRects().length === 0 || getComputedStyle(el).visibility === "hidden") return null;
-      const inView = (r: DOMRect) => r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
-      if (!inView(el.getBoundingClientRect())) el.scrollIntoView({ block: "center", inline: "center" });
-      const box = el.getBoundingClientRect();
-      const x = Math.min(Math.max(box.left + box.width / 2, 0), innerWidth - 1);
-      const y = Math.min(Math.max(box.top + box.height / 2, 0), innerHeight - 1);
-      const hit = document.elementFromPoint(x, y);
-      return { x, y, hoverable: !!hit && (hit === el || el.contains(hit)) };
-    }, selector);
-    if (!point) continue;
-    if (point.hoverable) await page.mouse.move(point.x, point.y);
-    for (const v of await runAxe(page, { include: selector, exclude: [] }, { runOnly: { type: "rule", values: ["color-contrast"] } })) {
-      for (const n of v.nodes) findings.push(`${v.id} hovered ${selector} ${n.target.join(" ")}: ${(n.any[0]?.message ?? "").slice(0, 160)}`);
+  if (count === 0) return [];
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send("DOM.enable");
+    await cdp.send("CSS.enable");
+    const { root } = await cdp.send("DOM.getDocument", { depth: 0 });
+    const { nodeIds } = await cdp.send("DOM.querySelectorAll", { nodeId: root.nodeId, selector: "[data-a11y-hover]" });
+    expect(nodeIds.length, "elements marked for the hover check").toBe(count);
+    for (const nodeId of nodeIds) await cdp.send("CSS.forcePseudoState", { nodeId, forcedPseudoClasses: ["hover"] });
+    const findings: string[] = [];
+    for (const v of await runAxe(page, { include: "[data-a11y-hover]", exclude: [] }, { runOnly: { type: "rule", values: ["color-contrast"] } })) {
+      for (const n of v.nodes) findings.push(`${v.id} hovered ${n.target.join(" ")}: ${(n.any[0]?.message ?? "").slice(0, 160)}`);
     }
+    for (const nodeId of nodeIds) await cdp.send("CSS.forcePseudoState", { nodeId, forcedPseudoClasses: [] });
+    return findings;
+  } finally {
+    await cdp.detach();
   }
-  await page.mouse.move(0, 0);
-  return findings;
 }
