@@ -50,6 +50,8 @@ async function events(res: Response, n: number, timeoutMs = 5000): Promise<{ sam
     const blocks = (rest + got).split("\n\n");
     rest = blocks.pop()!;
     for (const block of blocks) {
+      // Named events (the relay's `renew`) are not samples; they stay in `text`.
+      if (block.startsWith("event: ")) continue;
       const data = block.split("\n").find((l) => l.startsWith("data: "));
       if (data) samples.push(JSON.parse(data.slice(6)));
     }
@@ -239,8 +241,10 @@ describe("/live relay over the logger's WebSocket", () => {
     const res = await get(`/live?variables=${oil}`, cookie);
     expect(res.status).toBe(200);
     // The logger closes the socket (4001) within a second of the expiry; the relay ends the stream.
-    const { ended } = await events(res, 1_000, 8000).catch(() => ({ ended: false }));
+    const { ended, text } = await events(res, 1_000, 8000).catch(() => ({ ended: false, text: "" }));
     expect(ended).toBe(true);
+    // Announced as a planned renewal, with a short retry, so the page does not show "Offline".
+    expect(text).toMatch(/event: renew\ndata: token\nretry: 250\n\n$/);
     await until(() => shortTokens.liveSocketStats().connections === 0);
 
     // What EventSource does next: the same request with the same (now stale) cookie.
