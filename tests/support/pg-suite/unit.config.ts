@@ -16,6 +16,9 @@ export default defineConfig({
       // Builds an older logger's SQLite data folder and starts on it: SQLite's own upgrade path
       // (postgres-migrations.test.ts checks migration 7 on PostgreSQL).
       "tests/unit/logger/migrate-alarm-list.test.ts",
+      // Start a PostgreSQL of their own whatever the suite: the SQLite run already ran them.
+      "tests/unit/logger/postgres-*.test.ts",
+      "tests/unit/logger/series-pg*.test.ts",
     ],
     globalSetup: [resolve(here, "global.ts")],
     setupFiles: [resolve(here, "unit-setup.ts")],

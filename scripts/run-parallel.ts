@@ -1,0 +1,42 @@
+// `node scripts/run-parallel.ts <npm script>…`: runs npm scripts at the same time and fails if
+// any fails. npm test uses it for the vitest suites (SQLite unit, conformance, the PostgreSQL
+// run): they spend most of their wall time waiting on servers they started, so on 2 cores they
+// finish together in about the time of the longest instead of the sum. Each suite's output is
+// kept and printed whole when it ends, so the logs do not interleave.
+import { spawn } from "node:child_process";
+
+const scripts = process.argv.slice(2);
+if (scripts.length === 0) {
+  console.error("usage: node scripts/run-parallel.ts <npm script> [<npm script>…]");
+  process.exit(2);
+}
+
+const npm = process.env.npm_execpath;
+const started = Date.now();
+const seconds = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
+
+const runs = scripts.map(
+  (script) =>
+    new Promise<{ script: string; code: number; ms: number }>((done) => {
+      const t0 = Date.now();
+      const out: Buffer[] = [];
+      // Through the npm that runs us (npm_execpath), so the scripts see the same node and PATH.
+      const child = npm
+        ? spawn(process.execPath, [npm, "run", script], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? "0" } })
+        : spawn("npm", ["run", script], { stdio: ["ignore", "pipe", "pipe"] });
+      child.stdout!.on("data", (b: Buffer) => out.push(b));
+      child.stderr!.on("data", (b: Buffer) => out.push(b));
+      child.on("close", (code, signal) => {
+        const ms = Date.now() - t0;
+        const result = code ?? (signal ? 1 : 0);
+        process.stdout.write(`\n===== npm run ${script}: ${result === 0 ? "passed" : `FAILED (exit ${result})`} in ${seconds(ms)} =====\n`);
+        process.stdout.write(Buffer.concat(out));
+        done({ script, code: result, ms });
+      });
+    }),
+);
+
+const results = await Promise.all(runs);
+const failed = results.filter((r) => r.code !== 0);
+console.log(`\n${results.map((r) => `${r.script} ${r.code === 0 ? "passed" : "FAILED"} (${seconds(r.ms)})`).join(", ")}; together ${seconds(Date.now() - started)}`);
+process.exit(failed.length ? 1 : 0);
