@@ -66,10 +66,15 @@ test("PostgreSQL stopping shows the outage page; when it returns the same sign-i
       expect(answer?.status()).toBe(503);
       await expect(page.getByTestId("error-503")).toBeVisible();
       // A dashboard this sign-in has opened is shown offline (decision 0011), not the error page.
-      // (503 when the shell cannot be read; a shell still in the console's cache may answer 200.)
+      // What it draws depends on what the console still has cached (the remembered page, "No data"
+      // per chart, or charts from cached history), but never a value that looks live: the page's
+      // badge and every data widget's own mark say Offline.
       await page.goto(`${url}/dashboard`);
       await expect(page.getByTestId("live-state")).toHaveAttribute("data-state", "offline");
-      await expect(page.getByText("Current values unavailable: the logger is unreachable").first()).toBeVisible();
+      const judged = page.locator("[data-testid=widget][data-freshness]");
+      await expect(judged.first()).toBeVisible();
+      expect(new Set(await judged.evaluateAll((els) => els.map((e) => e.getAttribute("data-freshness"))))).toEqual(new Set(["offline"]));
+      await expect(page.getByTestId("widget-freshness").first()).toHaveText("Offline");
       expect(logger.exitCode, log).toBeNull();
     });
 
