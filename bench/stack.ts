@@ -1,21 +1,14 @@
 // Start-up shared by the benches that measure the console: a built console process against a
 // logger, a signed-in session cookie, and a bearer token for seeding through the logger.
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer as netServer } from "node:net";
 import { join, resolve } from "node:path";
 import { CONSOLE_NODE_FLAGS } from "../server/flags.ts";
+import { freePort } from "../tests/support/freePort.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const CLIENT = Buffer.from("loggia-console:loggia-console-secret").toString("base64");
 
-export function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const s = netServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    });
-  });
-}
+export { freePort };
 
 /** The built console (build/server) on a free port, answering once /signin does. */
 export async function startConsole(loggerUrl: string): Promise<{ url: string; child: ChildProcess }> {

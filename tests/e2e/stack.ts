@@ -1,24 +1,15 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { CONSOLE_NODE_FLAGS } from "../../server/flags.ts";
+import { freePort } from "../support/freePort.ts";
 
 // Extra console/logger processes for tests that need a logger of their own (controller mode,
 // a logger that goes away) — real processes, like the main web server.
 const root = resolve(import.meta.dirname, "../..");
 
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once("error", fail);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
+export { freePort };
 
 async function waitFor(url: string, timeoutMs = 20_000) {
   const until = Date.now() + timeoutMs;

@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { connect, createServer } from "node:net";
+import { connect } from "node:net";
+import { freePort } from "../support/freePort.ts";
 
 // A real VNC server for the VNC view's tests: Xvfb (a virtual X display) painted one solid
 // colour with xsetroot, shared by x11vnc with a password (Debian packages xvfb, x11vnc,
@@ -7,14 +8,6 @@ import { connect, createServer } from "node:net";
 
 export const VNC_PASSWORD = "secret";
 
-function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    });
-  });
-}
 
 async function until(what: string, check: () => Promise<boolean> | boolean, ms = 10_000) {
   const end = Date.now() + ms;

@@ -1,9 +1,10 @@
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, connect } from "node:net";
+import { connect } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
+import { freePort } from "./freePort.ts";
 
 // A real MQTT broker (Debian's mosquitto) for tests, benchmarks and e2e: started on a spare
 // port from a temporary config, stopped and started again on the same port (a broker outage).
@@ -26,16 +27,7 @@ export type Mosquitto = {
   close(): Promise<void>;
 };
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 async function accepting(port: number): Promise<boolean> {
   return new Promise((resolve) => {

@@ -6,26 +6,18 @@
 // different consoles.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { connect, createServer } from "node:net";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { CONSOLE_NODE_FLAGS } from "../../server/flags.ts";
+import { freePort } from "./freePort.ts";
 
 const root = resolve(import.meta.dirname, "../..");
 export const NGINX = ["/usr/sbin/nginx", "/usr/bin/nginx"].find((p) => existsSync(p)) ?? "nginx";
 /** The response header naming the console that answered (only in these test sites' nginx). */
 export const UPSTREAM_HEADER = "x-loggia-upstream";
 
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once("error", fail);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
+export { freePort };
 
 async function until(what: string, check: () => Promise<boolean>, ms = 20_000) {
   const end = Date.now() + ms;

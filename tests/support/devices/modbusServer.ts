@@ -1,6 +1,6 @@
-import { createServer } from "node:net";
 import type { Server, Socket } from "node:net";
 import { ServerTCP } from "modbus-serial";
+import { freePort } from "../freePort.ts";
 
 // A Modbus TCP device for tests, the benchmark and the README's demo (scripts/demo-devices.ts),
 // served by modbus-serial's ServerTCP. Register map (unit id any):
@@ -39,17 +39,8 @@ export type ModbusDevice = {
 
 const SIZE = 1000;
 
-/** A TCP port that was free a moment ago (ServerTCP takes port 0 as "502"). */
-export async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve, reject) => {
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", resolve);
-  });
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
+// ServerTCP takes port 0 as "502": the tests give it a free one.
+export { freePort };
 
 function illegalAddress(): never {
   throw Object.assign(new Error("Illegal data address"), { modbusErrorCode: 2 });
