@@ -174,6 +174,7 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
     clearInterval(sweepTimer);
   };
 
+  let throttleAudits: Promise<void> = Promise.resolve();
   const ctx: LoggerContext = {
     db,
     controller: opts.controller ?? false,
@@ -187,7 +188,13 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
     files: new FileRoot(join(opts.dataDir, "files")),
     can,
     throttle: new SignInThrottle({
-      onEvent: (event) => void auditThrottleEvent(db, event).catch((err: unknown) => trace.add("error", "audit", `Sign-in audit not written: ${(err as Error).message}`)),
+      // One after another, in the order they happen: on PostgreSQL two writes in flight at once
+      // may commit in either order, and "paused after 5 failed attempts" would precede the fifth.
+      onEvent: (event) => {
+        throttleAudits = throttleAudits
+          .then(() => auditThrottleEvent(db, event))
+          .catch((err: unknown) => trace.add("error", "audit", `Sign-in audit not written: ${(err as Error).message}`));
+      },
     }),
   };
 
