@@ -2,6 +2,7 @@ import { redirect, type MiddlewareFunction } from "react-router";
 import { LOCALE_IDS, type Language } from "~/locales";
 import { canonicalQuery } from "~/ui/dateTimeInput";
 import { getLocale } from "./i18n.server";
+import { safePath } from "./redirects";
 
 /**
  * A GET form's date-time fields are plain text in the user's locale ("23/11/2026 14:05", works
@@ -21,10 +22,12 @@ export const dateParamsMiddleware: MiddlewareFunction<Response> = async ({ reque
 
 /**
  * Where the canonical address is: the page (not its `.data` request) with the rewritten query.
- * One leading slash only: "//host/…" would be a protocol-relative redirect off the site.
+ * One leading slash only: "//host/…" would be a protocol-relative redirect off the site. Like
+ * every redirect target it is decided by safePath (issue 14 §3): a path that normalises to
+ * another origin (encoded dots and slashes) goes to "/" instead.
  */
 export function canonicalTarget(pathname: string, query: URLSearchParams): string {
   const path = `/${pathname.replace(/\.data$/, "").replace(/^\/_root$/, "/").replace(/^\/+/, "")}`;
   const search = query.toString();
-  return `${path}${search ? `?${search}` : ""}`;
+  return safePath(`${path}${search ? `?${search}` : ""}`) ?? "/";
 }

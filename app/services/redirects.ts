@@ -56,8 +56,8 @@ const pathPart = (ref: string) => ref.split(/[?#]/, 1)[0]!;
  * the banner's return path): a path on this console, or null.
  *
  * Decided on the normalised target, as a browser (or a server behind a proxy that decodes
- * once more) would read it: percent-encodings are decoded (repeatedly, so `%252e` counts as a
- * dot), dot segments resolved, and the result must still be an absolute path on this origin
+ * once more) would read it: the path's percent-encodings are decoded (repeatedly, so `%252e`
+ * counts as a dot), dot segments resolved, and the result must still be an absolute path on this origin
  * that no reader can take for `//host` or `/\host`. Tabs, newlines and other controls are
  * refused outright (the URL parser drops them, turning `/\t/host` into `//host`). The answer
  * is the resolved path itself, so what was checked is exactly what is sent.
@@ -65,8 +65,10 @@ const pathPart = (ref: string) => ref.split(/[?#]/, 1)[0]!;
 export function safePath(target: string | null | undefined): string | null {
   if (!target || typeof target !== "string" || target.length > 2048) return null;
   if (CONTROL.test(target)) return null;
-  const decoded = decodeFully(target);
-  if (decoded === null || CONTROL.test(pathPart(decoded))) return null;
+  // Only the path decides where a browser goes; the query and hash are data, decoded by nobody
+  // on the way (a search for "100%" is `?text=100%25`, which would not decode twice).
+  const decoded = decodeFully(pathPart(target));
+  if (decoded === null || CONTROL.test(decoded)) return null;
   // Both the target as given and as decoded must be plain paths on this origin.
   for (const form of [target, decoded]) {
     if (LEAVES.test(pathPart(form))) return null;

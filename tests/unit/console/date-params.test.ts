@@ -17,4 +17,12 @@ describe("canonicalTarget", () => {
       expect(new URL(target, "https://console.example").host).toBe("console.example");
     }
   });
+  it("goes through the one redirect decision: a path that normalises to another origin is not kept", () => {
+    for (const p of ["/%2e%2e%2f%2fevil.example", "/a/..%2f%2fevil.example", "/%5Cevil.example", "/%252F%252Fevil.example"]) {
+      expect(canonicalTarget(p, q), p).toBe("/");
+    }
+    // …while what a user typed into other fields (an encoded "%") stays as it was.
+    const typed = new URLSearchParams({ text: "100%", from: "2026-11-23T14:05" });
+    expect(canonicalTarget("/log", typed)).toBe("/log?text=100%25&from=2026-11-23T14%3A05");
+  });
 });

@@ -47,6 +47,12 @@ describe("safePath", () => {
     ["/../../settings", "/settings"],
     ["/a?next=//evil.example", "/a?next=//evil.example"],
     ["/a%3F//evil.example", "/a%3F//evil.example"],
+    // the query and hash are data: an encoded "%" there is kept, not decoded into a refusal
+    ["/log?text=100%25", "/log?text=100%25"],
+    ["/log?text=%25E0%25A4&from=2026-11-23T14%3A05", "/log?text=%25E0%25A4&from=2026-11-23T14%3A05"],
+    ["/dashboard?id=1#50%25", "/dashboard?id=1#50%25"],
+    ["/x%23/..//evil.example", null],
+    ["/x%3F/..//evil.example", null],
     // schemes and other origins
     ["https://evil.example", null],
     ["http://console.invalid/settings", null],
