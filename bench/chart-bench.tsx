@@ -71,6 +71,8 @@ async function component(): Promise<number> {
         hidden: new Set<string>(),
         onZoom() {},
         onReset() {},
+        // As ChartWidget gives it: the area's size from the layout before the chart mounted.
+        sizeHint: () => ({ width: 1200, height: 400 }),
         // Called right after the chart was created: its commit (the first draw) is queued before this.
         onReady: () => void afterCommit().then(ready),
       }),
@@ -161,7 +163,11 @@ async function run() {
   // passive-effect and unmount work, page-load tasks — charged to the chart (3-16 ms, by marks).
   // A dashboard's chart mounts when its lazy chunk arrives, after hydration's own work.
   await new Promise((idle) => requestIdleCallback(idle, { timeout: 2000 }));
+  // ?profile: the cold paint alone in a CPU profile (bench/chartProfile.ts collects it over CDP).
+  const profile = params.has("profile");
+  if (profile) console.profile("cold");
   const cold = params.get("first") === "component" ? await component() : await bare();
+  if (profile) console.profileEnd("cold");
   const coldDrawn = drawnMs;
   const warmBare: number[] = [];
   const warmComponent: number[] = [];

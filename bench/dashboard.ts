@@ -10,8 +10,9 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import { startLogger } from "../logger/server.ts";
+import { startChartPage } from "./chartPage.ts";
 import { DASHBOARD_BUDGET_KB, firstLoadOf } from "./firstLoad.ts";
-import { adminToken, freePort, signInCookie, startConsole } from "./stack.ts";
+import { adminToken, signInCookie, startConsole } from "./stack.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const PASSWORD = "Bench-Pass-1!";
@@ -215,17 +216,8 @@ function routeSizes() {
 async function browserFigures() {
   const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
   if (!existsSync(chromiumPath)) return say(`(Chromium not found at ${chromiumPath}: browser figures skipped)`);
-  const { createServer } = await import("vite");
   const { chromium } = await import("playwright-core");
-  const port = await freePort();
-  // React as the console ships it: Vite's dev server bundles dependencies for NODE_ENV, and with
-  // it unset the component ran on React's development build (its checks and warnings cost ≈ 15 ms
-  // before the chart's first render, a cost bare uPlot never had). A cache folder of its own, so
-  // other tools' development bundles are not replaced.
-  const nodeEnv = process.env.NODE_ENV;
-  process.env.NODE_ENV = "production";
-  const vite = await createServer({ configFile: false, root, mode: "production", cacheDir: join(root, "node_modules/.vite-bench-chart"), logLevel: "silent", appType: "mpa", server: { port, host: "127.0.0.1", hmr: false }, resolve: { alias: { "~": join(root, "app") } }, oxc: { jsx: { runtime: "automatic" } } } as never);
-  await vite.listen();
+  const chartPage = await startChartPage();
   const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--headless", "--no-sandbox", "--disable-gpu"] });
   try {
     // A page is cold once: the component's first paint in some fresh pages, bare uPlot's in others,
@@ -242,7 +234,7 @@ async function browserFigures() {
       const [first, hydrated] = kinds[i % kinds.length]!;
       const context = await browser.newContext();
       const page = await context.newPage();
-      await page.goto(`http://127.0.0.1:${port}/bench/chart.html?first=${first}${hydrated}`);
+      await page.goto(`${chartPage.url}?first=${first}${hydrated}`);
       await page.waitForFunction(() => (window as unknown as { __bench?: unknown }).__bench, null, { timeout: 120_000 });
       const result = (await page.evaluate(() => (window as unknown as { __bench: Record<string, number | string> }).__bench)) as Record<string, number>;
       if ("error" in result) throw new Error(String(result.error));
@@ -264,9 +256,7 @@ async function browserFigures() {
     row("Live update of that chart (median)", `${r.liveComponent!.toFixed(2)} ms (bare setData ${r.liveBare!.toFixed(2)} ms)`, "≤ 5 ms", `${(r.liveComponent! / 5).toFixed(2)}× budget`);
   } finally {
     await browser.close();
-    await vite.close();
-    if (nodeEnv === undefined) delete process.env.NODE_ENV;
-    else process.env.NODE_ENV = nodeEnv;
+    await chartPage.close();
   }
 }
 

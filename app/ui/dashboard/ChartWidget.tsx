@@ -1,4 +1,4 @@
-import { lazy, Suspense, useContext, useEffect, useState } from "react";
+import { lazy, Suspense, useCallback, useContext, useEffect, useRef, useState } from "react";
 import { useT } from "~/ui/useT";
 import { useFormatters } from "~/ui/format";
 import { useRootData } from "~/ui/rootData";
@@ -65,6 +65,17 @@ export function ChartWidget(props: ChartWidgetProps) {
   const [ready, setReady] = useState(false);
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   useEffect(() => setHydrated(true), []);
+  // The chart area's size from each layout the browser does anyway, for uPlot's creation.
+  const area = useRef<HTMLDivElement>(null);
+  const laidOut = useRef<{ width: number; height: number } | null>(null);
+  useEffect(() => {
+    const ro = new ResizeObserver(([entry]) => {
+      if (entry) laidOut.current = { width: Math.round(entry.contentRect.width), height: Math.round(entry.contentRect.height) };
+    });
+    ro.observe(area.current!);
+    return () => ro.disconnect();
+  }, []);
+  const sizeHint = useCallback(() => laidOut.current, []);
   const label = t("dashboards.widget.chartLabel", { names: props.vars.map((v) => v.Name).join(", ") });
   const height = Math.max(60, Math.round((props.approx.height * 800) / Math.max(props.approx.width, 1)));
   // Server: the SVG markup. Browser: nothing, and React keeps the server's markup (never re-rendered
@@ -82,7 +93,7 @@ export function ChartWidget(props: ChartWidgetProps) {
     });
   return (
     <div className="flex h-full flex-col gap-1">
-      <div className="relative min-h-0 flex-1" data-ready={ready || undefined} data-testid="chart">
+      <div ref={area} className="relative min-h-0 flex-1" data-ready={ready || undefined} data-testid="chart">
         {!ready &&
           (inline ? (
             inline.svg(look)
@@ -104,6 +115,7 @@ export function ChartWidget(props: ChartWidgetProps) {
               onZoom={props.onZoom}
               onReset={props.onReset}
               onReady={() => setReady(true)}
+              sizeHint={sizeHint}
               overlay={props.overlay}
               thresholds={loaded.thresholds}
               events={loaded.events}

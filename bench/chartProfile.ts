@@ -1,0 +1,68 @@
+// `node bench/chartProfile.ts [pages]`: where the chart's cold first paint goes, against bare
+// uPlot's (issue 15). Fresh pages of bench/chart.html as bench/dashboard.ts opens them (after a
+// page's worth of React), the cold paint alone in a CPU profile (console.profile in the page,
+// collected over CDP at a 50 µs sampling interval); prints self time per function, summed over the
+// pages of each kind, and what only the component spends.
+import { existsSync } from "node:fs";
+import { startChartPage } from "./chartPage.ts";
+
+type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[]; positionTicks?: { line: number; ticks: number }[] };
+type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[] };
+
+const PAGES = Number(process.argv[2] ?? 15);
+/** A function name: also print its samples per source line (of the code as served). */
+const LINES_OF = process.argv[3];
+const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+if (!existsSync(chromiumPath)) throw new Error(`Chromium not found at ${chromiumPath}`);
+const { chromium } = await import("playwright-core");
+const chartPage = await startChartPage();
+const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--headless", "--no-sandbox", "--disable-gpu"] });
+
+/** Self time (ms) per function, summed over profiles. */
+function selfTimes(profiles: Profile[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const p of profiles) {
+    const byId = new Map(p.nodes.map((n) => [n.id, n]));
+    p.samples.forEach((id, i) => {
+      const f = byId.get(id)!.callFrame;
+      const file = f.url.split("?")[0]!.split("/").slice(-2).join("/");
+      const key = `${f.functionName || "(anonymous)"} ${file}:${f.lineNumber + 1}`;
+      out.set(key, (out.get(key) ?? 0) + (p.timeDeltas[i] ?? 0) / 1000);
+    });
+  }
+  return out;
+}
+
+try {
+  const profiles: Record<"component" | "bare", Profile[]> = { component: [], bare: [] };
+  for (let i = 0; i < PAGES * 2; i++) {
+    const kind = i % 2 === 0 ? "component" : "bare";
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Profiler.enable");
+    await cdp.send("Profiler.setSamplingInterval", { interval: 50 });
+    const done = new Promise<Profile>((resolve) => cdp.on("Profiler.consoleProfileFinished", (e) => resolve(e.profile as unknown as Profile)));
+    await page.goto(`${chartPage.url}?first=${kind}&hydrated&profile`);
+    profiles[kind].push(await done);
+    await context.close();
+  }
+  const component = selfTimes(profiles.component);
+  const bare = selfTimes(profiles.bare);
+  const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+  const per = (ms: number) => (ms / PAGES).toFixed(2).padStart(7);
+  console.log(`Cold paint, profiled time per page (mean of ${PAGES}): component ${per(total(component))} ms, bare uPlot ${per(total(bare))} ms`);
+  console.log("\nWhere the component spends more (ms per page: component, bare, difference):");
+  const keys = new Set([...component.keys(), ...bare.keys()]);
+  const diffs = [...keys].map((k) => [k, component.get(k) ?? 0, bare.get(k) ?? 0] as const).sort((a, b) => b[1] - b[2] - (a[1] - a[2]));
+  for (const [k, c, b] of diffs.slice(0, 30)) console.log(`${per(c)} ${per(b)} ${per(c - b)}  ${k}`);
+  if (LINES_OF) {
+    const ticks = new Map<number, number>();
+    for (const p of profiles.component) for (const n of p.nodes) if (n.callFrame.functionName === LINES_OF) for (const t of n.positionTicks ?? []) ticks.set(t.line, (ticks.get(t.line) ?? 0) + t.ticks);
+    console.log(`\nSamples of ${LINES_OF} per line (component pages):`);
+    for (const [line, n] of [...ticks].sort((a, b) => b[1] - a[1]).slice(0, 10)) console.log(`  line ${line}: ${n}`);
+  }
+} finally {
+  await browser.close();
+  await chartPage.close();
+}
