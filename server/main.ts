@@ -81,7 +81,9 @@ app.use((req, res, next) => {
   });
   next();
 });
-app.all("/{*splat}", createConsoleHandler({ handle: createRequestHandler(build, process.env.NODE_ENV), gate: requestGate }));
+// Mounted without a route pattern: Express would decode the path's parameters first and answer
+// a malformed one (`/%ff`) itself, logging a URIError's stack; the handler answers it with a page.
+app.use(createConsoleHandler({ handle: createRequestHandler(build, process.env.NODE_ENV), gate: requestGate }));
 
 const proxy = createVncProxy({
   authorize: (req) => authorizeVncUpgrade(upgradeRequest(req)),

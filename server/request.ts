@@ -6,6 +6,9 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { writeReadableStreamToWritable } from "@react-router/node";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
+// The logger's lingering close (nginx's): a 413 answered before the body was read still reaches a
+// client that is sending on, instead of being lost to the connection's reset.
+import { lingerOnClose } from "../logger/http/linger.ts";
 
 /** What the app's entry.server exports as `requestGate` (app/services/requestGate.server.ts). */
 export interface RequestGate {
@@ -42,6 +45,15 @@ function fetchHeaders(raw: IncomingHttpHeaders): Headers {
 
 const isClosed = (res: ExpressResponse) => res.destroyed || res.writableEnded;
 
+function decodablePath(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A browser navigation (a page to show) rather than a script's fetch or a client data request. */
 function wantsPage(req: ExpressRequest) {
   return /\btext\/html\b/.test(req.headers.accept ?? "") && !req.path.endsWith(".data");
@@ -52,7 +64,10 @@ export function createConsoleHandler({ handle, gate }: { handle: Handler; gate: 
   async function refuse(req: ExpressRequest, res: ExpressResponse, refusal: Refusal, origin: string | null) {
     if (isClosed(res) || res.headersSent) return;
     for (const [key, value] of Object.entries(refusal.headers ?? {})) res.setHeader(key, value);
-    if (refusal.status === 413) res.setHeader("Connection", "close");
+    if (refusal.status === 413) {
+      res.setHeader("Connection", "close");
+      lingerOnClose(req);
+    }
     if (origin && wantsPage(req) && req.method !== "HEAD") {
       // The error page is rendered for this visitor (language, session) by the app's own route.
       const headers = new Headers();
@@ -70,6 +85,9 @@ export function createConsoleHandler({ handle, gate }: { handle: Handler; gate: 
       const encrypted = "encrypted" in req.socket && Boolean(req.socket.encrypted);
       const origin = gate.requestOrigin({ headers: raw, encrypted });
       if (!origin) return void res.status(400).type("text/plain").send("400 bad-request\n");
+      // A path whose percent-encoding does not decode (`/%ff`) names no page: the translated 400
+      // page here, rather than a router's URIError (a stack trace in the log per request).
+      if (!decodablePath(req.path)) return void (await refuse(req, res, { status: 400, reason: "bad-request" }, origin));
       const refusal = gate.refusal({ method: req.method, path: req.path, headers: raw, encrypted });
       if (refusal) return void (await refuse(req, res, refusal, origin));
 

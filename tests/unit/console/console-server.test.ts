@@ -1,5 +1,5 @@
 import { request as httpRequest, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
 import { bodyLimit, clientAddress, DEFAULT_BODY_LIMIT, originAllowed, refusal, requestOrigin, type OriginSettings } from "~/services/requestGate.server";
@@ -42,7 +42,8 @@ async function start(settings: OriginSettings) {
     return new Response("ok");
   };
   const app = express();
-  app.all("/{*splat}", createConsoleHandler({ handle, gate }));
+  // Mounted as server/main.ts mounts it (no route pattern, whose parameters Express would decode).
+  app.use(createConsoleHandler({ handle, gate }));
   const server = app.listen(0, "127.0.0.1");
   await new Promise((r) => server.once("listening", r));
   const port = (server.address() as AddressInfo).port;
@@ -74,6 +75,36 @@ function send(port: number, method: string, path: string, headers: Record<string
 
 const form = { "Content-Type": "application/x-www-form-urlencoded" };
 
+/**
+ * A client that sends its whole body (`total` bytes of `chunk`, then `tail`) and reads the answer
+ * only late, as a browser uploading a large form does. Resolves with what it read once the
+ * server closed the connection.
+ */
+async function sendWithoutReading(port: number, head: string, chunk: Buffer, total: number, tail = ""): Promise<string> {
+  const socket = connect({ host: "127.0.0.1", port });
+  await new Promise((r) => socket.once("connect", r));
+  socket.pause();
+  socket.on("error", () => {});
+  const closed = new Promise<void>((r) => socket.once("close", () => r()));
+  socket.write(head);
+  let sent = 0;
+  const pump = () => {
+    while (sent < total && !socket.destroyed) {
+      sent += chunk.length;
+      if (!socket.write(chunk)) return void socket.once("drain", pump);
+    }
+    if (!socket.destroyed) socket.write(tail);
+  };
+  pump();
+  // Sending for a while without reading: the answer waits in the client's receive buffer.
+  await new Promise((r) => setTimeout(r, 400));
+  let received = "";
+  socket.on("data", (d: Buffer) => (received += d.toString("latin1")));
+  socket.resume();
+  await closed;
+  return received;
+}
+
 describe("the console's request handler", () => {
   it("refuses a declared Content-Length over the limit before reading the body", async () => {
     const { port, origin, seen } = await start({ publicOrigin: null, trustProxy: false });
@@ -90,6 +121,19 @@ describe("the console's request handler", () => {
     expect(res.status).toBe(413);
     expect(res.headers.connection).toBe("close");
     expect(seen[0]?.bodyBytes).toBe("failed");
+  });
+
+  it("delivers its 413 to a client that is still sending (lingering close), by Content-Length or counted", async () => {
+    // Closing while the client's bytes keep arriving makes the kernel reset the connection, and a
+    // reset can discard the answer the client has not read yet: it sees ECONNRESET, not the 413.
+    const { port, origin } = await start({ publicOrigin: null, trustProxy: false });
+    const headers = `POST /settings HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: ${origin}\r\nContent-Type: application/x-www-form-urlencoded\r\n`;
+    const total = 24 * 1024 * 1024;
+    const declared = await sendWithoutReading(port, `${headers}Content-Length: ${total}\r\n\r\n`, Buffer.alloc(64 * 1024, 97), total);
+    expect(declared).toMatch(/^HTTP\/1\.1 413 /);
+    const chunk = Buffer.concat([Buffer.from("10000\r\n"), Buffer.alloc(0x10000, 97), Buffer.from("\r\n")]);
+    const streamed = await sendWithoutReading(port, `${headers}Transfer-Encoding: chunked\r\n\r\n`, chunk, total, "0\r\n\r\n");
+    expect(streamed).toMatch(/^HTTP\/1\.1 413 /);
   });
 
   it("passes a body within the limit through whole", async () => {
@@ -112,6 +156,19 @@ describe("the console's request handler", () => {
     expect(put.status).toBe(405);
     expect(put.headers.allow).toBe("GET, HEAD, POST");
     expect(seen).toHaveLength(1);
+  });
+
+  it("answers a path that does not decode with the refusal page (400), before the app sees it", async () => {
+    const { port, seen } = await start({ publicOrigin: null, trustProxy: false });
+    for (const path of ["/%ff", "/a%", "/dashboard/%E0%A4%A"]) {
+      const page = await send(port, "GET", path, { Accept: "text/html" });
+      expect(page.status, path).toBe(400);
+      expect(page.body, path).toContain("refused page ?status=400&reason=bad-request");
+      expect(await send(port, "GET", path, {}), path).toMatchObject({ status: 400, body: "400 bad-request\n" });
+    }
+    expect(seen.every((s) => new URL(s.url).pathname === "/refused")).toBe(true);
+    // Encoded characters that do decode are the app's to judge.
+    expect((await send(port, "GET", "/log%20x?text=100%25", {})).status).toBe(200);
   });
 
   it("gives the app the public origin's URL, and forwarded headers only from a trusted proxy", async () => {
