@@ -72,10 +72,7 @@ async function main() {
   const logger = await startLogger({ port: 0, dataDir, adminPassword: PASSWORD, log: () => {}, simulator: { seed: 1, backfillSec: 3600 } });
   const { url: consoleUrl, child } = await startConsole(logger.url);
   try {
-    let cookie = await signInCookie(consoleUrl, PASSWORD);
-    // A browser shows the sign-in toast once and gets the session without it: so does the bench.
-    const first = await fetch(`${consoleUrl}/`, { headers: { Cookie: cookie }, redirect: "manual" });
-    cookie = first.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ") || cookie;
+    const cookie = await signInCookie(consoleUrl, PASSWORD);
     const token = await adminToken(logger.url, PASSWORD);
     const vars = ((await (await fetch(`${logger.url}/online/structure/variables`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { Data: { Id: string; Name: string }[] }).Data;
     const ids = vars.map((v) => v.Id);

@@ -63,9 +63,7 @@ for (let i = 0; ; i++) {
   }
 }
 try {
-  let cookie = await signInCookie(url, PASSWORD);
-  const first = await fetch(`${url}/`, { headers: { Cookie: cookie }, redirect: "manual" });
-  cookie = first.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ") || cookie;
+  const cookie = await signInCookie(url, PASSWORD);
   const token = await adminToken(logger.url, PASSWORD);
   const vars = ((await (await fetch(`${logger.url}/online/structure/variables`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { Data: { Id: string; Name: string }[] }).Data;
   const ids = vars.map((v) => v.Id);
