@@ -160,7 +160,12 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   };
   process.once("exit", stopAll);
   try {
-    const loggerChild = spawn(process.execPath, [...LOGGER_NODE_FLAGS, ...probeFlags, join(root, "logger/main.ts"), "--port", String(loggerPort), "--data", dataDir, "--backfill", "10m"], {
+    // History for more than the pages' longest range (the default dashboard's 1 h): with 10 min,
+    // its charts' windows filled up during the first hour of a run, every bucket one more number
+    // in each cached answer and remembered page — the console's heap grew 0.5 MB/min (heap
+    // snapshots: new numbers under the outage pages and the answer cache, entry counts flat) and
+    // settled after ~50 min, a growth no installation that has been running for an hour shows.
+    const loggerChild = spawn(process.execPath, [...LOGGER_NODE_FLAGS, ...probeFlags, join(root, "logger/main.ts"), "--port", String(loggerPort), "--data", dataDir, "--backfill", "2h"], {
       cwd: root,
       env: { ...process.env, LOGGER_HOST: "127.0.0.1", ADMIN_PASSWORD, LOGGER_CLIENT_ID: CLIENT_ID, LOGGER_CLIENT_SECRET: CLIENT_SECRET, SOAK_PROBE_FILE: join(dataDir, "logger.mem"), SOAK_PROBE_NAME: "logger" },
       stdio: ["ignore", "pipe", "inherit"],
