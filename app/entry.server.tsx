@@ -88,6 +88,8 @@ export default async function handleRequest(
 // For server/main.ts (through the build's entry.module): the VNC WebSocket proxy's session and
 // target check, and the gate every request passes before React Router (origin, method, body).
 export { authorizeVncUpgrade } from "./services/vnc-proxy.server";
+// What is logged of errors while answering: not the router's 4xx answers to odd requests.
+export { handleError } from "./services/errorLog.server";
 export const requestGate = {
   refusal: (facts: RequestFacts) => refusal(facts),
   requestOrigin: (facts: Pick<RequestFacts, "headers" | "encrypted">) => requestOrigin(facts),
