@@ -17,8 +17,14 @@ for (const [net, prefix] of [
   ["169.254.0.0", 16], // link-local (cloud metadata services live here)
   ["172.16.0.0", 12],
   ["192.0.0.0", 24],
+  // Documentation (TEST-NET-1..3) and the old 6to4 relay: not globally reachable (IANA), so a
+  // machine using one of them as its own address must not be probed through it either.
+  ["192.0.2.0", 24],
+  ["192.88.99.0", 24],
   ["192.168.0.0", 16],
   ["198.18.0.0", 15],
+  ["198.51.100.0", 24],
+  ["203.0.113.0", 24],
   ["224.0.0.0", 4], // multicast
   ["240.0.0.0", 4], // reserved, broadcast
 ] as const) {
@@ -32,6 +38,12 @@ for (const [net, prefix] of [
   ["fec0::", 10], // site-local (deprecated, still routed by some)
   ["ff00::", 8], // multicast
   ["100::", 64], // discard
+  ["64:ff9b:1::", 48], // local-use NAT64 (carries an IPv4 address of the local network)
+  ["2001::", 32], // Teredo (carries an IPv4 address)
+  ["2001:db8::", 32], // documentation
+  ["2002::", 16], // 6to4 (carries an IPv4 address)
+  ["3fff::", 20], // documentation
+  ["5f00::", 16], // SRv6 segment identifiers
 ] as const) {
   SPECIAL.addSubnet(net, prefix, "ipv6");
 }

@@ -16,6 +16,9 @@ describe("special addresses", () => {
     ["::1", true], ["::", true], ["fe80::1", true], ["fe80::1%eth0", true], ["fd12:3456::1", true], ["fc00::1", true], ["ff02::1", true],
     ["::ffff:127.0.0.1", true], ["::ffff:7f00:1", true], ["::ffff:10.0.0.1", true], ["::ffff:a9fe:a9fe", true], ["64:ff9b::a00:1", true], ["::127.0.0.1", true],
     ["not-an-address", true],
+    // Not globally reachable either (IANA): documentation ranges, 6to4/Teredo/local NAT64 carrying IPv4.
+    ["192.0.2.2", true], ["198.51.100.7", true], ["203.0.113.9", true], ["192.88.99.1", true],
+    ["2001:db8::1", true], ["3fff::1", true], ["2002:7f00:1::", true], ["2001:0:4136:e378::1", true], ["64:ff9b:1::a00:1", true],
     ["8.8.8.8", false], ["172.32.0.1", false], ["93.184.216.34", false], ["2001:4860:4860::8888", false], ["::ffff:8.8.8.8", false], ["64:ff9b::808:808", false],
   ])("%s → %s", (address, special) => {
     expect(isSpecialAddress(address as string)).toBe(special);
