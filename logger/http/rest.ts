@@ -37,6 +37,22 @@ export function sendRestError(res: ServerResponse, status: number, value: number
   sendJson(res, status, { Success: false, ReturnState: { Value: value, Description: description } }, headers);
 }
 
+/**
+ * The body with every object key whose value is null left out, `depth` levels down (no route
+ * reads deeper; an unbounded walk of a deeply nested body would overflow the stack). Clients of
+ * the family send an optional parameter as null (Python's None) as often as they leave it out,
+ * and the contract's `?` means either: `End: null` must not become End 0. A text holding a NUL
+ * character is refused here: no id, name or setting has one, and PostgreSQL cannot even look
+ * one up (it would be an internal error there, a "not found" on SQLite).
+ */
+function cleanBody(value: unknown, depth: number): unknown {
+  if (typeof value === "string" && value.includes("\0")) throw invalidParam("Invalid parameters: a text holds a NUL character (\\u0000)");
+  if (depth < 0 || value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map((x) => cleanBody(x, depth - 1));
+  // fromEntries defines own properties: a "__proto__" key stays a key, not a prototype.
+  return Object.fromEntries(Object.entries(value).flatMap(([k, v]) => (v === null ? [] : [[k, cleanBody(v, depth - 1)]])));
+}
+
 export const REST_PREFIXES = ["/online/", "/buffer/", "/history/", "/files/"];
 
 export async function handleRest(req: IncomingMessage, res: ServerResponse, path: string, ctx: LoggerContext, routes: RestRoute[]): Promise<void> {
@@ -53,18 +69,26 @@ export async function handleRest(req: IncomingMessage, res: ServerResponse, path
     if (auth.state !== "ok") throw unauthorized(auth.state === "expired" ? "Token expired" : "Authentication required");
     const caller = auth.caller;
     const url = new URL(req.url ?? "/", "http://logger");
+    let args: string[];
+    try {
+      args = hit.m!.slice(1).map((s) => decodeURIComponent(s));
+    } catch {
+      // "%E0%A4" or "%zz" in an id: the client's mistake, not an internal error.
+      throw invalidParam(`Malformed percent-encoding in path ${path}`);
+    }
+    if (args.some((a) => a.includes("\0"))) throw invalidParam("Invalid path: an id holds a NUL character (%00)");
     const r: RestRequest = {
       req,
       res,
       ctx,
       url,
-      args: hit.m!.slice(1).map((s) => decodeURIComponent(s)),
+      args,
       caller,
       require(permission) {
         if (!caller.permissions.has(permission)) throw forbidden(`Permission denied: ${permission} required`);
       },
       async input(schema) {
-        const raw = req.method === "GET" || req.method === "DELETE" ? Object.fromEntries(url.searchParams) : parseJsonObject(await readBody(req));
+        const raw = cleanBody(req.method === "GET" || req.method === "DELETE" ? Object.fromEntries(url.searchParams) : parseJsonObject(await readBody(req)), 3);
         const parsed = schema.safeParse(raw);
         if (!parsed.success) throw invalidParam(describeZodError(parsed.error));
         return parsed.data;

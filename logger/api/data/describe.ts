@@ -26,7 +26,12 @@ function directionIndexes<T extends { Direction: Direction }>(vars: readonly T[]
   }));
 }
 
-export const onlineVariables = (vars: readonly Variable[]) => directionIndexes(vars);
+/**
+ * Index is the position in the whole listing, as IndexIn/IndexOut are among its inputs/outputs:
+ * a data source numbers its variables from 0 (logger/sources/manager.ts), so with two sources, or
+ * one beside the simulator, the model's own Index repeats.
+ */
+export const onlineVariables = (vars: readonly Variable[]) => directionIndexes(vars.map((v, Index) => ({ ...v, Index })));
 
 export type SourceInfo = {
   Id: string;

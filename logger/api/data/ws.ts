@@ -689,6 +689,8 @@ export class LiveSocketHub {
 
 async function authenticate(ctx: LoggerContext, token: string | null): Promise<Authentication> {
   if (!(await loginRequired(ctx.db))) return { state: "ok", caller: ANONYMOUS };
+  // No token holds a NUL (apitoken=%00…), and PostgreSQL could not even look one up: invalid, not "try again".
+  if (token?.includes("\0")) return { state: "invalid", caller: null };
   return authenticateToken(ctx.db, token && token !== "None" ? token : null);
 }
 

@@ -287,7 +287,7 @@ describe("live values over WebSocket (simulator on, login required)", () => {
   });
 
   it("closes with 4001 and a reason for a missing or bad token, 404 off /ws", async () => {
-    for (const [token, reason] of [[null, "Authentication required"], ["None", "Authentication required"], ["not-a-token", "Invalid token"]] as const) {
+    for (const [token, reason] of [[null, "Authentication required"], ["None", "Authentication required"], ["not-a-token", "Invalid token"], ["\u0000x", "Invalid token"]] as const) {
       const c = new Client(wsUrl(lg.url, token));
       expect(await c.closed).toEqual({ code: 4001, reason });
     }
