@@ -169,13 +169,14 @@ export const source = z.looseObject({
 export type Source = z.infer<typeof source>;
 export const sourcesAnswer = z.object({ Success: z.boolean().optional(), Data: z.array(source) });
 
-export const sourceVariable = z.looseObject({ Id: z.string(), Name: z.string(), Index: int, Unit: z.string(), DataFormat: z.string(), GQLId: z.string().optional() });
+export const sourceVariable = z.looseObject({ Id: z.string(), Name: z.string(), Index: int, Unit: z.string(), DataFormat: z.string(), GQLId: z.string().nullish() });
 export const sourceVariablesAnswer = z.object({ Success: z.boolean().optional(), Data: z.array(sourceVariable) });
 
 const metaEntries = z
   .union([z.array(z.object({ Key: z.string(), Value: z.string() })), z.record(z.string(), z.unknown()).transform((o) => Object.entries(o).map(([Key, v]) => ({ Key, Value: String(v) })))])
-  .optional()
-  .default([]);
+  // `?` in the contract: absent or null.
+  .nullish()
+  .transform((entries) => entries ?? []);
 
 const measurementVariable = z.looseObject({
   Id: z.string(),
@@ -210,14 +211,15 @@ export type Measurement = {
 export const measurement = z
   .looseObject({
     Id: id,
-    Name: z.string().optional(),
+    // The contract's `?` fields may be absent or null.
+    Name: z.string().nullish(),
     AbsoluteStart: z.number(),
     LastTimeStamp: z.number(),
     SampleRateHz: z.number(),
     SourceId: id,
-    AvailableTimeSec: z.number().optional(),
-    Kind: z.string().optional(),
-    StartDate: z.string().optional(),
+    AvailableTimeSec: z.number().nullish(),
+    Kind: z.string().nullish(),
+    StartDate: z.string().nullish(),
     MetaData: metaEntries,
     Variables: z.array(z.union([z.string(), measurementVariable])),
     /** Loggia: null while the measurement runs (else the contract's LastTimeStamp is its end). */
@@ -293,7 +295,7 @@ const timeSeriesItem = z.object({
     End: z.number(),
     Size: int,
     MeasurementId: id,
-    Updating: z.boolean().optional(),
+    Updating: z.boolean().nullish(),
     Values: z.array(z.array(z.number().nullable())),
     // Loggia: exact bucket extremes from rollups; without them charts draw lines without bands.
     Min: z.array(z.array(z.number().nullable())).optional(),
