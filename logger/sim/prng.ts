@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { nameUuid } from "../uuid.ts";
 
 // Counter-based randomness: a sample's noise depends only on (seed, stream, index), never on
 // how the samples were batched, so live runs, backfills and tests produce identical values.
@@ -50,9 +50,5 @@ export function mulberry32(seed: number): () => number {
 
 /** A UUID (version 5 layout) that depends only on the seed and the name. */
 export function stableUuid(seed: number, name: string): string {
-  const h = createHash("sha1").update(`loggia-sim:${seed}:${name}`).digest();
-  h[6] = (h[6]! & 0x0f) | 0x50;
-  h[8] = (h[8]! & 0x3f) | 0x80;
-  const x = h.subarray(0, 16).toString("hex");
-  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`;
+  return nameUuid(`loggia-sim:${seed}:${name}`);
 }

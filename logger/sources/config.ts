@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { nameField } from "../api/schemas.ts";
 import type { Problem } from "./problems.ts";
+import { nameUuid } from "../uuid.ts";
 
 // The stored configuration of a data source (docs/decisions/0010-data-sources.md) and the
 // shapes the DataSourceAPI answers with. The RPC validates `Set` with `DataSourceInput`; the
@@ -295,7 +296,11 @@ export type BrowseNode = {
 export const deviceIdOf = (id: number) => `ds${id}`;
 export const sourceIdOf = (id: number) => `ds${id}`;
 export const moduleIdOf = (id: number) => `ds${id}m`;
-export const variableIdOf = (id: number, n: number) => `ds${id}v${n}`;
+/**
+ * A data source's n-th variable: a UUID, as the data contract has every online variable's Id
+ * (clients parse it as one), stable for the source's id and the variable's never-reused number.
+ */
+export const variableIdOf = (id: number, n: number) => nameUuid(`loggia-data-source:${id}:variable:${n}`);
 
 /** The view of a stored source: the password replaced by whether there is one. */
 export function viewOf(s: DataSource): DataSourceView {

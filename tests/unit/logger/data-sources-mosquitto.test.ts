@@ -5,6 +5,7 @@ import { mosquittoMissing, startMosquitto } from "../../support/mosquitto.ts";
 import type { Mosquitto } from "../../support/mosquitto.ts";
 import { ADMIN_PASSWORD, login, rpc, start } from "./helpers.ts";
 import type { TestLogger } from "./helpers.ts";
+import { variableIdOf } from "../../../logger/sources/config.ts";
 
 // Against Debian's mosquitto (a real broker, with a password file): the broker goes away and
 // comes back; the source shows the error, its live value goes stale, and values flow again
@@ -75,7 +76,7 @@ describe.skipIf(missing !== null)("data source against mosquitto", () => {
     }, admin);
     expect(set.status).toBe(200);
     id = set.body.Source.ID;
-    const vid = `ds${id}v1`;
+    const vid = variableIdOf(id, 1);
     await until("values flowing", async () => (await state()).State === "connected" && (await state()).Values > 5);
     await until("a live value", async () => (await live(vid)).v !== null);
 

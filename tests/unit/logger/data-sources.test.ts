@@ -7,6 +7,7 @@ import type { MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_PASSWORD, addUser, login, rpc, start } from "./helpers.ts";
 import type { TestLogger } from "./helpers.ts";
+import { variableIdOf } from "../../../logger/sources/config.ts";
 
 // DataSourceAPI and the MQTT driver end to end inside one process: an aedes broker, a logger
 // with the simulator off, a publisher and a subscriber.
@@ -118,7 +119,10 @@ describe("data sources over MQTT (aedes, simulator off)", () => {
     const s = added.body.Source;
     sourceId = s.ID;
     expect(s).toMatchObject({ Name: "Cell broker", DeviceId: `ds${s.ID}`, Connection: { HasPassword: true, Username: "logger" } });
-    expect(s.Variables.map((v: { VariableId: string }) => v.VariableId)).toEqual([`ds${s.ID}v1`, `ds${s.ID}v2`, `ds${s.ID}v3`]);
+    expect(s.Variables.map((v: { VariableId: string }) => v.VariableId)).toEqual([variableIdOf(s.ID, 1), variableIdOf(s.ID, 2), variableIdOf(s.ID, 3)]);
+    // The data contract's online variables carry a UUID Id, which clients parse as one.
+    for (const v of s.Variables) expect(v.VariableId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(new Set(s.Variables.map((v: { VariableId: string }) => v.VariableId)).size).toBe(3);
     expect(JSON.stringify(added.body)).not.toContain(SECRET);
     expect(JSON.stringify((await call("List", {})).body)).not.toContain(SECRET);
     expect(JSON.stringify((await call("Get", { ID: s.ID })).body)).not.toContain(SECRET);
@@ -139,8 +143,8 @@ describe("data sources over MQTT (aedes, simulator off)", () => {
   });
 
   it("takes the retained value first, then values on the grid into live and history", async () => {
-    const temp = `ds${sourceId}v1`;
-    const pressure = `ds${sourceId}v2`;
+    const temp = variableIdOf(sourceId, 1);
+    const pressure = variableIdOf(sourceId, 2);
     const first = await until("retained value", async () => ((await liveOf(temp)).Values[0] === 19.5 ? true : undefined));
     expect(first).toBe(true);
 
@@ -175,7 +179,7 @@ describe("data sources over MQTT (aedes, simulator off)", () => {
 
   it("counts a bad payload and stores nothing for it", async () => {
     const before = await state();
-    const temp = `ds${sourceId}v1`;
+    const temp = variableIdOf(sourceId, 1);
     await publish("cell/temp", "not a number");
     await publish("cell/a/json", "{broken");
     await until("errors counted", async () => ((await state()).Errors >= before.Errors + 2 ? true : undefined));
@@ -190,20 +194,20 @@ describe("data sources over MQTT (aedes, simulator off)", () => {
       await new Promise<void>((r) => sub.once("connect", () => r()));
       await new Promise<void>((resolve, reject) => sub.subscribe("cell/setpoint", { qos: 1 }, (err) => (err ? reject(err) : resolve())));
       const got = new Promise<{ payload: string; retain: boolean }>((resolve) => sub.once("message", (_t, payload, packet) => resolve({ payload: payload.toString(), retain: packet.retain })));
-      const w = await rest("/online/data", { Function: "write", Variables: [`ds${sourceId}v3`], Values: [42.5] });
+      const w = await rest("/online/data", { Function: "write", Variables: [variableIdOf(sourceId, 3)], Values: [42.5] });
       expect(w.status).toBe(200);
       expect(await got).toEqual({ payload: JSON.stringify({ set: { value: 42.5 } }), retain: false });
-      expect((await liveOf(`ds${sourceId}v3`)).Values[0]).toBe(42.5);
+      expect((await liveOf(variableIdOf(sourceId, 3))).Values[0]).toBe(42.5);
       // An input is not writable; an output out of range is refused before anything is sent.
-      expect((await rest("/online/data", { Function: "write", Variables: [`ds${sourceId}v1`], Values: [1] })).status).toBe(400);
-      expect((await rest("/online/data", { Function: "write", Variables: [`ds${sourceId}v3`], Values: [500] })).status).toBe(400);
+      expect((await rest("/online/data", { Function: "write", Variables: [variableIdOf(sourceId, 1)], Values: [1] })).status).toBe(400);
+      expect((await rest("/online/data", { Function: "write", Variables: [variableIdOf(sourceId, 3)], Values: [500] })).status).toBe(400);
     } finally {
       sub.end(true);
     }
   });
 
   it("stops storing while the project is stopped and starts again", async () => {
-    const temp = `ds${sourceId}v1`;
+    const temp = variableIdOf(sourceId, 1);
     expect((await rpc(lg.url, "ProjectAPI.Stop", {}, admin)).body.State.Running).toBe(false);
     const stoppedAt = Date.now();
     await publish("cell/temp", "30");
@@ -225,7 +229,7 @@ describe("data sources over MQTT (aedes, simulator off)", () => {
   });
 
   it("reconnects after the broker drops it and does not take the retained value again as new", async () => {
-    const temp = `ds${sourceId}v1`;
+    const temp = variableIdOf(sourceId, 1);
     const resubscribed = new Promise<void>((resolve) =>
       broker.broker.on("subscribe", (_subs, client) => {
         if (client?.id.startsWith(`loggia-ds${sourceId}-`)) resolve();
@@ -250,7 +254,7 @@ describe("data sources over MQTT (aedes, simulator off)", () => {
     const res = await call("Set", { Source: edited });
     expect(res.status).toBe(200);
     expect(res.body.Source.Connection.HasPassword).toBe(true);
-    expect(res.body.Source.Variables.map((v: { VariableId: string }) => v.VariableId)).toEqual([`ds${sourceId}v1`, `ds${sourceId}v3`, `ds${sourceId}v4`]);
+    expect(res.body.Source.Variables.map((v: { VariableId: string }) => v.VariableId)).toEqual([variableIdOf(sourceId, 1), variableIdOf(sourceId, 3), variableIdOf(sourceId, 4)]);
     await until("reconnected with the kept password", async () => (await state())?.State === "connected" && true);
 
     const foreign = await call("Set", { Source: { ...edited, Variables: [{ ...got.Variables[0], VariableId: "ds999v1" }] } });
@@ -265,7 +269,7 @@ describe("data sources over MQTT (aedes, simulator off)", () => {
     expect((await rpc(lg.url, "DeviceAPI.GetDevices", {}, admin)).body.Devices).toEqual([]);
     expect((await call("Get", { ID: sourceId })).status).toBe(404);
     // Its history stays readable by variable id.
-    const hist = await rest("/history/data", { Start: Date.now() - 60_000, End: Date.now(), Type: "absolute", Variables: [{ SID: `ds${sourceId}`, VID: `ds${sourceId}v1` }] });
+    const hist = await rest("/history/data", { Start: Date.now() - 60_000, End: Date.now(), Type: "absolute", Variables: [{ SID: `ds${sourceId}`, VID: variableIdOf(sourceId, 1) }] });
     expect((hist.body.Data[0].TimeSeries.Values[0] as (number | null)[]).filter((v) => v !== null)).toContain(31);
 
     const audit = await rpc(lg.url, "GI.system/MessagingAPI.GetMessages", { Filter: { Topic: "Audit" } }, admin);
