@@ -73,6 +73,22 @@ describe("data contract edges", () => {
     expect(answers.every((a) => /NUL/.test(a.body.ReturnState.Description))).toBe(true);
   });
 
+  it("refuses a NUL anywhere in an RPC body with 400 -6, deep in a dashboard or in a key, and stores nothing", async () => {
+    const before = (await rpc(lg.url, "WebUIAPI.List", {}, admin)).body.List.length;
+    const text = { ID: "t", Type: "text", X: 0, Y: 0, W: 3, H: 2, Variables: [], Options: { Text: "a\u0000b" } };
+    const answers = [
+      await rpc(lg.url, "WebUIAPI.SaveDashboard", { Dashboard: { Name: "NUL inside", Content: { Range: "1h", Refresh: "off", Widgets: [text] } } }, admin),
+      await rpc(lg.url, "WebUIAPI.SaveDashboard", { Dashboard: { Name: "NUL key", "\u0000": 1 } }, admin),
+      await rpc(lg.url, "GI.system/MessagingAPI.GetMessages", { Filter: { Text: "\u0000" } }, admin),
+    ];
+    expect(answers.map((a) => [a.status, a.body.ReturnState?.Value])).toEqual(Array(3).fill([400, -6]));
+    expect(answers.every((a) => /NUL/.test(a.body.ReturnState.Description))).toBe(true);
+    expect((await rpc(lg.url, "WebUIAPI.List", {}, admin)).body.List.length).toBe(before);
+    // A backslash followed by "u0000" is text like any other, no NUL.
+    const quoted = { ...text, Options: { Text: "\\u0000 is how JSON writes a NUL" } };
+    expect((await rpc(lg.url, "WebUIAPI.SaveDashboard", { Dashboard: { Name: "Quoted escape", Content: { Range: "1h", Refresh: "off", Widgets: [quoted] } } }, admin)).status).toBe(200);
+  });
+
   it("takes optional parameters sent as null (Python's None) as absent", async () => {
     const vars = (await call("GET", "/online/structure/variables")).body.Data as Json[];
     const oil = vars.find((v) => v.Name === "Oil temperature");
