@@ -116,7 +116,7 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
     const backfillSec = Math.max(simOpts?.backfillSec ?? 0, firstStart ? (opts.backfillIfNewSec ?? 0) : 0);
     if (sim && backfillSec > 0) await sim.backfill(backfillSec, log);
   } catch (err) {
-    store.close();
+    await store.close();
     await db.close();
     throw err;
   }
@@ -219,7 +219,7 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
     });
   } catch (err) {
     stopData();
-    store.close();
+    await store.close();
     await db.close();
     throw err;
   }

@@ -30,14 +30,21 @@ const SCHEMA = `
 const CHECKPOINT_MS = 250;
 // The checkpoint worker (CommonJS, evaluated): its own connection to series.db.
 const CHECKPOINTER = `
-  const { workerData } = require("node:worker_threads");
+  const { parentPort, workerData } = require("node:worker_threads");
   const { DatabaseSync } = require("node:sqlite");
   const db = new DatabaseSync(workerData.path);
   db.exec("PRAGMA busy_timeout = 0");
-  setInterval(() => {
+  const timer = setInterval(() => {
     try { db.exec("PRAGMA wal_checkpoint(PASSIVE)"); } catch {}
   }, workerData.everyMs);
+  parentPort.once("message", () => {
+    clearInterval(timer);
+    db.close();
+    parentPort.close();
+  });
 `;
+/** How long a closing store waits for the checkpoint worker to close its connection. */
+const CHECKPOINTER_STOP_MS = 2000;
 
 /** The embedded engine: everything in ${dataDir}/series.db, synchronous. */
 export class SqliteSeries implements SeriesBackend {
@@ -201,10 +208,23 @@ export class SqliteSeries implements SeriesBackend {
     }
   }
 
-  close(): void {
+  /**
+   * Closed when this returns; resolves once the checkpoint worker closed its own connection too —
+   * a logger started next on the same folder (a restart) found series.db locked while it was still
+   * checkpointing ("database is locked" at its first statement).
+   */
+  close(): Promise<void> {
     const w = this.checkpointer;
     this.checkpointer = null;
-    if (w) void w.terminate();
     this.db.close();
+    if (!w) return Promise.resolve();
+    return new Promise<void>((done) => {
+      const force = setTimeout(() => void w.terminate(), CHECKPOINTER_STOP_MS);
+      w.once("exit", () => {
+        clearTimeout(force);
+        done();
+      });
+      w.postMessage("close");
+    });
   }
 }

@@ -616,14 +616,16 @@ export class SeriesStore {
     if (this.backend instanceof SqliteSeries) this.backend.checkpoint();
   }
 
-  /** Writes what is left and closes. SQLite: done when this returns; PostgreSQL: when it resolves. */
+  /**
+   * Writes what is left and closes. SQLite: written and closed when this returns, the checkpoint
+   * worker's connection closed when it resolves; PostgreSQL: when it resolves.
+   */
   close(): Promise<void> {
     if (this.closing) return this.closing;
     if (this.backend instanceof SqliteSeries) {
       void this.flush();
       this.closed = true;
-      this.backend.close();
-      return (this.closing = Promise.resolve());
+      return (this.closing = this.backend.close());
     }
     const backend = this.backend;
     return (this.closing = this.settled().then(async () => {
