@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { INVISIBLE_NAME_MESSAGE } from "../api/schemas.ts";
 import { RpcError, invalidParam } from "./errors.ts";
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -68,24 +69,26 @@ export function parseJsonObject(body: Buffer): Record<string, unknown> {
   }
   // JSON carries a NUL only as an escape. No name, id, setting or text of the logger holds one,
   // and PostgreSQL refuses it in text and jsonb (an internal error there): 400 for every RPC and
-  // REST body alike. The walk runs only for the rare body that has the escape at all.
-  if (text.includes("\\u0000") && holdsNul(value)) throw invalidParam("Invalid parameters: a text holds a NUL character (\\u0000)");
+  // REST body alike, naming where it is, as a field's own check would. The walk runs only for the
+  // rare body that has the escape at all.
+  const at = text.includes("\\u0000") ? nulAt(value) : null;
+  if (at !== null) throw invalidParam(`${at ? `Invalid parameter ${at}` : "Invalid parameters"}: ${INVISIBLE_NAME_MESSAGE}`);
   return value as Record<string, unknown>;
 }
 
-/** Whether a key or string anywhere in a parsed body holds a NUL (a walk without recursion: bodies nest deep). */
-function holdsNul(body: unknown): boolean {
-  const stack: unknown[] = [body];
+/** The path ("Role.Name") of the first key or string holding a NUL, or null (a walk without recursion: bodies nest deep). */
+function nulAt(body: unknown): string | null {
+  const stack: Array<[unknown, string]> = [[body, ""]];
   while (stack.length) {
-    const value = stack.pop();
+    const [value, path] = stack.pop()!;
     if (typeof value === "string") {
-      if (value.includes("\0")) return true;
+      if (value.includes("\0")) return path;
     } else if (value !== null && typeof value === "object") {
       for (const [k, v] of Object.entries(value)) {
-        if (k.includes("\0")) return true;
-        stack.push(v);
+        if (k.includes("\0")) return path;
+        stack.push([v, path ? `${path}.${k}` : k]);
       }
     }
   }
-  return false;
+  return null;
 }
