@@ -71,9 +71,14 @@ export function parseJsonObject(body: Buffer): Record<string, unknown> {
   // and PostgreSQL refuses it in text and jsonb (an internal error there): 400 for every RPC and
   // REST body alike, naming where it is, as a field's own check would. The walk runs only for the
   // rare body that has the escape at all.
-  const at = text.includes("\\u0000") ? nulAt(value) : null;
-  if (at !== null) throw invalidParam(`${at ? `Invalid parameter ${at}` : "Invalid parameters"}: ${INVISIBLE_NAME_MESSAGE}`);
+  if (text.includes("\\u0000")) refuseNul(value);
   return value as Record<string, unknown>;
+}
+
+/** 400 -6 naming where a NUL is, for a parsed JSON body or a request's query parameters alike. */
+export function refuseNul(params: unknown): void {
+  const at = nulAt(params);
+  if (at !== null) throw invalidParam(`${at ? `Invalid parameter ${at}` : "Invalid parameters"}: ${INVISIBLE_NAME_MESSAGE}`);
 }
 
 /** The path ("Role.Name") of the first key or string holding a NUL, or null (a walk without recursion: bodies nest deep). */

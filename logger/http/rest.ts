@@ -4,7 +4,7 @@ import type { Caller, LoggerContext } from "../api/registry.ts";
 import { PASSWORD_CHANGE_REQUIRED, authenticateRpc } from "../auth/caller.ts";
 import type { PermissionName } from "../auth/permissions.ts";
 import { auditAs } from "../store/messages.ts";
-import { parseJsonObject, readBody } from "./body.ts";
+import { parseJsonObject, readBody, refuseNul } from "./body.ts";
 import { RpcError, describeZodError, forbidden, invalidParam, unauthorized } from "./errors.ts";
 import { sendJson } from "./respond.ts";
 
@@ -41,12 +41,9 @@ export function sendRestError(res: ServerResponse, status: number, value: number
  * The body with every object key whose value is null left out, `depth` levels down (no route
  * reads deeper; an unbounded walk of a deeply nested body would overflow the stack). Clients of
  * the family send an optional parameter as null (Python's None) as often as they leave it out,
- * and the contract's `?` means either: `End: null` must not become End 0. A text holding a NUL
- * character is refused here: no id, name or setting has one, and PostgreSQL cannot even look
- * one up (it would be an internal error there, a "not found" on SQLite).
+ * and the contract's `?` means either: `End: null` must not become End 0.
  */
 function cleanBody(value: unknown, depth: number): unknown {
-  if (typeof value === "string" && value.includes("\0")) throw invalidParam("Invalid parameters: a text holds a NUL character (\\u0000)");
   if (depth < 0 || value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) return value.map((x) => cleanBody(x, depth - 1));
   // fromEntries defines own properties: a "__proto__" key stays a key, not a prototype.
@@ -88,7 +85,11 @@ export async function handleRest(req: IncomingMessage, res: ServerResponse, path
         if (!caller.permissions.has(permission)) throw forbidden(`Permission denied: ${permission} required`);
       },
       async input(schema) {
-        const raw = cleanBody(req.method === "GET" || req.method === "DELETE" ? Object.fromEntries(url.searchParams) : parseJsonObject(await readBody(req)), 3);
+        // A NUL in a text: no id, name or setting has one, and PostgreSQL cannot even look one up
+        // (an internal error there, a "not found" on SQLite). JSON bodies are checked as parsed.
+        const query = req.method === "GET" || req.method === "DELETE" ? Object.fromEntries(url.searchParams) : null;
+        if (query) refuseNul(query);
+        const raw = cleanBody(query ?? parseJsonObject(await readBody(req)), 3);
         const parsed = schema.safeParse(raw);
         if (!parsed.success) throw invalidParam(describeZodError(parsed.error));
         return parsed.data;

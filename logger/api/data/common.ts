@@ -9,7 +9,7 @@ export const BUFFER_SEC = 3600;
 export type Area = "buffer" | "history";
 
 /** The range of a JavaScript date (±100,000,000 days around 1970). */
-export const MAX_EPOCH_MS = 8.64e15;
+const MAX_EPOCH_MS = 8.64e15;
 const EPOCH_RANGE = `Must be epoch milliseconds within ±${MAX_EPOCH_MS} (the range of a date)`;
 // Bounded: a time like 1e300 made the bucket planner count past 2^53, where m + 1 === m, forever.
 export const epochMs = z

@@ -6,18 +6,15 @@ import { deleteMeasurement, devicesMatching, getMeasurement, listMeasurements, s
 import type { Measurement, MeasurementFilter } from "../../store/measurements.ts";
 import type { DataContext } from "../../model/context.ts";
 import { continuousMeasurement, describeMeasurement, describeSource, onlineVariables, sourceFacts, sourceVariables } from "./describe.ts";
-import { MAX_EPOCH_MS } from "./common.ts";
+import { epochMs } from "./common.ts";
 import type { Area } from "./common.ts";
 import type { MeasurementKind } from "./describe.ts";
 
 // The structure half of the data contract (LOGGER-API.md, "Data"): what clients list before
 // they build selectors. Loggia's extras (metadata search, MatchedOn, End) ride beside it.
 
-// Bounded as every time of the data API (common.ts): PostgreSQL compares them as bigint.
-const time = z.coerce
-  .number()
-  .refine(Number.isFinite, { message: "Must be epoch milliseconds" })
-  .refine((t) => Math.abs(t) <= MAX_EPOCH_MS, { message: `Must be epoch milliseconds within ±${MAX_EPOCH_MS}` });
+// Every time of the data API, from a query's text too (PostgreSQL compares them as bigint).
+const time = z.coerce.number().pipe(epochMs);
 const MeasurementQuery = z.object({
   Start: time.optional(),
   End: time.optional(),
