@@ -11,7 +11,7 @@ import { join, resolve } from "node:path";
 import { CONSOLE_NODE_FLAGS } from "../server/flags.ts";
 import { LOGGER_NODE_FLAGS } from "../logger/flags.ts";
 import { buildIfStale } from "../scripts/build-fresh.ts";
-import { freePort } from "./stack.ts";
+import { freePort, Jar } from "./stack.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const ADMIN_PASSWORD = "Soak-Admin-pass-1";
@@ -127,24 +127,6 @@ function waitForLine(child: ChildProcess, pattern: RegExp, what: string): Promis
     child.stdout!.on("data", onData);
     child.once("exit", (code) => fail(new Error(`${what} exited (${code}) before it was ready`)));
   });
-}
-
-/** A browser's cookies, kept from every answer as a browser does. */
-class Jar {
-  cookies = new Map<string, string>();
-  take(res: Response) {
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(";");
-      const eq = pair!.indexOf("=");
-      const name = pair!.slice(0, eq);
-      const value = pair!.slice(eq + 1);
-      if (value === "" || /max-age=0|expires=thu, 01 jan 1970/i.test(c)) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-  }
-  header() {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-  }
 }
 
 export async function runSoak(o: SoakOptions): Promise<SoakResult> {
