@@ -190,11 +190,11 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
     throttle: new SignInThrottle({
       // One after another, in the order they happen: on PostgreSQL two writes in flight at once
       // may commit in either order, and "paused after 5 failed attempts" would precede the fifth.
-      onEvent: (event) => {
-        throttleAudits = throttleAudits
+      // The answer to the attempt waits for the returned promise (see Attempt.settle).
+      onEvent: (event) =>
+        (throttleAudits = throttleAudits
           .then(() => auditThrottleEvent(db, event))
-          .catch((err: unknown) => trace.add("error", "audit", `Sign-in audit not written: ${(err as Error).message}`));
-      },
+          .catch((err: unknown) => trace.add("error", "audit", `Sign-in audit not written: ${(err as Error).message}`))),
     }),
   };
 

@@ -34,10 +34,10 @@ export async function attemptSignIn(
   try {
     user = await checkCredentials(ctx.db, username, password);
   } catch (err) {
-    attempt.settle(null); // not checked (too many hashes at once): counts as nothing
+    await attempt.settle(null); // not checked (too many hashes at once): counts as nothing
     throw err;
   }
-  attempt.settle(user !== null);
+  await attempt.settle(user !== null);
   return user ? { ok: true, user } : { ok: false, reason: "wrong" };
 }
 

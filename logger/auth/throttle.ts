@@ -107,7 +107,16 @@ export class BackoffTable {
 }
 
 export type Attempt =
-  | { ok: true; /** Call with the outcome of the password check; null when it could not be made (busy). */ settle(right: boolean | null): void }
+  | {
+      ok: true;
+      /**
+       * Call with the outcome of the password check; null when it could not be made (busy).
+       * Resolves once what the attempt told the audit log is written, so that the answer to a
+       * caller never precedes its own audit entry (an administrator reading the log right after
+       * a refusal finds it).
+       */
+      settle(right: boolean | null): Promise<void>;
+    }
   | { ok: false; retryAfterSec: number };
 
 /** What a failed attempt or a new block tells the audit log. */
@@ -124,8 +133,8 @@ export class SignInThrottle {
 
   private readonly refusalDelayMs: number;
   private held = 0;
-  /** Told about every failed check and every block that starts (the audit log). */
-  onEvent: (e: ThrottleEvent) => void;
+  /** Told about every failed check and every block that starts (the audit log); may return when it is written. */
+  onEvent: (e: ThrottleEvent) => void | Promise<void>;
 
   constructor(
     opts: {
@@ -134,7 +143,7 @@ export class SignInThrottle {
       now?: () => number;
       maxEntries?: number;
       refusalDelayMs?: number;
-      onEvent?: (e: ThrottleEvent) => void;
+      onEvent?: (e: ThrottleEvent) => void | Promise<void>;
     } = {},
   ) {
     const now = opts.now ?? Date.now;
@@ -177,11 +186,12 @@ export class SignInThrottle {
     }
     // The address is charged before the check (several accounts may be tried from it at once) and
     // refunded when the password was right.
-    if (address !== null) this.charge("address", this.addresses, address);
+    const written: (void | Promise<void>)[] = [];
+    if (address !== null) written.push(this.charge("address", this.addresses, address));
     let settled = false;
     return {
       ok: true,
-      settle: (right: boolean | null) => {
+      settle: async (right: boolean | null) => {
         if (settled) return;
         settled = true;
         if (right === null) {
@@ -190,17 +200,18 @@ export class SignInThrottle {
           this.accounts.forget(account);
           if (address !== null) this.addresses.refund(address);
         } else {
-          this.onEvent({ kind: "failed", account, address: address ?? "", via });
-          this.charge("account", this.accounts, account);
+          written.push(this.onEvent({ kind: "failed", account, address: address ?? "", via }));
+          written.push(this.charge("account", this.accounts, account));
         }
         done();
+        await Promise.all(written);
       },
     };
   }
 
-  private charge(key: "account" | "address", table: BackoffTable, value: string): void {
+  private charge(key: "account" | "address", table: BackoffTable, value: string): void | Promise<void> {
     const { blockMs, failures } = table.fail(value);
-    if (blockMs > 0) this.onEvent({ kind: "blocked", key, value, seconds: secs(blockMs), failures });
+    if (blockMs > 0) return this.onEvent({ kind: "blocked", key, value, seconds: secs(blockMs), failures });
   }
 
   // A refusal is answered after a short pause: an attacker's client waits instead of asking again

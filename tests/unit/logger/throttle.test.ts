@@ -124,10 +124,25 @@ describe("SignInThrottle", () => {
   it("tells the audit log about failures and blocks", async () => {
     const c = clock();
     const events: ThrottleEvent[] = [];
-    const t = new SignInThrottle({ now: c.now, refusalDelayMs: 0, onEvent: (e) => events.push(e) });
+    const t = new SignInThrottle({ now: c.now, refusalDelayMs: 0, onEvent: (e) => void events.push(e) });
     for (let i = 0; i < 5; i++) await guess(t, "Alice", "10.0.0.1");
     expect(events.filter((e) => e.kind === "failed")).toHaveLength(5);
     expect(events.at(-1)).toEqual({ kind: "blocked", key: "account", value: "alice", seconds: 1, failures: 5 });
+  });
+
+  it("settles an attempt only once its audit entries are written (the answer never precedes them)", async () => {
+    const c = clock();
+    const written: string[] = [];
+    // An audit log as slow as a busy database: each entry lands a few milliseconds later.
+    const slowLog = (e: ThrottleEvent) => new Promise<void>((done) => setTimeout(() => (written.push(e.kind), done()), 5));
+    const t = new SignInThrottle({ now: c.now, refusalDelayMs: 0, onEvent: slowLog });
+    for (let i = 0; i < 5; i++) {
+      const attempt = await t.begin("alice", null, "ChangePassword");
+      if (!attempt.ok) throw new Error("refused too early");
+      await attempt.settle(false);
+      expect(written).toHaveLength(i === 4 ? 6 : i + 1); // the fifth failure also starts a block
+    }
+    expect(written.at(-1)).toBe("blocked");
   });
 
   it("answers a refusal only after a pause, so that a flood of guesses waits instead of hammering", async () => {
