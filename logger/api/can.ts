@@ -64,9 +64,9 @@ export const canMethods: Registry = {
     params: z.object({ FileName, Content: z.string().max(MAX_CAPTURE_BYTES, `Captures are limited to ${MAX_CAPTURE_BYTES / 1024 / 1024} MB`) }),
     permission: null,
     maxBody: MAX_CAPTURE_BYTES * 2 + 4096,
-    handler: (p, ctx) => {
+    handler: async (p, ctx) => {
       fileProblem(() => ctx.can.loadCapture(p.FileName, p.Content));
-      ctx.audit(`Loaded CAN capture ${p.FileName}`);
+      await ctx.audit(`Loaded CAN capture ${p.FileName}`);
       return { Source: sourceOf(ctx) };
     },
   }),
@@ -84,9 +84,9 @@ export const canMethods: Registry = {
     params: z.object({ FileName, Content: z.string().max(MAX_DBC_BYTES, `DBC files are limited to ${MAX_DBC_BYTES / 1024 / 1024} MB`) }),
     permission: null,
     maxBody: MAX_DBC_BYTES * 2 + 4096,
-    handler: (p, ctx) => {
+    handler: async (p, ctx) => {
       fileProblem(() => ctx.can.loadDatabase(p.FileName, p.Content));
-      ctx.audit(`Loaded CAN database ${p.FileName}`);
+      await ctx.audit(`Loaded CAN database ${p.FileName}`);
       return { Database: databaseOf(ctx) };
     },
   }),
@@ -94,9 +94,9 @@ export const canMethods: Registry = {
   "CANAPI.RemoveDatabase": method({
     params: z.object({}),
     permission: null,
-    handler: (_p, ctx) => {
+    handler: async (_p, ctx) => {
       ctx.can.removeDatabase();
-      ctx.audit("Removed the CAN database");
+      await ctx.audit("Removed the CAN database");
       return {};
     },
   }),
@@ -130,11 +130,11 @@ export const canMethods: Registry = {
   "CANAPI.AddVariable": method({
     params: z.object({ Message: z.string().min(1).max(128), Signal: z.string().min(1).max(128) }),
     permission: null,
-    handler: (p, ctx) => {
+    handler: async (p, ctx) => {
       if (!ctx.can.database) throw notFound("No CAN database is loaded");
       const added = ctx.can.addVariable(p.Message, p.Signal);
       if (!added) throw notFound(`Signal ${p.Message}.${p.Signal} is not in the CAN database`);
-      if (added.created) ctx.audit(`Added CAN signal ${p.Message}.${p.Signal} as a variable`);
+      if (added.created) await ctx.audit(`Added CAN signal ${p.Message}.${p.Signal} as a variable`);
       return { Variable: { Id: added.variable.Id, Name: added.variable.Name, Unit: added.variable.Unit }, Created: added.created };
     },
   }),
