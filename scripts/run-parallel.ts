@@ -2,7 +2,9 @@
 // any fails. npm test uses it for the vitest suites (SQLite unit, conformance, the PostgreSQL
 // run): they spend most of their wall time waiting on servers they started, so on 2 cores they
 // finish together in about the time of the longest instead of the sum. Each suite's output is
-// kept and printed whole when it ends, so the logs do not interleave.
+// kept and printed whole, so the logs do not interleave: a passing suite's when it ends, a failing
+// suite's after all have ended, because CI shows only the tail of the log and the failure must
+// be in it.
 import { spawn } from "node:child_process";
 
 const scripts = process.argv.slice(2);
@@ -15,9 +17,14 @@ const npm = process.env.npm_execpath;
 const started = Date.now();
 const seconds = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
 
+function print(script: string, code: number, ms: number, out: Buffer[]) {
+  process.stdout.write(`\n===== npm run ${script}: ${code === 0 ? "passed" : `FAILED (exit ${code})`} in ${seconds(ms)} =====\n`);
+  process.stdout.write(Buffer.concat(out));
+}
+
 const runs = scripts.map(
   (script) =>
-    new Promise<{ script: string; code: number; ms: number }>((done) => {
+    new Promise<{ script: string; code: number; ms: number; out: Buffer[] }>((done) => {
       const t0 = Date.now();
       const out: Buffer[] = [];
       // Through the npm that runs us (npm_execpath), so the scripts see the same node and PATH.
@@ -29,14 +36,14 @@ const runs = scripts.map(
       child.on("close", (code, signal) => {
         const ms = Date.now() - t0;
         const result = code ?? (signal ? 1 : 0);
-        process.stdout.write(`\n===== npm run ${script}: ${result === 0 ? "passed" : `FAILED (exit ${result})`} in ${seconds(ms)} =====\n`);
-        process.stdout.write(Buffer.concat(out));
-        done({ script, code: result, ms });
+        if (result === 0) print(script, result, ms, out);
+        done({ script, code: result, ms, out });
       });
     }),
 );
 
 const results = await Promise.all(runs);
 const failed = results.filter((r) => r.code !== 0);
+for (const r of failed) print(r.script, r.code, r.ms, r.out);
 console.log(`\n${results.map((r) => `${r.script} ${r.code === 0 ? "passed" : "FAILED"} (${seconds(r.ms)})`).join(", ")}; together ${seconds(Date.now() - started)}`);
 process.exit(failed.length ? 1 : 0);
