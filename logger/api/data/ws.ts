@@ -338,7 +338,7 @@ export class LiveSocketHub {
     const auth = await authenticate(conn.ctx, conn.token);
     if (auth.state !== "ok") throw new RpcError(401, RS.InvalidOperation, authReason(auth.state));
     const caller = auth.caller;
-    return writeOutputs(conn.ctx.data, caller, p.Variables, p.Values, (text) => void auditAs(conn.ctx.db, caller.username, text, conn.ctx.trace));
+    return writeOutputs(conn.ctx.data, caller, p.Variables, p.Values, (text) => auditAs(conn.ctx.db, caller.username, text, conn.ctx.trace));
   }
 
   private read(conn: Connection, ids: string[]) {
