@@ -113,10 +113,18 @@ server.on("upgrade", (req, socket, head) => {
   if (!proxy.handleUpgrade(req, socket, head)) socket.destroy();
 });
 
+/** After SIGTERM, requests in flight get this long; then connections still open (live streams) are cut. */
+const SHUTDOWN_GRACE_MS = 5_000;
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
   process.once(signal, () => {
     proxy.close();
-    server.close(console.error);
+    // Exit once the last connection has ended: a timer or a socket towards the logger (a 15 s
+    // request timeout, a live subscription's) must not keep a stopped console alive.
+    server.close((error) => {
+      if (error) console.error(error);
+      process.exit(0);
+    });
     server.closeIdleConnections();
+    setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
   });
 }

@@ -6,9 +6,9 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { writeReadableStreamToWritable } from "@react-router/node";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
-// The logger's lingering close (nginx's): a 413 answered before the body was read still reaches a
-// client that is sending on, instead of being lost to the connection's reset.
-import { lingerOnClose } from "../logger/http/linger.ts";
+// A lingering close (nginx's): a 413 answered before the body was read still reaches a client that
+// is sending on, instead of being lost to the connection's reset.
+import { lingerOnClose } from "./linger.ts";
 
 /** What the app's entry.server exports as `requestGate` (app/services/requestGate.server.ts). */
 export interface RequestGate {
