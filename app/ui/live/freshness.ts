@@ -28,6 +28,18 @@ export function freshnessOf(timestampMs: number | null | undefined, periodMs: nu
   return nowMs - timestampMs > staleAfterMs(periodMs) ? "stale" : "live";
 }
 
+/**
+ * The page's value times updated by a stream sample's. A null from the stream means the stream
+ * does not know a time (a subscription made after acquisition stopped has seen no sample), not
+ * that there never was one: it does not erase a time the page knows, so a frozen value keeps its
+ * age ("Stale · 12 s") instead of losing it.
+ */
+export function mergeTimes(known: Readonly<Record<string, number | null>> | undefined, incoming: Readonly<Record<string, number | null>>): Record<string, number | null> {
+  const merged: Record<string, number | null> = { ...known };
+  for (const [id, t] of Object.entries(incoming)) if (t !== null || !(id in merged)) merged[id] = t;
+  return merged;
+}
+
 /** The worst of several: one stale value makes a widget that shows it stale. */
 export function worstFreshness(states: readonly Freshness[]): Freshness {
   if (states.includes("offline")) return "offline";

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from "react";
-import { summarizeFreshness, type FreshnessSummary } from "./freshness";
+import { mergeTimes, summarizeFreshness, type FreshnessSummary } from "./freshness";
 
 export type LiveState = "connecting" | "live" | "offline";
 export interface LiveSample {
@@ -78,7 +78,7 @@ export function useLiveValues(ids: readonly string[], initial: Record<string, nu
           setValues((v) => ({ ...v, ...sample.values }));
           skew.current = Math.min(skew.current ?? Infinity, Date.now() - sample.t);
           const stamped = sample.times ?? Object.fromEntries(Object.keys(sample.values).map((id) => [id, sample.t]));
-          setTimes((t) => ({ ...t, ...stamped }));
+          setTimes((t) => mergeTimes(t, stamped));
           setState("live");
           onSample?.(sample);
         } catch {

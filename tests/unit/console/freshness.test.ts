@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { freshnessOf, staleAfterMs, summarizeFreshness } from "~/ui/live/freshness";
+import { freshnessOf, mergeTimes, staleAfterMs, summarizeFreshness } from "~/ui/live/freshness";
 import { formatAge } from "~/ui/live/LiveBadge";
 import { parseCycle, planCycle } from "~/ui/kiosk/kioskCycle";
 
@@ -14,6 +14,17 @@ describe("freshness", () => {
     expect(freshnessOf(now - 3100, 1000, now)).toBe("stale");
     expect(freshnessOf(null, 1000, now)).toBe("stale");
     expect(freshnessOf(now, 1000, now, false)).toBe("offline");
+  });
+
+  it("keeps a frozen value's age when a new stream subscription knows no time for it", () => {
+    // The page knew a (now 12 s old) and b; the stream, subscribed again after acquisition
+    // stopped, sends a with no time, b newer, and c the page had not judged yet.
+    const times = mergeTimes({ a: now - 12_000, b: now - 9_000 }, { a: null, b: now - 500, c: null });
+    expect(times).toEqual({ a: now - 12_000, b: now - 500, c: null });
+    const s = summarizeFreshness(times, { a: 1000, b: 1000, c: 1000 }, now);
+    expect(s.state).toBe("stale");
+    expect(s.ageMs).toBe(12_000);
+    expect(mergeTimes(undefined, { a: null })).toEqual({ a: null });
   });
 
   it("summarizes the worst state with the oldest stale value's age", () => {
