@@ -1,10 +1,10 @@
-// `node scripts/run-parallel.ts <npm script>…`: runs npm scripts at the same time and fails if
-// any fails. npm test uses it for the vitest suites (SQLite unit, conformance, the PostgreSQL
-// run): they spend most of their wall time waiting on servers they started, so on 2 cores they
-// finish together in about the time of the longest instead of the sum. Each suite's output is
-// kept and printed whole, so the logs do not interleave: a passing suite's when it ends, a failing
-// suite's after all have ended, because CI shows only the tail of the log and the failure must
-// be in it.
+// `node scripts/run-parallel.ts <npm script>…`: runs npm scripts at the same time and fails if any
+// fails. npm test uses it for the typecheck, the vitest suites (SQLite unit, conformance, the
+// PostgreSQL run) and the soak guard: they spend most of their wall time waiting on servers they
+// started, so on 2 cores they finish together in about the time of the longest instead of the sum.
+// Each suite's output is kept and printed whole, so the logs do not interleave: a passing suite's
+// when it ends, a failing suite's after all have ended, because CI shows only the tail of the log
+// and the failure must be in it.
 import { spawn } from "node:child_process";
 
 const scripts = process.argv.slice(2);

@@ -1,9 +1,9 @@
-// `npm run test:soak` (last step of `npm test`): the memory regression guard of issue 18. A short
-// soak of the built console + embedded logger (bench/soakRun.ts: 10 kiosks with the live stream
-// open and the kiosk dashboard reloaded every 10 s, 3 operators paging every 0.5 s, for 3 min)
-// whose heap used after a forced GC at the end of the load must be within +20 MB of the value
-// after the 60 s warm-up, for the console and for the logger; no page may fail and no live
-// stream drop. Exits 1 otherwise.
+// `npm run test:soak` (in `npm test`, beside the unit suites, on the build made before them): the
+// memory regression guard of issue 18. A short soak of the built console + embedded logger
+// (bench/soakRun.ts: 10 kiosks with the live stream open and the kiosk dashboard reloaded every
+// 10 s, 3 operators paging every 0.5 s, for 3 min) whose heap used after a forced GC at the end of
+// the load must be within +20 MB of the value after the 60 s warm-up, for the console and for the
+// logger; no page may fail and no live stream drop. Exits 1 otherwise.
 // SOAK_GUARD_INJECT_LEAK_KB_PER_S=N keeps N kB a second in the console (bench/soakProbe.ts, a
 // test-only preload): with 1000 (≈ +120 MB over the measured 2 min) the guard must fail — that is how it was shown it can.
 import { heapGrowth, summary } from "../bench/soakReport.ts";

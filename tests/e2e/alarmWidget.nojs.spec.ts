@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, createDashboardInManager, createUser, expect, LOGGER, rpc, signIn, test, token, unique } from "./fixtures";
+import { ADMIN_PASSWORD, createDashboardInManager, createUser, expect, LOGGER, rpc, signIn, signInDirect, test, token, unique } from "./fixtures";
 
 // The alarm list widget, with JavaScript (the dashboard re-polls its loader) and without (the
 // page refreshes itself at the dashboard's interval). Runs against the shared e2e logger: the
@@ -101,7 +101,7 @@ test("a viewer without UseRulesNotifications sees that alarms are not permitted"
   });
   try {
     const viewer = await createUser("Viewer");
-    await signIn(page, viewer.username, viewer.password);
+    await signInDirect(page, viewer.username, viewer.password);
     await page.goto(`/${ID}`);
     const widget = alarmWidget(page);
     await expect(widget.getByRole("heading", { name: "Alarm list" })).toBeVisible();

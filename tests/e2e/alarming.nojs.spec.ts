@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, createUser, expect, LOGGER, rpc, signIn, test, token, unique } from "./fixtures";
+import { ADMIN_PASSWORD, createUser, expect, LOGGER, rpc, signIn, signInDirect, test, token, unique } from "./fixtures";
 
 // Runs with JavaScript on (project js) and off (project nojs): acknowledging and shelving are
 // plain form posts; with JavaScript the page also refreshes itself.
@@ -99,7 +99,7 @@ test("filters alarms by severity and state", async ({ page }) => {
 
 test("without UseRulesNotifications there is no alarm count and Alarming is forbidden", async ({ page }) => {
   const viewer = await createUser("Viewer");
-  await signIn(page, viewer.username, viewer.password);
+  await signInDirect(page, viewer.username, viewer.password);
   await page.goto("/versionInfo");
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await expect(page.getByTestId("alarm-count")).toHaveCount(0);
@@ -107,7 +107,7 @@ test("without UseRulesNotifications there is no alarm count and Alarming is forb
   expect(res?.status()).toBe(403);
   const operator = await createUser("Operator");
   await page.context().clearCookies();
-  await signIn(page, operator.username, operator.password);
+  await signInDirect(page, operator.username, operator.password);
   await page.goto("/versionInfo");
   await expect(page.getByTestId("alarm-count")).toBeVisible();
 });

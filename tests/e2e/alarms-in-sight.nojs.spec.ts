@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, createUser, expect, LOGGER, rpc, signIn, test, token, unique } from "./fixtures";
+import { ADMIN_PASSWORD, createUser, expect, LOGGER, rpc, signIn, signInDirect, test, token, unique } from "./fixtures";
 
 // Issue 15 §4, with and without JavaScript: an acknowledged alarm that is still active stays in
 // sight — counted by the header bell and listed (and acknowledgeable) on the default dashboard.
@@ -74,7 +74,7 @@ test("without Alarming's permission there is no acknowledge button and the post 
   const rule = await firingRule();
   try {
     const viewer = await createUser("Viewer");
-    await signIn(page, viewer.username, viewer.password);
+    await signInDirect(page, viewer.username, viewer.password);
     await page.goto(`/dashboard?id=${await defaultDashboardId()}`);
     await expect(page.locator('[data-testid="widget"][data-type="alarms"]')).toBeVisible();
     await expect(page.getByRole("button", { name: /^Acknowledge / })).toHaveCount(0);

@@ -1,7 +1,7 @@
-import { ADMIN_PASSWORD, createRole, createUser, expect, signIn, test } from "./fixtures";
+import { ADMIN_PASSWORD, createRole, createUser, expect, signInDirect, test } from "./fixtures";
 
 test("the changelog page shows the operators' changelog for every signed-in user, in their language", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/changelogUI");
   const log = page.getByTestId("changelog");
   await expect(log.getByRole("heading", { level: 1, name: "Changelog" })).toBeVisible();
@@ -13,7 +13,7 @@ test("the changelog page shows the operators' changelog for every signed-in user
   const role = await createRole([]);
   const user = await createUser(role.id);
   await page.context().clearCookies();
-  await signIn(page, user.username, user.password);
+  await signInDirect(page, user.username, user.password);
   await page.goto("/versionInfo");
   await expect(page.getByRole("navigation", { name: "Main menu" }).locator('a[href="/changelogUI"]')).toHaveCount(1);
   await page.goto("/changelogUI");

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, expect, rpc, signIn, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, expect, rpc, signInDirect, test, unique } from "./fixtures";
 import { variableIds } from "./history";
 
 // Issue 15 §1 for charts: a chart that runs up to now is judged like a value — stale (or offline)
@@ -26,7 +26,7 @@ test("a chart of data that stopped updating is greyed with its state named; a pa
   const id = await chartDashboard();
   const url = `/dashboard?id=${id}`;
   try {
-    await signIn(page, "admin", ADMIN_PASSWORD);
+    await signInDirect(page, "admin", ADMIN_PASSWORD);
     await page.goto(url);
     await expect(chart(page)).toHaveAttribute("data-freshness", "live");
     await expect(chart(page).locator(".loggia-not-live")).toHaveCount(0);

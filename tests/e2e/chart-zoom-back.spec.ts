@@ -1,5 +1,5 @@
 import { expectAccessible } from "./axe";
-import { ADMIN_PASSWORD, expect, rpc, signIn, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, expect, rpc, signInDirect, test, unique } from "./fixtures";
 import { variableIds } from "./history";
 
 // A drag-zoom remembers the range it left: the chart itself (and the range bar) offers "Back" to
@@ -11,7 +11,7 @@ test("after a drag-zoom the chart offers Back to the previous range, by keyboard
     Dashboard: { Name: unique("Zoom back "), Content: { Range: "1h", Refresh: "off", Widgets: [{ ID: "c", Type: "chart", X: 0, Y: 0, W: 12, H: 4, Variables: [ids["Oil temperature"]] }] } },
   });
   try {
-    await signIn(page, "admin", ADMIN_PASSWORD);
+    await signInDirect(page, "admin", ADMIN_PASSWORD);
     await page.goto(`/dashboard?id=${ID}&range=15m`);
     const widget = page.locator('[data-widget="c"]');
     await expect(widget.getByTestId("chart-back")).toHaveCount(0);

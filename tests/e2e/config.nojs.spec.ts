@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, createRole, createUser, expect, rpc, signIn, test, token, unique } from "./fixtures";
+import { ADMIN_PASSWORD, createRole, createUser, expect, rpc, signIn, signInDirect, test, token, unique } from "./fixtures";
 
 // Simple Config with JavaScript on and off. The e2e logger is shared by every test: each test
 // puts the project config back as it found it (in `finally`, through the logger API).
@@ -18,7 +18,7 @@ async function restore(original: ProjectConfig) {
 }
 
 async function open(page: Page) {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/config");
   await expect(page.getByRole("heading", { name: "Simple Config", level: 1 })).toBeVisible();
 }

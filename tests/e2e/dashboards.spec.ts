@@ -1,4 +1,4 @@
-import { ADMIN_PASSWORD, expect, LOGGER, rpc, signIn, test, token, unique } from "./fixtures";
+import { ADMIN_PASSWORD, expect, LOGGER, rpc, signIn, signInDirect, test, token, unique } from "./fixtures";
 
 // With JavaScript: every widget type, live values, chart zoom, default and selection menu.
 
@@ -107,7 +107,7 @@ test("a dashboard with every widget type updates live, zooms, and becomes the de
 });
 
 test("the time range and refresh interval live in the URL", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/dashboard");
   await page.getByRole("link", { name: "15 min" }).click();
   await expect(page).toHaveURL(/range=15m/);

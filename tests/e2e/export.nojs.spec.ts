@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { createRole, createUser, expect, rpc, signIn, test } from "./fixtures";
+import { createRole, createUser, expect, rpc, signIn, signInDirect, test } from "./fixtures";
 import { recordMeasurement, variableIds } from "./history";
 
 test("export a measurement as CSV: header, separators, row count and the user's time zone", async ({ page }) => {
@@ -57,7 +57,7 @@ test("export a measurement as CSV: header, separators, row count and the user's 
 test("a bad export request is explained on the form with the choices kept", async ({ page }) => {
   const role = await createRole(["UseExport"]);
   const user = await createUser(role.id);
-  await signIn(page, user.username, user.password);
+  await signInDirect(page, user.username, user.password);
   await page.goto("/export");
   const form = page.getByTestId("export-form");
   await form.getByRole("radio", { name: "Resampled" }).check();

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, createRole, createUser, expect, signIn, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, createRole, createUser, expect, signIn, signInDirect, test, unique } from "./fixtures";
 
 // Runs with JavaScript (XHR upload with progress, dialog confirmation) and without (plain
 // multipart form, confirmation page): the same clicks work in both.
@@ -23,7 +23,7 @@ async function upload(page: Page, name: string, mimeType: string, buffer: Buffer
 }
 
 test("creates a folder, uploads, previews, downloads, renames and deletes files", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/fileBrowser");
   await expect(page.getByRole("heading", { name: "File browser" })).toBeVisible();
   const folder = unique("run");
@@ -82,7 +82,7 @@ test("creates a folder, uploads, previews, downloads, renames and deletes files"
 });
 
 test("uploaded names are sanitised and paths leaving the root are refused", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/fileBrowser");
   const folder = unique("safe");
   await newFolder(page, folder);

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, expect, roleId, rpc, signIn, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, expect, roleId, rpc, signIn, signInDirect, test, unique } from "./fixtures";
 import { variableIds } from "./history";
 
 // Issue 15 §1: frozen data never looks live. Acquisition is really stopped on the shared e2e
@@ -85,7 +85,7 @@ test("Italian pages say the state in Italian", async ({ page }) => {
     Password: password,
   });
   try {
-    await signIn(page, username, password);
+    await signInDirect(page, username, password);
     await page.goto(`/dashboard?id=${id}`);
     await expect(page.locator("html")).toHaveAttribute("lang", /^it/);
     await expect(page.getByTestId("live-state")).toHaveAttribute("data-state", "live");

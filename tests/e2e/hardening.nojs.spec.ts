@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, createUser, expect, setGlobalSettings, signIn, test, token } from "./fixtures";
+import { ADMIN_PASSWORD, createUser, expect, setGlobalSettings, signIn, signInDirect, test, token } from "./fixtures";
 import { startConsole, startLogger } from "./stack";
 
 // The request gate and its neighbours, with JavaScript (project js) and without (nojs): another
@@ -115,7 +115,7 @@ test("odd requests are 4xx, not 500", async ({ page }) => {
 });
 
 test("a GET of the export download goes back to the export form with its choices", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/export/csv?mode=resampled&interval=60&span=preset&preset=1h");
   await expect(page).toHaveURL(/\/export\?mode=resampled&interval=60&span=preset&preset=1h$/);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
@@ -145,7 +145,7 @@ test("a new Jupyter or tile server address reloads the page, so its policy allow
   test.skip(javaScriptEnabled === false, "without JavaScript every page is a fresh document anyway");
   const jupyter = "http://127.0.0.1:39997/lab";
   try {
-    await signIn(page, "admin", ADMIN_PASSWORD);
+    await signInDirect(page, "admin", ADMIN_PASSWORD);
     await page.goto("/globalSettings");
     await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
     await page.getByLabel("Jupyter Lab address").fill(jupyter);

@@ -1,8 +1,8 @@
-import { ADMIN_PASSWORD, createRole, createUser, expect, signIn, test } from "./fixtures";
+import { ADMIN_PASSWORD, createRole, createUser, expect, signIn, signInDirect, test } from "./fixtures";
 
 // Issue 15 §9: Help is an in-app screen for operators' tasks, inside the shell, translated.
 test("Help is an in-app page for operators, reached from the menu, in English and Italian", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/versionInfo");
   const link = page.getByRole("navigation", { name: "Main menu" }).locator('a[href="/help"]');
   await expect(link).toHaveCount(1);

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { ADMIN_PASSWORD, createRole, createUser, expect, setGlobalSettings, signIn, test } from "./fixtures";
+import { ADMIN_PASSWORD, createRole, createUser, expect, setGlobalSettings, signIn, signInDirect, test } from "./fixtures";
 
 // Runs with JavaScript on and off. The Jupyter address is global state: put back in `finally`.
 // No Debian package of a notebook server is installed here, so a stand-in HTTP server plays it.
@@ -18,7 +18,7 @@ test("says so when no address is configured or it does not answer, embeds it whe
   const { server, url } = await stubJupyter();
   try {
     await setGlobalSettings({ JupyterUrl: "" });
-    await signIn(page, "admin", ADMIN_PASSWORD);
+    await signInDirect(page, "admin", ADMIN_PASSWORD);
     await page.goto("/jupyterlab");
     await expect(page.getByTestId("jupyter-message")).toContainText("No Jupyter Lab address is configured.");
 

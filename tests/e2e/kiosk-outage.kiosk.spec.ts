@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import type { Page } from "@playwright/test";
 import { expectAccessible } from "./axe";
 import { expect, test } from "./fixtures";
-import { freePort, startConsole } from "./stack";
+import { freePort, reapOnExit, startConsole } from "./stack";
 
 // Issue 15 §1/§5: a dashboard opened while the logger is unreachable is not the error page. A
 // logger of its own (its data folder survives the stop) behind a console of its own, so the
@@ -15,7 +15,7 @@ const root = resolve(import.meta.dirname, "../..");
 const PASSWORD = "outage-Admin-pass-1";
 
 function runLogger(port: number, dataDir: string): ChildProcess {
-  const child = spawn(process.execPath, ["logger/main.ts", "--port", String(port), "--data", dataDir], { cwd: root, env: { ...process.env, ADMIN_PASSWORD: PASSWORD }, stdio: ["ignore", "ignore", "pipe"] });
+  const child = reapOnExit(spawn(process.execPath, ["logger/main.ts", "--port", String(port), "--data", dataDir], { cwd: root, env: { ...process.env, ADMIN_PASSWORD: PASSWORD }, stdio: ["ignore", "ignore", "pipe"] }));
   child.stderr?.resume();
   return child;
 }

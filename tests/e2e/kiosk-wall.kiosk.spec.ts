@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expectAccessible } from "./axe";
-import { ADMIN_PASSWORD, createUser, expect, rpc, signIn, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, createUser, expect, rpc, signIn, signInDirect, test, unique } from "./fixtures";
 import { variableIds } from "./history";
 
 // Issue 15 §5: a wall-ready kiosk (1920×1080 in this project, 3840×2160 set here), against the
@@ -19,7 +19,7 @@ async function dashboards(): Promise<{ ID: string; Name: string; IsDefault: bool
 }
 
 test("the kiosk fills a 1080p and a 4K screen without scrolling, with numbers readable from 3 m", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/dashboard?kiosk");
   await expect(page.getByTestId("live-state")).toHaveAttribute("data-state", "live");
   await noScrolling(page);
@@ -41,7 +41,7 @@ test("the kiosk fills a 1080p and a 4K screen without scrolling, with numbers re
 test("the kiosk shows a 24-hour clock in the user's time zone, ticking", async ({ page }) => {
   // The fixtures' users live in Europe/Rome; the browser here runs in another zone.
   const viewer = await createUser("Viewer");
-  await signIn(page, viewer.username, viewer.password);
+  await signInDirect(page, viewer.username, viewer.password);
   await page.goto("/dashboard?kiosk");
   const clock = page.getByTestId("kiosk-clock");
   await expect(clock).toBeVisible();
@@ -73,7 +73,7 @@ test("the alarm strip lists active alarms, unacknowledged and acknowledged, most
     for (const id of rules) await expect.poll(() => state(id)).toBe("ActiveUnacknowledged");
     await rpc("AlarmAPI.Acknowledge", { IDs: [rules[0]], Comment: "seen on the wall" });
 
-    await signIn(page, "admin", ADMIN_PASSWORD);
+    await signInDirect(page, "admin", ADMIN_PASSWORD);
     await page.goto("/dashboard?kiosk");
     const strip = page.getByTestId("kiosk-alarms");
     await expect(strip).toBeVisible();
@@ -98,7 +98,7 @@ test("?cycle moves on to the next dashboard; a bad cycle is ignored", async ({ p
   const list = await dashboards();
   expect(list.length).toBeGreaterThanOrEqual(2);
   const next = list[1 % list.length]!;
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto(`/dashboard?kiosk&cycle=5&id=${list[0]!.ID}`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(list[0]!.Name);
   await expect(page).toHaveURL(new RegExp(`[?&]id=${next.ID}`), { timeout: 12_000 });
@@ -111,7 +111,7 @@ test("?cycle moves on to the next dashboard; a bad cycle is ignored", async ({ p
 
 test("frozen data turns the kiosk stale in place: badge with its age, greyed values, a full-width strip", async ({ page }) => {
   test.setTimeout(60_000);
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/dashboard?kiosk");
   await expect(page.getByTestId("live-state")).toHaveAttribute("data-state", "live");
   await expect(page.getByTestId("kiosk-outage")).toHaveCount(0);

@@ -2,11 +2,11 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { ADMIN_PASSWORD, expect, signIn, test } from "./fixtures";
-import { freePort, startConsole } from "./stack";
+import { ADMIN_PASSWORD, expect, signIn, signInDirect, test } from "./fixtures";
+import { freePort, reapOnExit, startConsole } from "./stack";
 
 test("a wall display reaches the default dashboard without any navigation chrome", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/defaultDashboard?kiosk");
   await expect(page).toHaveURL(/\/dashboard\?kiosk=?$/);
   await expect(page.locator("main[data-kiosk]")).toBeVisible();
@@ -35,11 +35,13 @@ test("without JavaScript the kiosk page refreshes itself; with it, values update
 // A logger of its own (short access tokens, a data folder that survives a restart) behind a console of its own.
 const root = resolve(import.meta.dirname, "../..");
 function runLogger(port: number, dataDir: string): ChildProcess {
-  const child = spawn(process.execPath, ["logger/main.ts", "--port", String(port), "--data", dataDir], {
-    cwd: root,
-    env: { ...process.env, ADMIN_PASSWORD, ACCESS_TOKEN_TTL: "2" },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const child = reapOnExit(
+    spawn(process.execPath, ["logger/main.ts", "--port", String(port), "--data", dataDir], {
+      cwd: root,
+      env: { ...process.env, ADMIN_PASSWORD, ACCESS_TOKEN_TTL: "2" },
+      stdio: ["ignore", "ignore", "pipe"],
+    }),
+  );
   child.stderr?.resume();
   return child;
 }

@@ -1,4 +1,4 @@
-import { ADMIN_PASSWORD, expect, rpc, signIn, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, expect, rpc, signInDirect, test, unique } from "./fixtures";
 
 // With JavaScript: the Dashboard Manager's layout grid moves and resizes widgets by pointer and
 // by keyboard, and "Save layout" stores every position at once.
@@ -16,7 +16,7 @@ test("drag, resize and keyboard moves in the layout editor are saved together", 
   const { ID: id } = await rpc<{ ID: string }>("WebUIAPI.SaveDashboard", {
     Dashboard: { Name: name, Content: { Columns: 12, RowHeight: 80, Range: "1h", Refresh: "off", Widgets: [text("a", 0, 0), text("b", 6, 0), text("c", 0, 4)] } },
   });
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto(`/dashboardManager?edit=${id}`);
   const editor = page.getByTestId("layout-editor");
   await expect(editor.getByText(/Drag a widget/)).toBeVisible(); // the hint appears once hydrated

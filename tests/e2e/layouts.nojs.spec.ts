@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, expect, rpc, signIn, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, expect, rpc, signIn, signInDirect, test, unique } from "./fixtures";
 
 // Issue 15 §9 / spec §4, §9: the eight layouts, the layout types and the sidebar widths are
 // offered in User Settings (a plain form) and each draws a distinct, sensible shell.
@@ -18,7 +18,7 @@ async function choose(page: Page, options: { layout: string; type?: string; widt
 const box = async (page: Page, selector: string) => (await page.locator(selector).first().boundingBox())!;
 
 test("User Settings offers the eight layouts, three layout types and three sidebar widths with their defaults", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/settings");
   const values = (label: string) => page.getByLabel(label).locator("option").evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value));
   expect(await values("Menu layout")).toEqual([

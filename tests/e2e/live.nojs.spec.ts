@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, createUser, expect, signIn, test } from "./fixtures";
+import { ADMIN_PASSWORD, createUser, expect, signIn, signInDirect, test } from "./fixtures";
 
 // The four live-data screens against the simulated rig of the embedded logger, with and
 // without JavaScript.
@@ -91,7 +91,7 @@ test("Project State shows devices and starts and stops measurements and the proj
 
 test("a Viewer watches but cannot write outputs or start and stop (403)", async ({ page, baseURL }) => {
   const viewer = await createUser("Viewer");
-  await signIn(page, viewer.username, viewer.password);
+  await signInDirect(page, viewer.username, viewer.password);
   await page.goto("/devices");
   await expect(page.getByRole("button", { name: /Stop project|Start project/ })).toHaveCount(0);
   const stop = await page.request.post("/devices", { form: { intent: "projectStop" }, headers: { Origin: baseURL! }, maxRedirects: 0 });

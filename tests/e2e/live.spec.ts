@@ -1,7 +1,7 @@
-import { ADMIN_PASSWORD, expect, signIn, test } from "./fixtures";
+import { ADMIN_PASSWORD, expect, signInDirect, test } from "./fixtures";
 
 test("with JavaScript, Monitor values update live over the push channel", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/monitor");
   await page.getByLabel("Vibration").first().check();
   await page.getByRole("button", { name: "Show" }).click();

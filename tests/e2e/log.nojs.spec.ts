@@ -1,4 +1,4 @@
-import { ADMIN_PASSWORD, expect, rpc, signIn, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, expect, rpc, signInDirect, test, unique } from "./fixtures";
 
 // Log Messages with JavaScript on and off: filters and paging live in the URL, the maintenance
 // notice is a plain form, the header popover a <details>.
@@ -8,7 +8,7 @@ const post = (m: Record<string, unknown>) => rpc("GI.system/MessagingAPI.PostMes
 test("filters and pages messages, exports CSV", async ({ page }) => {
   const sender = unique("Plant");
   for (let i = 0; i < 30; i++) await post({ Sender: sender, Topic: i % 2 ? "Odd" : "Even", Type: i % 3 ? "Info" : "Warning", Text: `Reading ${i} done` });
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/log");
   await page.getByLabel("Sender").fill(sender);
   await page.getByLabel("Per page").selectOption("25");
@@ -48,7 +48,7 @@ test("filters and pages messages, exports CSV", async ({ page }) => {
 test("the header popover lists the latest messages", async ({ page }) => {
   const text = `Latest ${unique("note")}`;
   await post({ Sender: "Plant", Topic: "Shift", Type: "Info", Text: text });
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/versionInfo");
   await page.getByTestId("messages-popover").click();
   await expect(page.getByText(text)).toBeVisible();
@@ -58,7 +58,7 @@ test("the header popover lists the latest messages", async ({ page }) => {
 
 test("an administrator starts and stops a maintenance notice; the banner follows it", async ({ page }) => {
   const text = `Filter change ${unique("m")}`;
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/log");
   const card = page.getByTestId("maintenance-card");
   try {

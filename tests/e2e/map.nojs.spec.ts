@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { ADMIN_PASSWORD, createRole, createUser, expect, LOGGER, rpc, setGlobalSettings, signIn, signOut, test, token, unique } from "./fixtures";
+import { ADMIN_PASSWORD, createRole, createUser, expect, LOGGER, rpc, setGlobalSettings, signIn, signInDirect, signOut, test, token, unique } from "./fixtures";
 
 // Runs with JavaScript on (Leaflet) and off (the server's SVG map). Device locations and the
 // tile server are global state: each test puts them back in `finally`.
@@ -35,7 +35,7 @@ async function stubTiles(): Promise<{ server: Server; template: string; requests
 }
 
 test("shows every device on the map and in the list, with state, values and a link to Project State", async ({ page, javaScriptEnabled }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/cockpit");
   await expect(page.getByRole("heading", { name: "Map" })).toBeVisible();
   await expect(page.getByTestId("map-legend")).toContainText("Online");
@@ -89,7 +89,7 @@ test("a device without a location is listed as such; with none located the page 
   try {
     const station = before.find((d) => d.Name === "Weather station")!;
     await setLocation(station, null);
-    await signIn(page, "admin", ADMIN_PASSWORD);
+    await signInDirect(page, "admin", ADMIN_PASSWORD);
     await page.goto("/cockpit");
     const row = page.getByTestId("map-devices").locator('tr[data-device="Weather station"]');
     await expect(row.getByTestId("map-device-location")).toContainText("No location");
@@ -113,7 +113,7 @@ test("a device without a location is listed as such; with none located the page 
 test("the tile server setting is validated and, once set, the map draws its tiles", async ({ page, javaScriptEnabled }) => {
   const { server, template, requests } = await stubTiles();
   try {
-    await signIn(page, "admin", ADMIN_PASSWORD);
+    await signInDirect(page, "admin", ADMIN_PASSWORD);
     await page.goto("/globalSettings");
     const field = page.getByLabel("Map tile server");
     await field.fill("http://tiles.example/{z}/{x}.png");
@@ -150,7 +150,7 @@ test("the tile server setting is validated and, once set, the map draws its tile
 
 test("marker colours follow the devices' state without a reload", async ({ page, javaScriptEnabled }) => {
   test.skip(!javaScriptEnabled, "without JavaScript a reload shows the current state");
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/cockpit");
   const bench = page.locator('path.loggia-marker[data-device="Test bench controller"]');
   await expect(bench).toHaveAttribute("data-state", /^(online|alarm)$/);
@@ -171,7 +171,7 @@ test("a device with an active alarm is shown in the alarm colour", async ({ page
   const { ID } = await rpc<{ ID: number }>("AlarmAPI.AddRule", { Rule: { Name: unique("Map voltage "), VariableId: voltage, Type: "high", High: -1000, Severity: "high" } });
   try {
     await expect.poll(async () => (await rpc<{ Alarms: { ID: number; Active: boolean }[] }>("AlarmAPI.GetAlarms", {})).Alarms.find((a) => a.ID === ID)?.Active).toBe(true);
-    await signIn(page, "admin", ADMIN_PASSWORD);
+    await signInDirect(page, "admin", ADMIN_PASSWORD);
     await page.goto("/cockpit");
     await expect(page.getByTestId("map-devices").locator('tr[data-device="Power meter"]').getByTestId("map-device-state")).toHaveText("Alarm");
     const marker = javaScriptEnabled ? page.locator('path.loggia-marker[data-device="Power meter"]') : page.locator('[data-testid="svg-marker"][data-device="Power meter"]');

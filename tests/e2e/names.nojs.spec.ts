@@ -1,10 +1,10 @@
-import { ADMIN_PASSWORD, expect, rpc, signIn, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, expect, rpc, signInDirect, test, unique } from "./fixtures";
 
 // Names with control or format characters (here a zero-width space) are refused by the logger,
 // and the form shows its words as with any other refusal (issue 14). With and without JavaScript.
 
 test("a role name with an invisible character is refused, with the logger's reason on the form", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/roleManagement");
   await page.getByRole("link", { name: "Add role" }).click();
   const name = `${unique("Admin")}\u200bistrator`;

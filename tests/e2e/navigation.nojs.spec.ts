@@ -1,4 +1,4 @@
-import { ADMIN_PASSWORD, expect, signIn, test } from "./fixtures";
+import { ADMIN_PASSWORD, expect, signInDirect, test } from "./fixtures";
 
 // The one menu of the page: a bar from md up, the drawer the ☰ toggle opens below it (a
 // <details>, so with and without JavaScript). With JavaScript its entries navigate in the app and
@@ -6,7 +6,7 @@ import { ADMIN_PASSWORD, expect, signIn, test } from "./fixtures";
 
 test("on a phone the menu is a drawer that opens, leads to a screen and closes", async ({ page }) => {
   await page.setViewportSize({ width: 420, height: 800 });
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/versionInfo");
   const nav = page.getByRole("navigation", { name: "Main menu" });
   await expect(nav).toBeHidden();
@@ -23,7 +23,7 @@ test("on a phone the menu is a drawer that opens, leads to a screen and closes",
 
 test("on a wide screen the menu is a bar; the current screen's entry is marked", async ({ page }) => {
   await page.setViewportSize({ width: 1400, height: 900 });
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/versionInfo");
   const nav = page.getByRole("navigation", { name: "Main menu" });
   await expect(nav).toBeVisible();
@@ -39,7 +39,7 @@ test("on a wide screen the menu is a bar; the current screen's entry is marked",
 
 test("with the sidebar layout the sidebar is the menu on a wide screen and the drawer on a phone", async ({ page }) => {
   await page.setViewportSize({ width: 1400, height: 900 });
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/settings");
   await page.getByLabel("Menu layout").selectOption("vertical-default");
   await page.getByRole("button", { name: "Save" }).click();

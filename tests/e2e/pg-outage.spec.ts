@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startPostgres } from "../support/postgres.ts";
 import { expect, test } from "./fixtures";
-import { freePort, startConsole } from "./stack";
+import { freePort, reapOnExit, startConsole } from "./stack";
 
 // Issue 17 §4: PostgreSQL stops under a running console + logger (STORE_URL): the console shows
 // its outage page, the logger retries, and when PostgreSQL is back everything carries on with
@@ -37,11 +37,13 @@ test("PostgreSQL stopping shows the outage page; when it returns the same sign-i
   const pg = await startPostgres({ port: Number(process.env.E2E_PG_OUTAGE_PORT ?? 55541) });
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), "loggia-e2e-pg-outage-"));
-  const logger: ChildProcess = spawn(process.execPath, ["logger/main.ts", "--port", String(port), "--data", dataDir], {
-    cwd: root,
-    env: { ...process.env, ADMIN_PASSWORD: PASSWORD, STORE_URL: pg.url, LOGGER_ID: "outage", SIM: "on" },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const logger: ChildProcess = reapOnExit(
+    spawn(process.execPath, ["logger/main.ts", "--port", String(port), "--data", dataDir], {
+      cwd: root,
+      env: { ...process.env, ADMIN_PASSWORD: PASSWORD, STORE_URL: pg.url, LOGGER_ID: "outage", SIM: "on" },
+      stdio: ["ignore", "ignore", "pipe"],
+    }),
+  );
   let log = "";
   logger.stderr!.on("data", (d: Buffer) => (log = (log + d.toString()).slice(-4000)));
   const loggerUrl = `http://127.0.0.1:${port}`;

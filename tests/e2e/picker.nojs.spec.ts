@@ -1,10 +1,10 @@
-import { ADMIN_PASSWORD, expect, signIn, test } from "./fixtures";
+import { ADMIN_PASSWORD, expect, signInDirect, test } from "./fixtures";
 
 // The one variable picker (here on the export form): search, groups by device, chosen ones in view.
 
 test("the variable picker filters, groups by device and keeps the chosen ones in view", async ({ page }) => {
   const noJs = test.info().project.name === "nojs";
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/export");
   const picker = page.getByTestId("variable-picker");
   await expect(picker.getByRole("group", { name: "Test bench controller" })).toBeVisible();

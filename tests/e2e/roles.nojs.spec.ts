@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, createRole, createUser, expect, roleId, rpc, signIn, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, createRole, createUser, expect, roleId, rpc, signIn, signInDirect, test, unique } from "./fixtures";
 
 // Runs with JavaScript on (project js) and off (project nojs): every step is a plain click on
 // a link or button, which the enhanced and the HTML-only page both answer.
@@ -16,7 +16,7 @@ function rowOf(page: Page, name: string) {
 }
 
 async function openRoles(page: Page) {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/roleManagement");
 }
 

@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { ADMIN_PASSWORD, expect, rpc, signIn, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, expect, rpc, signInDirect, test, unique } from "./fixtures";
 
 // Rules and notification targets as validated forms, with JavaScript on and off.
 
@@ -20,7 +20,7 @@ test("adds a rule and a webhook target through the forms and sends a test notifi
   const ruleName = unique("Bearing hot ");
   const targetName = unique("Ops hook ");
   try {
-    await signIn(page, "admin", ADMIN_PASSWORD);
+    await signInDirect(page, "admin", ADMIN_PASSWORD);
     await page.goto("/alarming");
     await page.getByTestId("rules-link").click();
     await expect(page).toHaveURL(/\/rulesNotifications$/);
@@ -90,7 +90,7 @@ test("adds a rule and a webhook target through the forms and sends a test notifi
 
 test("the rule form asks for the type first and shows only that type's fields, keeping what was typed", async ({ page }) => {
   const noJs = test.info().project.name === "nojs";
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/rulesNotifications?addRule");
   const form = page.getByTestId("rule-form");
   // The type is the form's first control; without JavaScript a button shows the chosen type's fields.
@@ -137,7 +137,7 @@ test("the rule form asks for the type first and shows only that type's fields, k
 });
 
 test("the trace log shows the logger's own entries, filters by level and downloads", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/traceLog?level=debug");
   const table = page.getByTestId("trace-table");
   await expect(table.locator('tr[data-level="debug"]').first()).toBeVisible();

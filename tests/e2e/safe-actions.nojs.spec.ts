@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expectAccessible } from "./axe";
-import { ADMIN_PASSWORD, createUser, expect, rpc, signIn, test } from "./fixtures";
+import { ADMIN_PASSWORD, createUser, expect, rpc, signIn, signInDirect, test } from "./fixtures";
 
 // Issue 15 §2 and §1, with JavaScript (a dialog) and without (a confirmation panel rendered by
 // the first post): starting/stopping the project and writing outputs ask first, showing what
@@ -20,7 +20,7 @@ test.afterEach(async () => {
 });
 
 test("stopping and starting the project asks first, and only the confirmation acts", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/devices");
   expect(await running()).toBe(true);
   const card = page.getByTestId("project-card");
@@ -54,7 +54,7 @@ test("stopping and starting the project asks first, and only the confirmation ac
 });
 
 test("writing an output shows old → new before writing; a bad value is refused next to its field", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/variableOverview?direction=O");
   const row = () => page.getByTestId("variables-table").locator('tr[data-variable="Lamp red"]');
   const field = () => row().getByLabel("New value for Lamp red");

@@ -24,8 +24,24 @@ async function waitFor(url: string, timeoutMs = 20_000) {
   }
 }
 
+const running = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
+/**
+ * Killed when this worker exits if still running. A test that times out is abandoned where it
+ * waits, so its `finally` that would stop the processes it started never runs; Playwright then
+ * ends the worker, and without this they would live on (a loaded run left a console and a logger).
+ */
+export function reapOnExit(child: ChildProcess): ChildProcess {
+  running.add(child);
+  child.once("exit", () => running.delete(child));
+  return child;
+}
+
 function run(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
+  const child = reapOnExit(spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] }));
   child.stderr?.resume();
   return child;
 }

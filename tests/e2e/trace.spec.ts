@@ -1,7 +1,7 @@
-import { expect, LOGGER, signIn, test, ADMIN_PASSWORD, unique } from "./fixtures";
+import { ADMIN_PASSWORD, expect, LOGGER, signInDirect, test, unique } from "./fixtures";
 
 test("the trace log follows new entries live with JavaScript", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/traceLog?level=warn");
   await page.getByTestId("trace-tail").check();
   const method = unique("Probe.Method");

@@ -1,4 +1,4 @@
-import { ADMIN_PASSWORD, expect, rpc, signIn, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, expect, rpc, signIn, signInDirect, test, unique } from "./fixtures";
 
 // Issue 15 §8, with and without JavaScript: the widget form's variable pickers group by the
 // devices' names (not "Device <id>"), and an untitled text widget shows no title repeating its text.
@@ -46,7 +46,7 @@ test("an untitled text widget shows its text once, without a title repeating it"
     { ID: "named", Type: "text", Title: "Instructions", X: 6, Y: 0, W: 6, H: 2, Variables: [], Options: { Text: "Wear gloves." } },
   ]);
   try {
-    await signIn(page, "admin", ADMIN_PASSWORD);
+    await signInDirect(page, "admin", ADMIN_PASSWORD);
     await page.goto(`/dashboard?id=${id}`);
     const note = page.locator('[data-widget="note"]');
     await expect(note).toContainText("Check the oil level.");

@@ -12,6 +12,21 @@ const load = () => import("./RangeForm").then((m) => m.RangeForm as FormComponen
 // React form replaces the server's, keeping anything typed into it meanwhile. The KioskSlot way.
 let loaded: FormComponent | null = import.meta.env.SSR ? await load() : null;
 
+type Values = { from?: string; to?: string; refresh?: string };
+
+/** The fields' values in the server's copy now. */
+function valuesOf(form: HTMLFormElement): Values {
+  const data = new FormData(form);
+  const value = (name: string) => (typeof data.get(name) === "string" ? (data.get(name) as string) : undefined);
+  return { from: value("from"), to: value("to"), refresh: value("refresh") };
+}
+
+/** The values the server drew the copy with. */
+function drawnValuesOf(form: HTMLFormElement): Values {
+  const drawn = (name: string) => form.querySelector(`input[name="${name}"]`)?.getAttribute("value") ?? undefined;
+  return { from: drawn("from"), to: drawn("to"), refresh: form.querySelector<HTMLOptionElement>('select[name="refresh"] option[selected]')?.value };
+}
+
 /** The folded form: `<details>` with its summary (hydrated as usual) around the form's slot. */
 export function RangeFormSlot({ summary, ...props }: RangeFormProps & { summary: string }) {
   const [Loaded, setLoaded] = useState<FormComponent | null>(() => loaded);
@@ -20,27 +35,28 @@ export function RangeFormSlot({ summary, ...props }: RangeFormProps & { summary:
   const server = useRef<HTMLDivElement>(null);
   const focused = useRef<string | null>(null);
   const first = useRef(props);
+  const sinceStale = useRef<Values | null>(null);
   // A client navigation changed what the form must show: the server's copy is out of date.
   const was = first.current;
   const stale = was.range.from !== props.range.from || was.range.to !== props.range.to || was.range.preset !== props.range.preset || was.refresh !== props.refresh || was.id !== props.id;
   useEffect(() => {
     if (Loaded || !(wanted || stale)) return;
+    // What the server's copy held when the range changed under it: what was typed for the old
+    // range is dropped, what is typed from now until the React form arrives is kept.
+    const copy = server.current?.querySelector("form");
+    if (stale && copy && !sinceStale.current) sinceStale.current = valuesOf(copy);
     let gone = false;
     void load().then((form) => {
       if (gone) return;
       loaded = form;
       // Whatever the user typed into the server's copy meanwhile goes over to the React form.
-      const copy = server.current?.querySelector("form");
       const active = document.activeElement;
       if (active && server.current?.contains(active)) focused.current = active.getAttribute("name");
       if (copy) {
-        const data = new FormData(copy);
-        const value = (name: string) => (typeof data.get(name) === "string" ? (data.get(name) as string) : undefined);
-        const initial = (name: string) => (copy.querySelector(`[name="${name}"]`) as HTMLInputElement | HTMLSelectElement | null)?.getAttribute("value") ?? undefined;
-        const changed = (name: string) => (!stale && value(name) !== undefined && value(name) !== initial(name) ? value(name) : undefined);
-        const refreshSelect = copy.querySelector<HTMLSelectElement>('select[name="refresh"]');
-        const refreshDefault = refreshSelect?.querySelector<HTMLOptionElement>("option[selected]")?.value;
-        setTyped({ from: changed("from"), to: changed("to"), refresh: !stale && refreshSelect && refreshSelect.value !== refreshDefault ? refreshSelect.value : undefined });
+        const before = sinceStale.current ?? drawnValuesOf(copy);
+        const now = valuesOf(copy);
+        const typedInto = (name: keyof Values) => (now[name] !== undefined && now[name] !== before[name] ? now[name] : undefined);
+        setTyped({ from: typedInto("from"), to: typedInto("to"), refresh: typedInto("refresh") });
       }
       setLoaded(() => form);
     });
