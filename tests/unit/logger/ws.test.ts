@@ -432,9 +432,16 @@ describe("slow clients", () => {
       // One frame past the high-water mark at most: 48 × 38 variables, a few samples each.
       expect(maxBuffered).toBeLessThan(HIGH_WATER + 1_000_000);
       expect(maxPending).toBeLessThanOrEqual(PENDING_BUDGET + 2);
-      // Coalescing keeps ~one value per variable while the client is stuck.
-      await sleep(1000);
-      expect(lg.liveSocketStats().pendingValues).toBeLessThanOrEqual(48 * ids.length * 6);
+      // Coalescing keeps ~one value per variable while the client is stuck: what the last
+      // acquisition tick brought. A tick that comes late on a loaded machine brings more, so the
+      // least over a second is judged; without coalescing none would be below 17 per variable
+      // (the budget's cap per variable, which values grow back to twice of before being cut).
+      let least = Infinity;
+      for (let i = 0; i < 20; i++) {
+        await sleep(50);
+        least = Math.min(least, lg.liveSocketStats().pendingValues);
+      }
+      expect(least).toBeLessThanOrEqual(48 * ids.length * 6);
       expect(lg.liveSocketStats().maxBufferedBytes).toBeLessThan(HIGH_WATER + 1_000_000);
 
       const from = healthy.frames.length;
