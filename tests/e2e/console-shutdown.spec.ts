@@ -1,16 +1,11 @@
-import { spawn } from "node:child_process";
 import { createServer, type Socket } from "node:net";
-import { resolve } from "node:path";
 import { CONSOLE_NODE_FLAGS } from "../../server/flags.ts";
-import { freePort } from "../support/freePort.ts";
 import { expect, test } from "./fixtures";
-import { reapOnExit } from "./stack";
+import { freePort, runNode, waitFor } from "./stack";
 
 // A console told to stop (SIGTERM: npm start's supervisor, a service manager, a test's teardown)
 // exits once its own connections have ended. A request it made to the logger and still waits on
 // (up to LOGGER_TIMEOUT_MS) must not keep it alive: that held a stopped console for up to 15 s.
-
-const root = resolve(import.meta.dirname, "../..");
 
 test("a stopped console exits at once, even while a request to the logger is still pending", async () => {
   test.setTimeout(45_000);
@@ -23,19 +18,19 @@ test("a stopped console exits at once, even while a request to the logger is sti
   const loggerPort = await freePort();
   await new Promise<void>((done) => silent.listen(loggerPort, "127.0.0.1", done));
   const port = await freePort();
-  const child = reapOnExit(
-    spawn(process.execPath, [...CONSOLE_NODE_FLAGS, "server/main.ts", "build/server/index.js"], {
-      cwd: root,
-      env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", LOGGER_URL: `http://127.0.0.1:${loggerPort}`, LOGGER_TIMEOUT_MS: "60000", NODE_ENV: "production", SESSION_SECRET: "e2e-shutdown-secret-0123456789abcdef" },
-      stdio: ["ignore", "ignore", "pipe"],
-    }),
-  );
-  child.stderr?.resume();
+  const child = runNode([...CONSOLE_NODE_FLAGS, "server/main.ts", "build/server/index.js"], {
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    LOGGER_URL: `http://127.0.0.1:${loggerPort}`,
+    LOGGER_TIMEOUT_MS: "60000",
+    NODE_ENV: "production",
+    SESSION_SECRET: "e2e-shutdown-secret-0123456789abcdef",
+  });
   try {
     const url = `http://127.0.0.1:${port}`;
     // Up once a static file is served (that asks the logger nothing).
-    await expect.poll(() => fetch(`${url}/favicon.svg`).then((r) => r.status, () => 0), { timeout: 20_000 }).toBe(200);
-    // A page that asks the logger; the browser gives up waiting, the console's request stays.
+    await waitFor(`${url}/favicon.svg`);
+    // A page that asks the logger: it is still loading, and the console still waiting, at the stop.
     const page = fetch(`${url}/signin`, { signal: AbortSignal.timeout(60_000) }).catch(() => null);
     await expect.poll(() => sockets.size, { timeout: 10_000 }).toBeGreaterThan(0);
     const exited = new Promise<number>((done) => child.once("exit", () => done(Date.now())));

@@ -1,36 +1,22 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { expectAccessible } from "./axe";
 import { expect, test } from "./fixtures";
-import { freePort, reapOnExit, startConsole } from "./stack";
+import { freePort, runNode, startConsole, stopChild, waitFor } from "./stack";
 
 // Issue 15 §1/§5: a dashboard opened while the logger is unreachable is not the error page. A
 // logger of its own (its data folder survives the stop) behind a console of its own, so the
 // shared e2e logger is never stopped.
 
-const root = resolve(import.meta.dirname, "../..");
 const PASSWORD = "outage-Admin-pass-1";
 
 function runLogger(port: number, dataDir: string): ChildProcess {
-  const child = reapOnExit(spawn(process.execPath, ["logger/main.ts", "--port", String(port), "--data", dataDir], { cwd: root, env: { ...process.env, ADMIN_PASSWORD: PASSWORD }, stdio: ["ignore", "ignore", "pipe"] }));
-  child.stderr?.resume();
-  return child;
+  return runNode(["logger/main.ts", "--port", String(port), "--data", dataDir], { ADMIN_PASSWORD: PASSWORD });
 }
-async function waitUp(url: string) {
-  for (let i = 0; i < 150; i++) {
-    try {
-      await fetch(`${url}/rpc/AdminAPI.LoginRequired`, { method: "POST" });
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 150));
-    }
-  }
-  throw new Error(`${url} did not come up`);
-}
-const stop = (child: ChildProcess) => new Promise<void>((done) => (child.exitCode !== null ? done() : (child.once("exit", () => done()), child.kill("SIGTERM"))));
+const waitUp = (loggerUrl: string) => waitFor(`${loggerUrl}/rpc/AdminAPI.LoginRequired`, 22_500);
 
 /** A console and its logger; the logger can be stopped and started again on the same port and data. */
 async function ownStack(run: (s: { url: string; loggerUrl: string; stopLogger(): Promise<void>; startLogger(): Promise<void> }) => Promise<void>) {
@@ -44,7 +30,7 @@ async function ownStack(run: (s: { url: string; loggerUrl: string; stopLogger():
     await run({
       url: console.url,
       loggerUrl,
-      stopLogger: () => stop(logger),
+      stopLogger: () => stopChild(logger),
       startLogger: async () => {
         logger = runLogger(port, dataDir);
         await waitUp(loggerUrl);
@@ -52,7 +38,7 @@ async function ownStack(run: (s: { url: string; loggerUrl: string; stopLogger():
     });
   } finally {
     await console.stop();
-    await stop(logger);
+    await stopChild(logger);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

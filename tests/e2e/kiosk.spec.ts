@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { ADMIN_PASSWORD, expect, signIn, signInDirect, test } from "./fixtures";
-import { freePort, reapOnExit, startConsole } from "./stack";
+import { freePort, runNode, startConsole, stopChild, waitFor } from "./stack";
 
 test("a wall display reaches the default dashboard without any navigation chrome", async ({ page }) => {
   await signInDirect(page, "admin", ADMIN_PASSWORD);
@@ -33,30 +33,10 @@ test("without JavaScript the kiosk page refreshes itself; with it, values update
 });
 
 // A logger of its own (short access tokens, a data folder that survives a restart) behind a console of its own.
-const root = resolve(import.meta.dirname, "../..");
 function runLogger(port: number, dataDir: string): ChildProcess {
-  const child = reapOnExit(
-    spawn(process.execPath, ["logger/main.ts", "--port", String(port), "--data", dataDir], {
-      cwd: root,
-      env: { ...process.env, ADMIN_PASSWORD, ACCESS_TOKEN_TTL: "2" },
-      stdio: ["ignore", "ignore", "pipe"],
-    }),
-  );
-  child.stderr?.resume();
-  return child;
+  return runNode(["logger/main.ts", "--port", String(port), "--data", dataDir], { ADMIN_PASSWORD, ACCESS_TOKEN_TTL: "2" });
 }
-async function waitUp(url: string) {
-  for (let i = 0; i < 100; i++) {
-    try {
-      await fetch(url, { method: "POST" });
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 150));
-    }
-  }
-  throw new Error(`${url} did not come up`);
-}
-const stop = (child: ChildProcess) => new Promise<void>((done) => (child.exitCode !== null ? done() : (child.once("exit", () => done()), child.kill("SIGTERM"))));
+const waitUp = (url: string) => waitFor(url, 15_000);
 
 test("the kiosk survives an access-token expiry and a logger restart", async ({ page }) => {
   test.setTimeout(120_000);
@@ -80,7 +60,7 @@ test("the kiosk survives an access-token expiry and a logger restart", async ({ 
     await expect(page).toHaveURL(/\/dashboard\?kiosk/);
     await expect(page.getByTestId("kiosk-outage")).toHaveCount(0);
 
-    await stop(logger);
+    await stopChild(logger);
     await expect(page.getByTestId("live-state")).toHaveAttribute("data-state", "offline", { timeout: 15_000 });
     // A full-width strip says so, with how long ago the last data came.
     await expect(page.getByTestId("kiosk-outage")).toHaveAttribute("data-state", "offline", { timeout: 15_000 });
@@ -99,7 +79,7 @@ test("the kiosk survives an access-token expiry and a logger restart", async ({ 
     // The page would keep polling a console that is going away.
     await page.goto("about:blank");
     await console.stop();
-    await stop(logger);
+    await stopChild(logger);
     rmSync(dataDir, { recursive: true, force: true });
   }
 });

@@ -1,29 +1,15 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { startPostgres } from "../support/postgres.ts";
 import { expect, test } from "./fixtures";
-import { freePort, reapOnExit, startConsole } from "./stack";
+import { freePort, runNode, startConsole, stopChild, waitFor } from "./stack";
 
 // Issue 17 §4: PostgreSQL stops under a running console + logger (STORE_URL): the console shows
 // its outage page, the logger retries, and when PostgreSQL is back everything carries on with
 // neither process restarted. A stack of its own (its own PostgreSQL, logger and console), so the
 // run's shared stack never loses its database.
-const root = resolve(import.meta.dirname, "../..");
 const PASSWORD = "pg-outage-Admin-1";
-
-async function waitUp(url: string) {
-  for (let i = 0; i < 200; i++) {
-    try {
-      await fetch(`${url}/rpc/AdminAPI.LoginRequired`, { method: "POST" });
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 150));
-    }
-  }
-  throw new Error(`${url} did not come up`);
-}
 
 async function loggerToken(loggerUrl: string): Promise<string> {
   const auth = `Basic ${Buffer.from("loggia-console:loggia-console-secret").toString("base64")}`;
@@ -37,19 +23,13 @@ test("PostgreSQL stopping shows the outage page; when it returns the same sign-i
   const pg = await startPostgres({ port: Number(process.env.E2E_PG_OUTAGE_PORT ?? 55541) });
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), "loggia-e2e-pg-outage-"));
-  const logger: ChildProcess = reapOnExit(
-    spawn(process.execPath, ["logger/main.ts", "--port", String(port), "--data", dataDir], {
-      cwd: root,
-      env: { ...process.env, ADMIN_PASSWORD: PASSWORD, STORE_URL: pg.url, LOGGER_ID: "outage", SIM: "on" },
-      stdio: ["ignore", "ignore", "pipe"],
-    }),
-  );
+  const logger = runNode(["logger/main.ts", "--port", String(port), "--data", dataDir], { ADMIN_PASSWORD: PASSWORD, STORE_URL: pg.url, LOGGER_ID: "outage", SIM: "on" });
   let log = "";
   logger.stderr!.on("data", (d: Buffer) => (log = (log + d.toString()).slice(-4000)));
   const loggerUrl = `http://127.0.0.1:${port}`;
   let console: { url: string; stop(): Promise<void> } | null = null;
   try {
-    await waitUp(loggerUrl);
+    await waitFor(`${loggerUrl}/rpc/AdminAPI.LoginRequired`, 30_000);
     console = await startConsole(loggerUrl);
     const url = console.url;
     await page.goto(`${url}/signin`);
@@ -107,7 +87,7 @@ test("PostgreSQL stopping shows the outage page; when it returns the same sign-i
     // Off the console's pages first: a page polling a console that stops logs failed fetches.
     await page.goto("about:blank");
     await console?.stop();
-    if (logger.exitCode === null) await new Promise((r) => (logger.once("exit", r), logger.kill("SIGTERM")));
+    await stopChild(logger);
     await pg.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }

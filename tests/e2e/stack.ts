@@ -11,7 +11,8 @@ const root = resolve(import.meta.dirname, "../..");
 
 export { freePort };
 
-async function waitFor(url: string, timeoutMs = 20_000) {
+/** Resolves once `url` answers at all (any status): the process behind it is listening. */
+export async function waitFor(url: string, timeoutMs = 20_000) {
   const until = Date.now() + timeoutMs;
   for (;;) {
     try {
@@ -40,13 +41,15 @@ export function reapOnExit(child: ChildProcess): ChildProcess {
   return child;
 }
 
-function run(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+/** `node <args>` in the repository with `env` over this process's, its stderr drained, reaped on exit. */
+export function runNode(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
   const child = reapOnExit(spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] }));
   child.stderr?.resume();
   return child;
 }
 
-function stop(child: ChildProcess): Promise<void> {
+/** SIGTERM, resolved once the process has exited. */
+export function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((done) => {
     child.once("exit", () => done());
@@ -63,7 +66,7 @@ export interface Logger {
 export async function startLogger(opts: { port?: number; controller?: boolean; adminPassword: string; env?: Record<string, string> }): Promise<Logger> {
   const port = opts.port ?? (await freePort());
   const dataDir = mkdtempSync(join(tmpdir(), "loggia-e2e-extra-"));
-  const child = run(["logger/main.ts", "--port", String(port), "--data", dataDir], {
+  const child = runNode(["logger/main.ts", "--port", String(port), "--data", dataDir], {
     ADMIN_PASSWORD: opts.adminPassword,
     LOGGER_MODE: opts.controller ? "controller" : "service",
     ...opts.env,
@@ -74,7 +77,7 @@ export async function startLogger(opts: { port?: number; controller?: boolean; a
     url,
     port,
     stop: async () => {
-      await stop(child);
+      await stopChild(child);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -82,7 +85,7 @@ export async function startLogger(opts: { port?: number; controller?: boolean; a
 
 export async function startConsole(loggerUrl: string): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
-  const child = run([...CONSOLE_NODE_FLAGS, join("server", "main.ts"), "build/server/index.js"], {
+  const child = runNode([...CONSOLE_NODE_FLAGS, join("server", "main.ts"), "build/server/index.js"], {
     PORT: String(port),
     LOGGER_URL: loggerUrl,
     NODE_ENV: "production",
@@ -90,5 +93,5 @@ export async function startConsole(loggerUrl: string): Promise<{ url: string; st
   });
   const url = `http://localhost:${port}`;
   await waitFor(`${url}/signin`);
-  return { url, stop: () => stop(child) };
+  return { url, stop: () => stopChild(child) };
 }
