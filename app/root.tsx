@@ -195,7 +195,10 @@ function useHashToken(accepted: boolean) {
     const match = /(?:^#|&)access_token=([^&]+)/.exec(window.location.hash);
     if (!match) return;
     history.replaceState(null, "", window.location.pathname + window.location.search);
-    if (accepted) void submit({ access_token: decodeURIComponent(match[1]) }, { method: "post", action: "/signin/token" });
+    // On the sign-in page the target is the one it remembers; elsewhere the page itself.
+    const here = new URL(window.location.href);
+    const target = here.pathname === "/signin" ? (here.searchParams.get("redirect_uri") ?? "") : here.pathname + here.search;
+    if (accepted) void submit({ access_token: decodeURIComponent(match[1]), redirect_uri: target }, { method: "post", action: "/signin/token" });
   }, [submit, accepted]);
 }
 

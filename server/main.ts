@@ -3,6 +3,7 @@
 // WebSocket upgrades for the VNC view's proxy (server/vnc-proxy.ts), which react-router-serve
 // cannot handle. Usage: node server/main.ts [build/server/index.js]; PORT, HOST as before.
 // Every request to React Router first passes the app's request gate (server/request.ts).
+import { createServer } from "node:http";
 import { createServer as netServer } from "node:net";
 import { networkInterfaces } from "node:os";
 import { join, posix, resolve } from "node:path";
@@ -14,6 +15,7 @@ import { createConsoleHandler, type RequestGate } from "./request.ts";
 import { createVncProxy, upgradeRequest, type UpgradeCheck } from "./vnc-proxy.ts";
 
 process.env.NODE_ENV ??= "production";
+const MAX_HEADER_BYTES = 64 * 1024;
 process.setSourceMapsEnabled(true);
 
 type ServerBuild = RouterBuild & {
@@ -108,7 +110,11 @@ const onListen = () => {
   if (!address) console.log(`[loggia-console] http://localhost:${port}`);
   else console.log(`[loggia-console] http://localhost:${port} (http://${address}:${port})`);
 };
-const server = process.env.HOST ? app.listen(port, process.env.HOST, onListen) : app.listen(port, onListen);
+// A request head may be 64 KB (Node's default is 16 KB): a link of up to 16 KB then still fits
+// into the sign-in page's redirect_uri, a little longer for its encoding (issue 24).
+const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app);
+if (process.env.HOST) server.listen(port, process.env.HOST, onListen);
+else server.listen(port, onListen);
 server.on("upgrade", (req, socket, head) => {
   if (!proxy.handleUpgrade(req, socket, head)) socket.destroy();
 });

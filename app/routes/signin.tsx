@@ -10,7 +10,7 @@ import { getInstance } from "~/services/i18n.server";
 import { InvalidCredentials, SignInThrottled } from "~/services/logger/client.server";
 import { waitText } from "~/services/password.server";
 import { MAX_PASSWORD_LENGTH } from "~/schemas/password";
-import { safePath, startPagePath } from "~/services/redirects";
+import { MAX_TARGET_LENGTH, safePath, startPagePath, withReturnPath } from "~/services/redirects";
 import { Toast } from "~/ui/Toasts";
 import { pageTitle } from "~/ui/title";
 import type { Route } from "./+types/signin";
@@ -22,15 +22,16 @@ export const handle = { bare: true };
 const signinForm = z.object({
   username: z.string().max(256).default("").transform((v) => v.trim()),
   password: z.string().max(64 * 1024).default(""),
-  redirect_uri: z.string().max(2048).optional(),
+  redirect_uri: z.string().max(MAX_TARGET_LENGTH).optional(),
 });
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ url, context }: Route.LoaderArgs) {
   const auth = await getAuth(context);
   if (!auth.loginRequired || auth.signedIn) {
-    if (auth.mustChangePassword) throw redirect("/changePassword");
-    // Spec §2: signed in already → the remembered path, else the DefaultStartPage.
-    const remembered = safePath(stateOf(context).session.get("redirectTo"));
+    // Spec §2: signed in already (e.g. back on this page after signing in) → the remembered
+    // path, which this page's URL carries, else the DefaultStartPage.
+    const remembered = safePath(url.searchParams.get("redirect_uri")) ?? safePath(stateOf(context).session.get("redirectTo"));
+    if (auth.mustChangePassword) throw redirect(withReturnPath("/changePassword", remembered));
     throw redirect(remembered ?? startPagePath(auth.settings?.DefaultStartPage, auth));
   }
   return null;
@@ -53,7 +54,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     const { mustChangePassword } = await signIn(request, context);
     flashToast(context, { type: "success", text: t("signin.success") });
-    if (mustChangePassword) return redirect(`/changePassword${redirectUri ? `?redirect_uri=${encodeURIComponent(redirectUri)}` : ""}`);
+    if (mustChangePassword) return redirect(withReturnPath("/changePassword", redirectUri ?? stateOf(context).session.get("redirectTo")));
     return redirect(await landingPath(context, redirectUri));
   } catch (error) {
     if (error instanceof InvalidCredentials) {

@@ -4,7 +4,7 @@ import { getAuth, type AuthState } from "./auth-state.server";
 import { loadConstants } from "./constants.server";
 import { stateOf } from "./context.server";
 import { gateFeature, type GateInput } from "./gating";
-import { isRememberable, safePath, startPagePath } from "./redirects";
+import { isRememberable, safePath, startPagePath, withReturnPath } from "./redirects";
 
 interface GuardArgs {
   url: URL;
@@ -22,23 +22,24 @@ export function gateInputOf(auth: AuthState): GateInput {
   };
 }
 
+/** Remembered paths up to this long are also kept in the session, for a later visit of plain /signin. */
+const REMEMBER_IN_SESSION = 512;
+
 /**
  * Signed in (or no login required), with no pending forced password change. Otherwise the
- * path is remembered (spec §2) and the caller goes to the sign-in page.
+ * path is remembered (spec §2) and the caller goes to the sign-in page: the path travels in
+ * that page's redirect_uri (any length up to MAX_TARGET_LENGTH), and a short one is kept in the
+ * session as well, so that /signin typed later still leads back to it.
  */
 export async function requireSession({ url, context }: GuardArgs, opts: { allowPasswordChange?: boolean } = {}): Promise<AuthState> {
   const auth = await getAuth(context);
-  const remember = () => {
-    if (isRememberable(url.pathname)) stateOf(context).session.set("redirectTo", url.pathname + url.search);
+  const away = (page: string) => {
+    const target = url.pathname + url.search;
+    if (isRememberable(url.pathname) && target.length <= REMEMBER_IN_SESSION) stateOf(context).session.set("redirectTo", target);
+    return redirect(withReturnPath(page, target));
   };
-  if (auth.loginRequired && !auth.signedIn) {
-    remember();
-    throw redirect("/signin");
-  }
-  if (auth.mustChangePassword && !opts.allowPasswordChange) {
-    remember();
-    throw redirect("/changePassword");
-  }
+  if (auth.loginRequired && !auth.signedIn) throw away("/signin");
+  if (auth.mustChangePassword && !opts.allowPasswordChange) throw away("/changePassword");
   return auth;
 }
 

@@ -27,6 +27,11 @@ export function isRememberable(pathname: string): boolean {
 }
 
 const BASE = "http://console.invalid";
+/**
+ * The longest redirect target: any link the console takes (its request head may be 64 KB, see
+ * server/main.ts) up to 16 KB comes back after a sign-in, even inside the sign-in page's URL.
+ */
+export const MAX_TARGET_LENGTH = 16 * 1024;
 /** C0 controls (tab, newline…), DEL and the C1 controls: browsers drop or mangle them inside URLs. */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 /** What makes a path start elsewhere: `//host`, `/\host`, or a backslash anywhere in the path. */
@@ -63,7 +68,7 @@ const pathPart = (ref: string) => ref.split(/[?#]/, 1)[0]!;
  * is the resolved path itself, so what was checked is exactly what is sent.
  */
 export function safePath(target: string | null | undefined): string | null {
-  if (!target || typeof target !== "string" || target.length > 2048) return null;
+  if (!target || typeof target !== "string" || target.length > MAX_TARGET_LENGTH) return null;
   if (CONTROL.test(target)) return null;
   // Only the path decides where a browser goes; the query and hash are data, decoded by nobody
   // on the way (a search for "100%" is `?text=100%25`, which would not decode twice).
@@ -85,4 +90,20 @@ export function safePath(target: string | null | undefined): string | null {
   const url = new URL(target, BASE);
   const result = url.pathname + url.search + url.hash;
   return LEAVES.test(pathPart(result)) ? null : result;
+}
+
+/** Only these break a query value: `%` (decoded), `&` (the next parameter), `+` (a space), `#` (the hash). */
+const QUERY_VALUE_SPECIAL = /[%&+#]/g;
+
+/**
+ * `page` (the sign-in or forced password change) with `target` as its redirect_uri: the page
+ * returns there afterwards (spec §2), and a back navigation to it leads there again. The target
+ * travels in the URL, not in the session cookie, so a long link cannot make the cookie too large.
+ * The target is encoded only where a query value must be (an already encoded link stays nearly
+ * as long as it was); one that is not a safe, rememberable path is left out.
+ */
+export function withReturnPath(page: string, target: string | null | undefined): string {
+  const path = safePath(target);
+  if (!path || !isRememberable(pathPart(path))) return page;
+  return `${page}?redirect_uri=${path.replace(QUERY_VALUE_SPECIAL, (c) => encodeURIComponent(c))}`;
 }

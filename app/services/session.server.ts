@@ -1,6 +1,7 @@
-import { createCookie, createCookieSessionStorage, createSession, type Session, type SessionData as RawSessionData, type SessionStorage } from "react-router";
+import { createCookie, createSession, type Session, type SessionData as RawSessionData, type SessionStorage } from "react-router";
 import { countEntries } from "./diagnostics.server";
 import { env } from "./env.server";
+import { sealer } from "./sealedCookie.server";
 
 export interface SessionData {
   accessToken: string;
@@ -42,31 +43,30 @@ export function beginSession(session: AppSession, now = Date.now()): void {
   session.set("sid", crypto.randomUUID());
 }
 
+const box = sealer(env.sessionSecrets);
+
+/**
+ * Sessions kept whole in one cookie, sealed (sealedCookie.server.ts): nothing of it, the tokens
+ * least of all, can be read or changed without the session secrets. A cookie in any other form
+ * (a signed one of an earlier version, a tampered or foreign one) opens as no session.
+ */
 function storage(secure: boolean): SessionStorage<SessionData, FlashData> {
-  const cookies = createCookieSessionStorage<SessionData, FlashData>({
-    cookie: {
-      name: "loggia_session",
-      httpOnly: true,
-      sameSite: "lax",
-      path: "/",
-      secure,
-      secrets: env.sessionSecrets,
-      maxAge: env.sessionMaxAge,
-    },
-  });
+  const cookie = createCookie("loggia_session", { httpOnly: true, sameSite: "lax", path: "/", secure, maxAge: env.sessionMaxAge });
   return {
-    async getSession(cookieHeader, options) {
-      const session = await cookies.getSession(cookieHeader, options);
-      return sessionIsCurrent(session.data) ? session : cookies.getSession(null);
+    async getSession(cookieHeader) {
+      const sealed = cookieHeader ? await cookie.parse(cookieHeader) : null;
+      const data = typeof sealed === "string" ? await box.open(sealed) : null;
+      const current = data !== null && typeof data === "object" && !Array.isArray(data) && sessionIsCurrent(data as RawSessionData);
+      return current ? createSession<SessionData, FlashData>(data as SessionData) : createSession<SessionData, FlashData>();
     },
     // The cookie lives exactly as long as the session: its Max-Age is what is left, not a new
     // SESSION_MAX_AGE on every write (which kept an active session alive for ever).
-    commitSession(session, options) {
+    async commitSession(session, options) {
       if (!sessionIsCurrent(session.data)) beginSession(session);
       const left = Math.max(0, Math.floor((session.get("expiresAt")! - Date.now()) / 1000));
-      return cookies.commitSession(session, { maxAge: left, ...options });
+      return cookie.serialize(await box.seal(session.data), { maxAge: left, ...options });
     },
-    destroySession: (session, options) => cookies.destroySession(session, options),
+    destroySession: (_session, options) => cookie.serialize("", { ...options, maxAge: undefined, expires: new Date(0) }),
   };
 }
 const plain = storage(false);
@@ -82,16 +82,16 @@ export function sessionStorageFor(request: Request) {
   return isHttps(request) ? secure : plain;
 }
 
-/** Session data of cookie headers whose signature was checked, by the exact header text. */
+/** Session data of cookie headers that opened, by the exact header text. */
 const verified = new Map<string, string>();
 const VERIFIED_MAX = 1000;
 countEntries("verifiedSessions", () => verified.size);
 
 /**
- * The request's session. A browser sends the same cookie until its session changes, and checking
- * the signature (Web Crypto: a key import and an HMAC per request) was a tenth of a small page's
- * server time — so a header already verified is not checked again. Only headers that passed the
- * check are remembered, by their full text (signature included): a changed cookie is checked anew.
+ * The request's session. A browser sends the same cookie until its session changes, and opening
+ * it (Web Crypto: AES-GCM per request; a signature check alone was a tenth of a small page's
+ * server time) is not repeated for a header already opened. Only headers that opened are
+ * remembered, by their full text (authentication tag included): a changed cookie is opened anew.
  */
 export async function openSession(storage: SessionStorage<SessionData, FlashData>, cookieHeader: string | null): Promise<AppSession> {
   if (!cookieHeader) return storage.getSession(null);

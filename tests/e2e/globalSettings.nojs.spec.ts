@@ -15,7 +15,7 @@ async function restoreStyling() {
 /** Signs in from the page itself: the console remembers it and returns there (spec §2). */
 async function signInAt(page: Page, path: string, username: string, password: string) {
   await page.goto(path);
-  await expect(page).toHaveURL(/\/signin$/);
+  await expect(page).toHaveURL(new RegExp(`/signin\\?redirect_uri=${path.replace(/[?]/g, "\\?")}$`));
   await page.getByLabel(/username|nome utente/i).fill(username);
   await page.getByLabel(/^password$/i).fill(password);
   await page.getByLabel(/^password$/i).press("Enter");
@@ -193,10 +193,10 @@ test("sign-in can be switched off and, from a browser without a session, on agai
     await expect(visitor.getByTestId("no-login-note")).toBeVisible();
     await visitor.getByRole("checkbox", { name: "Sign-in required" }).check();
     await visitor.getByRole("button", { name: "Save settings" }).click();
-    await expect(visitor).toHaveURL(/\/signin$/);
+    await expect(visitor).toHaveURL(/\/signin\?redirect_uri=\/globalSettings$/);
     await expect(visitor.getByTestId("toast-success")).toHaveText(SAVED);
     await visitor.goto("/versionInfo");
-    await expect(visitor).toHaveURL(/\/signin$/);
+    await expect(visitor).toHaveURL(/\/signin\?redirect_uri=\/versionInfo$/);
   } finally {
     await anonymous.close();
     await setGlobalSettings({ LoginRequired: true, Features: Config.Features });

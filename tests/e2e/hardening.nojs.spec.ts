@@ -63,7 +63,7 @@ test("GET /logout asks instead of signing out; its button signs out", async ({ p
   await page.getByTestId("logout-confirm").click();
   await expect(page).toHaveURL(/\/signin$/);
   await page.goto("/settings");
-  await expect(page).toHaveURL(/\/signin$/);
+  await expect(page).toHaveURL(/\/signin\?redirect_uri=\/settings$/);
   // Signed out, /logout has nothing to ask.
   await page.goto("/logout");
   await expect(page).toHaveURL(/\/signin$/);
@@ -80,7 +80,7 @@ test("an access token in the hash of another site's link is not taken", async ({
   // The hash is dropped, and nobody is signed in.
   await expect.poll(() => page.evaluate(() => location.hash)).toBe("");
   await page.goto("/settings");
-  await expect(page).toHaveURL(/\/signin$/);
+  await expect(page).toHaveURL(/\/signin\?redirect_uri=\/settings$/);
 });
 
 test("pages carry a CSP with a nonce; everything says nosniff", async ({ page }) => {

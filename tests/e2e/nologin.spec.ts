@@ -19,5 +19,5 @@ test("with login not required the console shows the Features list without user s
     await rpc("AdminAPI.SetGlobalSettings", { Config: { LoginRequired: true, Features: Config.Features } }, admin);
   }
   await page.goto("/versionInfo");
-  await expect(page).toHaveURL(/\/signin$/);
+  await expect(page).toHaveURL(/\/signin\?redirect_uri=\/versionInfo$/);
 });

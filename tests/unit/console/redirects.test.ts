@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bareUuid, isRememberable, safePath, startPagePath } from "~/services/redirects";
+import { bareUuid, isRememberable, safePath, startPagePath, withReturnPath } from "~/services/redirects";
 
 describe("bareUuid", () => {
   it("accepts the 8-4-4-4-12 hex pattern in any case, with or without a trailing slash", () => {
@@ -96,7 +96,8 @@ describe("safePath", () => {
     ["\t//evil.example", null],
     ["/\u0085/evil.example", null],
     // overly long
-    [`/${"a".repeat(3000)}`, null],
+    [`/${"a".repeat(16 * 1024)}`, null],
+    [`/${"a".repeat(16 * 1024 - 1)}`, `/${"a".repeat(16 * 1024 - 1)}`],
   ];
 
   it.each(table.map(([target, expected]) => ({ target, expected })))("$target → $expected", ({ target, expected }) => {
@@ -120,5 +121,27 @@ describe("isRememberable", () => {
     expect(isRememberable("/logout")).toBe(false);
     expect(isRememberable("/signin")).toBe(false);
     expect(isRememberable("/versionInfo")).toBe(true);
+  });
+});
+
+describe("withReturnPath", () => {
+  it("carries the target in the page's redirect_uri, read back as it was", () => {
+    const target = "/export?variables=a&variables=b%2Cc&q=1+2#top";
+    const page = withReturnPath("/signin", target);
+    expect(new URL(page, "http://x").searchParams.get("redirect_uri")).toBe(target);
+    // Only what a query value needs is encoded: the link grows by a few characters, not threefold.
+    expect(page.length).toBeLessThan("/signin?redirect_uri=".length + target.length + 12);
+  });
+
+  it("leaves out what is no safe, rememberable path", () => {
+    for (const target of ["//evil.example/x", "https://evil.example/", "/", "/logout", "/signin?x=1", `/${"a".repeat(16 * 1024)}`, null]) {
+      expect(withReturnPath("/signin", target), String(target).slice(0, 30)).toBe("/signin");
+    }
+  });
+
+  it("keeps a 16 KB link of many variables whole", () => {
+    const ids = Array.from({ length: 400 }, (_, i) => `0000000${i}-aaaa-bbbb-cccc-dddddddddddd`.slice(-36));
+    const target = `/export?${ids.map((id) => `variables=${id}`).join("&")}`.slice(0, 16 * 1024 - 1);
+    expect(new URL(withReturnPath("/signin", target), "http://x").searchParams.get("redirect_uri")).toBe(target);
   });
 });
