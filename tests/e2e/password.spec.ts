@@ -6,7 +6,7 @@ test("a flagged user must choose a new password before anything else", async ({ 
   await expect(page).toHaveURL(/\/changePassword$/);
   // Other pages are closed until the password is changed.
   await page.goto("/versionInfo");
-  await expect(page).toHaveURL(/\/changePassword$/);
+  await expect(page).toHaveURL(/\/changePassword\?redirect_uri=\/versionInfo$/);
 
   await page.getByLabel("Current password").fill(user.password);
   await page.getByLabel("New password", { exact: true }).fill("short");

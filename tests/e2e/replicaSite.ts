@@ -1,6 +1,6 @@
 import type { APIResponse, Page } from "@playwright/test";
-import { createCookieSessionStorage } from "react-router";
 import { startProxySite, UPSTREAM_HEADER, type ProxySite } from "../support/proxySite.ts";
+import { openSessionCookie, sealedSessionCookie } from "../support/sessionCookie.ts";
 import { LOGGER, expect } from "./fixtures";
 
 // Two console processes of the built app behind Debian's nginx, round-robin with no stickiness
@@ -29,19 +29,14 @@ export async function signInAt(page: Page, origin: string, username: string, pas
   await page.waitForURL((url) => url.origin === origin && !url.pathname.startsWith("/signin"));
 }
 
-const storage = createCookieSessionStorage({ cookie: { name: "loggia_session", secrets: [REPLICA_SECRET], path: "/", httpOnly: true, sameSite: "lax" } });
-
-/** The session data a loggia_session cookie value carries (signature checked). */
-export async function readSession(value: string): Promise<Record<string, unknown>> {
-  return (await storage.getSession(`loggia_session=${value}`)).data as Record<string, unknown>;
+/** The session data a loggia_session cookie value carries (opened with the deployment's secret). */
+export function readSession(value: string): Promise<Record<string, unknown>> {
+  return openSessionCookie([REPLICA_SECRET], value);
 }
 
-/** A cookie value with the same session data but `changes` applied, signed as the consoles sign. */
+/** A cookie value with the same session data but `changes` applied, sealed as the consoles seal it. */
 export async function rewriteSession(value: string, changes: Record<string, unknown>): Promise<string> {
-  const session = await storage.getSession(`loggia_session=${value}`);
-  for (const [key, v] of Object.entries(changes)) session.set(key, v);
-  const header = (await storage.commitSession(session)).split(";")[0]!;
-  return header.slice(header.indexOf("=") + 1);
+  return sealedSessionCookie([REPLICA_SECRET], { ...(await readSession(value)), ...changes });
 }
 
 /** The loggia_session value an answer set (undefined: it set none). */
