@@ -79,7 +79,7 @@ export const deviceMethods: Registry = {
     permission: "ManageProject",
     handler: async (_p, ctx) => {
       const acq = ctx.data.acquisition;
-      if (!acq.configured()) throw refused(NOTHING_TO_ACQUIRE);
+      if (!acq.configured()) throw refused(NOTHING_TO_ACQUIRE).coded("nothingToAcquire");
       if (!acq.running) {
         await acq.setRunning(true);
         await ctx.audit("Started the project");
@@ -93,7 +93,7 @@ export const deviceMethods: Registry = {
     permission: "ManageProject",
     handler: async (_p, ctx) => {
       const acq = ctx.data.acquisition;
-      if (!acq.configured()) throw refused(NOTHING_TO_ACQUIRE);
+      if (!acq.configured()) throw refused(NOTHING_TO_ACQUIRE).coded("nothingToAcquire");
       if (acq.running) {
         // A recording session cannot outlive the acquisition it records.
         await ctx.db.tx(async (q) => {
@@ -119,8 +119,8 @@ export const deviceMethods: Registry = {
       const data = ctx.data;
       if (!data.acquisition.configured() || !data.acquisition.running) {
         const running = await runningMeasurement(ctx.db);
-        if (running) throw refused(`Measurement ${running.Name} is running; stop it first`);
-        throw refused("The project is not running; start it first");
+        if (running) throw refused(`Measurement ${running.Name} is running; stop it first`).coded("measurementRunning", { name: running.Name });
+        throw refused("The project is not running; start it first").coded("projectNotRunning");
       }
       const sourceId = p.SourceId ?? data.model.sources[0]?.Id;
       const src = sourceId ? data.model.sources.find((s) => s.Id === sourceId) : undefined;
@@ -131,7 +131,7 @@ export const deviceMethods: Registry = {
       // The check and the start in one tx: two starts at once must not both pass the check.
       const m = await ctx.db.tx(async (q) => {
         const running = await runningMeasurement(q);
-        if (running) throw refused(`Measurement ${running.Name} is running; stop it first`);
+        if (running) throw refused(`Measurement ${running.Name} is running; stop it first`).coded("measurementRunning", { name: running.Name });
         const m = await startMeasurement(q, { Name: p.Name, Start: data.now(), SourceId: src.Id, Variables: vars, MetaData: p.MetaData });
         await ctx.audit(`Started measurement ${m.Name}`, q);
         return m;
@@ -146,7 +146,7 @@ export const deviceMethods: Registry = {
     handler: (_p, ctx) =>
       ctx.db.tx(async (q) => {
         const m = await runningMeasurement(q);
-        if (!m) throw refused("No measurement is running");
+        if (!m) throw refused("No measurement is running").coded("noMeasurementRunning");
         return { Measurement: await endMeasurement(ctx, q, m) };
       }),
   }),
