@@ -29,6 +29,7 @@ import { getLocale, i18nextMiddleware } from "./services/i18n.server";
 import { dashboardListAnswer, messagesAnswer, userAnswer } from "./services/logger/schemas";
 import { readClosedText, readMaintenanceInfo } from "./services/maintenance.server";
 import { readPrefs } from "./services/prefs.server";
+import { refusalTextsMiddleware } from "./services/refusalTexts.server";
 import { navigationFromSameSite } from "./services/origin.server";
 import { loadTheme } from "./services/theme.server";
 import { effectiveZone } from "./services/timezone";
@@ -41,7 +42,7 @@ import { ErrorPage } from "./ui/ErrorPage";
 import { useNonce } from "./ui/nonce";
 import { useRootData } from "./ui/rootData";
 
-export const middleware = [sessionMiddleware, i18nextMiddleware, dateParamsMiddleware, formBodyMiddleware];
+export const middleware = [sessionMiddleware, i18nextMiddleware, refusalTextsMiddleware, dateParamsMiddleware, formBodyMiddleware];
 // Browser navigation: the next screen's texts are there before it renders.
 export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
   async ({ request }, next) => {

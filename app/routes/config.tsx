@@ -53,7 +53,7 @@ export async function action(args: Route.ActionArgs) {
   // Changed elsewhere meanwhile: the input stays, and a second save knowingly overwrites.
   if (refused?.status === 409) return reply(409, submission.reply({ formErrors: ["config.conflict"] }), current.Revision);
   if (refused) {
-    const field = fieldOf(refused.message);
+    const field = fieldOf(refused.description);
     const result = field ? submission.reply({ fieldErrors: { [field]: [refused.message] } }) : submission.reply({ formErrors: [refused.message] });
     return reply(refused.status === 403 ? 403 : 400, result);
   }
