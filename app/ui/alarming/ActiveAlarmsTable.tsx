@@ -1,5 +1,6 @@
 import type { Alarm } from "~/services/logger/schemas";
 import { SeverityBadge } from "~/ui/alarms/SeverityBadge";
+import { useAlarmText } from "~/ui/alarms/useAlarmText";
 import { Cell, DataTable, Row } from "~/ui/DataTable";
 import { useFormatters } from "~/ui/format";
 import { RowActions, RowLink } from "~/ui/RowActions";
@@ -34,6 +35,7 @@ export function ActiveAlarmsTable({ alarms, shelveHref }: { alarms: Alarm[]; she
 function AlarmRow({ alarm: a, shelveHref }: { alarm: Alarm; shelveHref: string }) {
   const t = useT();
   const { dateTime, value } = useFormatters();
+  const texts = useAlarmText();
   return (
     <Row data-alarm={a.Name} data-state={a.State}>
       <Cell>{awaitsAck(a) && <input type="checkbox" name="id" value={a.ID} aria-label={t("alarming.selectOne", { name: a.Name })} />}</Cell>
@@ -42,7 +44,9 @@ function AlarmRow({ alarm: a, shelveHref }: { alarm: Alarm; shelveHref: string }
       </Cell>
       <Cell>
         <div className="font-medium">{a.Name}</div>
-        <div className="text-xs text-slate-600 dark:text-slate-300">{a.Text}</div>
+        <div className="text-xs text-slate-600 dark:text-slate-300" data-testid="alarm-text">
+          {texts.alarm(a)}
+        </div>
       </Cell>
       <Cell data-testid="alarm-state">
         {t(`alarmState.${a.State}`)}
