@@ -23,7 +23,7 @@ export function isLanguage(value: unknown): value is Language {
 }
 
 /** Text files of the pages outside the feature table. */
-const PAGE_TEXTS: Record<string, readonly string[]> = { "/signin": ["signin"], "/changePassword": ["password"] };
+const PAGE_TEXTS: Record<string, readonly string[]> = { "/signin": ["signin"], "/changePassword": ["password"], "/annotations": ["annotations", "dashboards"] };
 
 /** The text files a path's screen needs besides the shell's. */
 export function textsFor(pathname: string): readonly string[] {

@@ -1,11 +1,14 @@
 import { useCallback } from "react";
 import { useT } from "~/ui/useT";
-import { Form, Link, useNavigate, useSearchParams } from "react-router";
+import { Form, Link, useLocation, useNavigate, useSearchParams } from "react-router";
 import { stateOf } from "~/services/context.server";
 import { userTimeZone } from "~/services/zoned.server";
 import { requireFeature } from "~/services/guards.server";
 import { featureOpen } from "~/services/header.server";
 import { eventsFor, loadRangeEvents } from "~/services/chartEvents.server";
+import { loadAnnotations, mayAddAnnotations } from "~/services/annotations.server";
+import { annotationsFor, annotationsHref, noteLabel } from "~/ui/dashboard/annotations";
+import { ChartNotesContext } from "~/ui/dashboard/notesContext";
 import { listMeasurements, loadSeries, loadSources, loadStatistics, localText, oldestKept } from "~/services/history.server";
 import { getInstance } from "~/services/i18n.server";
 import type { Variable } from "~/services/logger/schemas";
@@ -63,11 +66,11 @@ export async function loader(args: Route.LoaderArgs) {
   const withB = compare && cmpBeyond === null ? compare : null;
   const cmpName = withB ? (withB.measurement?.Name ?? t(`history.analytics.cmpLabel.${withB.kind}`, { start: localText(withB.from, zone) })) : "";
   // Alarm and measurement events in the visible range, marked on the charts of their variables.
-  const events = shown.length ? await loadRangeEvents(logger, visible, featureOpen(auth, "alarming")) : null;
+  const [events, notes] = shown.length ? await Promise.all([loadRangeEvents(logger, visible, featureOpen(auth, "alarming")), loadAnnotations(logger, auth, visible)]) : [null, []];
   const charts = await Promise.all(
     chartGroups(shown).map(async (vars) => {
       const [main, cmp] = await Promise.all([loadSeries(logger, vars, visible), withB ? loadSeries(logger, vars, other) : null]);
-      return { vars: vars.map(info), events: events ? eventsFor(events, vars.map((v) => v.Id)) : [], ...overlay(main, cmp, vars, cmpName) };
+      return { vars: vars.map(info), events: events ? eventsFor(events, vars.map((v) => v.Id)) : [], annotations: annotationsFor(notes, vars.map((v) => v.Id)), ...overlay(main, cmp, vars, cmpName) };
     }),
   );
   const [stats, cmpStats] = await Promise.all([loadStatistics(logger, shown, visible), withB ? loadStatistics(logger, shown, other) : null]);
@@ -84,6 +87,7 @@ export async function loader(args: Route.LoaderArgs) {
     stats: stats.stats,
     cmpStats: cmpStats?.stats ?? [],
     statsError: stats.error ?? cmpStats?.error ?? null,
+    mayAnnotate: mayAddAnnotations(auth),
   };
 }
 
@@ -122,7 +126,9 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const fmt = useFormatters();
+  const location = useLocation();
   const { range, charts, compare, problems, cmpChoice } = loaderData;
+  const here = `${location.pathname}${location.search}`;
   const hasProblems = problems.v.length + problems.range.length + problems.cmp.length > 0;
   const onZoom = useCallback(
     (from: number, to: number) => {
@@ -168,6 +174,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
     return `?${next}`;
   })();
   return (
+    <ChartNotesContext.Provider value={{ mayAdd: loaderData.mayAnnotate, back: here }}>
     <section className="flex flex-col gap-4">
       <h1 className="text-2xl font-semibold">{t("nav.analytics")}</h1>
       <Form method="get" className="flex flex-col gap-4 rounded-lg bg-white p-4 shadow-sm dark:bg-slate-800" data-testid="analytics-form">
@@ -233,6 +240,9 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
               {t("history.analytics.resetZoom")}
             </Link>
           )}
+          <Link to={annotationsHref({ from: range.from, to: range.to, variables: loaderData.selected, back: here })} className="text-brand hover:underline" data-testid="analytics-notes">
+            {t("history.analytics.notes", { count: charts.reduce((n, c) => n + c.annotations.length, 0) })}
+          </Link>
         </div>
       )}
       {charts.map((c, i) => (
@@ -250,6 +260,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
                 to={range.to}
                 follow={false}
                 events={c.events}
+                annotations={c.annotations}
                 approx={{ width: 1100, height: 300 }}
                 syncKey="analytics"
                 onZoom={onZoom}
@@ -263,6 +274,8 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
                     to={range.to}
                     overlay={compare && c.extra.length ? { origin: range.base.from, pairs: c.vars.length } : undefined}
                     events={c.events}
+                    annotations={c.annotations}
+                    annotationLabel={(a) => noteLabel(look.annotationWord, a)}
                     {...look}
                   />
                 )}
@@ -274,6 +287,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
       {loaderData.stats.length > 0 && <StatisticsTable stats={loaderData.stats} cmpStats={loaderData.cmpStats} compareName={compare?.name ?? null} variables={loaderData.variables} />}
       {loaderData.statsError && <FormErrors errors={[t(loaderData.statsError)]} />}
     </section>
+    </ChartNotesContext.Provider>
   );
 }
 

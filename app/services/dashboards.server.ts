@@ -8,6 +8,9 @@ import { CHART_POINTS } from "~/ui/dashboard/timeRange";
 import type { AlarmItem, DashboardData, SeriesData, WidgetData } from "~/ui/dashboard/types";
 import { onlineVariables, readValues, selector } from "./variables.server";
 import { eventsFor, loadRangeEvents } from "./chartEvents.server";
+import { loadAnnotations } from "./annotations.server";
+import type { AuthState } from "./auth-state.server";
+import { annotationsFor } from "~/ui/dashboard/annotations";
 
 const dashboardAnswer = z.object({
   Dashboard: z.object({ ID: z.string(), Name: z.string(), IsDefault: z.boolean(), Version: z.number(), Content: z.unknown() }),
@@ -72,7 +75,7 @@ const VALUES_MAX_AGE_MS = 1000;
  * `mayAlarms`: whether the viewer may see alarms (UseRulesNotifications); if not, alarm lists
  * say so and the logger is not asked.
  */
-export async function loadDashboardData(logger: LoggerClient, content: DashboardContent, range: { from: number; to: number }, mayAlarms = false): Promise<DashboardData> {
+export async function loadDashboardData(logger: LoggerClient, content: DashboardContent, range: { from: number; to: number }, mayAlarms = false, auth?: AuthState): Promise<DashboardData> {
   const alarmLists = content.Widgets.filter((w) => w.Type === "alarms");
   const alarmsRead = alarmLists.length && mayAlarms ? readAlarms(logger) : null;
   const used = new Set(content.Widgets.flatMap((w) => w.Variables));
@@ -83,6 +86,8 @@ export async function loadDashboardData(logger: LoggerClient, content: Dashboard
   // Chart events (alarms, measurements) in the range, read beside the data.
   const charts = content.Widgets.filter((w) => w.Type === "chart");
   const eventsRead = charts.length ? loadRangeEvents(logger, range, mayAlarms) : null;
+  // Operator annotations in the range, each on the charts of its variables (all, when it names none).
+  const notesRead = charts.length && auth ? loadAnnotations(logger, auth, range) : null;
   // Charts' variables too: their times say whether a chart that runs up to now is live (issue 15 §1).
   const current = [...new Set(content.Widgets.filter((w) => w.Type !== "alarms").flatMap((w) => w.Variables))].filter((id) => variables[id]);
   const [values, series] = await Promise.all([
@@ -103,8 +108,11 @@ export async function loadDashboardData(logger: LoggerClient, content: Dashboard
   }
   const events = eventsRead && (await eventsRead);
   const chartEvents = events ? Object.fromEntries(charts.map((w) => [w.ID, eventsFor(events, w.Variables)])) : undefined;
+  const notes = notesRead && (await notesRead);
+  const chartAnnotations = notes ? Object.fromEntries(charts.map((w) => [w.ID, annotationsFor(notes, w.Variables)])) : undefined;
   return {
     chartEvents,
+    chartAnnotations,
     variables: Object.fromEntries(Object.values(variables).map((v) => [v.Id, { Id: v.Id, Name: v.Name, Unit: v.Unit, DataFormat: v.DataFormat, Precision: v.Precision, RangeMin: v.RangeMin, RangeMax: v.RangeMax }])),
     variablesError: listed.error,
     values: values.values,
@@ -199,7 +207,7 @@ export function pageData(data: DashboardData, content: DashboardContent): Dashbo
     } else if (d) widgets[w.ID] = d;
   }
   // Chart events travel with the buckets (/dashboard/series), not in the page.
-  return { ...data, widgets, chartEvents: undefined };
+  return { ...data, widgets, chartEvents: undefined, chartAnnotations: undefined };
 }
 
 /** The charts the server draws as SVG into this page. */
@@ -209,7 +217,7 @@ export function chartSources(data: DashboardData, content: DashboardContent, ran
     const d = data.widgets[w.ID];
     if (w.Type !== "chart" || d?.state !== "ok" || !d.series) continue;
     const vars = w.Variables.map((id) => data.variables[id]).filter((v) => v !== undefined);
-    charts.set(w.ID, { series: d.series, vars, from: range.from, to: range.to, thresholds: w.Options.Thresholds, events: data.chartEvents?.[w.ID] });
+    charts.set(w.ID, { series: d.series, vars, from: range.from, to: range.to, thresholds: w.Options.Thresholds, events: data.chartEvents?.[w.ID], annotations: data.chartAnnotations?.[w.ID] });
   }
   return charts;
 }
