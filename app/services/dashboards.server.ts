@@ -52,6 +52,28 @@ export async function getDashboard(logger: LoggerClient, id: string): Promise<St
 export const saveDashboard = (logger: LoggerClient, d: { ID?: string; Name: string; Content: DashboardContent; Version?: number }) =>
   logger.rpc("WebUIAPI.SaveDashboard", { Dashboard: d }, savedAnswer);
 export const removeDashboard = (logger: LoggerClient, id: string) => logger.rpc("WebUIAPI.RemoveDashboard", { ID: id }, emptyAnswer);
+
+// ---- History (WebUIAPI.ListDashboardVersions, GetDashboard {Version}, RestoreDashboardVersion) ----
+
+const versionsAnswer = z.object({ Current: z.number(), Kept: z.number().optional(), Versions: z.array(z.object({ Version: z.number(), Name: z.string(), Updated: z.string(), Author: z.string().default("") })) });
+const versionAnswer = z.object({ Dashboard: z.object({ ID: z.string(), Name: z.string(), Version: z.number(), Updated: z.string(), Author: z.string().default(""), Content: z.unknown() }) });
+
+export const listDashboardVersions = (logger: LoggerClient, id: string) => logger.readRpc("WebUIAPI.ListDashboardVersions", { ID: id }, versionsAnswer);
+
+/** A kept version with its content checked (null: not kept any more, or not drawable by this console). */
+export async function getDashboardVersion(logger: LoggerClient, id: string, version: number): Promise<{ Name: string; Version: number; Updated: string; Author: string; Content: DashboardContent } | null> {
+  try {
+    const { Dashboard: d } = await logger.readRpc("WebUIAPI.GetDashboard", { ID: id, Version: version }, versionAnswer);
+    const content = contentSchema.safeParse(d.Content);
+    return content.success ? { Name: d.Name, Version: d.Version, Updated: d.Updated, Author: d.Author, Content: content.data } : null;
+  } catch (error) {
+    if (error instanceof LoggerError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+export const restoreDashboardVersion = (logger: LoggerClient, id: string, version: number, current?: number) =>
+  logger.rpc("WebUIAPI.RestoreDashboardVersion", { ID: id, Version: version, ...(current ? { CurrentVersion: current } : {}) }, savedAnswer);
 export const setDefaultDashboard = (logger: LoggerClient, id: string) => logger.rpc("WebUIAPI.SetDefaultDashboard", { ID: id }, emptyAnswer);
 
 /** All variables, or an error text; the manager and the dashboard both live with a logger without data API. */

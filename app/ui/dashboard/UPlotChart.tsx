@@ -265,6 +265,8 @@ export function UPlotChart(props: UPlotChartProps) {
             const from = u.posToVal(u.select.left, "x") * 1000;
             const to = u.posToVal(u.select.left + u.select.width, "x") * 1000;
             u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
+            // A selection synced from another chart (the shared crosshair) is that chart's to act on.
+            if (following.current) return;
             if (noting) setDraft({ start: Math.round(from), end: Math.round(to) });
             else latest.current.onZoom(Math.round(from), Math.round(to));
           },
