@@ -1,6 +1,6 @@
 import { createPortal } from "react-dom";
 import type uPlot from "uplot";
-import { withTimeConvention } from "~/ui/timeConvention";
+import { formatDateTime } from "~/ui/format";
 import { formatOffset } from "./chartGeometry";
 import { COLOUR_HEX, EVENT_HEX, seriesStyle } from "./colours";
 import type { ChartEvent, ChartEventKind, ChartOverlay, ChartThreshold, VariableInfo } from "./types";
@@ -95,13 +95,6 @@ export function ChartMarkers({ markers, eventWords, plot }: { markers: Markers; 
   );
 }
 
-const times = new Map<string, Intl.DateTimeFormat>();
-function timeOf(locale: string, timeZone: string): Intl.DateTimeFormat {
-  const key = `${locale}|${timeZone}`;
-  let f = times.get(key);
-  if (!f) times.set(key, (f = new Intl.DateTimeFormat(locale, withTimeConvention({ timeZone, year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit" }))));
-  return f;
-}
 const numbers = new Map<string, Intl.NumberFormat>();
 function numberOf(locale: string, digits: number | undefined): Intl.NumberFormat {
   const key = `${locale}|${digits ?? ""}`;
@@ -138,7 +131,7 @@ export function ReadOut({ plot, idx, cols, vars, banded, hidden, locale, timeZon
   return createPortal(
     <div className={`pointer-events-none absolute top-1 z-10 overflow-hidden rounded-md border border-slate-300 bg-white/95 px-2 py-1 text-xs shadow-sm dark:border-slate-600 dark:bg-slate-900/95 ${compact ? "opacity-90" : ""}`} style={{ ...side, maxWidth: room }} role="status" aria-label={texts.title} data-testid="chart-readout" data-following={compact || undefined}>
       <div className="font-semibold tabular-nums" data-testid="readout-time">
-        {overlay ? formatOffset(x * 1000 - overlay.origin) : timeOf(locale, timeZone).format(x * 1000)}
+        {overlay ? formatOffset(x * 1000 - overlay.origin) : formatDateTime(locale, timeZone, x * 1000)}
       </div>
       <ul>
         {vars.map((v, i) => {
