@@ -25,7 +25,8 @@ import { formBodyMiddleware } from "./services/formBody.server";
 import { gateInputOf } from "./services/guards.server";
 import { visibleFeatures } from "./services/gating";
 import { loadHeaderAlerts } from "./services/header.server";
-import { getLocale, i18nextMiddleware } from "./services/i18n.server";
+import { getInstance, getLocale, i18nextMiddleware } from "./services/i18n.server";
+import { seedText } from "./ui/seedTexts";
 import { dashboardListAnswer, messagesAnswer, userAnswer } from "./services/logger/schemas";
 import { readClosedText, readMaintenanceInfo } from "./services/maintenance.server";
 import { readPrefs } from "./services/prefs.server";
@@ -74,7 +75,8 @@ async function shellData({ request, context }: Route.LoaderArgs) {
   const [user, dashboards, messages] = mayRead
     ? await Promise.all([
         auth.userId !== null ? logger.readRpc("GI.system/UserManagementAPI.GetUser", { ID: auth.userId }, userAnswer).then((a) => a.User) : null,
-        logger.readRpc("WebUIAPI.List", {}, dashboardListAnswer).then((a) => a.List),
+        // The demo dashboards' names in the reader's language (app/ui/seedTexts.ts).
+        logger.readRpc("WebUIAPI.List", {}, dashboardListAnswer).then((a) => a.List.map((d) => ({ ...d, Name: seedText(getInstance(context).t, d.Name) }))),
         logger
           .readRpc(
             "GI.system/MessagingAPI.GetMessages",

@@ -9,6 +9,8 @@ import { userTimeZone } from "~/services/zoned.server";
 import { requireFeature } from "~/services/guards.server";
 import { featureOpen } from "~/services/header.server";
 import { mayAddAnnotations } from "~/services/annotations.server";
+import { getInstance } from "~/services/i18n.server";
+import { seededContent, seedText } from "~/ui/seedTexts";
 import { ChartNotesContext } from "~/ui/dashboard/notesContext";
 import { rangeBackHref } from "~/ui/dashboard/ChartBack";
 import { DashboardGrid } from "~/ui/dashboard/DashboardGrid";
@@ -55,10 +57,13 @@ export async function loader(args: Route.LoaderArgs) {
     throw error;
   }
   const { logger } = stateOf(args.context);
-  const dashboards = await listDashboards(logger);
+  // The demo content in the reader's language (app/ui/seedTexts.ts); what anyone changed, as it is.
+  const { t } = getInstance(args.context);
+  const dashboards = (await listDashboards(logger)).map((d) => ({ ...d, Name: seedText(t, d.Name) }));
   const wanted = params.get("id");
   const entry = wanted ? dashboards.find((d) => d.ID.toLowerCase() === wanted.toLowerCase()) : (dashboards.find((d) => d.IsDefault) ?? dashboards[0]);
-  const dashboard = entry ? await getDashboard(logger, entry.ID) : null;
+  const stored = entry ? await getDashboard(logger, entry.ID) : null;
+  const dashboard = stored && { ...stored, Name: seedText(t, stored.Name), content: stored.content && seededContent(t, stored.content) };
   const kiosk = params.has("kiosk");
   // A chart panel links to Analytics and to adding a note, for those who may (never on a wall display).
   const may = { analytics: !kiosk && featureOpen(auth, "analytics"), annotate: !kiosk && mayAddAnnotations(auth) };

@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { Cell, cellClass, DataTable, Row } from "~/ui/DataTable";
 import { RowActions, RowButton, RowLink, RowRemove } from "~/ui/RowActions";
 import { useT } from "~/ui/useT";
+import { useSeedText } from "~/ui/seedTexts";
 
 const PATH = "/dashboardManager";
 
@@ -16,6 +17,7 @@ type RemoveForm = { fields: Record<string, string>; message: string; confirmLabe
 /** Every dashboard: open, make default, edit, duplicate, export, remove (confirmed). */
 export function DashboardsTable({ dashboards, removeForm }: { dashboards: Listed[]; removeForm: (d: Listed) => RemoveForm }) {
   const t = useT();
+  const seed = useSeedText();
   return (
     <DataTable
       label={t("dashboardManager.manager.title")}
@@ -27,7 +29,7 @@ export function DashboardsTable({ dashboards, removeForm }: { dashboards: Listed
         <Row key={d.ID} data-dashboard={d.Name}>
           <th scope="row" className={`${cellClass} ${d.IsDefault ? "font-bold" : "font-medium"}`}>
             <Link to={`/${d.ID}`} className="hover:underline">
-              {d.Name}
+              {seed(d.Name)}
             </Link>
           </th>
           <Cell>
