@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
 import axeCore from "axe-core";
-import { rpc, unique } from "./fixtures";
+import { ADMIN_PASSWORD, LOGGER, rpc, token, unique } from "./fixtures";
 
 // Issue 15 §10: every screen has 0 serious or critical axe violations (WCAG 2.x A and AA rules),
 // in the light and the dark theme. Minor and moderate findings are not gating.
@@ -126,4 +126,26 @@ export async function hoverContrastFindings(page: Page, limit = 80): Promise<str
   } finally {
     await cdp.detach();
   }
+}
+
+/**
+ * Issue 28 §4: an active, unacknowledged alarm of every priority (critical, high, medium, low) for
+ * the axe runs, so every severity badge and alarm state is on the pages axe checks. Rules on the
+ * simulated oil temperature that always hold; waits until all four are active. Returns their
+ * removal (the alarms go with their rules).
+ */
+export async function raiseEveryPriority(): Promise<() => Promise<void>> {
+  const { Data } = (await (await fetch(`${LOGGER}/online/structure/variables`, { headers: { Authorization: `Bearer ${await token("admin", ADMIN_PASSWORD)}` } })).json()) as { Data: { Id: string; Name: string }[] };
+  const oil = Data.find((v) => v.Name === "Oil temperature")!.Id;
+  const ids: number[] = [];
+  for (const severity of ["critical", "high", "medium", "low"]) {
+    const { ID } = await rpc<{ ID: number }>("AlarmAPI.AddRule", { Rule: { Name: unique(`a11y ${severity} `), VariableId: oil, Type: "high", High: -1000, Severity: severity } });
+    ids.push(ID);
+  }
+  await expect
+    .poll(async () => (await rpc<{ Alarms: { ID: number; State: string }[] }>("AlarmAPI.GetAlarms", {})).Alarms.filter((a) => ids.includes(a.ID) && a.State === "ActiveUnacknowledged").length, { timeout: 15_000 })
+    .toBe(ids.length);
+  return async () => {
+    for (const id of ids) await rpc("AlarmAPI.RemoveRule", { ID: id });
+  };
 }
