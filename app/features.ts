@@ -73,7 +73,7 @@ export const FEATURES: readonly Feature[] = [
   { key: "traceLog", path: "/traceLog", module: "routes/traceLog.tsx", permission: null, group: "advanced", icon: "trace", label: "nav.traceLog", texts: ["trace"] },
   { key: "jupyterlab", path: "/jupyterlab", module: "routes/jupyterlab.tsx", permission: "UseJupyterLab", group: "advanced", icon: "notebook", label: "nav.jupyterlab", texts: ["jupyter"] },
   { key: "canscanner", path: "/canscanner", module: "routes/canscanner.tsx", permission: null, group: "advanced", icon: "bus", label: "nav.canscanner", texts: ["can"] },
-  { key: "rulesNotifications", path: "/rulesNotifications", module: "routes/rulesNotifications.tsx", permission: "UseRulesNotifications", group: null, icon: "rules", label: "nav.rulesNotifications", texts: ["rules"] },
+  { key: "rulesNotifications", path: "/rulesNotifications", module: "routes/rulesNotifications.tsx", permission: "UseRulesNotifications", group: null, icon: "rules", label: "nav.rulesNotifications", texts: ["picker", "rules"] },
   { key: "settings", path: "/settings", module: "routes/settings.tsx", permission: null, group: "user", icon: "settings", label: "nav.settings", always: true, texts: ["password", "settings"] },
   { key: "globalSettings", path: "/globalSettings", module: "routes/globalSettings.tsx", permission: "ManageGlobalSettings", group: "user", icon: "shield", label: "nav.globalSettings", texts: ["globalSettings"] },
   { key: "roleManagement", path: "/roleManagement", module: "routes/roleManagement.tsx", permission: "ManageRoles", group: "user", icon: "shield", label: "nav.roleManagement", texts: ["roles"] },

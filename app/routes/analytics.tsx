@@ -177,9 +177,11 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
     <ChartNotesContext.Provider value={{ mayAdd: loaderData.mayAnnotate, back: here }}>
     <section className="flex flex-col gap-4">
       <h1 className="text-2xl font-semibold">{t("nav.analytics")}</h1>
+      {/* The one way to pick a relative range: the quick ranges (links that keep the choice). */}
+      <QuickRanges current={current.preset} presetHref={presetHref} zoomOutHref={zoomOutHref} backHref={backHref} />
       <Form method="get" className="flex flex-col gap-4 rounded-lg bg-white p-4 shadow-sm dark:bg-slate-800" data-testid="analytics-form">
         <VariablePicker variables={loaderData.variables} selected={loaderData.selected} errors={problems.v} />
-        <RangeFields range={range} measurements={loaderData.measurements} idPrefix="analytics" errors={problems.range} />
+        <RangeFields range={range} measurements={loaderData.measurements} idPrefix="analytics" errors={problems.range} quickRanges />
         <fieldset className="flex flex-wrap items-end gap-4" aria-invalid={problems.cmp.length ? true : undefined} aria-describedby={problems.cmp.length ? "compare-error" : undefined} data-testid="compare-fields">
           <legend className="mb-1 text-sm font-medium">{t("history.analytics.compareLegend")}</legend>
           {problems.cmp.length > 0 && (
@@ -221,9 +223,6 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
         </div>
       </Form>
       {charts.length === 0 && !hasProblems && <p className="text-slate-600 dark:text-slate-300">{t("history.analytics.pick")}</p>}
-      {charts.length > 0 && (
-        <QuickRanges current={current.preset} presetHref={presetHref} zoomOutHref={zoomOutHref} backHref={backHref} />
-      )}
       {charts.length > 0 && (
         <div className="flex flex-wrap items-center gap-3 text-sm" data-testid="visible-range">
           <span data-testid="range-a">

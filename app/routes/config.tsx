@@ -65,7 +65,7 @@ export default function Config({ loaderData, actionData }: Route.ComponentProps)
   const t = useT();
   const { config } = loaderData;
   return (
-    <section className="flex max-w-6xl flex-col gap-6">
+    <section className="flex flex-col gap-6">
       <div className="flex flex-col gap-1">
         <h1 className="text-2xl font-semibold">{t("config.title")}</h1>
         {config.DeviceName && <p className="text-sm text-slate-600 dark:text-slate-300">{t("config.intro", { device: config.DeviceName })}</p>}

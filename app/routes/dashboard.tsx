@@ -125,7 +125,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const mayEdit = root?.nav.includes("dashboardManager") ?? false;
   return (
     // A kiosk fills the screen (minus <main>'s padding) and never scrolls: rows share its height.
-    <section className={`flex flex-col ${kiosk ? "gap-2 md:h-[calc(100dvh-1rem)] md:overflow-hidden" : "gap-4"}`}>
+    <section className={`flex flex-col ${kiosk ? "gap-2 md:h-[calc(100dvh-1rem)] md:overflow-hidden" : "gap-4"}`} data-wide>
       {shown.outage ? (
         <OutageRefresh />
       ) : shown.strip?.cycle ? (
