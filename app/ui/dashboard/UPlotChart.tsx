@@ -8,7 +8,7 @@ import { useLiveSamples } from "./liveBus";
 import { ChartMarkers, drawOverlays, markersOf, ReadOut, type Markers } from "./ChartReadOut";
 import type { ChartEvent, ChartEventKind, ChartOverlay, ChartThreshold, SeriesData, VariableInfo } from "./types";
 import { annotationsPlugin, NoteDraft, NoteFlags, notePlaces, type NotesConfig } from "./ChartNotes";
-import { crosshairCursor, moveCursorShared } from "./crosshairSync";
+import { crosshairCursor, markFollowing, moveCursorShared } from "./crosshairSync";
 
 export interface UPlotChartProps {
   series: SeriesData;
@@ -207,7 +207,13 @@ export function UPlotChart(props: UPlotChartProps) {
       const hint = p.sizeHint?.();
       const size = hint && hint.width > 0 && hint.height > 0 ? hint : { width: box.clientWidth || 300, height: box.clientHeight || 150 };
       const opts = chartOptions(p, UPlot, banded, size, dark);
-      opts.cursor = { ...opts.cursor, ...crosshairCursor(p.syncKey, (yes) => (following.current = yes)) };
+      opts.cursor = {
+        ...opts.cursor,
+        ...crosshairCursor(p.syncKey, (yes) => {
+          following.current = yes;
+          markFollowing(plot.current, yes);
+        }),
+      };
       // The notes' flags are placed after the frame, like the markers' labels (never during a draw).
       const placeNotes = (u: uPlot) => {
         const list = latest.current.notes?.list;
@@ -374,7 +380,10 @@ export function UPlotChart(props: UPlotChartProps) {
     if (next === null) return;
     e.preventDefault();
     const idx = Math.max(0, Math.min(last, next));
-    moveCursorShared(u, u.valToPos(xs[idx]!, "x"), u.over.clientHeight / 2);
+    moveCursorShared(u, u.valToPos(xs[idx]!, "x"), u.over.clientHeight / 2, () => {
+      following.current = false;
+      markFollowing(u, false);
+    });
   };
 
   return (

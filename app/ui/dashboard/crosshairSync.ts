@@ -10,12 +10,8 @@ import type uPlot from "uplot";
  * The cursor options of a chart with this sync key: `following` is told whether the cursor it
  * shows is another chart's (set before uPlot moves the cursor, so the read-out knows).
  */
-export function crosshairCursor(key: string, following: (yes: boolean) => void): Pick<uPlot.Cursor, "sync" | "move"> {
-  let follows = false;
-  const set = (yes: boolean) => {
-    follows = yes;
-    following(yes);
-  };
+export function crosshairCursor(key: string, following: (yes: boolean) => void): Pick<uPlot.Cursor, "sync"> {
+  const set = following;
   return {
     sync: {
       key,
@@ -34,12 +30,23 @@ export function crosshairCursor(key: string, following: (yes: boolean) => void):
         },
       },
     },
-    // A follower's horizontal line would point at a value of another chart's scale: it goes.
-    move: (_u, left, top) => [left, follows ? -10 : top],
   };
 }
 
-/** Moves the cursor as a pointer would, so the other charts follow (uPlot's third argument publishes it). */
-export function moveCursorShared(u: uPlot, left: number, top: number): void {
-  (u.setCursor as (opts: { left: number; top: number }, fire?: boolean, pub?: boolean) => void)({ left, top }, true, true);
+/**
+ * Marks a chart as following (or leading): a follower's horizontal line would point at a value
+ * of another chart's scale, so CSS hides it there (app.css, `.loggia-following`).
+ */
+export function markFollowing(u: uPlot | null, yes: boolean): void {
+  u?.root.classList.toggle("loggia-following", yes);
+}
+
+/**
+ * Moves the cursor as a pointer would, so the other charts follow (uPlot's third argument
+ * publishes it). Kept on the plot: the first bucket may start a little before the range, and a
+ * cursor left of the plot is a hidden one, here and on every follower.
+ */
+export function moveCursorShared(u: uPlot, left: number, top: number, lead?: () => void): void {
+  lead?.();
+  (u.setCursor as (opts: { left: number; top: number }, fire?: boolean, pub?: boolean) => void)({ left: Math.max(0, left), top }, true, true);
 }
