@@ -101,8 +101,9 @@ export function AppShell({ data, bare, kiosk = false, children }: { data: RootDa
       <SideMenu entries={entries} label={t("nav.sidebar")} compact={L.compact} />
     </aside>
   );
-  // One content width (issue 28 §7): every screen as wide as the window up to 1280 px; only the
-  // screens that show the plant itself (dashboards, the Map, VNC, Jupyter) say data-wide and fill it.
+  // One content width (issue 28 §7): every screen as wide as the window up to the xl breakpoint
+  // (1920 px, spec §9); only the screens that show the plant itself (dashboards, the Map, Jupyter)
+  // say data-wide and fill a wider one.
   const main = (
     <main id="main" tabIndex={-1} className={`min-w-0 flex-1 p-4 outline-none md:p-6 [&>:not([data-wide])]:w-full [&>:not([data-wide])]:max-w-screen-xl ${L.noHeader ? "md:col-start-2 md:row-span-2 md:row-start-1" : ""}`}>
       {children}

@@ -27,7 +27,7 @@ describe("refusal texts", () => {
 
   it("fill in the refusal's arguments, pick the variant its action names, and fall back to the Description", async () => {
     const say = refusalTextsOf(await translator("it"));
-    expect(say({ Code: "roleHeld", Args: { name: "Operatore", users: "alice, bob" } }, "Role Operatore is still held by: alice, bob")).toBe("Il ruolo Operatore è ancora assegnato a: alice, bob.");
+    expect(say({ Code: "roleHeld", Args: { name: "Operatore", users: "alice, bob" } }, "Role Operatore is still held by: alice, bob")).toBe("Il ruolo Operatore è ancora assegnato a: alice, bob");
     expect(say({ Code: "lastAdmin", Args: { user: "admin", role: "Administrator", action: "moved" } }, "x")).toMatch(/non può passare a un altro ruolo/);
     expect(say({ Code: "somethingNew", Args: {} }, "Something new went wrong")).toBe("Something new went wrong");
   });
@@ -54,17 +54,19 @@ describe("a coded refusal from the logger", () => {
   it("is said in the reader's language; its Description stays for matching", async () => {
     const it_ = await refusedAs("it");
     expect(it_).toBeInstanceOf(LoggerError);
-    expect(it_.message).toBe("Non puoi eliminare il tuo account.");
+    expect(it_.message).toBe("Non puoi eliminare il tuo account");
     expect(it_.description).toBe("You cannot remove your own account");
     expect(it_.refusal).toEqual({ Code: "ownAccount", Args: {} });
-    // Without a translator (or before one is set) it is the logger's own words, as before.
+    // Without a translator (or before one is set) it is the logger's own words, as before; in
+    // English the console says exactly what the logger says.
     expect((await refusedAs(null)).message).toBe("You cannot remove your own account");
+    expect((await refusedAs("en")).message).toBe("You cannot remove your own account");
   });
 
   it("lands next to its field by the logger's words whatever the language", async () => {
     const error = await refusedAs("it");
     const submission = { reply: (o: { fieldErrors?: Record<string, string[]>; formErrors?: string[] }) => o } as never;
     const { result } = loggerReply(submission, error, { conflict: "c", fields: { account: /own account/ } });
-    expect(result).toEqual({ fieldErrors: { account: ["Non puoi eliminare il tuo account."] }, hideFields: undefined });
+    expect(result).toEqual({ fieldErrors: { account: ["Non puoi eliminare il tuo account"] }, hideFields: undefined });
   });
 });
