@@ -21,11 +21,6 @@ export function annotationsFor(all: readonly ChartAnnotation[], variableIds: rea
   return all.filter((a) => a.variables.length === 0 || a.variables.some((v) => ids.has(v)));
 }
 
-/** Those that touch [from, to] (as the logger lists them). */
-export function annotationsIn(all: readonly ChartAnnotation[], from: number, to: number): ChartAnnotation[] {
-  return all.filter((a) => a.start <= to && a.end >= from);
-}
-
 /** Colour of annotations on charts: a teal no series uses (SERIES), readable on white and on slate-800. */
 export const ANNOTATION_HEX = "#0d9488";
 
