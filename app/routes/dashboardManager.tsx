@@ -20,6 +20,7 @@ import type { LoggerClient } from "~/services/logger/client.server";
 import { loadVariables } from "~/services/variables.server";
 import { failureText, getDashboard, getDashboardVersion, listDashboards, listDashboardVersions, removeDashboard, restoreDashboardVersion, saveDashboard, setDefaultDashboard, type StoredDashboard } from "~/services/dashboards.server";
 import { versionDiff } from "~/ui/dashboardManager/versionDiff";
+import { seedText } from "~/ui/seedTexts";
 import type { HistoryData } from "~/ui/dashboardManager/VersionHistory";
 import { readIntent, requireConfirmation } from "~/services/forms.server";
 import { redirectWithToast, requireFeature } from "~/services/guards.server";
@@ -252,7 +253,7 @@ async function restore(args: Args, formData: FormData) {
 async function duplicate(args: Args, formData: FormData) {
   const d = await stored(args, readText(formData, "id"));
   const { t } = getInstance(args.context);
-  await saveDashboard(stateOf(args.context).logger, { Name: t("dashboardManager.manager.copyOf", { name: d.Name }).slice(0, 100), Content: d.content });
+  await saveDashboard(stateOf(args.context).logger, { Name: t("dashboardManager.manager.copyOf", { name: seedText(t, d.Name) }).slice(0, 100), Content: d.content });
   return redirectWithToast(args.context, PATH, { type: "success", text: t("dashboardManager.manager.duplicated") });
 }
 
@@ -267,7 +268,8 @@ async function remove(args: Args, formData: FormData) {
 async function makeDefault(args: Args, formData: FormData) {
   const d = await stored(args, readText(formData, "id"));
   await setDefaultDashboard(stateOf(args.context).logger, d.ID);
-  return redirectWithToast(args.context, PATH, { type: "success", text: getInstance(args.context).t("dashboardManager.manager.defaultSet", { name: d.Name }) });
+  const { t } = getInstance(args.context);
+  return redirectWithToast(args.context, PATH, { type: "success", text: t("dashboardManager.manager.defaultSet", { name: seedText(t, d.Name) }) });
 }
 
 async function importFile({ context }: Args, formData: FormData) {
@@ -320,7 +322,7 @@ export default function DashboardManager({ loaderData, actionData: raw }: Route.
 }
 
 function removeForm(d: { ID: string; Name: string }, t: TFunction) {
-  return { fields: { intent: "remove", id: d.ID }, message: t("dashboardManager.manager.removeConfirm", { name: d.Name }), confirmLabel: t("dashboardManager.manager.removeButton"), cancelHref: PATH };
+  return { fields: { intent: "remove", id: d.ID }, message: t("dashboardManager.manager.removeConfirm", { name: seedText(t, d.Name) }), confirmLabel: t("dashboardManager.manager.removeButton"), cancelHref: PATH };
 }
 
 export function meta({ matches }: Route.MetaArgs) {

@@ -33,6 +33,10 @@ const SEEDED: Record<string, string> = {
   Origin: "origin",
   Rows: "rows",
   "CSV import": "csvImport",
+  // The messages the logger writes when it seeds (Log Messages, the header's popover).
+  "Created the database with roles Administrator, Operator, Viewer and user admin": "auditDatabase",
+  "Created the demo dashboards Test cell dashboard and Energy and weather dashboard": "auditDemoDashboards",
+  "Added an alarm list to the default dashboard Test cell dashboard": "auditAlarmList",
 };
 
 /** The text in the reader's language if it is demo content exactly as seeded, else as it is. */

@@ -36,20 +36,20 @@ export function DashboardsTable({ dashboards, removeForm }: { dashboards: Listed
             {d.IsDefault ? (
               <span className="rounded-full bg-brand px-2 py-0.5 text-xs font-medium text-on-brand">{t("dashboardManager.manager.default")}</span>
             ) : (
-              <RowButton intent="setDefault" fields={{ id: d.ID }} label={`${t("dashboardManager.manager.setDefault")}: ${d.Name}`}>
+              <RowButton intent="setDefault" fields={{ id: d.ID }} label={`${t("dashboardManager.manager.setDefault")}: ${seed(d.Name)}`}>
                 {t("dashboardManager.manager.setDefault")}
               </RowButton>
             )}
           </Cell>
           <Cell>
             <RowActions>
-              <RowLink to={`${PATH}?edit=${d.ID}`} label={`${t("dashboardManager.manager.edit")}: ${d.Name}`}>
+              <RowLink to={`${PATH}?edit=${d.ID}`} label={`${t("dashboardManager.manager.edit")}: ${seed(d.Name)}`}>
                 {t("dashboardManager.manager.edit")}
               </RowLink>
-              <RowButton intent="duplicate" fields={{ id: d.ID }} label={`${t("dashboardManager.manager.duplicate")}: ${d.Name}`}>
+              <RowButton intent="duplicate" fields={{ id: d.ID }} label={`${t("dashboardManager.manager.duplicate")}: ${seed(d.Name)}`}>
                 {t("dashboardManager.manager.duplicate")}
               </RowButton>
-              <RowLink to={`${PATH}?export=${d.ID}`} label={`${t("dashboardManager.manager.export")}: ${d.Name}`}>
+              <RowLink to={`${PATH}?export=${d.ID}`} label={`${t("dashboardManager.manager.export")}: ${seed(d.Name)}`}>
                 {t("dashboardManager.manager.export")}
               </RowLink>
               <RowRemove label={t("dashboardManager.manager.remove")} title={t("dashboardManager.manager.removeTitle")} confirmHref={`${PATH}?remove=${d.ID}`} {...removeForm(d)} />

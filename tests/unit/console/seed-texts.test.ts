@@ -38,6 +38,7 @@ describe("the demo content a new installation gets", () => {
     }
     for (const r of (await rpc(logger.url, "GI.system/UserManagementAPI.GetRoles", {}, admin)).body.Roles) seeded.push(r.Description);
     for (const m of (await rpc(logger.url, "MetaDataAPI.GetMetaData", {}, admin)).body.MetaData) seeded.push(m.Key);
+    for (const m of (await rpc(logger.url, "GI.system/MessagingAPI.GetMessages", { Filter: { Sender: "Logger" } }, admin)).body.Messages) seeded.push(m.Text);
     expect(seeded.length).toBeGreaterThan(15);
     expect(seeded.filter((s) => seedText(t, s) === s)).toEqual([]);
     expect(seedText(t, "Test cell dashboard")).toBe("Dashboard cella di prova");
