@@ -51,10 +51,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ username, fieldErrors: { password: t("validation.passwordTooLong") }, error: null, throttled: null, nonce }, { status: 400 });
   }
   try {
-    const { mustChangePassword } = await signIn(request, context);
+    const { mustChangePassword, headers } = await signIn(request, context);
     flashToast(context, { type: "success", text: t("signin.success") });
-    if (mustChangePassword) return redirect(`/changePassword${redirectUri ? `?redirect_uri=${encodeURIComponent(redirectUri)}` : ""}`);
-    return redirect(await landingPath(context, redirectUri));
+    if (mustChangePassword) return redirect(`/changePassword${redirectUri ? `?redirect_uri=${encodeURIComponent(redirectUri)}` : ""}`, { headers });
+    return redirect(await landingPath(context, redirectUri), { headers });
   } catch (error) {
     if (error instanceof InvalidCredentials) {
       return data({ username, fieldErrors: {}, error: t("signin.invalid"), throttled: null, nonce }, { status: 401 });
