@@ -41,9 +41,8 @@ export function parseOrigins(text: string): string[] {
 /** A comma- or space-separated list of host names (`logger.plant.local`), without ports. */
 export function parseHostnames(text: string): string[] {
   return splitList(text).map((item) => {
-    const name = bareHost(item);
-    if (!name || !/^[a-z0-9.:_-]+$/.test(name)) throw new Error(`LOGGER_HOSTNAMES: ${item} is not a host name such as logger.plant.local`);
-    return name;
+    if (!/^(\[[0-9a-f:.]+\]|[a-z0-9._-]+)(:\d+)?\.?$/i.test(item)) throw new Error(`LOGGER_HOSTNAMES: ${item} is not a host name such as logger.plant.local`);
+    return bareHost(item);
   });
 }
 
