@@ -26,7 +26,8 @@ const Env = z.object({
   NOTIFY_ALLOW: optional(z.string().default("")),
   // Pages of these origins may send requests (the console's; npm start passes it): any other is refused.
   LOGGER_ALLOWED_ORIGINS: optional(z.string().default("")),
-  // The names the logger is reached by; set, any other Host is refused (DNS rebinding).
+  // The names the logger is reached by; set, any other Host is refused (DNS rebinding). Unset:
+  // loopback names and addresses only when it listens on loopback, any name otherwise.
   LOGGER_HOSTNAMES: optional(z.string().default("")),
   ACCESS_TOKEN_TTL: optional(z.coerce.number().positive().default(900)),
   REFRESH_TOKEN_TTL: optional(z.coerce.number().positive().default(604800)),
@@ -90,7 +91,7 @@ try {
 }
 const [allowedOrigins, hostnames] = (() => {
   try {
-    return [parseOrigins(env.LOGGER_ALLOWED_ORIGINS), parseHostnames(env.LOGGER_HOSTNAMES)];
+    return [parseOrigins(env.LOGGER_ALLOWED_ORIGINS), env.LOGGER_HOSTNAMES ? parseHostnames(env.LOGGER_HOSTNAMES) : undefined];
   } catch (err) {
     return fail((err as Error).message);
   }

@@ -6,6 +6,7 @@ import { Notifier } from "./alarms/notifier.ts";
 import type { NotifierOptions } from "./alarms/notifier.ts";
 import type { LoggerContext } from "./api/registry.ts";
 import { makeClients } from "./auth/clients.ts";
+import { isLoopbackHost } from "./auth/client-secret.ts";
 import { DeviceTokens } from "./auth/device-tokens.ts";
 import { auditThrottleEvent } from "./auth/login.ts";
 import { SignInThrottle } from "./auth/throttle.ts";
@@ -71,7 +72,11 @@ export type LoggerOptions = {
   loggerId?: string;
   /** Origins whose pages may send requests (the console's); pages of any other origin are refused (logger/http/origin.ts). */
   allowedOrigins?: string[];
-  /** Names the logger is reached by; set, any other Host is refused (DNS rebinding). Unset: any Host. */
+  /**
+   * Names the logger is reached by besides loopback names and IP addresses; any other Host is
+   * refused (DNS rebinding). Unset: none on a loopback-only logger (nobody reaches it by another
+   * name), any Host otherwise.
+   */
   hostnames?: string[];
 };
 
@@ -194,7 +199,7 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
     files: new FileRoot(join(opts.dataDir, "files")),
     can,
     deviceTokens: DeviceTokens.inDataDir(opts.dataDir),
-    site: sitePolicy(opts.allowedOrigins, opts.hostnames ?? null),
+    site: sitePolicy(opts.allowedOrigins, opts.hostnames ?? (isLoopbackHost(opts.host ?? "127.0.0.1") ? [] : null)),
     throttle: new SignInThrottle({
       // One after another, in the order they happen: on PostgreSQL two writes in flight at once
       // may commit in either order, and "paused after 5 failed attempts" would precede the fifth.

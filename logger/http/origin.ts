@@ -15,7 +15,10 @@ import { isLoopbackHost } from "../auth/client-secret.ts";
 export type SitePolicy = {
   /** Origins whose pages may send requests (the console's; LOGGER_ALLOWED_ORIGINS). */
   origins: ReadonlySet<string>;
-  /** The names the logger is reached by (LOGGER_HOSTNAMES); null: any Host is accepted. */
+  /**
+   * The names the logger is reached by (LOGGER_HOSTNAMES) besides loopback names and IP
+   * addresses, which always pass; null: any Host is accepted.
+   */
   hostnames: ReadonlySet<string> | null;
 };
 
@@ -49,16 +52,16 @@ export function parseHostnames(text: string): string[] {
 export function sitePolicy(origins: readonly string[] = [], hostnames: readonly string[] | null = null): SitePolicy {
   return {
     origins: new Set(origins.map((o) => new URL(o).origin)),
-    hostnames: hostnames && hostnames.length ? new Set(hostnames.map(bareHost)) : null,
+    hostnames: hostnames ? new Set(hostnames.map(bareHost)) : null,
   };
 }
 
 /**
  * Why this request must be refused as one a foreign page sent, or null when it may go on.
  *
- * * Host: with LOGGER_HOSTNAMES set, a name the logger does not go by is a DNS-rebinding page's
- *   (its own name, pointed at the logger). Loopback names and IP addresses are always fine: a
- *   page cannot rebind a name it does not own.
+ * * Host: with names to go by (LOGGER_HOSTNAMES; none for a logger on loopback only), any other
+ *   name is a DNS-rebinding page's (its own name, pointed at the logger). Loopback names and IP
+ *   addresses are always fine: a page cannot rebind a name it does not own.
  * * Every method but GET and HEAD (which change nothing), and the WebSocket upgrade: a browser
  *   names the page in `Origin` — it must be an allowed origin (never the logger's own: it serves
  *   no pages, so a page "of" the logger is a rebinding page or an uploaded file). No Origin:

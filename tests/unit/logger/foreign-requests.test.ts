@@ -230,17 +230,27 @@ describe("host names (DNS rebinding)", () => {
     expect(await openSocket(lg.url, { Host: "evil.example" })).toEqual({ opened: false, status: 403 });
   });
 
-  it("refuses a same-origin request without Origin unless the Host cannot be rebound", async () => {
-    const noNames = await start({ adminPassword: ADMIN_PASSWORD });
+  it("goes by loopback names only when it listens on loopback and no names are given", async () => {
+    const loopback = await start({ adminPassword: ADMIN_PASSWORD });
     try {
-      const ask = (host: string) => send(noNames.url, "POST", "/rpc/AdminAPI.LoginRequired", { Host: host, "Sec-Fetch-Site": "same-origin" });
-      expect((await ask("evil.example:8081")).status).toBe(403);
-      expect((await ask("127.0.0.1:8081")).status).toBe(200);
-      // Without names any Host is answered (reads, scripts); writes from a rebound page carry its Origin and are refused.
-      expect((await send(noNames.url, "POST", "/rpc/AdminAPI.LoginRequired", { Host: "evil.example" })).status).toBe(200);
-      expect((await send(noNames.url, "POST", "/rpc/AdminAPI.LoginRequired", { Host: "evil.example:8081", Origin: "http://evil.example:8081" })).status).toBe(403);
+      expect((await send(loopback.url, "GET", "/revision", { Host: "evil.example:8081" })).status).toBe(403);
+      for (const host of ["localhost:8081", "127.0.0.1:8081", "[::1]:8081"]) expect((await send(loopback.url, "GET", "/revision", { Host: host })).status, host).toBe(200);
     } finally {
-      await noNames.stop();
+      await loopback.stop();
+    }
+  });
+
+  it("answers any Host when it listens beyond loopback without names; a rebound page still cannot write", async () => {
+    const open = await start({ adminPassword: ADMIN_PASSWORD, host: "0.0.0.0" });
+    try {
+      const url = open.url.replace("0.0.0.0", "127.0.0.1");
+      expect((await send(url, "POST", "/rpc/AdminAPI.LoginRequired", { Host: "evil.example" })).status).toBe(200);
+      // A rebound page's writes carry its Origin, or at least say same-origin on a name that can be rebound.
+      expect((await send(url, "POST", "/rpc/AdminAPI.LoginRequired", { Host: "evil.example:8081", Origin: "http://evil.example:8081" })).status).toBe(403);
+      expect((await send(url, "POST", "/rpc/AdminAPI.LoginRequired", { Host: "evil.example:8081", "Sec-Fetch-Site": "same-origin" })).status).toBe(403);
+      expect((await send(url, "POST", "/rpc/AdminAPI.LoginRequired", { Host: "127.0.0.1:8081", "Sec-Fetch-Site": "same-origin" })).status).toBe(200);
+    } finally {
+      await open.stop();
     }
   });
 });
