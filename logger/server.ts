@@ -6,6 +6,8 @@ import { Notifier } from "./alarms/notifier.ts";
 import type { NotifierOptions } from "./alarms/notifier.ts";
 import type { LoggerContext } from "./api/registry.ts";
 import { makeClients } from "./auth/clients.ts";
+import { isLoopbackHost } from "./auth/client-secret.ts";
+import { DeviceTokens } from "./auth/device-tokens.ts";
 import { auditThrottleEvent } from "./auth/login.ts";
 import { SignInThrottle } from "./auth/throttle.ts";
 import { passwordPolicyError } from "./auth/passwords.ts";
@@ -14,6 +16,7 @@ import { LiveSocketHub, ObservedLiveValues } from "./api/data/ws.ts";
 import type { LiveSocketStats } from "./api/data/ws.ts";
 import { FileRoot } from "./files/paths.ts";
 import { createRequestHandler } from "./http/router.ts";
+import { foreignRefusal, refuseUpgrade, sitePolicy } from "./http/origin.ts";
 import { CanBus } from "./can/bus.ts";
 import { Acquisition } from "./model/acquisition.ts";
 import { emptyModel } from "./model/types.ts";
@@ -67,6 +70,14 @@ export type LoggerOptions = {
   storeUrl?: string;
   /** This logger's id on a shared PostgreSQL: its schema loggia_<id> and the lease of the id. */
   loggerId?: string;
+  /** Origins whose pages may send requests (the console's); pages of any other origin are refused (logger/http/origin.ts). */
+  allowedOrigins?: string[];
+  /**
+   * Names the logger is reached by besides loopback names and IP addresses; any other Host is
+   * refused (DNS rebinding). Unset: none on a loopback-only logger (nobody reaches it by another
+   * name), any Host otherwise.
+   */
+  hostnames?: string[];
 };
 
 export type RunningLogger = {
@@ -187,6 +198,8 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
     dataDir: opts.dataDir,
     files: new FileRoot(join(opts.dataDir, "files")),
     can,
+    deviceTokens: DeviceTokens.inDataDir(opts.dataDir),
+    site: sitePolicy(opts.allowedOrigins, opts.hostnames ?? (isLoopbackHost(opts.host ?? "127.0.0.1") ? [] : null)),
     throttle: new SignInThrottle({
       // One after another, in the order they happen: on PostgreSQL two writes in flight at once
       // may commit in either order, and "paused after 5 failed attempts" would precede the fifth.
@@ -199,7 +212,13 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   };
 
   const server = createServer(createRequestHandler(ctx, log));
-  server.on("upgrade", (req, socket, head) => sockets.upgrade(ctx, req, socket, head));
+  server.on("upgrade", (req, socket, head) => {
+    // The live WebSocket takes no token at all without login: a foreign page must not open it.
+    const foreign = foreignRefusal(req, ctx.site, { upgrade: true });
+    if (!foreign) return sockets.upgrade(ctx, req, socket, head);
+    trace.add("warn", "ws", `Upgrade refused: ${foreign}`);
+    refuseUpgrade(socket, foreign);
+  });
   // Without a bound, a client that never finishes its request would hold a socket forever.
   server.requestTimeout = 30_000;
   server.headersTimeout = 15_000;

@@ -73,7 +73,7 @@ test("PostgreSQL stopping shows the outage page; when it returns the same sign-i
       await page.goto(`${url}/dashboard`);
       await expect(page.getByTestId("live-state")).toHaveAttribute("data-state", "live", { timeout: 20_000 });
       // Samples taken after PostgreSQL's return are in its history (the series store resumed).
-      const headers = { Authorization: `Bearer ${await loggerToken(loggerUrl)}` };
+      const headers = { Authorization: `Bearer ${await loggerToken(loggerUrl)}`, "Content-Type": "application/json" };
       const { Data } = (await (await fetch(`${loggerUrl}/online/structure/variables`, { headers })).json()) as { Data: { Id: string; Name: string; SourceId: string }[] };
       const oil = Data.find((v) => v.Name === "Oil temperature")!;
       await expect(async () => {

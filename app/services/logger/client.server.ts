@@ -130,9 +130,13 @@ export class LoggerClient {
     }
   }
 
-  /** Throws InvalidCredentials for a refused password, SignInThrottled when the logger says wait. */
-  async passwordGrant(username: string, password: string): Promise<TokenPair> {
-    const pair = await this.tokenRequest({ grant_type: "password", username, password });
+  /**
+   * Throws InvalidCredentials for a refused password, SignInThrottled when the logger says wait.
+   * `deviceToken`: the browser's proof of an earlier sign-in of this user (a logger without
+   * device tokens ignores the field).
+   */
+  async passwordGrant(username: string, password: string, deviceToken: string | null = null): Promise<TokenPair> {
+    const pair = await this.tokenRequest({ grant_type: "password", username, password, ...(deviceToken ? { device_token: deviceToken } : {}) });
     if (!pair) throw new InvalidCredentials();
     return pair;
   }

@@ -10,6 +10,8 @@ export const tokenPair = z.object({
   refresh_token: z.string().min(1),
   token_type: z.string().optional(),
   expires_in: z.number().optional(),
+  /** Our logger's proof of this sign-in on this device (a password grant's answer only; others have none). */
+  device_token: z.string().max(256).optional(),
 });
 export type TokenPair = z.infer<typeof tokenPair>;
 

@@ -84,6 +84,7 @@ export const fileRoutes: RestRoute[] = [
   {
     method: "POST",
     pattern: /^\/files\/upload$/,
+    body: "bytes",
     handler: async (r) => {
       r.require("UseFilebrowser");
       const dir = r.ctx.files.resolve(r.url.searchParams.get("Path") ?? "");

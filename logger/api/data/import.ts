@@ -371,6 +371,6 @@ async function commit(r: RestRequest, s: Session): Promise<void> {
 
 export const importRoutes: RestRoute[] = [
   { method: "POST", pattern: /^\/history\/data\/import$/, handler: openSession },
-  { method: "POST", pattern: /^\/history\/data\/import\/([^/]+)$/, handler: receiveChunk },
+  { method: "POST", pattern: /^\/history\/data\/import\/([^/]+)$/, body: "bytes", handler: receiveChunk },
   { method: "DELETE", pattern: /^\/history\/data\/import\/([^/]+)$/, handler: closeSession },
 ];

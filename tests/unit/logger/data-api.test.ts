@@ -148,7 +148,7 @@ describe("data API over HTTP (simulator on)", () => {
     const volts = byName("Voltage L1");
     const res = await fetch(`${lg.url}/history/data`, {
       method: "POST",
-      headers: { Authorization: `Bearer ${admin}` },
+      headers: { Authorization: `Bearer ${admin}`, "Content-Type": "application/json" },
       body: JSON.stringify({ Start: -1000, Variables: [ref(oil), ref(volts)], Format: "csv", TimeZone: "Europe/Rome" }),
     });
     expect(res.status).toBe(200);

@@ -54,7 +54,8 @@ describe("CSV import sessions", () => {
     const headers: Record<string, string> = {};
     if (token) headers.Authorization = `Bearer ${token}`;
     let payload: string | Uint8Array | undefined;
-    if (typeof body === "string" || body instanceof Uint8Array) payload = body;
+    // A file's bytes as the family's clients send them (a string alone would go as text/plain, which the logger refuses).
+    if (typeof body === "string" || body instanceof Uint8Array) (payload = body), (headers["Content-Type"] = "text/csv");
     else if (body !== undefined) (payload = JSON.stringify(body)), (headers["Content-Type"] = "application/json");
     const res = await fetch(`${lg.url}${path}`, { method, headers, body: payload as BodyInit | undefined });
     const text = await res.text();

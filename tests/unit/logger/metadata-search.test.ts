@@ -17,7 +17,7 @@ describe("measurements by metadata", () => {
   let sid = "";
   const search = async ({ MetaKey, MetaValue, ...q }: { MetaKey?: string; MetaValue?: string; Limit?: number; Order?: string }) => {
     const filter = MetaKey || MetaValue ? { MeasMetaDataFilter: { Key: MetaKey, Value: MetaValue } } : {};
-    const res = await fetch(`${lg.url}/history/structure/sources/${sid}/measurements`, { method: "POST", headers: { Authorization: `Bearer ${admin}` }, body: JSON.stringify({ ...q, ...filter }) });
+    const res = await fetch(`${lg.url}/history/structure/sources/${sid}/measurements`, { method: "POST", headers: { Authorization: `Bearer ${admin}`, "Content-Type": "application/json" }, body: JSON.stringify({ ...q, ...filter }) });
     expect(res.status).toBe(200);
     return ((await res.json()) as { Data: { Id: string; Name: string; MatchedOn?: string[]; SourceId: string; Variables: string[] }[] }).Data;
   };
