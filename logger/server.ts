@@ -79,6 +79,8 @@ export type RunningLogger = {
   close(): Promise<void>;
   /** The live WebSocket's connections and what they hold (tests, diagnostics). */
   liveSocketStats(): LiveSocketStats;
+  /** Heavy data answers open and waiting for a place (tests, diagnostics). */
+  heavyStats(): { open: number; waiting: number };
   /** This start created the store (no roles yet: seeded with the first Administrator). */
   created: boolean;
 };
@@ -179,12 +181,13 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   };
 
   let throttleAudits: Promise<void> = Promise.resolve();
+  const heavyGate = new HeavyGate(opts.heavy);
   const ctx: LoggerContext = {
     db,
     controller: opts.controller ?? false,
     clients: makeClients(opts.clientId ?? "loggia-console", opts.clientSecret ?? "loggia-console-secret"),
     ttl: { accessTtlSec: opts.accessTtlSec ?? 900, refreshTtlSec: opts.refreshTtlSec ?? 604800 },
-    data: { store, live, sim, sources, acquisition, model, streams, heavy: { gate: new HeavyGate(opts.heavy), lane: new HeavyLane() }, now },
+    data: { store, live, sim, sources, acquisition, model, streams, heavy: { gate: heavyGate, lane: new HeavyLane() }, now },
     alarms,
     notifier,
     trace,
@@ -248,5 +251,5 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
       setTimeout(() => server.closeAllConnections(), 2000).unref();
     }));
 
-  return { url: `http://${urlHost}:${port}`, port, close, liveSocketStats: () => sockets.stats(), created: firstStart };
+  return { url: `http://${urlHost}:${port}`, port, close, liveSocketStats: () => sockets.stats(), heavyStats: () => heavyGate.stats(), created: firstStart };
 }

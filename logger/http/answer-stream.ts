@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { drainedWithin, pacer } from "./pacing.ts";
+import { DRAIN_IDLE_MS, drainedWithin, pacer } from "./pacing.ts";
 
 // A long answer written as it is computed: text is collected up to FLUSH_CHARS, handed to the
 // socket, and the next piece is computed only once the socket took it (back-pressure). So a
@@ -26,10 +26,12 @@ export function pacedWork(): Work {
 
 export class AnswerStream {
   private readonly res: ServerResponse;
+  private readonly idleMs: number;
   private text = "";
 
-  constructor(res: ServerResponse) {
+  constructor(res: ServerResponse, idleMs = DRAIN_IDLE_MS) {
     this.res = res;
+    this.idleMs = idleMs;
   }
 
   /** False once the client is gone (or was cut off for not reading): stop computing. */
@@ -48,7 +50,7 @@ export class AnswerStream {
     const text = this.text;
     this.text = "";
     if (this.res.write(text)) return true;
-    return drainedWithin(this.res);
+    return drainedWithin(this.res, this.idleMs);
   }
 
   end(): void {

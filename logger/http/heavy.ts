@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Caller } from "../api/registry.ts";
 import { RS, RpcError } from "./errors.ts";
+import { DRAIN_IDLE_MS } from "./pacing.ts";
 
 // Heavy data requests (issue 24 §3): large JSON answers, CSV exports, statistics with a long raw
 // pass. Two bounds, both in this module:
@@ -23,9 +24,11 @@ export type HeavyLimits = {
   queueTotal: number;
   /** The Retry-After of a refusal, in seconds. */
   retryAfterSec: number;
+  /** A client that takes nothing of its answer for this long is cut off and its place freed. */
+  idleMs: number;
 };
 
-export const HEAVY_LIMITS: HeavyLimits = { perUser: 2, total: 8, waitMs: 5000, queuePerUser: 4, queueTotal: 32, retryAfterSec: 5 };
+export const HEAVY_LIMITS: HeavyLimits = { perUser: 2, total: 8, waitMs: 5000, queuePerUser: 4, queueTotal: 32, retryAfterSec: 5, idleMs: DRAIN_IDLE_MS };
 
 /** A data answer of more values than this (buckets or rows × variables) is heavy. */
 export const HEAVY_VALUES = 100_000;

@@ -148,7 +148,8 @@ async function history(r: RestRequest, area: Area, pathSid?: string): Promise<vo
   const release = heavy ? await data.heavy.gate.admit(heavyKey(r.caller, r.req), r.res) : null;
   try {
     const work: Work = heavy ? (w) => data.heavy.lane.run(w) : pacedWork();
-    if (settings && cell) return await streamCsv(r, plan, columns, settings, cell, round, work);
+    const idleMs = data.heavy.gate.limits.idleMs;
+    if (settings && cell) return await streamCsv(r, plan, columns, settings, cell, round, work, idleMs);
 
     const first = (plan.g0 * plan.periodUs) / 1000;
     // More may still arrive inside the range: it reaches the newest sample of a source still written.
@@ -169,7 +170,7 @@ async function history(r: RestRequest, area: Area, pathSid?: string): Promise<vo
       Updating: updating,
     };
     const variables = p.AddVarMapping ? columns.map((c) => ({ SID: c.v.SourceId, VID: c.v.Id, Name: c.v.Name, Unit: c.v.Unit })) : undefined;
-    await writeSeriesJson(r.res, { head, plan, columns, store: data.store, round, work, timestamps: p.Type === "absolute", variables });
+    await writeSeriesJson(r.res, { head, plan, columns, store: data.store, round, work, idleMs, timestamps: p.Type === "absolute", variables });
   } finally {
     release?.();
   }
@@ -194,7 +195,7 @@ function planInterval(startUs: number, endUs: number, intervalMs: number, period
 }
 
 // Slice by slice, waiting for the socket to drain: memory stays flat however long the export.
-async function streamCsv(r: RestRequest, plan: Plan, columns: Column[], s: CsvSettings, time: (ms: number) => string, round: Round, work: Work): Promise<void> {
+async function streamCsv(r: RestRequest, plan: Plan, columns: Column[], s: CsvSettings, time: (ms: number) => string, round: Round, work: Work, idleMs: number): Promise<void> {
   const { res, ctx } = r;
   res.writeHead(200, { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": 'attachment; filename="history.csv"', "Cache-Control": "no-store" });
   res.write(headerLines(s, columns.map((c) => (c.v.Unit ? `${c.v.Name} [${c.v.Unit}]` : c.v.Name))));
@@ -207,7 +208,7 @@ async function streamCsv(r: RestRequest, plan: Plan, columns: Column[], s: CsvSe
     // The slice's rows in one read (on PostgreSQL it may run twice: fetch, then fill; no side
     // effects). work() gives other requests their turns even to a client that reads as fast as we write.
     const out = await work(() => ctx.data.store.read((rows) => csvSlice(rows, plan, columns, s, time, round, direct, delimiter, k0, k1)));
-    if (!res.write(out.buf.subarray(0, out.pos)) && !(await drainedWithin(res))) return;
+    if (!res.write(out.buf.subarray(0, out.pos)) && !(await drainedWithin(res, idleMs))) return;
   }
   res.end();
 }

@@ -36,11 +36,11 @@ type Round = <T extends number | null>(values: T[]) => T[];
 
 export async function writeSeriesJson(
   res: ServerResponse,
-  o: { head: SeriesHead; plan: Plan; columns: SeriesColumn[]; store: SeriesStore; round: Round; work: Work; timestamps: boolean; variables?: unknown[] },
+  o: { head: SeriesHead; plan: Plan; columns: SeriesColumn[]; store: SeriesStore; round: Round; work: Work; idleMs: number; timestamps: boolean; variables?: unknown[] },
 ): Promise<void> {
   const { plan, columns, store, round, work } = o;
   res.writeHead(200, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" });
-  const out = new AnswerStream(res);
+  const out = new AnswerStream(res, o.idleMs);
   const head = JSON.stringify(o.head);
   await out.put(`{"Success":true,"Data":[{"TimeSeries":${head.slice(0, -1)}`);
   const slice = plan.w === 1 ? RAW_SLICE : BUCKET_SLICE;
