@@ -58,3 +58,21 @@ export class AnswerStream {
     this.text = "";
   }
 }
+
+/**
+ * `{Success: true, Data: [...items], ReturnState}` (sendData's text) with each item described and
+ * written one at a time: a listing of thousands of records is never one string, and gives other
+ * requests a turn every 10 ms.
+ */
+export async function writeDataList<T>(res: ServerResponse, items: readonly T[], describe: (item: T, index: number) => unknown): Promise<void> {
+  res.writeHead(200, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" });
+  const out = new AnswerStream(res);
+  const pace = pacer();
+  if (!(await out.put(`{"Success":true,"Data":[`))) return;
+  for (let i = 0; i < items.length; i++) {
+    if (!(await out.put(`${i ? "," : ""}${JSON.stringify(describe(items[i]!, i)) ?? "null"}`))) return;
+    await pace();
+  }
+  await out.put(`],"ReturnState":{"Value":0,"Description":"OK"}}`);
+  out.end();
+}
