@@ -11,6 +11,8 @@ import { SignInThrottle } from "./auth/throttle.ts";
 import { passwordPolicyError } from "./auth/passwords.ts";
 import { StreamHub } from "./api/data/stream.ts";
 import { LiveSocketHub, ObservedLiveValues } from "./api/data/ws.ts";
+import { LiveCaps } from "./api/data/live-caps.ts";
+import type { LiveLimits } from "./api/data/live-caps.ts";
 import type { LiveSocketStats } from "./api/data/ws.ts";
 import { FileRoot } from "./files/paths.ts";
 import { createRequestHandler } from "./http/router.ts";
@@ -71,6 +73,8 @@ export type LoggerOptions = {
   loggerId?: string;
   /** Places for heavy data answers (tests make them small). */
   heavy?: Partial<HeavyLimits>;
+  /** Live connections per user, in all, and the console relay's reserve (tests make them small). */
+  live?: Partial<LiveLimits>;
 };
 
 export type RunningLogger = {
@@ -106,7 +110,8 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   })();
   const now = simOpts?.now ?? Date.now;
   const live = new ObservedLiveValues();
-  const sockets = new LiveSocketHub(live, now);
+  const liveCaps = new LiveCaps(opts.live);
+  const sockets = new LiveSocketHub(live, now, liveCaps);
   let sim: Simulator | null = null;
   let firstStart = false;
   try {
@@ -187,7 +192,7 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
     controller: opts.controller ?? false,
     clients: makeClients(opts.clientId ?? "loggia-console", opts.clientSecret ?? "loggia-console-secret"),
     ttl: { accessTtlSec: opts.accessTtlSec ?? 900, refreshTtlSec: opts.refreshTtlSec ?? 604800 },
-    data: { store, live, sim, sources, acquisition, model, streams, heavy: { gate: heavyGate, lane: new HeavyLane() }, now },
+    data: { store, live, sim, sources, acquisition, model, streams, liveCaps, heavy: { gate: heavyGate, lane: new HeavyLane() }, now },
     alarms,
     notifier,
     trace,
