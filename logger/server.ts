@@ -34,6 +34,7 @@ import { seed } from "./store/seed.ts";
 import { seedDeviceLocations } from "./store/device-locations.ts";
 import { seedDashboards } from "./store/seed-dashboards.ts";
 import { openSeriesStore } from "./store/series/open.ts";
+import type { OutageLimits, OutageStatus } from "./store/series/outage.ts";
 import { DRIVERS } from "./sources/drivers.ts";
 import { setOpcuaPkiFolder } from "./sources/opcua-pki.ts";
 import type { DriverFactory } from "./sources/driver.ts";
@@ -71,6 +72,8 @@ export type LoggerOptions = {
   storeUrl?: string;
   /** This logger's id on a shared PostgreSQL: its schema loggia_<id> and the lease of the id. */
   loggerId?: string;
+  /** What the series store keeps in memory while its database does not take writes (STORE_BUFFER_MB, STORE_BUFFER_TIME). */
+  storeBuffer?: Partial<OutageLimits>;
   /** Places for heavy data answers (tests make them small). */
   heavy?: Partial<HeavyLimits>;
   /** Live connections per user, in all, and the console relay's reserve (tests make them small). */
@@ -85,6 +88,8 @@ export type RunningLogger = {
   liveSocketStats(): LiveSocketStats;
   /** Heavy data answers open and waiting for a place (tests, diagnostics). */
   heavyStats(): { open: number; waiting: number };
+  /** The series store's writing state and outage buffer, as ProjectAPI.GetState's Store (tests, diagnostics). */
+  storeStatus(): OutageStatus;
   /** This start created the store (no roles yet: seeded with the first Administrator). */
   created: boolean;
 };
@@ -133,8 +138,13 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   }
   const streams = new StreamHub(live, now);
   const trace = new TraceLog(opts.dataDir);
-  // Series writes that fail (PostgreSQL unreachable) and recover, in Log Messages.
-  store.onEvent = (level, message) => trace.add(level, "store", message);
+  // Series writes that fail (PostgreSQL unreachable), how full the outage buffer gets and what an
+  // outage cost: in the trace log and on stdout (the service's journal, readable while the database is away).
+  store.outage.limits = { ...store.outage.limits, ...opts.storeBuffer };
+  store.onEvent = (level, message) => {
+    trace.add(level, "store", message);
+    log(`logger: ${message}`);
+  };
   const notifier = new Notifier(db, trace, opts.alarms);
   const model = sim?.rig.model ?? emptyModel();
   const alarms = new AlarmEngine(db, model, notifier, trace, now);
@@ -256,5 +266,5 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
       setTimeout(() => server.closeAllConnections(), 2000).unref();
     }));
 
-  return { url: `http://${urlHost}:${port}`, port, close, liveSocketStats: () => sockets.stats(), heavyStats: () => heavyGate.stats(), created: firstStart };
+  return { url: `http://${urlHost}:${port}`, port, close, liveSocketStats: () => sockets.stats(), heavyStats: () => heavyGate.stats(), storeStatus: () => store.outageStatus(), created: firstStart };
 }
