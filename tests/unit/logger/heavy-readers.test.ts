@@ -3,7 +3,7 @@ import type { ChildProcess } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LOGGER_NODE_FLAGS } from "../../../logger/flags.ts";
+import { LOGGER_NODE_FLAGS, loggerEnv } from "../../../logger/flags.ts";
 import { startLogger } from "../../../logger/server.ts";
 import type { RunningLogger } from "../../../logger/server.ts";
 import { ADMIN_PASSWORD, addUser, login, tempDir } from "./helpers.ts";
@@ -70,7 +70,7 @@ describe("a heavy answer in a logger process of its own", () => {
     dataDir = tempDir();
     // 20 minutes of a 1 kHz bench with 10 channels: 1.2 million samples per channel.
     child = spawn(process.execPath, [...LOGGER_NODE_FLAGS, MAIN, "--port", "0", "--data", dataDir, "--backfill", "20m"], {
-      env: { ...process.env, ADMIN_PASSWORD, SIM: "on", SIM_BENCH_RATE_HZ: String(RATE_HZ), SIM_BENCH_CHANNELS: String(CHANNELS), SIM_SEED: "3" },
+      env: { ...process.env, ...loggerEnv(), ADMIN_PASSWORD, SIM: "on", SIM_BENCH_RATE_HZ: String(RATE_HZ), SIM_BENCH_CHANNELS: String(CHANNELS), SIM_SEED: "3" },
       stdio: ["ignore", "pipe", "inherit"],
     });
     url = await new Promise<string>((resolve, reject) => {
