@@ -134,6 +134,8 @@ export class HeavyGate {
 
 /** Work heavy answers may do per turn of the event loop, together. */
 export const LANE_BUDGET_MS = 10;
+/** Pause after a turn that used the whole budget. */
+export const LANE_REST_MS = 0;
 
 /**
  * One lane for the CPU work of heavy answers: enter() before a slice of work, leave() after it.
@@ -148,9 +150,11 @@ export class HeavyLane {
   private started = 0;
   private readonly waiters: (() => void)[] = [];
   private tickArmed = false;
+  private readonly restMs: number;
 
-  constructor(budgetMs = LANE_BUDGET_MS) {
+  constructor(budgetMs = LANE_BUDGET_MS, restMs = Number(process.env.HEAVY_LANE_REST_MS ?? LANE_REST_MS)) {
     this.budgetMs = budgetMs;
+    this.restMs = restMs;
   }
 
   /** Resolves when this caller holds the lane. */
@@ -200,15 +204,21 @@ export class HeavyLane {
     next();
   }
 
-  // A new turn of the event loop: the budget starts afresh and the first waiter goes on.
+  // A new turn of the event loop: the budget starts afresh and the first waiter goes on. After a
+  // turn that used the whole budget the lane rests restMs first (see LANE_REST_MS).
   private armTick(): void {
     if (this.tickArmed) return;
     this.tickArmed = true;
     setImmediate(() => {
-      this.tickArmed = false;
-      this.used = 0;
-      // A holder still at work (waiting for rows from PostgreSQL) hands over when it leaves.
-      if (!this.busy) this.handOver();
+      if (this.used >= this.budgetMs && this.restMs > 0) setTimeout(() => this.nextTurn(), this.restMs);
+      else this.nextTurn();
     });
+  }
+
+  private nextTurn(): void {
+    this.tickArmed = false;
+    this.used = 0;
+    // A holder still at work (waiting for rows from PostgreSQL) hands over when it leaves.
+    if (!this.busy) this.handOver();
   }
 }

@@ -47,16 +47,16 @@ export class LiveCaps {
   }
 
   /** A place among the connections of this kind (the console's reserve or the public's); null when they are full. */
-  place(kind: LiveKind, console: boolean): LivePlace | null {
-    const pool = `${console ? "console" : "public"}:${kind}`;
-    if ((this.open.get(pool) ?? 0) >= (console ? this.limits.consoleMax : this.limits.publicMax)) return null;
+  place(kind: LiveKind, relay: boolean): LivePlace | null {
+    const pool = `${relay ? "console" : "public"}:${kind}`;
+    if ((this.open.get(pool) ?? 0) >= (relay ? this.limits.consoleMax : this.limits.publicMax)) return null;
     bump(this.open, pool, 1);
     let userKey: string | null = null;
     let released = false;
     return {
       user: (key) => {
-        const k = `${console ? "console" : "public"}:${key}`;
-        if ((this.users.get(k) ?? 0) >= (console ? this.limits.consolePerUser : this.limits.perUser)) return false;
+        const k = `${relay ? "console" : "public"}:${key}`;
+        if ((this.users.get(k) ?? 0) >= (relay ? this.limits.consolePerUser : this.limits.perUser)) return false;
         bump(this.users, k, 1);
         userKey = k;
         return true;
@@ -71,12 +71,12 @@ export class LiveCaps {
   }
 
   /** The largest number of connections one user may hold of the pool the connection is in. */
-  perUserOf(console: boolean): number {
-    return console ? this.limits.consolePerUser : this.limits.perUser;
+  perUserOf(relay: boolean): number {
+    return relay ? this.limits.consolePerUser : this.limits.perUser;
   }
 
-  maxOf(console: boolean): number {
-    return console ? this.limits.consoleMax : this.limits.publicMax;
+  maxOf(relay: boolean): number {
+    return relay ? this.limits.consoleMax : this.limits.publicMax;
   }
 }
 

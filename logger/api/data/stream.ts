@@ -89,13 +89,13 @@ export const streamRoutes: RestRoute[] = [
       if (ids.length > 1000) throw invalidParam("Invalid parameter variables: at most 1000");
       for (const id of ids) if (!findVariable(ctx.data, id)) throw notFound(`Unknown variable ${id}`);
       const hub = ctx.data.streams;
-      const console = fromConsole(req, ctx.clients);
+      const relay = fromConsole(req, ctx.clients);
       const caps = ctx.data.liveCaps;
-      const place = caps.place("sse", console);
-      if (!place) throw new RpcError(503, -12, `Too many live streams (${caps.maxOf(console)}); try again later`);
+      const place = caps.place("sse", relay);
+      if (!place) throw new RpcError(503, -12, `Too many live streams (${caps.maxOf(relay)}); try again later`);
       if (!place.user(liveKey(caller.userId, req))) {
         place.release();
-        throw new RpcError(429, -12, `Too many live connections for one user (${caps.perUserOf(console)}); close one first`, { "Retry-After": String(USER_CAP_RETRY_SEC) });
+        throw new RpcError(429, -12, `Too many live connections for one user (${caps.perUserOf(relay)}); close one first`, { "Retry-After": String(USER_CAP_RETRY_SEC) });
       }
       res.once("close", () => place.release());
       res.writeHead(200, {

@@ -173,16 +173,16 @@ export class LiveSocketHub {
     if (this.closed) return refuseUpgrade(socket, 503, -12, "The logger is shutting down");
     const token = url.searchParams.get("apitoken") ?? bearerToken(req.headers.authorization);
     // The console's relay shows its client credentials: it has places of its own (live-caps.ts).
-    const console = fromConsole(req, ctx.clients);
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ctx, ws, token, console, req));
+    const relay = fromConsole(req, ctx.clients);
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ctx, ws, token, relay, req));
   }
 
-  private accept(ctx: LoggerContext, ws: WebSocket, token: string | null, console: boolean, req: IncomingMessage): void {
+  private accept(ctx: LoggerContext, ws: WebSocket, token: string | null, relay: boolean, req: IncomingMessage): void {
     ws.on("error", () => {});
     // Taken before the token is checked, or a burst would get past the limit while checks run.
-    const place = this.caps.place("ws", console);
+    const place = this.caps.place("ws", relay);
     if (!place) {
-      ws.close(1013, `Too many live connections (${this.caps.maxOf(console)}); try again later`);
+      ws.close(1013, `Too many live connections (${this.caps.maxOf(relay)}); try again later`);
       return;
     }
     ws.on("close", () => place.release());
@@ -199,7 +199,7 @@ export class LiveSocketHub {
         if (auth.state !== "ok") return ws.close(CLOSE_AUTH, authReason(auth.state));
         if (ws.readyState !== ws.OPEN) return;
         if (!place.user(liveKey(auth.caller.userId, req))) {
-          return ws.close(CLOSE_USER_CAP, `Too many live connections for one user (${this.caps.perUserOf(console)}); close one first`);
+          return ws.close(CLOSE_USER_CAP, `Too many live connections for one user (${this.caps.perUserOf(relay)}); close one first`);
         }
         const c: Connection = { ws, ctx, token, caller: auth.caller, subs: new Map(), alive: true };
         conn = c;
