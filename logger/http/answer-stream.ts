@@ -6,7 +6,7 @@ import { DRAIN_IDLE_MS, drainedWithin, pacer } from "./pacing.ts";
 // client that reads slowly holds one piece of the answer in the logger, never the whole of it.
 
 /** Characters collected before they go to the socket. */
-export const FLUSH_CHARS = 64 * 1024;
+export const FLUSH_CHARS = 32 * 1024;
 
 /**
  * How a long answer's slices of work get the CPU: one after another with a turn for other

@@ -12,9 +12,13 @@ import type { Part, SeriesStore } from "../../store/series/store.ts";
 // than kept (a million buckets of ten variables kept would be the 200 MB this avoids). The text
 // is exactly JSON.stringify of the answer object.
 
-/** Buckets computed at a time: a slice of a few ms (rollup summaries), two raw blocks when w = 1. */
+/**
+ * Buckets computed at a time: a slice of a few ms (rollup summaries), one raw block when w = 1.
+ * Small enough that a slice's text stays a regular heap string: large ones live in V8's large-object
+ * space until a full collection, and the pages they freed stayed in V8's pool (+30 MB after load).
+ */
 const BUCKET_SLICE = 1000;
-const RAW_SLICE = 2 * BLOCK_SAMPLES;
+const RAW_SLICE = BLOCK_SAMPLES;
 /** Timestamps written at a time. */
 const TIME_SLICE = 8192;
 
