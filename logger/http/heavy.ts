@@ -9,8 +9,8 @@ import { DRAIN_IDLE_MS } from "./pacing.ts";
 //   then get 429 with Retry-After. An open answer costs little memory (it streams, a slice at a
 //   time), so the bound is about fairness: one user cannot take every turn.
 // * HeavyLane — the CPU they share: their slices of work run one after another, at most
-//   LANE_BUDGET_MS of them per turn of the event loop however many are open, so every other
-//   request (a /revision, a dashboard's reads) waits for at most one such turn.
+//   LANE_BUDGET_MS (5 ms) of them per turn of the event loop however many are open, so every
+//   other request (a /revision, a dashboard's reads) waits for at most one such turn.
 
 export type HeavyLimits = {
   /** Heavy answers one user may have open at once. */
@@ -132,10 +132,11 @@ export class HeavyGate {
   }
 }
 
-/** Work heavy answers may do per turn of the event loop, together. */
-export const LANE_BUDGET_MS = 10;
-/** Pause after a turn that used the whole budget. */
-export const LANE_REST_MS = 0;
+/**
+ * Work heavy answers may do per turn of the event loop, together. 5 ms rather than 10: an
+ * operator's dashboard page waits for a few turns (its reads to the logger come in rounds).
+ */
+export const LANE_BUDGET_MS = 5;
 
 /**
  * One lane for the CPU work of heavy answers: enter() before a slice of work, leave() after it.
@@ -150,11 +151,9 @@ export class HeavyLane {
   private started = 0;
   private readonly waiters: (() => void)[] = [];
   private tickArmed = false;
-  private readonly restMs: number;
 
-  constructor(budgetMs = LANE_BUDGET_MS, restMs = Number(process.env.HEAVY_LANE_REST_MS ?? LANE_REST_MS)) {
+  constructor(budgetMs = LANE_BUDGET_MS) {
     this.budgetMs = budgetMs;
-    this.restMs = restMs;
   }
 
   /** Resolves when this caller holds the lane. */
@@ -204,21 +203,15 @@ export class HeavyLane {
     next();
   }
 
-  // A new turn of the event loop: the budget starts afresh and the first waiter goes on. After a
-  // turn that used the whole budget the lane rests restMs first (see LANE_REST_MS).
+  // A new turn of the event loop: the budget starts afresh and the first waiter goes on.
   private armTick(): void {
     if (this.tickArmed) return;
     this.tickArmed = true;
     setImmediate(() => {
-      if (this.used >= this.budgetMs && this.restMs > 0) setTimeout(() => this.nextTurn(), this.restMs);
-      else this.nextTurn();
+      this.tickArmed = false;
+      this.used = 0;
+      // A holder still at work (waiting for rows from PostgreSQL) hands over when it leaves.
+      if (!this.busy) this.handOver();
     });
-  }
-
-  private nextTurn(): void {
-    this.tickArmed = false;
-    this.used = 0;
-    // A holder still at work (waiting for rows from PostgreSQL) hands over when it leaves.
-    if (!this.busy) this.handOver();
   }
 }

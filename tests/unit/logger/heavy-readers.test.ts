@@ -176,7 +176,7 @@ it("four heavy answers at once hold the event loop no longer than ~50 ms, and /r
     const p99 = pings[Math.floor(pings.length * 0.99)]!;
     console.log(`4 heavy answers: longest event-loop stall ${stall.toFixed(1)} ms of CPU; /revision p50 ${pings[pings.length >> 1]!.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms over ${pings.length} pings`);
     expect(pings.length).toBeGreaterThan(50);
-    // One lane turn (10 ms) plus this process's own client work; each answer paced on its own (before) held it 54 ms.
+    // One lane turn (5 ms) plus this process's own client work; each answer paced on its own (before) held it 54 ms.
     expect(stall).toBeLessThan(35);
   } finally {
     await lg.close();
