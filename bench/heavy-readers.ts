@@ -298,9 +298,12 @@ async function main() {
       return [out, (runqueueMs(logger.child.pid!) - w0) / (performance.now() - t0)];
     };
     let peak = startRss;
+    /** Resident size at the end of each round's quiet stretch: a plateau, or growth from round to round. */
+    const rounds: number[] = [];
     const quietS = Math.max(5, Math.round(LOAD_S / ROUNDS / 2));
     for (let round = 1; round <= ROUNDS; round++) {
       say(`Round ${round} of ${ROUNDS}: quiet ${quietS} s, then 4 Viewers each asking the heaviest allowed request in a loop, ${LOAD_S / ROUNDS} s…`);
+      if (round > 1) rounds.push(rss(logger.child.pid!));
       const [[[qp, qd]], qw] = await waited(async () => (await phase(quietS, (stop) => [probes(logger.url, page, cookie, quietS, stop)])) as [[number[], number[]]]);
       quiet.push({ pings: qp, pages: qd, wait: qw });
       const [[[lp, ld], p], lw] = await waited(async () => (await phase(LOAD_S / ROUNDS, (stop) => [probes(logger.url, page, cookie, LOAD_S / ROUNDS, stop), peakRss(logger.child.pid!, stop), ...viewers.slice(0, 4).map((t) => loop(t, stop))])) as [[number[], number[]], number]);
@@ -329,7 +332,7 @@ async function main() {
     row(`Operator's /dashboard, under 4 heavy readers (p50 per round: ${each(load, "pages", 50)})`, `p50 ${l50.toFixed(1)} ms (median of rounds), p95 ${pct(all(load, "pages"), 95).toFixed(1)} ms (${all(load, "pages").length} pages); ${(l50 / q50).toFixed(2)}× quiet`, "p50 ≤ 2× quiet", l50 <= 2 * q50);
     row("Logger's main thread runnable but waiting for a CPU (Linux schedstat; the machine's other work)", `quiet ${quiet.map((r) => `${(r.wait * 100).toFixed(0)} %`).join(", ")}; under load ${load.map((r) => `${(r.wait * 100).toFixed(0)} %`).join(", ")} of the time`, "", null);
     row("Logger resident memory, peak under load", `${mb(peak)} (start ${mb(startRss)}, +${mb(peak - startRss)})`, "< start + 200 MB", peak - startRss < 200 * MB);
-    row("Logger resident memory after the readers stopped", `${mb(after.bytes)} (+${mb(after.bytes - startRss)}, ${(after.afterMs / 1000).toFixed(1)} s after; anonymous ${mb(startAnon)} → ${mb(afterAnon)})`, "≤ start + 20 MB", after.bytes - startRss <= 20 * MB);
+    row("Logger resident memory after the readers stopped", `${mb(after.bytes)} (+${mb(after.bytes - startRss)}, ${(after.afterMs / 1000).toFixed(1)} s after; anonymous ${mb(startAnon)} → ${mb(afterAnon)}; before rounds 2 and 3: ${rounds.map((r) => `+${mb(r - startRss)}`).join(", ")})`, "≤ start + 20 MB", after.bytes - startRss <= 20 * MB);
     const codes = [...statuses].map(([s, n]) => `${n} × ${s || "cut"}`).join(", ");
     row("Heavy answers in the load rounds", `${answers} complete, ${(answered / MB).toFixed(0)} MB sent (${codes})`, "", null);
     row("Five slow readers (1 KB/s): logger memory", `peak +${mb(slowPeak - slowStart)}, after they left +${mb(slowAfter.bytes - slowStart)}; they got ${slow.map((s) => `${(s.bytes / 1024).toFixed(0)} KB`).join(", ")}`, "peak < +200 MB, after ≤ +20 MB", slowPeak - slowStart < 200 * MB && slowAfter.bytes - slowStart <= 20 * MB);
