@@ -10,6 +10,7 @@ const steps: [string, string, string[]][] = [
   ["console build", process.execPath, [join(root, "node_modules", "@react-router", "dev", "bin.cjs"), "build"]],
   ["dashboards", process.execPath, [join(root, "bench", "dashboard.ts")]],
   ["export", process.execPath, [join(root, "bench", "export.ts")]],
+  ["heavy readers: 4 clients × the heaviest data request, /revision p99, dashboard, logger memory", process.execPath, [join(root, "bench", "heavy-readers.ts")]],
   ["live WebSocket", process.execPath, [join(root, "bench", "ws.ts")]],
   ["CSV import", process.execPath, [join(root, "bench", "import.ts")]],
   ["sign-in throttle", process.execPath, [join(root, "bench", "throttle.ts")]],

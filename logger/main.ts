@@ -41,6 +41,9 @@ const Env = z.object({
   BACKFILL: optional(z.string().optional()),
   // npm start sets it: the first hour only for a store this start creates (on either engine).
   BACKFILL_IF_NEW: optional(z.string().optional()),
+  // While the store does not take writes: samples kept in memory at most (docs/storage.md, "Store outages").
+  STORE_BUFFER_MB: optional(z.coerce.number().positive().max(1_000_000).default(256)),
+  STORE_BUFFER_TIME: optional(z.string().default("1h")),
 });
 
 const duration = (name: string, text: string, allowOff: boolean): number | null => {
@@ -99,6 +102,7 @@ const [allowedOrigins, hostnames] = (() => {
 const backfillSec = env.BACKFILL ? duration("BACKFILL", env.BACKFILL, false)! : 0;
 const backfillIfNewSec = env.BACKFILL_IF_NEW ? duration("BACKFILL_IF_NEW", env.BACKFILL_IF_NEW, false)! : 0;
 const retentionSec = duration("SIM_RETENTION", env.SIM_RETENTION, true);
+const storeBufferSec = duration("STORE_BUFFER_TIME", env.STORE_BUFFER_TIME, false)!;
 
 const logger = await startLogger({
   port: env.LOGGER_PORT,
@@ -116,6 +120,7 @@ const logger = await startLogger({
   alarms: { allow: env.NOTIFY_ALLOW },
   allowedOrigins,
   hostnames,
+  storeBuffer: { maxBytes: Math.round(env.STORE_BUFFER_MB * 1024 * 1024), maxMs: storeBufferSec * 1000 },
   simulator: env.SIM === "on" && {
     seed: env.SIM_SEED,
     benchRateHz: env.SIM_BENCH_RATE_HZ,

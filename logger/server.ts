@@ -13,10 +13,14 @@ import { SignInThrottle } from "./auth/throttle.ts";
 import { passwordPolicyError } from "./auth/passwords.ts";
 import { StreamHub } from "./api/data/stream.ts";
 import { LiveSocketHub, ObservedLiveValues } from "./api/data/ws.ts";
+import { LiveCaps } from "./api/data/live-caps.ts";
+import type { LiveLimits } from "./api/data/live-caps.ts";
 import type { LiveSocketStats } from "./api/data/ws.ts";
 import { FileRoot } from "./files/paths.ts";
 import { createRequestHandler } from "./http/router.ts";
 import { foreignRefusal, refuseUpgrade, sitePolicy } from "./http/origin.ts";
+import { HeavyGate, HeavyLane } from "./http/heavy.ts";
+import type { HeavyLimits } from "./http/heavy.ts";
 import { CanBus } from "./can/bus.ts";
 import { Acquisition } from "./model/acquisition.ts";
 import { emptyModel } from "./model/types.ts";
@@ -33,6 +37,7 @@ import { seed } from "./store/seed.ts";
 import { seedDeviceLocations } from "./store/device-locations.ts";
 import { seedDashboards } from "./store/seed-dashboards.ts";
 import { openSeriesStore } from "./store/series/open.ts";
+import type { OutageLimits, OutageStatus } from "./store/series/outage.ts";
 import { DRIVERS } from "./sources/drivers.ts";
 import { setOpcuaPkiFolder } from "./sources/opcua-pki.ts";
 import type { DriverFactory } from "./sources/driver.ts";
@@ -78,6 +83,12 @@ export type LoggerOptions = {
    * name), any Host otherwise.
    */
   hostnames?: string[];
+  /** What the series store keeps in memory while its database does not take writes (STORE_BUFFER_MB, STORE_BUFFER_TIME). */
+  storeBuffer?: Partial<OutageLimits>;
+  /** Places for heavy data answers (tests make them small). */
+  heavy?: Partial<HeavyLimits>;
+  /** Live connections per user, in all, and the console relay's reserve (tests make them small). */
+  live?: Partial<LiveLimits>;
 };
 
 export type RunningLogger = {
@@ -86,6 +97,10 @@ export type RunningLogger = {
   close(): Promise<void>;
   /** The live WebSocket's connections and what they hold (tests, diagnostics). */
   liveSocketStats(): LiveSocketStats;
+  /** Heavy data answers open and waiting for a place (tests, diagnostics). */
+  heavyStats(): { open: number; waiting: number };
+  /** The series store's writing state and outage buffer, as ProjectAPI.GetState's Store (tests, diagnostics). */
+  storeStatus(): OutageStatus;
   /** This start created the store (no roles yet: seeded with the first Administrator). */
   created: boolean;
 };
@@ -111,7 +126,8 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   })();
   const now = simOpts?.now ?? Date.now;
   const live = new ObservedLiveValues();
-  const sockets = new LiveSocketHub(live, now);
+  const liveCaps = new LiveCaps(opts.live);
+  const sockets = new LiveSocketHub(live, now, liveCaps);
   let sim: Simulator | null = null;
   let firstStart = false;
   try {
@@ -133,8 +149,13 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   }
   const streams = new StreamHub(live, now);
   const trace = new TraceLog(opts.dataDir);
-  // Series writes that fail (PostgreSQL unreachable) and recover, in Log Messages.
-  store.onEvent = (level, message) => trace.add(level, "store", message);
+  // Series writes that fail (PostgreSQL unreachable), how full the outage buffer gets and what an
+  // outage cost: in the trace log and on stdout (the service's journal, readable while the database is away).
+  store.outage.limits = { ...store.outage.limits, ...opts.storeBuffer };
+  store.onEvent = (level, message) => {
+    trace.add(level, "store", message);
+    log(`logger: ${message}`);
+  };
   const notifier = new Notifier(db, trace, opts.alarms);
   const model = sim?.rig.model ?? emptyModel();
   const alarms = new AlarmEngine(db, model, notifier, trace, now);
@@ -186,12 +207,13 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   };
 
   let throttleAudits: Promise<void> = Promise.resolve();
+  const heavyGate = new HeavyGate(opts.heavy);
   const ctx: LoggerContext = {
     db,
     controller: opts.controller ?? false,
     clients: makeClients(opts.clientId ?? "loggia-console", opts.clientSecret ?? "loggia-console-secret"),
     ttl: { accessTtlSec: opts.accessTtlSec ?? 900, refreshTtlSec: opts.refreshTtlSec ?? 604800 },
-    data: { store, live, sim, sources, acquisition, model, streams, now },
+    data: { store, live, sim, sources, acquisition, model, streams, liveCaps, heavy: { gate: heavyGate, lane: new HeavyLane() }, now },
     alarms,
     notifier,
     trace,
@@ -263,5 +285,5 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
       setTimeout(() => server.closeAllConnections(), 2000).unref();
     }));
 
-  return { url: `http://${urlHost}:${port}`, port, close, liveSocketStats: () => sockets.stats(), created: firstStart };
+  return { url: `http://${urlHost}:${port}`, port, close, liveSocketStats: () => sockets.stats(), heavyStats: () => heavyGate.stats(), storeStatus: () => store.outageStatus(), created: firstStart };
 }

@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { CONSOLE_NODE_FLAGS } from "../server/flags.ts";
-import { LOGGER_NODE_FLAGS } from "../logger/flags.ts";
+import { LOGGER_NODE_FLAGS, loggerEnv as mallocEnv } from "../logger/flags.ts";
 import { buildIfStale } from "./build-fresh.ts";
 
 const root = resolve(import.meta.dirname, "..");
@@ -140,6 +140,7 @@ async function main() {
   if (embedded) {
     const loggerEnv = {
       ...env,
+      ...mallocEnv(env),
       LOGGER_PORT: String(loggerPort),
       DATA_DIR: dataDir,
       LOGGER_CLIENT_SECRET: client,

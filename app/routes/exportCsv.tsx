@@ -65,6 +65,8 @@ export async function action(args: Route.ActionArgs) {
     res = await logger.stream("/history/data", "POST", body, args.request.signal);
   } catch (error) {
     if (!isRefusal(error)) throw error;
+    // Too many large reads at the logger just now (its places per user and in all): say when to try again.
+    if (error.status === 429) return refuse(t("history.export.busy", { seconds: error.retryAfterSec ?? 5 }), null, 429);
     return refuse(t("history.export.failed", { reason: error.message }), null, error.status);
   }
   return new Response(res.body, {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { notFound, refused } from "../../http/errors.ts";
 import { sendData } from "../../http/rest.ts";
+import { writeDataList } from "../../http/answer-stream.ts";
 import type { RestRoute } from "../../http/rest.ts";
 import { deleteMeasurement, devicesMatching, getMeasurement, listMeasurements, searchMeasurements, setMetaData } from "../../store/measurements.ts";
 import type { Measurement, MeasurementFilter } from "../../store/measurements.ts";
@@ -105,10 +106,8 @@ export const structureRoutes: RestRoute[] = [
         );
         const found = await measurementsOf(r.ctx.data, r.ctx.db, src.Id, q);
         const facts = sourceFacts(r.ctx.data, src.Id, q.AddVarMapping);
-        sendData(
-          r.res,
-          found.map((m, i) => describeMeasurement(r.ctx.data, m, area, i, { vars: q.AddVarMapping, meta: q.AddMeasMetaData }, facts)),
-        );
+        // Up to 10,000 measurements, each with its variables: written one at a time, not as one string.
+        await writeDataList<(typeof found)[number]>(r.res, found, (m, i) => describeMeasurement(r.ctx.data, m, area, i, { vars: q.AddVarMapping, meta: q.AddMeasMetaData }, facts));
       },
     }),
   ),

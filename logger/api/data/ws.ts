@@ -15,6 +15,7 @@ import { loginRequired } from "../../store/global-settings.ts";
 import { auditAs } from "../../store/messages.ts";
 import { f32 } from "../../store/series/query.ts";
 import { OutputValue, OutputVariables, writeOutputs } from "./outputs.ts";
+import { LIVE_LIMITS, LiveCaps, fromConsole, liveKey } from "./live-caps.ts";
 import { MSG_NAMES, MsgType, WORKER_NAMES, WorkerType, decodeFrame, encodeFrame, encodeJsonFrame } from "./wsframe.ts";
 import type { WorkerId } from "./wsframe.ts";
 
@@ -22,7 +23,8 @@ import type { WorkerId } from "./wsframe.ts";
 // "Live values over WebSocket"). One hub per logger; every subscription keeps the samples
 // acquired since its last Publish frame, so a client sees each sample once (or a Dropped count).
 
-export const MAX_SOCKETS = 100;
+/** Connections that are not the console relay's (live-caps.ts: per user, and the console's reserve). */
+export const MAX_SOCKETS = LIVE_LIMITS.publicMax;
 /** Largest frame a client may send (a write of 1000 outputs is ~50 KB); ws closes with 1009 above it. */
 export const MAX_PAYLOAD = 256 * 1024;
 export const MAX_SUBSCRIPTIONS = 64;
@@ -38,6 +40,8 @@ const PING_MS = 30_000;
 const CLOSE_GRACE_MS = 1000;
 
 export const CLOSE_AUTH = 4001;
+/** Over the per-user cap (policy violation): the reason names the cap. */
+export const CLOSE_USER_CAP = 1008;
 
 // Without login the logger lets everyone do everything (as authenticateRpc does) and ignores the token.
 const ANONYMOUS: Caller = { userId: null, username: "anonymous", permissions: new Set(PERMISSION_NAMES) };
@@ -146,9 +150,12 @@ export class LiveSocketHub {
   private closed = false;
   private droppedTotal = 0;
 
-  constructor(live: ObservedLiveValues, now: () => number = Date.now) {
+  private readonly caps: LiveCaps;
+
+  constructor(live: ObservedLiveValues, now: () => number = Date.now, caps = new LiveCaps()) {
     this.live = live;
     this.now = now;
+    this.caps = caps;
     live.onCommit = () => this.queueFlush();
   }
 
@@ -165,16 +172,20 @@ export class LiveSocketHub {
     if (url.pathname !== "/ws") return refuseUpgrade(socket, 404, -4, `Not found: ${url.pathname}`);
     if (this.closed) return refuseUpgrade(socket, 503, -12, "The logger is shutting down");
     const token = url.searchParams.get("apitoken") ?? bearerToken(req.headers.authorization);
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ctx, ws, token));
+    // The console's relay shows its client credentials: it has places of its own (live-caps.ts).
+    const relay = fromConsole(req, ctx.clients);
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ctx, ws, token, relay, req));
   }
 
-  private accept(ctx: LoggerContext, ws: WebSocket, token: string | null): void {
+  private accept(ctx: LoggerContext, ws: WebSocket, token: string | null, relay: boolean, req: IncomingMessage): void {
     ws.on("error", () => {});
-    // Sockets still being checked count too, or a burst would get past the limit while checks run.
-    if (this.conns.size + this.checking.size >= MAX_SOCKETS) {
-      ws.close(1013, `Too many live connections (${MAX_SOCKETS}); try again later`);
+    // Taken before the token is checked, or a burst would get past the limit while checks run.
+    const place = this.caps.place("ws", relay);
+    if (!place) {
+      ws.close(1013, `Too many live connections (${this.caps.maxOf(relay)}); try again later`);
       return;
     }
+    ws.on("close", () => place.release());
     this.checking.add(ws);
     ws.on("close", () => this.checking.delete(ws));
     // Frames that arrive while the token is being checked wait for the check.
@@ -187,6 +198,9 @@ export class LiveSocketHub {
         if (!this.checking.delete(ws)) return;
         if (auth.state !== "ok") return ws.close(CLOSE_AUTH, authReason(auth.state));
         if (ws.readyState !== ws.OPEN) return;
+        if (!place.user(liveKey(auth.caller.userId, req))) {
+          return ws.close(CLOSE_USER_CAP, `Too many live connections for one user (${this.caps.perUserOf(relay)}); close one first`);
+        }
         const c: Connection = { ws, ctx, token, caller: auth.caller, subs: new Map(), alive: true };
         conn = c;
         this.conns.add(c);

@@ -22,7 +22,8 @@ describe("data API over HTTP (simulator on)", () => {
   const ref = (v: Var) => ({ SID: v.SourceId, VID: v.Id });
 
   beforeAll(async () => {
-    lg = await start({ adminPassword: ADMIN_PASSWORD, simulator: { seed: 5, tickMs: 50 } });
+    // One user may hold all 100 public streams here: the per-user cap has its own tests (live-caps.test.ts).
+    lg = await start({ adminPassword: ADMIN_PASSWORD, simulator: { seed: 5, tickMs: 50 }, live: { perUser: 1000 } });
     admin = (await login(lg.url, "admin", ADMIN_PASSWORD)).access;
     viewer = (await addUser(lg.url, admin, "watcher", "Viewer")).token;
     vars = (await call("GET", "/online/structure/variables")).body.Data;
