@@ -110,7 +110,7 @@ export const structureRoutes: RestRoute[] = [
                 AddVarMapping: z.stringbool().default(false),
                 AddMeasMetaData: z.stringbool().default(false),
                 Measurements: z.string().transform((s) => s.split(",").filter(Boolean)).optional(),
-                MeasMetaDataFilter: z.undefined().optional(),
+                MeasMetaDataFilter: z.undefined().optional().transform((): { Key: string; Value: string }[] => []),
               })
             : MeasurementQuery,
         );
