@@ -14,6 +14,8 @@ import { LiveSocketHub, ObservedLiveValues } from "./api/data/ws.ts";
 import type { LiveSocketStats } from "./api/data/ws.ts";
 import { FileRoot } from "./files/paths.ts";
 import { createRequestHandler } from "./http/router.ts";
+import { HeavyGate, HeavyLane } from "./http/heavy.ts";
+import type { HeavyLimits } from "./http/heavy.ts";
 import { CanBus } from "./can/bus.ts";
 import { Acquisition } from "./model/acquisition.ts";
 import { emptyModel } from "./model/types.ts";
@@ -67,6 +69,8 @@ export type LoggerOptions = {
   storeUrl?: string;
   /** This logger's id on a shared PostgreSQL: its schema loggia_<id> and the lease of the id. */
   loggerId?: string;
+  /** Places for heavy data answers (tests make them small). */
+  heavy?: Partial<HeavyLimits>;
 };
 
 export type RunningLogger = {
@@ -180,7 +184,7 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
     controller: opts.controller ?? false,
     clients: makeClients(opts.clientId ?? "loggia-console", opts.clientSecret ?? "loggia-console-secret"),
     ttl: { accessTtlSec: opts.accessTtlSec ?? 900, refreshTtlSec: opts.refreshTtlSec ?? 604800 },
-    data: { store, live, sim, sources, acquisition, model, streams, now },
+    data: { store, live, sim, sources, acquisition, model, streams, heavy: { gate: new HeavyGate(opts.heavy), lane: new HeavyLane() }, now },
     alarms,
     notifier,
     trace,

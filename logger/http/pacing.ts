@@ -17,6 +17,31 @@ export function pacer(budgetMs = BUDGET_MS): () => Promise<void> {
   };
 }
 
+/** A client that takes nothing of a long answer for this long is cut off (it would hold its place for good). */
+export const DRAIN_IDLE_MS = 30_000;
+
+/**
+ * Waits until the socket took the last write: true then; false when the client went away or took
+ * nothing for idleMs (the answer is then cut off: destroyed). No listener is left behind.
+ */
+export function drainedWithin(res: ServerResponse, idleMs = DRAIN_IDLE_MS): Promise<boolean> {
+  if (res.destroyed) return Promise.resolve(false);
+  return new Promise((done) => {
+    const finish = (ok: boolean) => {
+      clearTimeout(timer);
+      res.off("drain", onDrain);
+      res.off("close", onClose);
+      if (!ok) res.destroy();
+      done(ok);
+    };
+    const onDrain = () => finish(true);
+    const onClose = () => finish(false);
+    const timer = setTimeout(() => finish(false), idleMs);
+    res.on("drain", onDrain);
+    res.on("close", onClose);
+  });
+}
+
 /** The socket took the last write, or the client went away; no listener is left behind. */
 export function drained(res: ServerResponse): Promise<void> {
   return new Promise((done) => {

@@ -157,6 +157,16 @@ export async function trackStatisticsOf(store: SeriesStore, parts: readonly Part
   return store.read((rows) => trackStatistics(() => rows, parts, fromUs, toUs, maxRaw));
 }
 
+/** Raw samples a spread over [fromUs, toUs) of these parts reads (before the maxRaw cutoff). */
+export function rawSamplesOf(parts: readonly Part[], fromUs: number, toUs: number): number {
+  let n = 0;
+  for (const part of parts) {
+    const [a0, b0] = partSamples(part, fromUs, toUs);
+    if (part.vs.end >= 0) n += Math.max(0, Math.min(b0, part.vs.end) - Math.max(a0, part.vs.first, 0));
+  }
+  return n;
+}
+
 function withSpread(out: TrackStatistics, squares: number): TrackStatistics {
   const mean = out.mean!;
   const variance = squares / out.count;
