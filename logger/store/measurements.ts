@@ -220,3 +220,11 @@ export async function addFinishedMeasurement(db: Db, m: Omit<Measurement, "ID" |
 export async function hasMeasurements(db: Db, sourceId: string): Promise<boolean> {
   return (await db.get<{ n: number }>("SELECT 1 AS n FROM measurements WHERE SourceId = ? LIMIT 1", sourceId)) !== undefined;
 }
+
+/** Sources that hold an imported measurement (metadata Origin "… import"): retention spares them. */
+export async function importedSources(db: Db): Promise<Set<string>> {
+  const rows = await db.all<{ SourceId: string; MetaData: string }>("SELECT SourceId, MetaData FROM measurements WHERE MetaData LIKE ?", '%"Origin"%');
+  const out = new Set<string>();
+  for (const r of rows) if ((JSON.parse(r.MetaData) as MetaEntry[]).some((e) => e.Key === "Origin" && / import$/.test(e.Value))) out.add(r.SourceId);
+  return out;
+}

@@ -10,6 +10,8 @@ import { addFinishedMeasurement } from "../../store/measurements.ts";
 import { ImportSpool, PlacementError, placeRows, writeRows } from "../../store/series/import.ts";
 import { DateTimeFormatError, DateTimeParser } from "./datetime-format.ts";
 import { CsvImportError, CsvImportReader } from "./import-csv.ts";
+import { UdbfImport } from "./import-udbf.ts";
+import { UdbfError } from "../../udbf/reader.ts";
 import { zoneOffset } from "./timefmt.ts";
 import { nameField } from "../schemas.ts";
 
@@ -49,8 +51,10 @@ const OpenImport = z.object({
   Type: z
     .string()
     .default("csv")
-    .refine((t) => t.toLowerCase() === "csv", { message: "Only CSV files can be imported (Type: csv)" }),
-  CSVSettings: ImportSettings,
+    .transform((t) => t.toLowerCase())
+    .pipe(z.enum(["csv", "udbf"], { error: "Type must be csv or udbf" })),
+  /** Required for CSV; a UDBF file says everything itself. */
+  CSVSettings: ImportSettings.optional(),
   /** Empty or absent: a new source with a new UUID. */
   SourceID: z
     .string()
@@ -84,7 +88,7 @@ type Session = {
   timeoutMs: number;
   /** 1-based line of the first row of values, for messages. */
   valuesStartLine: number;
-  reader: CsvImportReader;
+  reader: CsvImportReader | UdbfImport;
   spool: ImportSpool;
   bytes: number;
   state: "open" | "receiving" | "closing" | "failed";
@@ -160,6 +164,13 @@ async function openSession(r: RestRequest): Promise<void> {
   const p = await r.input(OpenImport);
   const sessions = sessionsOf(r.ctx);
   const c = p.CSVSettings;
+  let periodUs: number | null = null;
+  if (p.SampleRate !== undefined && p.SampleRate > 0) {
+    periodUs = Math.round(1e6 / p.SampleRate);
+    if (Math.abs(1e6 / p.SampleRate - periodUs) > 1e-6) throw invalidParam(`SampleRate ${p.SampleRate} Hz has no whole number of microseconds as its period`);
+  }
+  if (p.Type === "udbf") return openSessionOf(r, p, sessions, periodUs, null);
+  if (!c) throw invalidParam("Invalid parameter CSVSettings: Required for a CSV import (Type csv)");
   if (c.ColumnSeparator === c.DecimalSeparator) throw invalidParam("CSVSettings: ColumnSeparator and DecimalSeparator must differ");
   for (const [key, index] of [["NameRowIndex", c.NameRowIndex], ["UnitRowIndex", c.UnitRowIndex]] as const) {
     if (index >= c.ValuesStartRowIndex) throw invalidParam(`CSVSettings.${key} ${index} must be before ValuesStartRowIndex ${c.ValuesStartRowIndex} (or -1 for none)`);
@@ -180,11 +191,13 @@ async function openSession(r: RestRequest): Promise<void> {
     offsetAt = zoneOffset(p.TimeZone);
     if (!offsetAt) throw invalidParam(`Unknown TimeZone ${p.TimeZone}`);
   }
-  let periodUs: number | null = null;
-  if (p.SampleRate !== undefined && p.SampleRate > 0) {
-    periodUs = Math.round(1e6 / p.SampleRate);
-    if (Math.abs(1e6 / p.SampleRate - periodUs) > 1e-6) throw invalidParam(`SampleRate ${p.SampleRate} Hz has no whole number of microseconds as its period`);
-  }
+  return openSessionOf(r, p, sessions, periodUs, { c, patterns, offsetAt });
+}
+
+type OpenParams = z.output<typeof OpenImport>;
+type CsvChoices = { c: z.output<typeof ImportSettings>; patterns: string[]; offsetAt: ((ms: number) => number) | null };
+
+async function openSessionOf(r: RestRequest, p: OpenParams, sessions: ImportSessions, periodUs: number | null, csv: CsvChoices | null): Promise<void> {
   const sourceId = p.SourceID || randomUUID();
   if (r.ctx.data.model.sources.some((x) => x.Id === sourceId)) {
     throw refused(`Source ${sourceId} is acquired live; import into a source of its own`);
@@ -196,6 +209,7 @@ async function openSession(r: RestRequest): Promise<void> {
 
   const id = randomUUID();
   const spool = new ImportSpool(sessions.dir, id);
+  const sink = (us: number, line: number, values: Float32Array) => spool.add(us, line, values);
   const s: Session = {
     id,
     userId: r.caller.userId,
@@ -205,20 +219,22 @@ async function openSession(r: RestRequest): Promise<void> {
     periodUs,
     retentionSec: p.RetentionTimeSec || null,
     timeoutMs: p.SessionTimeoutSec * 1000,
-    valuesStartLine: c.ValuesStartRowIndex + 1,
-    reader: new CsvImportReader(
-      {
-        ColumnSeparator: c.ColumnSeparator,
-        DecimalSeparator: c.DecimalSeparator,
-        NameRowIndex: c.NameRowIndex,
-        UnitRowIndex: c.UnitRowIndex,
-        ValuesStartRowIndex: c.ValuesStartRowIndex,
-        ValuesStartColumnIndex: c.ValuesStartColumnIndex,
-        DateTimePatterns: patterns,
-      },
-      offsetAt,
-      (us, line, values) => spool.add(us, line, values),
-    ),
+    valuesStartLine: csv ? csv.c.ValuesStartRowIndex + 1 : 0,
+    reader: csv
+      ? new CsvImportReader(
+          {
+            ColumnSeparator: csv.c.ColumnSeparator,
+            DecimalSeparator: csv.c.DecimalSeparator,
+            NameRowIndex: csv.c.NameRowIndex,
+            UnitRowIndex: csv.c.UnitRowIndex,
+            ValuesStartRowIndex: csv.c.ValuesStartRowIndex,
+            ValuesStartColumnIndex: csv.c.ValuesStartColumnIndex,
+            DateTimePatterns: csv.patterns,
+          },
+          csv.offsetAt,
+          sink,
+        )
+      : new UdbfImport(periodUs, sink),
     spool,
     bytes: 0,
     state: "open",
@@ -255,7 +271,7 @@ async function receiveChunk(r: RestRequest): Promise<void> {
         try {
           s.reader.push(chunk);
         } catch (err) {
-          if (!(err instanceof CsvImportError)) {
+          if (!(err instanceof CsvImportError || err instanceof UdbfError)) {
             broken = err;
             break;
           }
@@ -269,7 +285,7 @@ async function receiveChunk(r: RestRequest): Promise<void> {
     throw invalidParam(`${s.error}. Nothing was stored, and the session takes no more chunks`);
   }
   if (broken) {
-    sessions.fail(s, r.ctx, `Internal error while reading line ${s.reader.line}`);
+    sessions.fail(s, r.ctx, `Internal error while reading ${s.reader instanceof UdbfImport ? `byte ${s.reader.offset}` : `line ${s.reader.line}`}`);
     throw broken;
   }
   s.bytes += received;
@@ -279,7 +295,7 @@ async function receiveChunk(r: RestRequest): Promise<void> {
   }
   s.state = "open";
   sessions.arm(s, r.ctx);
-  sendData(r.res, { SessionId: s.id, Bytes: s.bytes, Lines: s.reader.line - 1, Rows: s.reader.rows });
+  sendData(r.res, s.reader instanceof UdbfImport ? { SessionId: s.id, Bytes: s.bytes, Rows: s.reader.rows } : { SessionId: s.id, Bytes: s.bytes, Lines: s.reader.line - 1, Rows: s.reader.rows });
 }
 
 async function closeSession(r: RestRequest): Promise<void> {
@@ -308,25 +324,36 @@ async function commit(r: RestRequest, s: Session): Promise<void> {
   try {
     s.reader.end();
   } catch (err) {
-    if (err instanceof CsvImportError) throw invalidParam(`${err.message}. Nothing was stored`);
+    if (err instanceof CsvImportError || err instanceof UdbfError) throw invalidParam(`${err.message}. Nothing was stored`);
     throw err;
   }
   const rows = s.spool.rows;
   if (rows === 0) {
+    if (s.reader instanceof UdbfImport) throw invalidParam(`The file has no data rows: it ends after its header (${s.bytes} bytes). Nothing was stored`);
     throw invalidParam(`The file has no data rows: ${s.reader.line - 1} lines, and values start at line ${s.valuesStartLine} (ValuesStartRowIndex ${s.valuesStartLine - 1}). Nothing was stored`);
   }
   if (model.sources.some((x) => x.Id === s.sourceId)) throw refused(`Source ${s.sourceId} is acquired live; import into a source of its own`);
   const existing = store.source(s.sourceId);
-  const periodUs = s.periodUs ?? (rows > 1 ? s.reader.minStepUs : (existing?.PeriodUs ?? 1_000_000));
   let storedEndUs = 0;
   if (existing) {
     for (const v of store.variablesOf(existing.Id)) {
       for (const part of store.partsOf(v)) if (part.vs.end >= 0) storedEndUs = Math.max(storedEndUs, part.vs.end * part.periodUs);
     }
   }
+  const udbf = s.reader instanceof UdbfImport ? s.reader : null;
+  let periodUs: number;
   let placement;
   try {
-    placement = await placeRows(s.spool, periodUs, storedEndUs);
+    if (udbf) {
+      // Each row is already on the grid's nearest sample (UdbfImport): only the store's end is checked.
+      placement = udbf.placement(storedEndUs);
+      s.spool.flush();
+      periodUs = placement.periodUs;
+    } else {
+      const csv = s.reader as CsvImportReader;
+      periodUs = s.periodUs ?? (rows > 1 ? csv.minStepUs : (existing?.PeriodUs ?? 1_000_000));
+      placement = await placeRows(s.spool, periodUs, storedEndUs);
+    }
   } catch (err) {
     if (err instanceof PlacementError) throw invalidParam(`${err.message}. Nothing was stored`);
     throw err;
@@ -337,6 +364,8 @@ async function commit(r: RestRequest, s: Session): Promise<void> {
   if (existing && existing.PeriodUs !== periodUs) store.changePeriod(existing.Id, periodUs, placement.g0 * periodUs);
   const byName = new Map(store.variablesOf(source.Id).map((v) => [v.Name, v]));
   const variables = s.reader.columns.map((c) => byName.get(c.Name) ?? store.defineVariable({ Id: randomUUID(), SourceId: source.Id, Name: c.Name, Unit: c.Unit }));
+  // Imported recordings are kept whatever their age: no retention counted from now deletes them.
+  store.retentionExempt.add(source.Id);
   await writeRows(store, s.spool, placement, variables.map((v) => v.Id));
 
   const start = (placement.g0 * periodUs) / 1000;
@@ -349,8 +378,9 @@ async function commit(r: RestRequest, s: Session): Promise<void> {
     SourceId: source.Id,
     Variables: variables.map((v) => v.Id),
     MetaData: [
-      { Key: "Origin", Value: "CSV import" },
+      { Key: "Origin", Value: udbf ? "UDBF import" : "CSV import" },
       { Key: "Rows", Value: String(rows) },
+      ...(udbf ? udbf.metaData() : []),
     ],
   });
   await r.audit(`Imported measurement ${m.Name} (${rows} rows)`);
@@ -365,7 +395,7 @@ async function commit(r: RestRequest, s: Session): Promise<void> {
     End: end,
     SampleRateHz: 1e6 / periodUs,
     ShiftMs: placement.shiftUs / 1000,
-    Variables: variables.map((v) => ({ Id: v.Id, Name: v.Name, Unit: v.Unit })),
+    Variables: variables.map((v, i) => ({ Id: v.Id, Name: v.Name, Unit: v.Unit, ...(udbf ? udbf.variableFacts(i) : {}) })),
   });
 }
 

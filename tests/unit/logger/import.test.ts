@@ -383,7 +383,7 @@ describe("CSV import sessions", () => {
     await bad({ ...base, CSVSettings: { ...SEMI, ValuesStartColumnIndex: 1 } }, /lies in the 2 date-time columns/);
     await bad({ ...base, CSVSettings: { ...SEMI, NameRowIndex: 2 } }, /NameRowIndex 2 must be before ValuesStartRowIndex 2/);
     await bad({ ...base, CSVSettings: { ...SEMI, DateTimeFmtColumn2: "", DateTimeFmtColumn3: "%H" } }, /needs DateTimeFmtColumn2/);
-    await bad({ ...base, Type: "udbf" }, /Only CSV/);
+    await bad({ ...base, Type: "xlsx" }, /Type must be csv or udbf/);
     await bad({ ...base, SampleRate: 3 }, /no whole number of microseconds/);
     await bad({ ...base, TimeZone: "Mars/Olympus" }, /Unknown TimeZone/);
     await bad({ ...base, TimeOffsetSec: 3600 }, /time offset is not supported/);
