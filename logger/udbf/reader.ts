@@ -258,66 +258,74 @@ export class UdbfReader {
 
   private readRow(view: DataView, at: number, fileOffset: number): void {
     const info = this.info!;
-    const le = info.littleEndian;
+    const values = this.values;
     const us = this.decode!(view, at);
     if (!Number.isFinite(us)) throw new UdbfError(`row ${this.rows + 1} has no valid time stamp`, fileOffset);
     if (this.rows > 0 && !(us > this.lastUs)) {
       throw new UdbfError(`row ${this.rows + 1}'s time ${isoUs(us)} is not after the previous row's ${isoUs(this.lastUs)}; times must increase`, fileOffset);
     }
-    let p = at + TYPE_SIZE[info.timeType]!;
-    const vars = info.variables;
-    const values = this.values;
-    for (let k = 0; k < vars.length; k++) {
-      const t = vars[k]!.DataType;
-      let v: number;
-      if (t === TYPE.f32) {
-        values[k] = view.getFloat32(p, le);
-        p += 4;
-        continue;
-      }
-      switch (t) {
-        case TYPE.boolean:
-          v = view.getUint8(p) !== 0 ? 1 : 0;
-          break;
-        case TYPE.i8:
-          v = view.getInt8(p);
-          break;
-        case TYPE.u8:
-        case TYPE.bitset8:
-          v = view.getUint8(p);
-          break;
-        case TYPE.i16:
-          v = view.getInt16(p, le);
-          break;
-        case TYPE.u16:
-        case TYPE.bitset16:
-          v = view.getUint16(p, le);
-          break;
-        case TYPE.i32:
-          v = view.getInt32(p, le);
-          break;
-        case TYPE.u32:
-        case TYPE.bitset32:
-          v = view.getUint32(p, le);
-          break;
-        case TYPE.f64:
-          v = view.getFloat64(p, le);
-          break;
-        case TYPE.i64:
-          v = Number(view.getBigInt64(p, le));
-          break;
-        default:
-          v = Number(view.getBigUint64(p, le));
-      }
-      const f = Math.fround(v);
-      if (f !== v && v === v) this.inexact[k] = true;
-      values[k] = f;
-      p += TYPE_SIZE[t]!;
-    }
+    decodeValues(info, view, at, this.values, this.inexact);
     if (this.rows === 0) this.firstUs = us;
     this.lastUs = us;
     this.rows++;
     this.sink(us, fileOffset, values);
+  }
+}
+
+/**
+ * The values of the row at `at` as float32 (booleans 0/1, integers and f64 as float32 makes
+ * them); `inexact[k]` turns true when float32 changed a value of variable k.
+ */
+export function decodeValues(info: UdbfInfo, view: DataView, at: number, values: Float32Array, inexact: boolean[] | null): void {
+  const le = info.littleEndian;
+  let p = at + TYPE_SIZE[info.timeType]!;
+  const vars = info.variables;
+  for (let k = 0; k < vars.length; k++) {
+    const t = vars[k]!.DataType;
+    let v: number;
+    if (t === TYPE.f32) {
+      values[k] = view.getFloat32(p, le);
+      p += 4;
+      continue;
+    }
+    switch (t) {
+      case TYPE.boolean:
+        v = view.getUint8(p) !== 0 ? 1 : 0;
+        break;
+      case TYPE.i8:
+        v = view.getInt8(p);
+        break;
+      case TYPE.u8:
+      case TYPE.bitset8:
+        v = view.getUint8(p);
+        break;
+      case TYPE.i16:
+        v = view.getInt16(p, le);
+        break;
+      case TYPE.u16:
+      case TYPE.bitset16:
+        v = view.getUint16(p, le);
+        break;
+      case TYPE.i32:
+        v = view.getInt32(p, le);
+        break;
+      case TYPE.u32:
+      case TYPE.bitset32:
+        v = view.getUint32(p, le);
+        break;
+      case TYPE.f64:
+        v = view.getFloat64(p, le);
+        break;
+      case TYPE.i64:
+        v = Number(view.getBigInt64(p, le));
+        break;
+      default:
+        v = Number(view.getBigUint64(p, le));
+    }
+    const f = Math.fround(v);
+    if (inexact && f !== v && v === v) inexact[k] = true;
+    values[k] = f;
+    p += TYPE_SIZE[t]!;
   }
 }
 

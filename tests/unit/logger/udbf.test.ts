@@ -368,3 +368,102 @@ describe("UDBF through the data API", () => {
     expect((await call("GET", "/history/structure/sources")).body.Data.length).toBe(before);
   });
 });
+
+describe("staged and file imports: preview first, then commit (the Import screen, the file browser)", () => {
+  let lg: TestLogger;
+  let admin: string;
+
+  async function call(method: string, path: string, body?: unknown) {
+    const headers: Record<string, string> = { Authorization: `Bearer ${admin}` };
+    let payload: BodyInit | undefined;
+    if (body instanceof Uint8Array) (payload = body as BodyInit), (headers["Content-Type"] = "application/octet-stream");
+    else if (body !== undefined) (payload = JSON.stringify(body)), (headers["Content-Type"] = "application/json");
+    const res = await fetch(`${lg.url}${path}`, { method, headers, body: payload });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  }
+
+  beforeAll(async () => {
+    lg = await start({ adminPassword: ADMIN_PASSWORD });
+    admin = (await login(lg.url, "admin", ADMIN_PASSWORD)).access;
+  });
+  afterAll(() => lg.stop());
+
+  it("stages a UDBF file, previews header, rows and a chart, then commits it as a named measurement", async () => {
+    const t0 = Date.UTC(2016, 1, 2, 3, 4, 5) * 1000;
+    const vars: UdbfVariable[] = [
+      { name: "Flow", unit: "l/min", direction: 0, type: TYPE.f32, precision: 2 },
+      { name: "Count", unit: "", direction: 0, type: TYPE.u32, precision: 0 },
+    ];
+    const rows = Array.from({ length: 2000 }, (_, i) => [t0 + i * 40_000, i / 4, i]);
+    const bytes = file(vars, 25, rows);
+    const opened = await call("POST", "/history/data/import", { Staged: true, SourceName: "Staged bench" });
+    expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+    const id = opened.body.Data.SessionId;
+    for (const [a, b] of [[0, 100], [100, bytes.length]]) expect((await call("POST", `/history/data/import/${id}`, bytes.subarray(a, b))).status).toBe(200);
+    const preview = await call("POST", `/history/data/import/${id}/preview`, {});
+    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+    const p = preview.body.Data;
+    expect(p).toMatchObject({ Type: "udbf", Size: bytes.length, Rows: 2000, SampleRateHz: 25, First: t0 / 1000, Last: t0 / 1000 + 1999 * 40, Problem: null });
+    expect(p.Variables).toEqual([
+      { Name: "Flow", Unit: "l/min", DataType: "f32", DataFormat: "FLOAT", Direction: "I", Precision: 2, Lossy: false },
+      { Name: "Count", Unit: "", DataType: "u32", DataFormat: "USINT32", Direction: "I", Precision: 0, Lossy: true },
+    ]);
+    expect(p.FirstRows.Values).toEqual([[0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2, 2.25], [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]]);
+    expect(p.Chart.Times).toHaveLength(400);
+    expect(p.Chart.Times.at(-1)).toBe(p.Last);
+    // Nothing is stored before the commit.
+    expect((await call("GET", "/history/structure/sources")).body.Data.some((s: { Name: string }) => s.Name === "Staged bench")).toBe(false);
+    const committed = await call("POST", `/history/data/import/${id}/commit`, { MeasurementName: "Bench run 12" });
+    expect(committed.status, JSON.stringify(committed.body)).toBe(200);
+    expect(committed.body.Data).toMatchObject({ Name: "Bench run 12", Rows: 2000, SampleRateHz: 25, Start: t0 / 1000 });
+    expect((await call("GET", `/history/data/import/${id}`)).status).toBe(404);
+  });
+
+  it("stages the vendor's CSV, detects its layout, previews other choices, cancels, and commits with the layout chosen", async () => {
+    const bom = "\ufeff";
+    const text = [`${bom}Zeit;Druck;Temperatur`, `${bom};bar;°C`, ...Array.from({ length: 30 }, (_, i) => `${bom}01.02.2024 10:00:${String(i).padStart(2, "0")};${i},5;${i % 3 ? `${20 + i},25` : "NaN"}`)].join("\r\n");
+    const bytes = new TextEncoder().encode(text);
+    const opened = await call("POST", "/history/data/import", { Staged: true, SourceName: "Vendor CSV" });
+    const id = opened.body.Data.SessionId;
+    expect((await call("POST", `/history/data/import/${id}`, bytes)).status).toBe(200);
+    const p = (await call("POST", `/history/data/import/${id}/preview`, {})).body.Data;
+    expect(p).toMatchObject({ Type: "csv", Detected: true, Rows: 30, First: Date.UTC(2024, 1, 1, 10), Last: Date.UTC(2024, 1, 1, 10, 0, 29), SampleRateHz: 1, Problem: null });
+    expect(p.CSVSettings).toEqual({ ColumnSeparator: ";", DecimalSeparator: ",", NameRowIndex: 0, UnitRowIndex: 1, ValuesStartRowIndex: 2, ValuesStartColumnIndex: 1, DateTimeFmtColumn1: "%d.%m.%Y %H:%M:%S" });
+    expect(p.Variables).toEqual([{ Name: "Druck", Unit: "bar" }, { Name: "Temperatur", Unit: "°C" }]);
+    expect(p.FirstRows.Values[1].slice(0, 3)).toEqual([null, 21.25, 22.25]);
+    // Another decimal separator: the preview says what the import would refuse.
+    const wrong = (await call("POST", `/history/data/import/${id}/preview`, { CSVSettings: { ...p.CSVSettings, DecimalSeparator: "." } })).body.Data;
+    expect(wrong.Problem).toMatch(/^Line 3, column 2 \(Druck\): cannot read "0,5"/);
+    const committed = await call("POST", `/history/data/import/${id}/commit`, { CSVSettings: p.CSVSettings });
+    expect(committed.status, JSON.stringify(committed.body)).toBe(200);
+    expect(committed.body.Data).toMatchObject({ Rows: 30, SampleRateHz: 1 });
+
+    const other = (await call("POST", "/history/data/import", { Staged: true, SourceName: "Never" })).body.Data.SessionId;
+    expect((await call("POST", `/history/data/import/${other}`, bytes)).status).toBe(200);
+    expect((await call("POST", `/history/data/import/${other}/cancel`)).status).toBe(200);
+    expect((await call("GET", `/history/data/import/${other}`)).status).toBe(404);
+    expect((await call("GET", "/history/structure/sources")).body.Data.some((s: { Name: string }) => s.Name === "Never")).toBe(false);
+  });
+
+  it("previews a data file in the file browser's root in place and imports it from there", async () => {
+    const { writeFileSync, mkdirSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const dir = join(lg.dataDir, "files", "bench");
+    mkdirSync(dir, { recursive: true });
+    const t0 = Date.UTC(2019, 6, 1) * 1000;
+    writeFileSync(join(dir, "run.dat"), file([{ name: "U", unit: "V", direction: 0, type: TYPE.f32, precision: 3 }], 100, Array.from({ length: 500 }, (_, i) => [t0 + i * 10_000, Math.fround(i * 0.01)])));
+    const p = await call("POST", "/files/preview", { Path: "bench/run.dat" });
+    expect(p.status, JSON.stringify(p.body)).toBe(200);
+    expect(p.body.Data).toMatchObject({ Path: "bench/run.dat", Type: "udbf", Rows: 500, SampleRateHz: 100, First: t0 / 1000, Last: t0 / 1000 + 4990 });
+    expect((await call("POST", "/files/preview", { Path: "bench/none.dat" })).status).toBe(404);
+    const opened = await call("POST", "/history/data/import", { File: "bench/run.dat", SourceName: "From files" });
+    expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+    const id = opened.body.Data.SessionId;
+    // A file session takes no bytes.
+    expect((await call("POST", `/history/data/import/${id}`, new Uint8Array(3))).status).toBe(400);
+    const done = await call("POST", `/history/data/import/${id}/commit`, {});
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body.Data).toMatchObject({ Rows: 500, SampleRateHz: 100 });
+  });
+});
