@@ -37,11 +37,11 @@ export type UdbfInfo = {
 export type UdbfRowSink = (us: number, offset: number, values: Float32Array) => void;
 
 export class UdbfError extends Error {
-  constructor(
-    message: string,
-    readonly offset: number,
-  ) {
+  /** Where in the file the problem is. */
+  readonly offset: number;
+  constructor(message: string, offset: number) {
     super(`Byte ${offset}: ${message}`);
+    this.offset = offset;
   }
 }
 
