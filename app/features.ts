@@ -60,7 +60,7 @@ export const FEATURES: readonly Feature[] = [
   { key: "import", path: "/import", module: "routes/import.tsx", permission: "UseExport", group: "main", icon: "upload", label: "nav.import", texts: ["dashboards", "import"] },
   { key: "devices", path: "/devices", module: "routes/devices.tsx", permission: "ViewDevices", group: "main", icon: "devices", label: "nav.devices", texts: ["dataSources", "devices", "live", "operator"] },
   { key: "alarming", path: "/alarming", module: "routes/alarming.tsx", permission: "UseRulesNotifications", group: "tools", icon: "bell", label: "nav.alarming", texts: ["alarming", "live"] },
-  { key: "fileBrowser", path: "/fileBrowser", module: "routes/fileBrowser.tsx", permission: "UseFilebrowser", group: "tools", icon: "folder", label: "nav.fileBrowser", texts: ["fileBrowser", "import"] },
+  { key: "fileBrowser", path: "/fileBrowser", module: "routes/fileBrowser.tsx", permission: "UseFilebrowser", group: "tools", icon: "folder", label: "nav.fileBrowser", texts: ["dashboards", "fileBrowser", "import"] },
   { key: "cockpit", path: "/cockpit", module: "routes/cockpit.tsx", permission: "ViewCockpit", group: "tools", icon: "map", label: "nav.cockpit", texts: ["map"] },
   { key: "measurementUI", path: "/measurementUI", module: "routes/measurementUI.tsx", permission: "UseMetaData", group: "tools", icon: "table", label: "nav.measurementUI", texts: ["dashboards", "history", "live"] },
   { key: "config", path: "/config", module: "routes/config.tsx", permission: "ManageProject", group: "tools", icon: "sliders", label: "nav.config", texts: ["config"] },

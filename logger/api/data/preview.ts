@@ -203,8 +203,8 @@ export function detectCsv(head: Uint8Array): CsvLayout | null {
     if (!line.trim() || line.startsWith("#")) continue;
     const cells = splitCells(line, sep);
     const patterns: string[][] = [
-      ...ONE_COLUMN.filter((p) => typeof parseDateTime(p, cells[0] ?? "", null, "auto") === "number").map((p) => [p]),
-      ...(cells.length > 2 ? TWO_COLUMNS.filter(([d, t]) => typeof parseDateTime(`${d} ${t}`, `${cells[0]} ${cells[1]}`, null, "auto") === "number") : []),
+      ...ONE_COLUMN.filter((p) => plausible(parseDateTime(p, cells[0] ?? "", null, "auto"))).map((p) => [p]),
+      ...(cells.length > 2 ? TWO_COLUMNS.filter(([d, t]) => plausible(parseDateTime(`${d} ${t}`, `${cells[0]} ${cells[1]}`, null, "auto"))) : []),
     ];
     for (const p of patterns) {
       const layout = layoutFor(ls, i, sep, dec, p, cells.length);
@@ -213,6 +213,9 @@ export function detectCsv(head: Uint8Array): CsvLayout | null {
   }
   return null;
 }
+
+/** A time a recording can have: a small count ("1", "2") read as epoch seconds is no date. */
+const plausible = (ms: number | string) => typeof ms === "number" && ms >= Date.UTC(1990, 0, 1) && ms < Date.UTC(2100, 0, 1);
 
 function layoutFor(ls: string[], start: number, sep: string, dec: "." | ",", patterns: string[], width: number): CsvLayout | null {
   if (width <= patterns.length) return null;
