@@ -6,6 +6,7 @@ import { UdbfRows, udbfHeader } from "../../logger/udbf/writer.ts";
 import type { UdbfVariable } from "../../logger/udbf/writer.ts";
 import { ADMIN_PASSWORD, LOGGER, expect, signInDirect, test, token, unique } from "./fixtures";
 import { recordMeasurement, variableIds } from "./history";
+import { expectAccessible } from "./axe";
 
 // The Import screen, UDBF downloads and data files in the file browser (issue 27), with
 // JavaScript (XHR upload with progress, fetch import with progress) and without (plain
@@ -53,7 +54,7 @@ async function measurementNamed(name: string): Promise<{ Id: string; Name: strin
   return undefined;
 }
 
-test("imports a UDBF recording: preview of variables, span and rows, then a measurement to open", async ({ page }) => {
+test("imports a UDBF recording: preview of variables, span and rows, then a measurement to open", async ({ page, javaScriptEnabled }) => {
   await signInDirect(page, "admin", ADMIN_PASSWORD);
   const name = unique("Bench 2015 ");
   await upload(page, { name: "bench.dat", mimeType: "application/octet-stream", buffer: benchFile() }, unique("Bench "), name);
@@ -68,6 +69,8 @@ test("imports a UDBF recording: preview of variables, span and rows, then a meas
   await expect(preview.getByTestId("preview-first")).toContainText("2015");
   // Nothing stored before the import.
   expect(await measurementNamed(name)).toBeUndefined();
+  // axe runs inside the page: with JavaScript only.
+  if (javaScriptEnabled) await expectAccessible(page, "the import preview");
   await page.getByTestId("import-commit").getByRole("button", { name: "Import" }).click();
   const done = page.getByTestId("import-done");
   await expect(done).toContainText(`Imported 500 rows as measurement ${name}.`);
@@ -82,7 +85,7 @@ test("imports a UDBF recording: preview of variables, span and rows, then a meas
   await expect(page.getByTestId("measurement-details")).toContainText("Bench current [mA]");
 });
 
-test("imports the vendor's CSV: detected layout, a wrong choice shown before anything is stored, then the import", async ({ page }) => {
+test("imports the vendor's CSV: detected layout, a wrong choice shown before anything is stored, then the import", async ({ page, javaScriptEnabled }) => {
   await signInDirect(page, "admin", ADMIN_PASSWORD);
   const bom = "\ufeff";
   const text = [`${bom}Zeit;Druck;Temperatur`, `${bom};bar;°C`, ...Array.from({ length: 40 }, (_, i) => `${bom}01.02.2024 10:00:${String(i).padStart(2, "0")};${i},5;${i % 4 ? `${20 + i},25` : "NaN"}`)].join("\r\n");
@@ -94,6 +97,7 @@ test("imports the vendor's CSV: detected layout, a wrong choice shown before any
   await expect(choices.getByLabel("Line of units")).toHaveValue("2");
   await expect(page.getByTestId("preview-rows")).toHaveText("40");
   await expect(page.getByTestId("preview-variables")).toContainText("Temperatur");
+  if (javaScriptEnabled) await expectAccessible(page, "the CSV import preview with its choices");
   // A point as decimal separator: the preview says where the import would stop.
   await choices.getByLabel("Decimal separator").selectOption(".");
   await choices.getByRole("button", { name: "Preview again" }).click();
