@@ -184,7 +184,7 @@ async function importBench(): Promise<boolean> {
       if (!opened.ok) throw new Error(`open answered ${opened.status} ${await opened.text()}`);
       const id = ((await opened.json()) as { Data: { SessionId: string } }).Data.SessionId;
       for (const part of list) {
-        const sent = await fetch(`${logger.url}/history/data/import/${id}`, { method: "POST", headers: { ...auth, "Content-Type": "application/octet-stream" }, body: part });
+        const sent = await fetch(`${logger.url}/history/data/import/${id}`, { method: "POST", headers: { ...auth, "Content-Type": "application/octet-stream" }, body: part as unknown as BodyInit });
         if (!sent.ok) throw new Error(`part answered ${sent.status} ${await sent.text()}`);
         await sent.arrayBuffer();
       }
