@@ -13,6 +13,7 @@ const steps: [string, string, string[]][] = [
   ["heavy readers: 4 clients × the heaviest data request, /revision p99, dashboard, logger memory", process.execPath, [join(root, "bench", "heavy-readers.ts")]],
   ["live WebSocket", process.execPath, [join(root, "bench", "ws.ts")]],
   ["CSV import", process.execPath, [join(root, "bench", "import.ts")]],
+  ["UDBF export against CSV, and UDBF import", process.execPath, [join(root, "bench", "udbf.ts")]],
   ["sign-in throttle", process.execPath, [join(root, "bench", "throttle.ts")]],
   ["console replicas behind nginx (short; node bench/replicas.ts for the full rounds)", process.execPath, [join(root, "bench", "replicas.ts"), "--seconds", "2", "--rounds", "3", "--no-write"]],
   ["MQTT data source", process.execPath, [join(root, "bench", "sources-mqtt.ts")]],

@@ -29,7 +29,7 @@ import type { SimOptions } from "./sim/options.ts";
 import { Simulator } from "./sim/simulator.ts";
 import { openDb } from "./store/db.ts";
 import { DEFAULT_LOGGER_ID, openPostgres, schemaOf } from "./store/postgres/open.ts";
-import { projectState } from "./store/measurements.ts";
+import { importedSources, projectState } from "./store/measurements.ts";
 import { applyStoredChannels } from "./api/project-config.ts";
 import { loadProjectConfig } from "./store/project-config.ts";
 import { migrate } from "./store/migrations.ts";
@@ -132,6 +132,7 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   let firstStart = false;
   try {
     firstStart = await seed(db, opts.adminPassword);
+    for (const id of await importedSources(db)) store.retentionExempt.add(id);
     store.applyRetention(now());
     // The rate chosen on the Simple Config screen wins over the configured default.
     const storedRate = (await loadProjectConfig(db)).config.SampleRateHz;

@@ -19,6 +19,7 @@ import { continuousMeasurement, lastStored } from "./describe.ts";
 import { getMeasurement } from "../../store/measurements.ts";
 import type { Measurement } from "../../store/measurements.ts";
 import { writeSeriesJson } from "./series-json.ts";
+import { streamUdbf } from "./udbf-export.ts";
 import type { SeriesHead } from "./series-json.ts";
 
 export const MAX_POINTS = 100_000;
@@ -51,7 +52,9 @@ const HistoryData = z.object({
   /** Resample at this bucket width (ms, a whole number of the fastest variable's periods) instead of Points. */
   Interval: z.number().positive().max(86_400_000 * 366).optional(),
   Type: z.enum(["equidistant", "absolute"]).default("equidistant"),
-  Format: z.enum(["json", "csv"]).default("json"),
+  Format: z.enum(["json", "csv", "udbf"]).default("json"),
+  /** Loggia: what a resampled row of a UDBF file holds (CSV takes CSVSettings.Aggregate). */
+  Aggregate: z.enum(["mean", "min", "max", "last"]).default("mean"),
   /** Decimals of every value; -1 = as stored. */
   Precision: z.number().int().min(-1).max(15).default(-1),
   TimeZone: z.string().max(64).optional(),
@@ -135,8 +138,8 @@ async function history(r: RestRequest, area: Area, pathSid?: string): Promise<vo
   if (p.Format === "json" && plan.bucketed && values > MAX_JSON_VALUES) {
     throw invalidParam(`The answer would hold ${values} values (${columns.length} variables × ${plan.size} buckets), more than ${MAX_JSON_VALUES} values (the cap on buckets × variables per JSON answer); choose fewer variables, a larger Interval, fewer Points or a shorter range`);
   }
-  if (p.Format === "csv" && plan.size > MAX_CSV_ROWS) {
-    throw invalidParam(`The range holds ${plan.size} rows, more than ${MAX_CSV_ROWS} (the cap on rows per CSV answer); choose a larger Interval or a shorter range`);
+  if (p.Format !== "json" && plan.size > MAX_CSV_ROWS) {
+    throw invalidParam(`The range holds ${plan.size} rows, more than ${MAX_CSV_ROWS} (the cap on rows per CSV or UDBF answer); choose a larger Interval or a shorter range`);
   }
   const round = rounder(p.Precision);
   const settings = p.Format === "csv" ? (p.CSVSettings ?? CsvSettings.parse({})) : null;
@@ -144,12 +147,13 @@ async function history(r: RestRequest, area: Area, pathSid?: string): Promise<vo
   if (cell && "problem" in cell) throw invalidParam(cell.problem);
 
   // Heavy answers (many values, long exports) take a place per user and in all, and share one lane of CPU.
-  const heavy = (settings ? plan.size * (columns.length + 1) : values) > HEAVY_VALUES;
+  const heavy = (p.Format !== "json" ? plan.size * (columns.length + 1) : values) > HEAVY_VALUES;
   const release = heavy ? await data.heavy.gate.admit(heavyKey(r.caller, r.req), r.res) : null;
   try {
     const work: Work = heavy ? (w) => data.heavy.lane.run(w) : pacedWork();
     const idleMs = data.heavy.gate.limits.idleMs;
     if (settings && cell) return await streamCsv(r, plan, columns, settings, cell, round, work, idleMs);
+    if (p.Format === "udbf") return await streamUdbf(r, plan, columns, p.Aggregate, work, idleMs);
 
     const first = (plan.g0 * plan.periodUs) / 1000;
     // More may still arrive inside the range: it reaches the newest sample of a source still written.
@@ -161,7 +165,8 @@ async function history(r: RestRequest, area: Area, pathSid?: string): Promise<vo
       Type: p.Type,
       Format: "json",
       Unit: "ms",
-      Start: start,
+      // The time of the first value (the family's client indexes value k at Start + k × Delta), as AbsoluteStart.
+      Start: first,
       AbsoluteStart: first,
       Delta: (plan.w * plan.periodUs) / 1000,
       End: end,

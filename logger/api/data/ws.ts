@@ -6,6 +6,8 @@ import type { Caller, LoggerContext } from "../registry.ts";
 import { authenticateToken } from "../../auth/caller.ts";
 import type { Authentication } from "../../auth/caller.ts";
 import { bearerToken } from "../../auth/clients.ts";
+import { signInCaller, signInOf } from "../../auth/signin.ts";
+import type { SignIn } from "../../auth/signin.ts";
 import { PERMISSION_NAMES } from "../../auth/permissions.ts";
 import { RpcError, RS, describeZodError, invalidParam, notFound } from "../../http/errors.ts";
 import { findVariable } from "../../model/context.ts";
@@ -55,8 +57,15 @@ export class ObservedLiveValues extends LiveValues {
   }
 }
 
+/** The smallest interval served: the family's client asks for 1 ms by default and gets this, never a refusal. */
+export const MIN_INTERVAL_MS = 10;
+
 const Subscribe = z.object({
-  IntervalMs: z.number().int().min(10).max(3_600_000).default(1000),
+  IntervalMs: z
+    .number()
+    .max(3_600_000)
+    .default(1000)
+    .transform((ms) => Math.max(MIN_INTERVAL_MS, Math.round(ms))),
   VIDs: z.array(z.string().min(1).max(100)).min(1).max(1000),
   ExtendedAnswer: z.boolean().default(false),
   OnValueChanged: z.boolean().default(false),
@@ -112,6 +121,8 @@ type Connection = {
   ws: WebSocket;
   ctx: LoggerContext;
   token: string | null;
+  /** The sign-in the token came from (login required): the connection lives as long as it does, not as its token. */
+  signIn: SignIn | null;
   caller: Caller;
   subs: Map<string, Subscription>;
   alive: boolean;
@@ -192,8 +203,8 @@ export class LiveSocketHub {
     const early: [Buffer, boolean][] = [];
     let conn: Connection | null = null;
     ws.on("message", (data, isBinary) => (conn ? this.onMessage(conn, data as Buffer, isBinary) : early.push([data as Buffer, isBinary])));
-    authenticate(ctx, token).then(
-      (auth) => {
+    authenticateWithSignIn(ctx, token).then(
+      ({ auth, signIn }) => {
         // Not in `checking` any more: closed meanwhile (by the client or by closeAll()).
         if (!this.checking.delete(ws)) return;
         if (auth.state !== "ok") return ws.close(CLOSE_AUTH, authReason(auth.state));
@@ -201,7 +212,7 @@ export class LiveSocketHub {
         if (!place.user(liveKey(auth.caller.userId, req))) {
           return ws.close(CLOSE_USER_CAP, `Too many live connections for one user (${this.caps.perUserOf(relay)}); close one first`);
         }
-        const c: Connection = { ws, ctx, token, caller: auth.caller, subs: new Map(), alive: true };
+        const c: Connection = { ws, ctx, token, signIn, caller: auth.caller, subs: new Map(), alive: true };
         conn = c;
         this.conns.add(c);
         ws.on("pong", () => (c.alive = true));
@@ -225,16 +236,18 @@ export class LiveSocketHub {
     if (this.conns.size === 0) this.stopTimers();
   }
 
-  // A token that expires or is revoked (sign-out) ends the connection, as it would end REST calls.
+  // A sign-in that ends (sign-out, a refresh token reused, its user removed or given a new
+  // password) ends the connection within AUTH_CHECK_MS; an access token that merely expires
+  // does not, while its sign-in goes on (the family's clients never send a new one).
   private async recheckAuth(): Promise<void> {
     for (const conn of [...this.conns]) {
-      const auth = await authenticate(conn.ctx, conn.token).catch(() => null);
+      const auth = await liveAuth(conn).catch(() => null);
       // Not checkable now (the store is unreachable): checked again next time.
       if (auth === null || !this.conns.has(conn)) continue;
       if (auth.state === "ok") conn.caller = auth.caller;
       else {
         this.drop(conn);
-        conn.ws.close(CLOSE_AUTH, authReason(auth.state));
+        conn.ws.close(CLOSE_AUTH, conn.signIn ? SIGN_IN_ENDED : authReason(auth.state));
       }
     }
   }
@@ -336,20 +349,21 @@ export class LiveSocketHub {
     if (msgType !== MsgType.Authentication) throw invalidParam("Worker type 13 takes Authentication frames (message type 13) only");
     const p = parse(AuthPayload, payload, "Authentication");
     const token = typeof p === "string" ? p : "Token" in p ? p.Token : p.apitoken;
-    const auth = await authenticate(conn.ctx, token);
+    const { auth, signIn } = await authenticateWithSignIn(conn.ctx, token);
     if (auth.state !== "ok") {
       this.drop(conn);
       conn.ws.close(CLOSE_AUTH, authReason(auth.state));
       return;
     }
     conn.token = token;
+    conn.signIn = signIn;
     conn.caller = auth.caller;
     this.send(conn, encodeFrame(MsgType.Response, workerType, workerId, ok(null)));
   }
 
   private async write(conn: Connection, p: { Variables: string[]; Values?: (number | boolean)[] }) {
     // Permissions as of now, not as of the connection's start (a role may have changed).
-    const auth = await authenticate(conn.ctx, conn.token);
+    const auth = await liveAuth(conn);
     if (auth.state !== "ok") throw new RpcError(401, RS.InvalidOperation, authReason(auth.state));
     const caller = auth.caller;
     return writeOutputs(conn.ctx.data, caller, p.Variables, p.Values, (text) => auditAs(conn.ctx.db, caller.username, text, conn.ctx.trace));
@@ -707,6 +721,21 @@ async function authenticate(ctx: LoggerContext, token: string | null): Promise<A
   if (token?.includes("\0")) return { state: "invalid", caller: null };
   return authenticateToken(ctx.db, token && token !== "None" ? token : null);
 }
+
+/** A token's authentication and, with login required, the sign-in it belongs to. */
+async function authenticateWithSignIn(ctx: LoggerContext, token: string | null): Promise<{ auth: Authentication; signIn: SignIn | null }> {
+  const auth = await authenticate(ctx, token);
+  const signIn = auth.state === "ok" && auth.caller.userId !== null && token ? await signInOf(ctx.db, token) : null;
+  return { auth, signIn };
+}
+
+/** A connection's caller as of now: by its sign-in once known (an expired access token of a live sign-in still counts), else by its token. */
+async function liveAuth(conn: Connection): Promise<Authentication> {
+  if (conn.signIn && (await loginRequired(conn.ctx.db))) return signInCaller(conn.ctx.db, conn.signIn);
+  return authenticate(conn.ctx, conn.token);
+}
+
+const SIGN_IN_ENDED = "Sign-in ended";
 
 function authReason(state: "missing" | "invalid" | "expired"): string {
   return state === "expired" ? "Token expired" : state === "invalid" ? "Invalid token" : "Authentication required";

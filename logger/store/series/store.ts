@@ -56,6 +56,11 @@ export class SeriesStore {
   private chain: Promise<void> = Promise.resolve();
   /** The last write error (PostgreSQL unreachable…); rows stay queued and are written again. */
   lastWriteError: Error | null = null;
+  /**
+   * Sources whose recordings were imported: retention counts from now back over sample times,
+   * which would delete a recording of 2015 the moment it is imported, so these keep everything.
+   */
+  readonly retentionExempt = new Set<string>();
   /** Told about write failures and recoveries (the logger's trace). */
   onEvent: (level: "warn" | "info", message: string) => void = () => {};
   /** The bound on what waits in memory while writes fail, and what an outage cost (outage.ts). */
@@ -584,7 +589,7 @@ export class SeriesStore {
     await this.settled();
     let dropHorizonUs = Number.POSITIVE_INFINITY;
     for (const src of this.sources.values()) {
-      if (src.RetentionSec === null || src.RetentionSec <= 0) dropHorizonUs = Number.NEGATIVE_INFINITY;
+      if (src.RetentionSec === null || src.RetentionSec <= 0 || this.retentionExempt.has(src.Id)) dropHorizonUs = Number.NEGATIVE_INFINITY;
       else dropHorizonUs = Math.min(dropHorizonUs, (nowMs - src.RetentionSec * 1000) * 1000);
     }
     let deleted = 0;
@@ -601,7 +606,7 @@ export class SeriesStore {
   private retentionJobs(nowMs: number, droppedUs: number) {
     const jobs: Array<{ vs: VarSeries; cutoff: number; ranges: Array<[bigint, bigint]>; nextFirst: (f: number) => number }> = [];
     for (const src of this.sources.values()) {
-      if (src.RetentionSec === null || src.RetentionSec <= 0) continue;
+      if (src.RetentionSec === null || src.RetentionSec <= 0 || this.retentionExempt.has(src.Id)) continue;
       const horizonUs = (nowMs - src.RetentionSec * 1000) * 1000;
       for (const v of this.variablesOf(src.Id)) {
         // Each segment in its own sample indices; a segment wholly before the horizon goes entirely.
@@ -625,7 +630,7 @@ export class SeriesStore {
 
   /** First sample index a source still keeps, or null when it keeps everything. */
   horizonIndex(src: SeriesSource, nowMs = Date.now()): number | null {
-    if (src.RetentionSec === null || src.RetentionSec <= 0) return null;
+    if (src.RetentionSec === null || src.RetentionSec <= 0 || this.retentionExempt.has(src.Id)) return null;
     return Math.ceil(((nowMs - src.RetentionSec * 1000) * 1000) / src.PeriodUs);
   }
 
