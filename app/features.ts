@@ -29,7 +29,7 @@ export type IconName =
   | "dashboard" | "grid" | "chart" | "download" | "devices" | "bell" | "folder" | "map"
   | "table" | "sliders" | "tree" | "list" | "screen" | "log" | "tag" | "pulse" | "trace"
   | "notebook" | "bus" | "user" | "settings" | "shield" | "users" | "info" | "history"
-  | "help" | "logout" | "rules" | "plug";
+  | "help" | "logout" | "rules" | "plug" | "upload";
 
 export interface Feature {
   /** Feature key: the key in ConstantsLocal.json's urls map and in the no-login Features list. */
@@ -57,9 +57,10 @@ export const FEATURES: readonly Feature[] = [
   { key: "dashboardManager", path: "/dashboardManager", module: "routes/dashboardManager.tsx", permission: "ManageDashboards", group: "dashboard", icon: "grid", label: "nav.dashboardManager", texts: ["dashboardManager", "dashboards", "picker", "widgetForm"] },
   { key: "analytics", path: "/analytics", module: "routes/analytics.tsx", permission: "ViewAnalytics", group: "main", icon: "chart", label: "nav.analytics", texts: ["dashboards", "history", "picker"] },
   { key: "export", path: "/export", module: "routes/export.tsx", permission: "UseExport", group: "main", icon: "download", label: "nav.export", texts: ["dashboards", "history", "picker"] },
+  { key: "import", path: "/import", module: "routes/import.tsx", permission: "UseExport", group: "main", icon: "upload", label: "nav.import", texts: ["dashboards", "import"] },
   { key: "devices", path: "/devices", module: "routes/devices.tsx", permission: "ViewDevices", group: "main", icon: "devices", label: "nav.devices", texts: ["dataSources", "devices", "live", "operator"] },
   { key: "alarming", path: "/alarming", module: "routes/alarming.tsx", permission: "UseRulesNotifications", group: "tools", icon: "bell", label: "nav.alarming", texts: ["alarming", "live"] },
-  { key: "fileBrowser", path: "/fileBrowser", module: "routes/fileBrowser.tsx", permission: "UseFilebrowser", group: "tools", icon: "folder", label: "nav.fileBrowser", texts: ["fileBrowser"] },
+  { key: "fileBrowser", path: "/fileBrowser", module: "routes/fileBrowser.tsx", permission: "UseFilebrowser", group: "tools", icon: "folder", label: "nav.fileBrowser", texts: ["dashboards", "fileBrowser", "import"] },
   { key: "cockpit", path: "/cockpit", module: "routes/cockpit.tsx", permission: "ViewCockpit", group: "tools", icon: "map", label: "nav.cockpit", texts: ["map"] },
   { key: "measurementUI", path: "/measurementUI", module: "routes/measurementUI.tsx", permission: "UseMetaData", group: "tools", icon: "table", label: "nav.measurementUI", texts: ["dashboards", "history", "live"] },
   { key: "config", path: "/config", module: "routes/config.tsx", permission: "ManageProject", group: "tools", icon: "sliders", label: "nav.config", texts: ["config"] },

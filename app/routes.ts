@@ -19,6 +19,8 @@ export default [
   route("log/export", "routes/logExport.tsx"),
   route("traceLog/download", "routes/traceLogDownload.tsx"),
   route("export/csv", "routes/exportCsv.tsx"),
+  route("import/progress", "routes/importProgress.tsx"),
+  route("import/submit", "routes/importSubmit.tsx"),
   route("fileBrowser/raw", "routes/fileBrowserRaw.tsx"),
   route("fileBrowser/upload", "routes/fileBrowserUpload.tsx"),
   route("refused", "routes/refused.tsx"),

@@ -6,14 +6,19 @@
 // and under attack (target: at most 2×), the guesses the logger accepted (checked a password
 // for) in the attack, and what the throttle's policy lets through in an hour for an attacker
 // who retries the moment it may (target: at most 30 per account), CPU model and load average.
-// Exits 1 when a target is missed.
+// Then the lock-out of issue 24: an attacker guesses the owner's password once each time its
+// block ends (one address), then from many addresses (a botnet that uses up the account's
+// budget), for LOCKOUT_MS each, while the owner signs in through the console every OWNER_EVERY_MS
+// with and without the device cookie of an earlier sign-in: the owner's success rates (target:
+// 100 % with the cookie; 100 % without it under the one-address attack), and the same over 20
+// minutes and 3 hours of the policy with a simulated clock. Exits 1 when a target is missed.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { SignInThrottle } from "../logger/auth/throttle.ts";
-import { freePort, startConsole } from "./stack.ts";
+import { Jar, freePort, startConsole } from "./stack.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const ADMIN_PASSWORD = "Bench-Admin-pass-1";
@@ -26,6 +31,9 @@ const QUIET_MS = 20_000;
 const THINK_MS = 200;
 const TARGET_RATIO = 2;
 const TARGET_PER_HOUR = 30;
+const OWNER = { username: "owner", password: "Bench-Owner-pass-1" };
+const LOCKOUT_MS = 60_000;
+const OWNER_EVERY_MS = 2_000;
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -161,20 +169,130 @@ async function guess(door: Door, consoleUrl: string, loggerUrl: string, n: numbe
   return "other";
 }
 
-/** What the policy lets through in `seconds` to one attacker who retries exactly when told it may. */
-async function policyAllows(seconds: number): Promise<number> {
+/**
+ * What the policy lets through in `seconds` to an attacker who retries exactly when told it may:
+ * from one address, or from a fresh address every guess (a botnet). The busiest hour's count.
+ */
+async function policyAllows(seconds: number, from: "one address" | "botnet" = "one address"): Promise<number> {
   const clock = { t: 0 };
   const throttle = new SignInThrottle({ now: () => clock.t, refusalDelayMs: 0 });
-  let accepted = 0;
-  while (clock.t < seconds * 1000) {
-    const attempt = await throttle.begin("admin", "10.0.0.1");
+  const checked: number[] = [];
+  for (let n = 0; clock.t < seconds * 1000; n++) {
+    const attempt = await throttle.begin("admin", from === "botnet" ? `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` : "10.0.0.1");
     if (attempt.ok) {
-      attempt.settle(false);
-      accepted++;
+      await attempt.settle(false);
+      checked.push(clock.t);
     } else clock.t += attempt.retryAfterSec * 1000;
   }
-  return accepted;
+  let most = 0;
+  for (let i = 0, j = 0; j < checked.length; j++) {
+    while (checked[j]! - checked[i]! >= 3_600_000) i++;
+    most = Math.max(most, j - i + 1);
+  }
+  return most;
 }
+
+/**
+ * Issue 24's scenario with the policy and a simulated clock: an attacker guesses the moment it may
+ * (one address, or a fresh one per guess) for `minutes`; the owner tries the right password from
+ * another address every `everyMin` minutes, with or without a device token. The owner's success rate.
+ */
+async function policyOwnerRate(minutes: number, everyMin: number, from: "one address" | "botnet", device: boolean): Promise<number> {
+  const clock = { t: 0 };
+  const throttle = new SignInThrottle({ now: () => clock.t, refusalDelayMs: 0 });
+  let attackerAt = 0;
+  let ownerAt = 60_000;
+  let tries = 0;
+  let ok = 0;
+  for (let n = 0; Math.min(attackerAt, ownerAt) < minutes * 60_000; n++) {
+    if (attackerAt <= ownerAt) {
+      clock.t = attackerAt;
+      const attempt = await throttle.begin("owner", from === "botnet" ? `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` : "203.0.113.66");
+      if (attempt.ok) await attempt.settle(false);
+      else attackerAt = clock.t + attempt.retryAfterSec * 1000;
+    } else {
+      clock.t = ownerAt;
+      const attempt = await throttle.begin("owner", "198.51.100.2", "", device ? "owner-device" : null);
+      tries++;
+      if (attempt.ok) {
+        await attempt.settle(true);
+        ok++;
+      }
+      ownerAt = clock.t + everyMin * 60_000;
+    }
+  }
+  return ok / tries;
+}
+
+/** The console's sign-in form posted as a browser with `jar` would: true when it signed in. */
+async function consoleSignIn(consoleUrl: string, jar: Jar): Promise<boolean> {
+  const res = await fetch(`${consoleUrl}/signin`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: consoleUrl, Cookie: jar.header() },
+    body: new URLSearchParams(OWNER),
+  });
+  await res.arrayBuffer();
+  jar.take(res);
+  if (res.status === 302) return true;
+  if (res.status === 429) return false;
+  throw new Error(`owner sign-in through the console: ${res.status}`);
+}
+
+/** One wrong guess at the owner's password as the console would relay it for a browser at `address`. */
+async function relayedGuess(loggerUrl: string, address: string): Promise<{ status: number; retryAfterSec: number }> {
+  const res = await fetch(`${loggerUrl}/token`, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      Authorization: `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString("base64")}`,
+      "X-Forwarded-For": address,
+    },
+    body: new URLSearchParams({ grant_type: "password", username: OWNER.username, password: `guess-${Math.random()}` }),
+  });
+  await res.arrayBuffer();
+  return { status: res.status, retryAfterSec: Number(res.headers.get("retry-after") ?? 0) };
+}
+
+type LockoutResult = { withDevice: { ok: number; tries: number }; without: { ok: number; tries: number }; checked: number; refused: number };
+
+/**
+ * LOCKOUT_MS of an attack on the owner's account relayed as from `from` (one address, guessing
+ * again each time its block ends; or a fresh address per guess), while the owner signs in through
+ * the console every OWNER_EVERY_MS, in turn with the device cookie of an earlier sign-in and without.
+ */
+async function lockout(consoleUrl: string, loggerUrl: string, from: "one address" | "botnet", device: Jar): Promise<LockoutResult> {
+  const end = Date.now() + LOCKOUT_MS;
+  const result: LockoutResult = { withDevice: { ok: 0, tries: 0 }, without: { ok: 0, tries: 0 }, checked: 0, refused: 0 };
+  const attacker = (async () => {
+    for (let n = 1; Date.now() < end; n++) {
+      const r = await relayedGuess(loggerUrl, from === "botnet" ? `198.18.${(n >> 8) & 255}.${n & 255}` : "203.0.113.66");
+      if (r.status === 400) result.checked++;
+      else if (r.status === 429) {
+        result.refused++;
+        // One guess each time the block ends (a botnet's next address asks at once).
+        if (from === "one address") await sleep(Math.min(r.retryAfterSec * 1000, Math.max(0, end - Date.now())));
+      } else throw new Error(`attacker's guess answered ${r.status}`);
+    }
+  })();
+  const owner = (async () => {
+    for (let i = 0; Date.now() < end; i++) {
+      await sleep(OWNER_EVERY_MS);
+      const withDevice = i % 2 === 0;
+      const jar = new Jar();
+      if (withDevice) jar.cookies = new Map(device.cookies);
+      const tally = withDevice ? result.withDevice : result.without;
+      tally.tries++;
+      if (await consoleSignIn(consoleUrl, jar)) tally.ok++;
+      // A new device token each time: the browser keeps the latest.
+      if (withDevice && jar.cookies.has("loggia_device")) device.cookies.set("loggia_device", jar.cookies.get("loggia_device")!);
+    }
+  })();
+  await Promise.all([attacker, owner]);
+  return result;
+}
+
+const pctOf = (t: { ok: number; tries: number }) => (t.tries ? (100 * t.ok) / t.tries : NaN);
 
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), "loggia-bench-throttle-"));
@@ -191,6 +309,10 @@ async function main() {
     await rpc(logger.url, admin, "GI.system/UserManagementAPI.AddUser", {
       User: { Username: OPERATOR.username, Role: roles.find((r) => r.Name === "Operator")!.ID, MustChangePassword: false },
       Password: OPERATOR.password,
+    });
+    await rpc(logger.url, admin, "GI.system/UserManagementAPI.AddUser", {
+      User: { Username: OWNER.username, Role: roles.find((r) => r.Name === "Operator")!.ID, MustChangePassword: false },
+      Password: OWNER.password,
     });
     const session = { cookie: await operatorCookie(consoleApp.url) };
     // Warm-up: the first pages compile templates and fill caches.
@@ -239,12 +361,23 @@ async function main() {
     }).catch(() => null);
     const audited = audit ? (audit.Total as number) : NaN;
 
+    // Issue 24: the owner's account under a lock-out attack, measured through the console.
+    const device = new Jar();
+    if (!(await consoleSignIn(consoleApp.url, device)) || !device.cookies.has("loggia_device")) throw new Error("the owner's first sign-in gave no device cookie");
+    say(`Lock-out: one address guesses the owner's password each time its block ends, ${LOCKOUT_MS / 1000} s; the owner signs in through the console every ${OWNER_EVERY_MS / 1000} s…`);
+    const oneAddress = await lockout(consoleApp.url, logger.url, "one address", device);
+    say(`Lock-out: a botnet (a fresh address per guess) for ${LOCKOUT_MS / 1000} s; the owner as before…`);
+    const botnet = await lockout(consoleApp.url, logger.url, "botnet", device);
+
     const quiet = [...quietBefore, ...quietAfter];
     const p50Quiet = pct(quiet, 50);
     const p50Attack = pct(attackTimes, 50);
     const ratio = p50Attack / p50Quiet;
     const perHour = await policyAllows(3600);
+    const perHourBotnet = await policyAllows(3 * 3600, "botnet");
     const inAttackWindow = await policyAllows(ATTACK_MS / 1000);
+    const policy20 = await policyOwnerRate(20, 0.5, "one address", false);
+    const policy3hBotnet = { with: await policyOwnerRate(180, 5, "botnet", true), without: await policyOwnerRate(180, 5, "botnet", false) };
     const checked = Number.isNaN(audited) ? counts.checked : audited;
 
     say("");
@@ -261,6 +394,17 @@ async function main() {
       `${verdict(checked <= inAttackWindow + 1 && perHour <= TARGET_PER_HOUR, "guesses per account per hour")} guesses accepted per account: ${checked} in ${ATTACK_MS / 1000} s (policy allows ${inAttackWindow}); per hour at most ${perHour} (target ≤ ${TARGET_PER_HOUR})`,
     );
     say(`${verdict(operatorSignInDuringAttack === "signed in", "other account from the same address")} another account from the attackers' address signs in during the attack`);
+    say(
+      `${verdict(perHourBotnet <= TARGET_PER_HOUR, "guesses per account per hour from a botnet")} guesses accepted per account in the busiest hour of a 3 h botnet attack (a fresh address per guess): ${perHourBotnet} (target ≤ ${TARGET_PER_HOUR})`,
+    );
+    const rate = (t: { ok: number; tries: number }) => `${pctOf(t).toFixed(0)} % (${t.ok}/${t.tries})`;
+    say(`Lock-out, one address (${oneAddress.checked} guesses checked, ${oneAddress.refused} refused): owner with device cookie ${rate(oneAddress.withDevice)}, without ${rate(oneAddress.without)}`);
+    say(`Lock-out, botnet (${botnet.checked} guesses checked, ${botnet.refused} refused): owner with device cookie ${rate(botnet.withDevice)}, without ${rate(botnet.without)}`);
+    say(`${verdict(pctOf(oneAddress.withDevice) === 100 && pctOf(botnet.withDevice) === 100, "owner with device cookie")} the owner with the device cookie signs in every time under both attacks (target 100 %)`);
+    say(`${verdict(pctOf(oneAddress.without) === 100, "owner without device cookie, one attacking address")} the owner without it signs in every time while one address attacks (target 100 %)`);
+    say(
+      `${verdict(policy20 === 1 && policy3hBotnet.with === 1, "policy: owner under attack")} policy, simulated clock: owner every 30 s for 20 min against one address ${(100 * policy20).toFixed(0)} %; every 5 min for 3 h against a botnet ${(100 * policy3hBotnet.with).toFixed(0)} % with device token, ${(100 * policy3hBotnet.without).toFixed(0)} % without (target 100 %, 100 %)`,
+    );
   } finally {
     consoleApp.child.kill();
     logger.child.kill("SIGTERM");

@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { parseAllowList } from "./alarms/egress.ts";
 import { DOCUMENTED_CLIENT_SECRET, clientSecretProblem } from "./auth/client-secret.ts";
+import { parseHostnames, parseOrigins } from "./http/origin.ts";
 import { startLogger } from "./server.ts";
 import { parseDuration } from "./sim/options.ts";
 import { DEFAULT_LOGGER_ID, LOGGER_ID_PATTERN } from "./store/postgres/open.ts";
@@ -23,6 +24,11 @@ const Env = z.object({
   LOGGER_CLIENT_SECRET: optional(z.string().default(DOCUMENTED_CLIENT_SECRET)),
   // Hosts, addresses and CIDR ranges notifications may reach although private (alarms/egress.ts).
   NOTIFY_ALLOW: optional(z.string().default("")),
+  // Pages of these origins may send requests (the console's; npm start passes it): any other is refused.
+  LOGGER_ALLOWED_ORIGINS: optional(z.string().default("")),
+  // The names the logger is reached by; set, any other Host is refused (DNS rebinding). Unset:
+  // loopback names and addresses only when it listens on loopback, any name otherwise.
+  LOGGER_HOSTNAMES: optional(z.string().default("")),
   ACCESS_TOKEN_TTL: optional(z.coerce.number().positive().default(900)),
   REFRESH_TOKEN_TTL: optional(z.coerce.number().positive().default(604800)),
   SIM: optional(z.enum(["on", "off"]).default("on")),
@@ -35,6 +41,9 @@ const Env = z.object({
   BACKFILL: optional(z.string().optional()),
   // npm start sets it: the first hour only for a store this start creates (on either engine).
   BACKFILL_IF_NEW: optional(z.string().optional()),
+  // While the store does not take writes: samples kept in memory at most (docs/storage.md, "Store outages").
+  STORE_BUFFER_MB: optional(z.coerce.number().positive().max(1_000_000).default(256)),
+  STORE_BUFFER_TIME: optional(z.string().default("1h")),
 });
 
 const duration = (name: string, text: string, allowOff: boolean): number | null => {
@@ -83,9 +92,17 @@ try {
 } catch (err) {
   fail((err as Error).message);
 }
+const [allowedOrigins, hostnames] = (() => {
+  try {
+    return [parseOrigins(env.LOGGER_ALLOWED_ORIGINS), env.LOGGER_HOSTNAMES ? parseHostnames(env.LOGGER_HOSTNAMES) : undefined];
+  } catch (err) {
+    return fail((err as Error).message);
+  }
+})();
 const backfillSec = env.BACKFILL ? duration("BACKFILL", env.BACKFILL, false)! : 0;
 const backfillIfNewSec = env.BACKFILL_IF_NEW ? duration("BACKFILL_IF_NEW", env.BACKFILL_IF_NEW, false)! : 0;
 const retentionSec = duration("SIM_RETENTION", env.SIM_RETENTION, true);
+const storeBufferSec = duration("STORE_BUFFER_TIME", env.STORE_BUFFER_TIME, false)!;
 
 const logger = await startLogger({
   port: env.LOGGER_PORT,
@@ -101,6 +118,9 @@ const logger = await startLogger({
   accessTtlSec: env.ACCESS_TOKEN_TTL,
   refreshTtlSec: env.REFRESH_TOKEN_TTL,
   alarms: { allow: env.NOTIFY_ALLOW },
+  allowedOrigins,
+  hostnames,
+  storeBuffer: { maxBytes: Math.round(env.STORE_BUFFER_MB * 1024 * 1024), maxMs: storeBufferSec * 1000 },
   simulator: env.SIM === "on" && {
     seed: env.SIM_SEED,
     benchRateHz: env.SIM_BENCH_RATE_HZ,

@@ -6,14 +6,21 @@ import { Notifier } from "./alarms/notifier.ts";
 import type { NotifierOptions } from "./alarms/notifier.ts";
 import type { LoggerContext } from "./api/registry.ts";
 import { makeClients } from "./auth/clients.ts";
+import { isLoopbackHost } from "./auth/client-secret.ts";
+import { DeviceTokens } from "./auth/device-tokens.ts";
 import { auditThrottleEvent } from "./auth/login.ts";
 import { SignInThrottle } from "./auth/throttle.ts";
 import { passwordPolicyError } from "./auth/passwords.ts";
 import { StreamHub } from "./api/data/stream.ts";
 import { LiveSocketHub, ObservedLiveValues } from "./api/data/ws.ts";
+import { LiveCaps } from "./api/data/live-caps.ts";
+import type { LiveLimits } from "./api/data/live-caps.ts";
 import type { LiveSocketStats } from "./api/data/ws.ts";
 import { FileRoot } from "./files/paths.ts";
 import { createRequestHandler } from "./http/router.ts";
+import { foreignRefusal, refuseUpgrade, sitePolicy } from "./http/origin.ts";
+import { HeavyGate, HeavyLane } from "./http/heavy.ts";
+import type { HeavyLimits } from "./http/heavy.ts";
 import { CanBus } from "./can/bus.ts";
 import { Acquisition } from "./model/acquisition.ts";
 import { emptyModel } from "./model/types.ts";
@@ -22,7 +29,7 @@ import type { SimOptions } from "./sim/options.ts";
 import { Simulator } from "./sim/simulator.ts";
 import { openDb } from "./store/db.ts";
 import { DEFAULT_LOGGER_ID, openPostgres, schemaOf } from "./store/postgres/open.ts";
-import { projectState } from "./store/measurements.ts";
+import { importedSources, projectState } from "./store/measurements.ts";
 import { applyStoredChannels } from "./api/project-config.ts";
 import { loadProjectConfig } from "./store/project-config.ts";
 import { migrate } from "./store/migrations.ts";
@@ -30,6 +37,7 @@ import { seed } from "./store/seed.ts";
 import { seedDeviceLocations } from "./store/device-locations.ts";
 import { seedDashboards } from "./store/seed-dashboards.ts";
 import { openSeriesStore } from "./store/series/open.ts";
+import type { OutageLimits, OutageStatus } from "./store/series/outage.ts";
 import { DRIVERS } from "./sources/drivers.ts";
 import { setOpcuaPkiFolder } from "./sources/opcua-pki.ts";
 import type { DriverFactory } from "./sources/driver.ts";
@@ -67,6 +75,20 @@ export type LoggerOptions = {
   storeUrl?: string;
   /** This logger's id on a shared PostgreSQL: its schema loggia_<id> and the lease of the id. */
   loggerId?: string;
+  /** Origins whose pages may send requests (the console's); pages of any other origin are refused (logger/http/origin.ts). */
+  allowedOrigins?: string[];
+  /**
+   * Names the logger is reached by besides loopback names and IP addresses; any other Host is
+   * refused (DNS rebinding). Unset: none on a loopback-only logger (nobody reaches it by another
+   * name), any Host otherwise.
+   */
+  hostnames?: string[];
+  /** What the series store keeps in memory while its database does not take writes (STORE_BUFFER_MB, STORE_BUFFER_TIME). */
+  storeBuffer?: Partial<OutageLimits>;
+  /** Places for heavy data answers (tests make them small). */
+  heavy?: Partial<HeavyLimits>;
+  /** Live connections per user, in all, and the console relay's reserve (tests make them small). */
+  live?: Partial<LiveLimits>;
 };
 
 export type RunningLogger = {
@@ -75,6 +97,10 @@ export type RunningLogger = {
   close(): Promise<void>;
   /** The live WebSocket's connections and what they hold (tests, diagnostics). */
   liveSocketStats(): LiveSocketStats;
+  /** Heavy data answers open and waiting for a place (tests, diagnostics). */
+  heavyStats(): { open: number; waiting: number };
+  /** The series store's writing state and outage buffer, as ProjectAPI.GetState's Store (tests, diagnostics). */
+  storeStatus(): OutageStatus;
   /** This start created the store (no roles yet: seeded with the first Administrator). */
   created: boolean;
 };
@@ -100,11 +126,13 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   })();
   const now = simOpts?.now ?? Date.now;
   const live = new ObservedLiveValues();
-  const sockets = new LiveSocketHub(live, now);
+  const liveCaps = new LiveCaps(opts.live);
+  const sockets = new LiveSocketHub(live, now, liveCaps);
   let sim: Simulator | null = null;
   let firstStart = false;
   try {
     firstStart = await seed(db, opts.adminPassword);
+    for (const id of await importedSources(db)) store.retentionExempt.add(id);
     store.applyRetention(now());
     // The rate chosen on the Simple Config screen wins over the configured default.
     const storedRate = (await loadProjectConfig(db)).config.SampleRateHz;
@@ -122,8 +150,13 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   }
   const streams = new StreamHub(live, now);
   const trace = new TraceLog(opts.dataDir);
-  // Series writes that fail (PostgreSQL unreachable) and recover, in Log Messages.
-  store.onEvent = (level, message) => trace.add(level, "store", message);
+  // Series writes that fail (PostgreSQL unreachable), how full the outage buffer gets and what an
+  // outage cost: in the trace log and on stdout (the service's journal, readable while the database is away).
+  store.outage.limits = { ...store.outage.limits, ...opts.storeBuffer };
+  store.onEvent = (level, message) => {
+    trace.add(level, "store", message);
+    log(`logger: ${message}`);
+  };
   const notifier = new Notifier(db, trace, opts.alarms);
   const model = sim?.rig.model ?? emptyModel();
   const alarms = new AlarmEngine(db, model, notifier, trace, now);
@@ -175,18 +208,21 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   };
 
   let throttleAudits: Promise<void> = Promise.resolve();
+  const heavyGate = new HeavyGate(opts.heavy);
   const ctx: LoggerContext = {
     db,
     controller: opts.controller ?? false,
     clients: makeClients(opts.clientId ?? "loggia-console", opts.clientSecret ?? "loggia-console-secret"),
     ttl: { accessTtlSec: opts.accessTtlSec ?? 900, refreshTtlSec: opts.refreshTtlSec ?? 604800 },
-    data: { store, live, sim, sources, acquisition, model, streams, now },
+    data: { store, live, sim, sources, acquisition, model, streams, liveCaps, heavy: { gate: heavyGate, lane: new HeavyLane() }, now },
     alarms,
     notifier,
     trace,
     dataDir: opts.dataDir,
     files: new FileRoot(join(opts.dataDir, "files")),
     can,
+    deviceTokens: DeviceTokens.inDataDir(opts.dataDir),
+    site: sitePolicy(opts.allowedOrigins, opts.hostnames ?? (isLoopbackHost(opts.host ?? "127.0.0.1") ? [] : null)),
     throttle: new SignInThrottle({
       // One after another, in the order they happen: on PostgreSQL two writes in flight at once
       // may commit in either order, and "paused after 5 failed attempts" would precede the fifth.
@@ -199,7 +235,13 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   };
 
   const server = createServer(createRequestHandler(ctx, log));
-  server.on("upgrade", (req, socket, head) => sockets.upgrade(ctx, req, socket, head));
+  server.on("upgrade", (req, socket, head) => {
+    // The live WebSocket takes no token at all without login: a foreign page must not open it.
+    const foreign = foreignRefusal(req, ctx.site, { upgrade: true });
+    if (!foreign) return sockets.upgrade(ctx, req, socket, head);
+    trace.add("warn", "ws", `Upgrade refused: ${foreign}`);
+    refuseUpgrade(socket, foreign);
+  });
   // Without a bound, a client that never finishes its request would hold a socket forever.
   server.requestTimeout = 30_000;
   server.headersTimeout = 15_000;
@@ -244,5 +286,5 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
       setTimeout(() => server.closeAllConnections(), 2000).unref();
     }));
 
-  return { url: `http://${urlHost}:${port}`, port, close, liveSocketStats: () => sockets.stats(), created: firstStart };
+  return { url: `http://${urlHost}:${port}`, port, close, liveSocketStats: () => sockets.stats(), heavyStats: () => heavyGate.stats(), storeStatus: () => store.outageStatus(), created: firstStart };
 }

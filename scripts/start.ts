@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { CONSOLE_NODE_FLAGS } from "../server/flags.ts";
-import { LOGGER_NODE_FLAGS } from "../logger/flags.ts";
+import { LOGGER_NODE_FLAGS, loggerEnv as mallocEnv } from "../logger/flags.ts";
 import { buildIfStale } from "./build-fresh.ts";
 
 const root = resolve(import.meta.dirname, "..");
@@ -45,6 +45,16 @@ function sessionSecret(): string {
  */
 function clientSecret(): string {
   return env.LOGGER_CLIENT_SECRET || persistedSecret(".client-secret");
+}
+
+/**
+ * The pages that may send requests to the embedded logger: the console's own (PUBLIC_ORIGIN, else
+ * what this machine's browsers use) and any LOGGER_ALLOWED_ORIGINS given. The logger refuses
+ * every other page (logger/http/origin.ts); the console itself talks to it from its server.
+ */
+function allowedOrigins(): string {
+  const own = env.PUBLIC_ORIGIN ? [env.PUBLIC_ORIGIN.replace(/\/$/, "")] : [`http://localhost:${port}`, `http://127.0.0.1:${port}`];
+  return [...own, ...(env.LOGGER_ALLOWED_ORIGINS ?? "").split(/[\s,]+/).filter(Boolean)].join(",");
 }
 
 /** Waits before the n-th restart of a crashed logger: 1 s, 2 s, 4 s … at most 30 s. */
@@ -130,9 +140,11 @@ async function main() {
   if (embedded) {
     const loggerEnv = {
       ...env,
+      ...mallocEnv(env),
       LOGGER_PORT: String(loggerPort),
       DATA_DIR: dataDir,
       LOGGER_CLIENT_SECRET: client,
+      LOGGER_ALLOWED_ORIGINS: allowedOrigins(),
     };
     // A new installation starts with an hour of simulated history, so charts are not empty. The
     // logger decides "new" (it created its store), not a file here: with STORE_URL there is none.

@@ -39,7 +39,7 @@ export async function loader(args: Route.LoaderArgs) {
   const { logger } = stateOf(args.context);
   const { t } = getInstance(args.context);
   const params = args.url.searchParams;
-  const [{ variables }, measurements, zone, sources] = await Promise.all([loadVariables(logger), listMeasurements(logger), userTimeZone(args), loadSources(logger)]);
+  const [{ variables }, measurements, zone, sources] = await Promise.all([loadVariables(logger, { stored: true }), listMeasurements(logger), userTimeZone(args), loadSources(logger)]);
   const range = resolveHistoryRange(params, zone, Date.now(), measurements);
   const wanted = params.getAll("v");
   const chosen = wanted.map((id) => variables.find((v) => v.Id === id)).filter((v): v is (typeof variables)[number] => v !== undefined);

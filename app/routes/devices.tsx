@@ -12,6 +12,7 @@ import { devicesAnswer, emptyAnswer, projectStateAnswer, type Device } from "~/s
 import { isRefusal } from "~/services/submission.server";
 import { ConfirmStep } from "~/ui/ConfirmAction";
 import { SourceStates } from "~/ui/dataSources/SourceStates";
+import { StoreCard } from "~/ui/StoreCard";
 import { FieldError } from "~/ui/FieldError";
 import { buttonClass, inputClass } from "~/ui/FormField";
 import { FreshnessBadge } from "~/ui/FreshnessBadge";
@@ -158,6 +159,7 @@ export default function Devices({ loaderData, actionData }: Route.ComponentProps
           )}
         </div>
       </div>
+      {state.Store && <StoreCard store={state.Store} />}
       <div className="overflow-x-auto rounded-lg bg-white shadow-sm dark:bg-slate-800">
         <table className="w-full text-left text-sm" data-testid="devices-table">
           <thead className="bg-slate-100 dark:bg-slate-700">

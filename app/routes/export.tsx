@@ -21,7 +21,7 @@ export async function loader(args: Route.LoaderArgs) {
   await requireFeature(args, "export");
   const { logger } = stateOf(args.context);
   const params = args.url.searchParams;
-  const [{ variables }, measurements, zone] = await Promise.all([loadVariables(logger), listMeasurements(logger), userTimeZone(args)]);
+  const [{ variables }, measurements, zone] = await Promise.all([loadVariables(logger, { stored: true }), listMeasurements(logger), userTimeZone(args)]);
   const range = resolveHistoryRange(params, zone, Date.now(), measurements);
   const error = params.get("error");
   const field = params.get("errorField");
@@ -53,7 +53,7 @@ export default function Export({ loaderData }: Route.ComponentProps) {
     abort.current = ac;
     setProgress({ state: "running", rows: 0, bytes: 0 });
     try {
-      const result = await download(event.currentTarget, ac.signal, (rows, bytes) => setProgress({ state: "running", rows, bytes }));
+      const result = await download(event.currentTarget, (event.nativeEvent as SubmitEvent).submitter, ac.signal, (rows, bytes) => setProgress({ state: "running", rows, bytes }));
       setProgress({ state: "done", ...result });
     } catch (error) {
       setProgress(ac.signal.aborted ? { state: "cancelled" } : { state: "failed", error: error instanceof ExportRefused ? error.refusal : { text: error instanceof Error ? error.message : String(error), field: null } });
@@ -128,8 +128,12 @@ export default function Export({ loaderData }: Route.ComponentProps) {
           </label>
         </div>
         <div className="flex flex-wrap items-center gap-3">
-          <button type="submit" className={buttonClass} disabled={progress.state === "running"}>
+          {/* One button per file format: the pressed one's format is posted, with or without JavaScript. */}
+          <button type="submit" name="format" value="csv" className={buttonClass} disabled={progress.state === "running"}>
             {t("history.export.download")}
+          </button>
+          <button type="submit" name="format" value="udbf" className={buttonClass} disabled={progress.state === "running"} title={t("history.export.udbfNote")}>
+            {t("history.export.downloadUdbf")}
           </button>
           {progress.state === "running" && (
             <button type="button" onClick={() => abort.current?.abort()} className="rounded-md border border-slate-300 px-4 py-2 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-700">
@@ -148,8 +152,8 @@ export default function Export({ loaderData }: Route.ComponentProps) {
 }
 
 /** Posts the form, counts rows and bytes as they stream in, then saves the file under the server's name. */
-async function download(form: HTMLFormElement, signal: AbortSignal, onProgress: (rows: number, bytes: number) => void): Promise<{ rows: number; bytes: number }> {
-  const body = new FormData(form);
+async function download(form: HTMLFormElement, submitter: HTMLElement | null, signal: AbortSignal, onProgress: (rows: number, bytes: number) => void): Promise<{ rows: number; bytes: number }> {
+  const body = new FormData(form, submitter);
   body.set("js", "1");
   const res = await fetch(form.action, { method: "POST", body, signal });
   if (!res.ok || !res.body) {
@@ -158,7 +162,12 @@ async function download(form: HTMLFormElement, signal: AbortSignal, onProgress: 
   }
   const parts: Uint8Array[] = [];
   let bytes = 0;
-  const rows = new CsvRowCounter();
+  // A UDBF file's rows are fixed-size after its header: counted from the sizes the logger names.
+  const offset = Number(res.headers.get("X-UDBF-Data-Offset") ?? NaN);
+  const rowBytes = Number(res.headers.get("X-UDBF-Row-Bytes") ?? NaN);
+  const udbf = Number.isFinite(offset) && rowBytes > 0;
+  const csvRows = new CsvRowCounter();
+  const rows = udbf ? { add() {}, rows: () => Math.max(0, Math.floor((bytes - offset) / rowBytes)) } : csvRows;
   let last = 0;
   const reader = res.body.getReader();
   for (;;) {
@@ -169,7 +178,7 @@ async function download(form: HTMLFormElement, signal: AbortSignal, onProgress: 
     rows.add(value);
     if (performance.now() - last > 200) (last = performance.now()), onProgress(rows.rows(), bytes);
   }
-  const url = URL.createObjectURL(new Blob(parts as BlobPart[], { type: "text/csv" }));
+  const url = URL.createObjectURL(new Blob(parts as BlobPart[], { type: udbf ? "application/octet-stream" : "text/csv" }));
   const a = document.createElement("a");
   a.href = url;
   a.download = fileName(res.headers.get("Content-Disposition")) ?? "export.csv";
@@ -177,7 +186,7 @@ async function download(form: HTMLFormElement, signal: AbortSignal, onProgress: 
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  return { rows: rows.rows(true), bytes };
+  return { rows: udbf ? rows.rows() : csvRows.rows(true), bytes };
 }
 
 class ExportRefused extends Error {

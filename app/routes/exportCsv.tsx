@@ -15,7 +15,7 @@ import type { Route } from "./+types/exportCsv";
 import { LOCALE_IDS, type Language } from "~/locales";
 import { canonicalQuery } from "~/ui/dateTimeInput";
 
-// The CSV download: the logger's stream passed through as it arrives (never buffered), so a
+// The CSV or UDBF download: the logger's stream passed through as it arrives (never buffered), so a
 // gigabyte costs the console no memory. A refused export goes back to the form with the
 // choices in the URL (plain form post), or answers JSON to the page's script (js=1).
 
@@ -52,7 +52,7 @@ export async function action(args: Route.ActionArgs) {
   // Date-time fields are typed in the user's locale (app/ui/DateTimeField.tsx): read canonically.
   const typed = new URLSearchParams(choicesQuery(form));
   const params = canonicalQuery(typed, LOCALE_IDS[getLocale(args.context) as Language] ?? "en-US") ?? typed;
-  const [{ variables, devices }, measurements, zone, sources] = await Promise.all([loadVariables(logger), listMeasurements(logger), userTimeZone(args), loadSources(logger)]);
+  const [{ variables, devices }, measurements, zone, sources] = await Promise.all([loadVariables(logger, { stored: true }), listMeasurements(logger), userTimeZone(args), loadSources(logger)]);
   const range = resolveHistoryRange(params, zone, Date.now(), measurements);
   if (range.problem) return refuse(t(range.problem), "range");
   const vars = c.v.map((id) => variables.find((v) => v.Id === id)).filter((v) => v !== undefined).map((v) => ({ ...v, DeviceId: v.DeviceId ?? devices.find((d) => d.Modules.some((m) => m.Variables.includes(v.Id)))?.ID }));
@@ -66,11 +66,16 @@ export async function action(args: Route.ActionArgs) {
     res = await logger.stream("/history/data", "POST", body, args.request.signal);
   } catch (error) {
     if (!isRefusal(error)) throw error;
+    // Too many large reads at the logger just now (its places per user and in all): say when to try again.
+    if (error.status === 429) return refuse(t("history.export.busy", { seconds: error.retryAfterSec ?? 5 }), null, 429);
     return refuse(t("history.export.failed", { reason: error.message }), null, error.status);
   }
+  const udbf = c.format === "udbf";
   return new Response(res.body, {
     headers: {
-      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Type": udbf ? "application/octet-stream" : "text/csv; charset=utf-8",
+      // What the page's script counts rows by (Loggia's logger says it; another logger may not).
+      ...(udbf ? Object.fromEntries(["X-UDBF-Data-Offset", "X-UDBF-Row-Bytes"].flatMap((h) => (res.headers.get(h) ? [[h, res.headers.get(h)!]] : []))) : {}),
       "Content-Disposition": attachment(exportFileName(c, vars, range, zone, range.measurement)),
       // no-transform keeps the server's gzip off this response: compressing a gigabyte would
       // cost the console a core and its buffers, and the logger sits on the plant's LAN.

@@ -71,7 +71,7 @@ export async function loader(args: Route.LoaderArgs) {
 
   const open = (token: string) =>
     subscribeLive(
-      { baseUrl: logger.config.baseUrl, token, ids: variables, intervalMs: INTERVAL_MS, timeoutMs: logger.config.timeoutMs, signal },
+      { baseUrl: logger.config.baseUrl, token, ids: variables, intervalMs: INTERVAL_MS, timeoutMs: logger.config.timeoutMs, signal, clientAuth: logger.clientAuthorization() },
       event,
       // Whatever ended the socket, the browser reconnects and comes back here; for an expired
       // token at once, and the page is told it is a renewal rather than an outage.
@@ -96,7 +96,7 @@ export async function loader(args: Route.LoaderArgs) {
     throw new LoggerError(err.status, err.message, err.value);
   }
   if (sub === null) {
-    const upstream = await logger.stream(`/online/stream?variables=${variables.map(encodeURIComponent).join(",")}`, "GET", undefined, signal);
+    const upstream = await logger.stream(`/online/stream?variables=${variables.map(encodeURIComponent).join(",")}`, "GET", undefined, signal, { asConsole: true });
     return new Response(upstream.body, { headers: SSE_HEADERS });
   }
 

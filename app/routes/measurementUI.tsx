@@ -64,7 +64,7 @@ export async function loader(args: Route.LoaderArgs) {
   const page = Math.min(f.page, pages);
   const id = params.get("id");
   const selected = id ? (rows.find((m) => m.ID === id) ?? (await listMeasurements(logger)).find((m) => m.ID === id) ?? null) : null;
-  const variables = selected ? (await loadVariables(logger)).variables.filter((v) => selected.Variables.includes(v.Id)) : [];
+  const variables = selected ? (await loadVariables(logger, { stored: true })).variables.filter((v) => selected.Variables.includes(v.Id)) : [];
   return {
     rows: sorted.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE),
     total: sorted.length,
@@ -75,6 +75,7 @@ export async function loader(args: Route.LoaderArgs) {
     detail: id ? { measurement: selected, variables: variables.map((v) => ({ Id: v.Id, Name: v.Name, Unit: v.Unit, deviceName: v.deviceName })) } : null,
     removing: all.find((m) => m.ID === params.get("remove")) ?? null,
     canManage: holds(auth, "ManageProject"),
+    canExport: holds(auth, "UseExport"),
   };
 }
 
@@ -139,7 +140,7 @@ export default function MeasurementExplorer({ loaderData, actionData }: Route.Co
         />
       )}
       {detail && (
-        <Details detail={detail} keys={loaderData.keys} canManage={loaderData.canManage} listHref={listHref} lastResult={actionData?.result} removeError={actionData?.removeError ?? null} removeHref={href((p) => p.set("remove", detail.measurement?.ID ?? ""))} />
+        <Details detail={detail} keys={loaderData.keys} canManage={loaderData.canManage} canExport={loaderData.canExport} listHref={listHref} lastResult={actionData?.result} removeError={actionData?.removeError ?? null} removeHref={href((p) => p.set("remove", detail.measurement?.ID ?? ""))} />
       )}
       <Form method="get" className="flex flex-wrap items-end gap-2" role="search" aria-label={t("history.measurements.filter")}>
         {["sort", "dir"].map((k) => params.get(k) && <input key={k} type="hidden" name={k} value={params.get(k)!} />)}
@@ -229,7 +230,7 @@ function MeasurementLine({ m, detailHref }: { m: Row; detailHref: string }) {
   );
 }
 
-function Details({ detail, keys, canManage, listHref, removeHref, lastResult, removeError }: { detail: NonNullable<Route.ComponentProps["loaderData"]["detail"]>; keys: string[]; canManage: boolean; listHref: string; removeHref: string; lastResult?: SubmissionResult<string[]>; removeError: string | null }) {
+function Details({ detail, keys, canManage, canExport, listHref, removeHref, lastResult, removeError }: { detail: NonNullable<Route.ComponentProps["loaderData"]["detail"]>; keys: string[]; canManage: boolean; canExport: boolean; listHref: string; removeHref: string; lastResult?: SubmissionResult<string[]>; removeError: string | null }) {
   const t = useT();
   const fmt = useFormatters();
   const m = detail.measurement;
@@ -255,6 +256,20 @@ function Details({ detail, keys, canManage, listHref, removeHref, lastResult, re
         <Link to={exportHref} className="rounded-md border border-slate-300 px-4 py-2 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-700">
           {t("history.measurements.export")}
         </Link>
+        {/* The whole measurement as a UDBF file, through the Export screen's streaming download. */}
+        {canExport && (
+        <Form method="post" action="/export/csv" reloadDocument>
+          {m.Variables.map((id) => (
+            <input key={id} type="hidden" name="v" value={id} />
+          ))}
+          {Object.entries({ span: "measurement", m: m.ID, mode: "raw", interval: "1", format: "udbf" }).map(([k, v]) => (
+            <input key={k} type="hidden" name={k} value={v} />
+          ))}
+          <button type="submit" className="rounded-md border border-slate-300 px-4 py-2 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-700">
+            {t("history.measurements.downloadUdbf")}
+          </button>
+        </Form>
+        )}
         {canManage && (
           <ConfirmAction
             label={t("history.measurements.delete")}

@@ -53,10 +53,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ username, fieldErrors: { password: t("validation.passwordTooLong") }, error: null, throttled: null, nonce }, { status: 400 });
   }
   try {
-    const { mustChangePassword } = await signIn(request, context);
+    const { mustChangePassword, headers } = await signIn(request, context);
     flashToast(context, { type: "success", text: t("signin.success") });
-    if (mustChangePassword) return redirect(withReturnPath("/changePassword", redirectUri ?? stateOf(context).session.get("redirectTo")));
-    return redirect(await landingPath(context, redirectUri));
+    if (mustChangePassword) return redirect(withReturnPath("/changePassword", redirectUri ?? stateOf(context).session.get("redirectTo")), { headers });
+    return redirect(await landingPath(context, redirectUri), { headers });
   } catch (error) {
     if (error instanceof InvalidCredentials) {
       return data({ username, fieldErrors: {}, error: t("signin.invalid"), throttled: null, nonce }, { status: 401 });

@@ -5,6 +5,7 @@ import { z } from "zod";
 export const AGGREGATES = ["mean", "min", "max", "last"] as const;
 export const TIME_FORMATS = ["iso", "epoch", "excel"] as const;
 export const SEPARATORS = ["locale", "comma", "semicolon"] as const;
+export const FORMATS = ["csv", "udbf"] as const;
 
 export const exportSchema = z.object({
   v: z.array(z.string().min(1).max(64)).min(1, "history.export.noVariables").max(100, "history.export.noVariables"),
@@ -14,6 +15,8 @@ export const exportSchema = z.object({
   aggregate: z.enum(AGGREGATES).catch("mean"),
   time: z.enum(TIME_FORMATS).catch("iso"),
   sep: z.enum(SEPARATORS).catch("locale"),
+  /** CSV, or UDBF (the family's binary file; time, separators, BOM and metadata lines are CSV's). */
+  format: z.enum(FORMATS).catch("csv"),
   bom: z.literal("on").optional(),
   meta: z.literal("on").optional(),
 });

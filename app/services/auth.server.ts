@@ -3,22 +3,31 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { forgetAuth } from "./auth-state.server";
 import { stateOf } from "./context.server";
+import { deviceTokenFor, keepDeviceToken } from "./deviceCookie.server";
 import type { LoggerClient } from "./logger/client.server";
 import { userAnswer, type TokenPair } from "./logger/schemas";
 import { beginSession } from "./session.server";
 
+type SignedIn = TokenPair & { typedUsername: string };
+
 /** remix-auth with a form strategy whose user is the logger's token pair (password grant). */
 function authenticatorFor(logger: LoggerClient) {
-  const authenticator = new Authenticator<TokenPair>();
+  const authenticator = new Authenticator<SignedIn>();
   authenticator.use(
-    new FormStrategy(async ({ form }) => logger.passwordGrant(String(form.get("username") ?? "").trim(), String(form.get("password") ?? ""))),
+    new FormStrategy(async ({ form, request }) => {
+      const username = String(form.get("username") ?? "").trim();
+      // This browser's proof of an earlier sign-in of this user, if it has one (deviceCookie.server).
+      const pair = await logger.passwordGrant(username, String(form.get("password") ?? ""), await deviceTokenFor(request, username));
+      return { ...pair, typedUsername: username };
+    }),
     "form",
   );
   return authenticator;
 }
 
 /**
- * Signs the posted credentials in and stores the tokens in the session.
+ * Signs the posted credentials in and stores the tokens in the session. `headers` keep the new
+ * device token in this browser's device cookie: the caller's answer carries them.
  * Throws InvalidCredentials when the logger refuses them, SignInThrottled when it says wait.
  */
 export async function signIn(request: Request, context: Readonly<RouterContextProvider>) {
@@ -37,7 +46,9 @@ export async function signIn(request: Request, context: Readonly<RouterContextPr
   // The logger answers nothing but the password change to a user who must change it; their
   // profile (language) is read once that is done.
   if (!verified.must_change_password) await applyProfile(context, verified.user_id);
-  return { mustChangePassword: verified.must_change_password };
+  const headers = new Headers();
+  if (tokens.device_token) headers.append("Set-Cookie", await keepDeviceToken(request, verified.username ?? tokens.typedUsername, tokens.device_token));
+  return { mustChangePassword: verified.must_change_password, headers };
 }
 
 /** The signed-in user's name and language into the session. */

@@ -263,6 +263,8 @@ function roundColumn(col: (number | null)[], digits: number): (number | null)[] 
 
 /** A logger refusal in its own words (spec §8); unreachable or garbled answers as an i18n key. */
 export function failureText(error: unknown): string {
+  // The logger's places for large reads are all taken (429, docs/logger-api.md "Heavy requests").
+  if (error instanceof LoggerError && error.status === 429) return "dashboards.widget.busy";
   if (error instanceof LoggerError) return error.message;
   const reason = (error as { data?: { reason?: string } } | null)?.data?.reason;
   if (reason === "logger-bad-answer") return "dashboards.widget.badAnswer";

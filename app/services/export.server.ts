@@ -10,6 +10,16 @@ import { selector } from "./variables.server";
  * headed in the user's language. Aggregate and BOM are Loggia's.
  */
 export function exportBody(c: ExportChoices, vars: Variable[], range: { from: number; to: number }, zone: string, language: string, comments: string[], timeHeader: string) {
+  if (c.format === "udbf") {
+    // The same selection as a UDBF file: raw samples or the same resampling and aggregate.
+    return {
+      Start: Math.round(range.from),
+      End: Math.round(range.to),
+      Variables: vars.map(selector),
+      ...(c.mode === "resampled" ? { Interval: Math.round(c.interval * 1000), Aggregate: c.aggregate } : {}),
+      Format: "udbf",
+    };
+  }
   return {
     Start: Math.round(range.from),
     End: Math.round(range.to),
@@ -70,7 +80,7 @@ export function exportFileName(c: ExportChoices, vars: Variable[], range: { from
   const names = vars.length > 2 ? `${vars[0]!.Name}+${vars.length - 1}` : vars.map((v) => v.Name).join("+");
   const what = c.mode === "raw" ? "raw" : `${c.aggregate}-${c.interval}s`;
   const when = measurement ? measurement.Name : `${stamp(range.from, zone)}_${stamp(range.to, zone)}`;
-  return `${`${when}_${names}_${what}`.replace(/[^\p{L}\p{N}.+_-]+/gu, "-")}.csv`;
+  return `${`${when}_${names}_${what}`.replace(/[^\p{L}\p{N}.+_-]+/gu, "-")}.${c.format === "udbf" ? "dat" : "csv"}`;
 }
 
 function stamp(ms: number, zone: string): string {

@@ -1,5 +1,6 @@
 import { CAPTURE_LIMIT } from "~/schemas/canscanner";
 import { UPLOAD_LIMIT } from "~/schemas/fileBrowser";
+import { IMPORT_BODY_LIMIT } from "~/schemas/import";
 import { MAX_LOGO_BYTES } from "~/schemas/globalSettings";
 import { env } from "./env.server";
 import { DEFAULT_BODY_LIMIT } from "./formBody.server";
@@ -42,6 +43,8 @@ const UPLOAD_ROUTES: Record<string, { limit: number; ownLengthCheck: boolean }> 
   "/fileBrowser/upload": { limit: UPLOAD_LIMIT + FRAMING, ownLengthCheck: true },
   "/canscanner": { limit: CAPTURE_LIMIT + FRAMING, ownLengthCheck: true },
   "/globalSettings": { limit: MAX_LOGO_BYTES + FRAMING, ownLengthCheck: true },
+  // A recording to import: streamed through to the logger in parts, never held (import.server.ts).
+  "/import/submit": { limit: IMPORT_BODY_LIMIT + FRAMING, ownLengthCheck: false },
   // A dashboard file and pasted JSON of at most 1 MB each.
   "/dashboardManager": { limit: 2 * 1024 * 1024 + FRAMING, ownLengthCheck: false },
 };

@@ -41,8 +41,29 @@ export async function onlineVariables(logger: LoggerClient): Promise<Variable[]>
   return variables;
 }
 
-/** All variables with the names of their device and module, in the logger's order. */
-export async function loadVariables(logger: LoggerClient): Promise<{ variables: VariableRow[]; devices: Device[] }> {
+/**
+ * Variables only the store knows (imported recordings, removed devices), from the contract's
+ * per-source listings: the history screens read them like any other; "device" is their source.
+ */
+export async function storedOnlyVariables(logger: LoggerClient, online: ReadonlySet<string>): Promise<VariableRow[]> {
+  const { Data: sources } = await logger.readRest("GET", "/history/structure/sources", undefined, sourcesAnswer);
+  const lists = await Promise.all(sources.map((s) => logger.readRest("GET", `/history/structure/sources/${encodeURIComponent(s.Id)}/variables`, undefined, sourceVariablesAnswer)));
+  const out: VariableRow[] = [];
+  sources.forEach((s, i) => {
+    for (const v of lists[i]!.Data) {
+      if (online.has(v.Id)) continue;
+      out.push({ Id: v.Id, Name: v.Name, Unit: v.Unit ?? "", DataFormat: v.DataFormat ?? "FLOAT", Direction: "I", Index: -1, IndexIn: -1, IndexOut: -1, Precision: undefined, SourceId: s.Id, deviceName: s.Name, moduleName: "" });
+    }
+  });
+  return out;
+}
+
+/**
+ * All variables with the names of their device and module, in the logger's order; with
+ * `stored`, those only the store keeps after them (the history screens: Analytics, Export,
+ * Measurement Explorer read imported recordings too).
+ */
+export async function loadVariables(logger: LoggerClient, opts: { stored?: boolean } = {}): Promise<{ variables: VariableRow[]; devices: Device[] }> {
   const [Data, { Devices }] = await Promise.all([onlineVariables(logger), logger.rpc("DeviceAPI.GetDevices", {}, devicesAnswer)]);
   const owner = new Map<string, { device: string; module: string }>();
   for (const d of Devices) for (const m of d.Modules) for (const id of m.Variables) owner.set(id, { device: d.Name, module: m.Name });
@@ -51,6 +72,7 @@ export async function loadVariables(logger: LoggerClient): Promise<{ variables: 
     deviceName: owner.get(v.Id)?.device ?? Devices.find((d) => d.ID === v.DeviceId)?.Name ?? "",
     moduleName: owner.get(v.Id)?.module ?? "",
   }));
+  if (opts.stored) variables.push(...(await storedOnlyVariables(logger, new Set(Data.map((v) => v.Id)))));
   return { variables, devices: Devices };
 }
 

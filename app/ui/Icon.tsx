@@ -6,6 +6,7 @@ const PATHS: Record<IconName, string> = {
   grid: "M4 4h6v6H4zM14 4h6v6h-6zM4 14h6v6H4zM14 14h6v6h-6z",
   chart: "M3 20h18M5 16l4-6 4 3 6-8",
   download: "M12 3v12m0 0l-5-5m5 5l5-5M4 21h16",
+  upload: "M12 16V4m0 0L7 9m5-5l5 5M4 21h16",
   devices: "M4 5h16v10H4zM8 19h8M12 15v4",
   bell: "M6 16V11a6 6 0 1112 0v5l2 2H4zM10 20a2 2 0 004 0",
   folder: "M3 6h6l2 2h10v11H3z",

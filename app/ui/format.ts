@@ -47,6 +47,7 @@ export function useFormatters() {
   const locale = root?.localeId ?? "en-US";
   const timeZone = root?.timeZone ?? "UTC";
   return {
+    locale,
     timeZone,
     dateTime: (value: string | number | Date) => formatDateTime(locale, timeZone, value),
     value: (value: number | null | undefined, precision?: number) => formatValue(locale, value, precision),

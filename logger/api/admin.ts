@@ -26,16 +26,16 @@ export const adminMethods: Registry = {
 
   // Script-compatible twin of POST /token grant_type=password.
   "AdminAPI.Login": method({
-    params: z.object({ ClientID: z.string(), Username: z.string(), Password: z.string() }),
+    params: z.object({ ClientID: z.string(), Username: z.string(), Password: z.string(), DeviceToken: z.string().max(256).optional() }),
     permission: "public",
     handler: async (p, ctx) => {
       knownClient(ctx, p.ClientID);
       // No client secret here, so the TCP peer is the address, whatever headers say.
-      const outcome = await attemptSignIn(ctx, p.Username, p.Password, ctx.clientAddress, "AdminAPI.Login");
+      const outcome = await attemptSignIn(ctx, p.Username, p.Password, ctx.clientAddress, "AdminAPI.Login", p.DeviceToken ?? null);
       if (!outcome.ok && outcome.reason === "throttled") throw throttled(outcome.retryAfterSec);
       if (!outcome.ok) throw passwordError("Wrong username or password", 401);
       const pair = await issuePair(ctx.db, outcome.user.ID, p.ClientID, ctx.ttl);
-      return { AccessToken: pair.access_token, RefreshToken: pair.refresh_token, ExpiresIn: pair.expires_in };
+      return { AccessToken: pair.access_token, RefreshToken: pair.refresh_token, ExpiresIn: pair.expires_in, DeviceToken: outcome.deviceToken };
     },
   }),
 

@@ -19,6 +19,8 @@ async function state(db: Db, data: DataContext) {
       Running: configured && data.acquisition.running,
       Since: configured ? data.acquisition.since : null,
       Measurement: await runningMeasurement(db),
+      // Loggia: whether the series store takes writes, how full its outage buffer is, what the last outage cost.
+      Store: data.store.outageStatus(),
     },
   };
 }

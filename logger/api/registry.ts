@@ -10,6 +10,8 @@ import type { TraceLog } from "../trace.ts";
 import type { FileRoot } from "../files/paths.ts";
 import type { Db } from "../store/db.ts";
 import type { CanBus } from "../can/bus.ts";
+import type { DeviceTokens } from "../auth/device-tokens.ts";
+import type { SitePolicy } from "../http/origin.ts";
 
 // userId null = the anonymous caller of a logger that does not require login (holds every permission).
 export type Caller = { userId: number | null; username: string; permissions: ReadonlySet<string> };
@@ -33,6 +35,10 @@ export type LoggerContext = {
   can: CanBus;
   /** Failed password checks per account and client address (logger/auth/throttle.ts). */
   throttle: SignInThrottle;
+  /** Signed proofs of an earlier sign-in on a device, exempt from the account's budget (logger/auth/device-tokens.ts). */
+  deviceTokens: DeviceTokens;
+  /** Which pages may send requests and which names the logger answers to (logger/http/origin.ts). */
+  site: SitePolicy;
 };
 
 export type CallContext = LoggerContext & {

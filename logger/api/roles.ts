@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { requireAccountsCaller } from "../auth/caller.ts";
 import { PERMISSIONS, PERMISSION_NAMES, isPermission } from "../auth/permissions.ts";
 import { conflict, notFound, refused } from "../http/errors.ts";
 import type { Db } from "../store/db.ts";
@@ -51,8 +52,9 @@ export const roleMethods: Registry = {
       Role: z.object({ Name: roleName, Description: roleDescription.default(""), Permissions: permissionList.default([]) }),
     }),
     permission: "ManageRoles",
-    handler: (p, ctx) =>
-      ctx.db.tx(async (q) => {
+    handler: (p, ctx) => {
+      requireAccountsCaller(ctx.me);
+      return ctx.db.tx(async (q) => {
         await checkNameFree(q, p.Role.Name);
         const inserted = await q.get<{ ID: number }>(
           "INSERT INTO roles (Name, Description, Permissions) VALUES (?, ?, ?) RETURNING ID",
@@ -62,7 +64,8 @@ export const roleMethods: Registry = {
         );
         await ctx.audit(`Added role ${p.Role.Name}`, q);
         return { ID: inserted!.ID };
-      }),
+      });
+    },
   }),
 
   [`${API}.SetRole`]: method({
@@ -76,8 +79,9 @@ export const roleMethods: Registry = {
       }),
     }),
     permission: "ManageRoles",
-    handler: (p, ctx) =>
-      ctx.db.tx(async (q) => {
+    handler: (p, ctx) => {
+      requireAccountsCaller(ctx.me);
+      return ctx.db.tx(async (q) => {
         const role = await requireRole(q, p.Role.ID);
         if (p.Role.Version !== undefined && p.Role.Version !== role.Version) {
           throw conflict("This role was changed by someone else meanwhile; reload and try again").coded("stale");
@@ -108,14 +112,16 @@ export const roleMethods: Registry = {
         const renamed = name !== role.Name ? ` (now ${name})` : "";
         await ctx.audit(`Changed role ${role.Name}${renamed}: ${changes.join(", ")}`, q);
         return {};
-      }),
+      });
+    },
   }),
 
   [`${API}.RemoveRole`]: method({
     params: z.object({ ID: id }),
     permission: "ManageRoles",
-    handler: (p, ctx) =>
-      ctx.db.tx(async (q) => {
+    handler: (p, ctx) => {
+      requireAccountsCaller(ctx.me);
+      return ctx.db.tx(async (q) => {
         const role = await requireRole(q, p.ID);
         if (role.BuiltIn) throw refused(`The built-in ${role.Name} role cannot be removed`).coded("builtInRemove", { name: role.Name });
         const holders = await usersWithRole(q, role.ID);
@@ -123,6 +129,7 @@ export const roleMethods: Registry = {
         await q.run("DELETE FROM roles WHERE ID = ?", role.ID);
         await ctx.audit(`Removed role ${role.Name}`, q);
         return {};
-      }),
+      });
+    },
   }),
 };

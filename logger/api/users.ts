@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { requireAccountsCaller } from "../auth/caller.ts";
 import { attemptSignIn } from "../auth/login.ts";
 import { hashPassword, passwordPolicyError } from "../auth/passwords.ts";
 import { conflict, forbidden, notFound, passwordError, refused, throttled } from "../http/errors.ts";
@@ -67,6 +68,7 @@ async function setUser(
   p: { User: Partial<Record<EditableField, unknown>> & { ID: number; Version?: number }; Password?: string },
   ctx: CallContext,
 ): Promise<object> {
+  requireAccountsCaller(ctx.me);
   const password = p.Password || undefined; // forms send "" for "unchanged"
   const manager = ctx.me.permissions.has("ManageUsers");
   const before = toUser(await requireUser(ctx.db, p.User.ID));
@@ -143,6 +145,7 @@ export const userMethods: Registry = {
     }),
     permission: "ManageUsers",
     handler: async (p, ctx) => {
+      requireAccountsCaller(ctx.me);
       const u = p.User;
       checkPolicy(p.Password, u.Username);
       const pw = await hashPassword(p.Password);
@@ -184,15 +187,17 @@ export const userMethods: Registry = {
   [`${API}.RemoveUser`]: method({
     params: z.object({ ID: id }),
     permission: "ManageUsers",
-    handler: (p, ctx) =>
-      ctx.db.tx(async (q) => {
+    handler: (p, ctx) => {
+      requireAccountsCaller(ctx.me);
+      return ctx.db.tx(async (q) => {
         const row = await requireUser(q, p.ID);
         if (row.ID === ctx.me.userId) throw refused("You cannot remove your own account").coded("ownAccount");
         await guardLastAdmin(q, row, "removed");
         await q.run("DELETE FROM users WHERE ID = ?", row.ID);
         await ctx.audit(`Removed user ${row.Username}`, q);
         return {};
-      }),
+      });
+    },
   }),
 
   // Our extension: the signed-in user replaces their own password (MustChangePassword flow).

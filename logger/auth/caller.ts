@@ -2,6 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { Caller } from "../api/registry.ts";
 import { loginRequired } from "../store/global-settings.ts";
 import type { Db } from "../store/db.ts";
+import { RpcError, RS } from "../http/errors.ts";
 import { bearerToken } from "./clients.ts";
 import { PERMISSION_NAMES } from "./permissions.ts";
 import { accessTokenUser } from "./tokens.ts";
@@ -16,6 +17,18 @@ export type TokenAuthentication = Authentication | { state: "password-change"; c
 /** The Description of the 403 a user who must change the password gets for anything else. */
 export const PASSWORD_CHANGE_REQUIRED =
   "Password change required: this account must choose a new password (UserManagementAPI.ChangePassword) before it can do anything else";
+
+/** The Description of the 403 for a user or role change while login is not required (issue 24). */
+export const ACCOUNTS_NEED_LOGIN =
+  "Users and roles cannot be added or changed while login is not required: every caller is anonymous then, and an account made now would let its maker in once login is on again. Switch login on (global setting LoginRequired), then sign in as a user who may manage users and roles";
+
+/**
+ * Refuses a user or role change by the anonymous caller of a logger without login. Any web page
+ * or script that reaches the logger is that caller; whatever it plants must not outlive the mode.
+ */
+export function requireAccountsCaller(caller: Caller): void {
+  if (caller.userId === null) throw new RpcError(403, RS.InvalidOperation, ACCOUNTS_NEED_LOGIN);
+}
 
 const ANONYMOUS: Caller = { userId: null, username: "anonymous", permissions: new Set(PERMISSION_NAMES) };
 

@@ -14,12 +14,22 @@ export async function checkCredentials(db: Db, username: string, password: strin
   return (await verifyPassword(password, user.PasswordHash, user.PasswordSalt)) ? user : null;
 }
 
-export type SignInOutcome = { ok: true; user: UserRow } | { ok: false; reason: "wrong" } | { ok: false; reason: "throttled"; retryAfterSec: number };
+export type SignInOutcome =
+  | {
+      ok: true;
+      user: UserRow;
+      /** A new device token for the client to keep (sign-ins only, not ChangePassword). */
+      deviceToken: string | null;
+    }
+  | { ok: false; reason: "wrong" }
+  | { ok: false; reason: "throttled"; retryAfterSec: number };
 
 /**
  * Every password check of a caller goes through here: the throttle first (a refused attempt is
  * never hashed), then the check, whose outcome the throttle counts. `address` is the client
  * address (null for ChangePassword, which can only guess the caller's own password).
+ * `deviceToken`: what the client kept from an earlier sign-in; when it is this user's and valid,
+ * the attempt is throttled by that token alone (throttle.ts).
  */
 export async function attemptSignIn(
   ctx: LoggerContext,
@@ -27,8 +37,10 @@ export async function attemptSignIn(
   password: string,
   address: string | null,
   via: "POST /token" | "AdminAPI.Login" | "ChangePassword",
+  deviceToken: string | null = null,
 ): Promise<SignInOutcome> {
-  const attempt = await ctx.throttle.begin(username, address, via);
+  const device = deviceToken ? await deviceOf(ctx, username, deviceToken) : null;
+  const attempt = await ctx.throttle.begin(username, address, via, device);
   if (!attempt.ok) return { ok: false, reason: "throttled", retryAfterSec: attempt.retryAfterSec };
   let user: UserRow | null;
   try {
@@ -38,7 +50,15 @@ export async function attemptSignIn(
     throw err;
   }
   await attempt.settle(user !== null);
-  return user ? { ok: true, user } : { ok: false, reason: "wrong" };
+  if (!user) return { ok: false, reason: "wrong" };
+  return { ok: true, user, deviceToken: via === "ChangePassword" ? null : ctx.deviceTokens.issue(user.ID) };
+}
+
+/** The id of a device token that is valid for the user of this name (a token of anyone else counts as none). */
+async function deviceOf(ctx: LoggerContext, username: string, token: string): Promise<string | null> {
+  if (username.length > 256) return null;
+  const user = await findUserByName(ctx.db, username.normalize("NFC"));
+  return user ? ctx.deviceTokens.verify(token, user.ID) : null;
 }
 
 // Attempted names are whatever a client sent: shown without control characters and cut short.
@@ -52,11 +72,17 @@ export async function auditThrottleEvent(db: Db, event: ThrottleEvent): Promise<
   // Sender is the logger itself: a made-up username must not pose as a real one (or as Maintainer).
   const post = (Text: string, Args: string[]) => postMessage(db, { Sender: "Logger", Topic: "Audit", Type: "Warning", Text, Args });
   if (event.kind === "failed") {
-    const from = event.address ? ` from ${event.address}` : "";
+    const from = `${event.address ? ` from ${event.address}` : ""}${event.device ? " on a device it signed in from before" : ""}`;
     const text = event.via === "ChangePassword" ? `Wrong current password for ${shown(event.account)} (ChangePassword)` : `Failed sign-in as ${shown(event.account)}${from} (${event.via})`;
     await post(text, [shown(event.account), event.address, event.via]);
   } else {
-    const what = event.key === "account" ? `account ${shown(event.value)}` : `address ${event.value}`;
-    await post(`Sign-ins for ${what} paused for ${event.seconds} s after ${event.failures} failed attempts`, [event.key, shown(event.value), String(event.seconds)]);
+    const account = `account ${shown(event.value)}`;
+    const what = {
+      pair: event.address ? `${account} from ${event.address}` : account,
+      account: `${account} from devices it has not signed in from`,
+      device: `${account} on one device it signed in from before`,
+      address: `address ${event.value}`,
+    }[event.key];
+    await post(`Sign-ins for ${what} paused for ${event.seconds} s after ${event.failures} failed attempts`, [event.key, shown(event.value), String(event.seconds), event.address]);
   }
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { LoggerContext } from "../api/registry.ts";
 import { readBody } from "../http/body.ts";
+import { bodyTypeProblem } from "../http/content-type.ts";
 import { RpcError } from "../http/errors.ts";
 import { sendJson } from "../http/respond.ts";
 import { resolveToken } from "./caller.ts";
@@ -16,6 +17,9 @@ function oauthError(res: ServerResponse, status: number, error: string, descript
 }
 
 async function readClientForm(req: IncomingMessage, ctx: LoggerContext): Promise<{ form: URLSearchParams; clientId: string | null }> {
+  // RFC 6749: the endpoints take a form. Anything else is refused before it is read.
+  const problem = bodyTypeProblem(req, "form");
+  if (problem) throw new RpcError(415, -6, problem, {}, { error: "invalid_request", error_description: problem });
   const form = new URLSearchParams((await readBody(req)).toString("utf8"));
   const basic = parseBasicAuth(req.headers.authorization);
   const clientId = basic?.id ?? form.get("client_id");
@@ -49,7 +53,10 @@ export async function handleToken(req: IncomingMessage, res: ServerResponse, ctx
     const username = form.get("username");
     const password = form.get("password");
     if (!username || password === null) return oauthError(res, 400, "invalid_request", "username and password are required");
-    const outcome = await attemptSignIn(ctx, username, password, grantAddress(req, ctx, clientId), "POST /token").catch((err: unknown) => {
+    // A device token from an earlier sign-in of this user on this device (our extension; the
+    // console keeps it in a cookie of the browser): its attempts are throttled by it alone.
+    const device = form.get("device_token");
+    const outcome = await attemptSignIn(ctx, username, password, grantAddress(req, ctx, clientId), "POST /token", device).catch((err: unknown) => {
       if (err instanceof RpcError && err.status === 503) return null; // too many password checks at once
       throw err;
     });
@@ -62,7 +69,8 @@ export async function handleToken(req: IncomingMessage, res: ServerResponse, ctx
       });
     }
     if (!outcome.ok) return oauthError(res, 400, "invalid_grant", "Wrong username or password");
-    return sendJson(res, 200, { ...(await issuePair(ctx.db, outcome.user.ID, clientId, ctx.ttl)), token_type: "Bearer" });
+    const pair = await issuePair(ctx.db, outcome.user.ID, clientId, ctx.ttl);
+    return sendJson(res, 200, { ...pair, token_type: "Bearer", ...(outcome.deviceToken ? { device_token: outcome.deviceToken } : {}) });
   }
 
   if (grant === "refresh_token") {

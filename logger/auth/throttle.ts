@@ -1,17 +1,27 @@
 import { isIP } from "node:net";
 
-// Sign-in throttling (issue 14): every check of a password — POST /token's password grant,
-// AdminAPI.Login, UserManagementAPI.ChangePassword — first asks this table. Two keys:
+// Sign-in throttling (issues 14 and 24): every check of a password — POST /token's password
+// grant, AdminAPI.Login, UserManagementAPI.ChangePassword — first asks these tables:
 //
-// * the account (any address): exponential back-off after a few failures, so that an attacker
-//   gets at most ~20 guesses per account in the first hour and ~4 an hour after that, however many
-//   addresses it has. A right password resets the account.
+// * the account from one client address: exponential back-off after a few failures, so that
+//   one address gets at most ~20 guesses at an account in the first hour and ~4 an hour after.
+//   It blocks that address only: the account's owner elsewhere is not made to wait (issue 24 —
+//   one guess each time the block ended used to keep the owner out for good).
+// * the account's budget, over all addresses: failures from clients without a device token are
+//   also counted per account, and past BUDGET_POLICY.free every further one blocks them all for a
+//   while — at most 30 checked guesses per account in any hour however many addresses an attacker
+//   has. One address never fills it (its own back-off stops it well below), so only an attack
+//   from several addresses makes unknown devices wait.
+// * the device token (device-tokens.ts): a client that proves an earlier sign-in of this user is
+//   throttled by its token alone (its own back-off), exempt from the account's budget and the
+//   address's count — the owner signs in while a botnet has used up the budget (OWASP's device
+//   cookies). A token is only ever given for the right password, so attackers have none.
 // * the client address (any account): a larger allowance that drains quickly (one failure a
 //   minute). It stops one address from spraying guesses over many accounts, and it is sized so
-//   that the attack on ONE account (at most what that account's key lets through) never fills it:
-//   other people behind the same address can still sign in.
+//   that the attack on ONE account (at most what the per-address key lets through) never fills
+//   it: other people behind the same address can still sign in.
 //
-// Nothing is ever locked for good: a block lasts at most MAX_BLOCK, and the counts drain by
+// Nothing is ever locked for good: a block lasts at most 15 minutes, and the counts drain by
 // themselves (the cool-down). Refused attempts are not counted and never reach the password hash.
 
 export type BackoffPolicy = {
@@ -25,13 +35,27 @@ export type BackoffPolicy = {
   leakMs: number;
 };
 
-export const ACCOUNT_POLICY: BackoffPolicy = { free: 5, baseMs: 1000, maxMs: 15 * 60_000, leakMs: 15 * 60_000 };
+/** One account from one address (and ChangePassword's checks of one account). */
+export const PAIR_POLICY: BackoffPolicy = { free: 5, baseMs: 1000, maxMs: 15 * 60_000, leakMs: 15 * 60_000 };
+/**
+ * One account from every client without a device token: 20 failures, then one per 6 minutes
+ * (each further failure blocks for 6 minutes, one failure drains per 6 minutes): at most
+ * 20 + 9 = 29 in the first hour, 10 an hour after.
+ */
+export const BUDGET_POLICY: BackoffPolicy = { free: 20, baseMs: 6 * 60_000, maxMs: 6 * 60_000, leakMs: 6 * 60_000 };
+/** One device token: as one address. */
+export const DEVICE_POLICY: BackoffPolicy = PAIR_POLICY;
 export const ADDRESS_POLICY: BackoffPolicy = { free: 30, baseMs: 1000, maxMs: 15 * 60_000, leakMs: 60_000 };
 
 /** Entries per table; beyond it idle entries go first, then the least suspicious ones. */
 export const MAX_ENTRIES = 10_000;
-/** Attempts of one account waiting for the one being checked; more are refused at once. */
-const MAX_WAITING_PER_ACCOUNT = 16;
+/**
+ * Attempts of one account from one client (address or device token) waiting for the one being
+ * checked; more are refused at once. Per client: a flood from one address must not fill the
+ * queue the owner's attempt joins. All clients together are bounded too.
+ */
+const MAX_WAITING_PER_CLIENT = 16;
+const MAX_WAITING_PER_ACCOUNT = 1024;
 /** How long a refused attempt waits for its answer, and how many may wait at once. */
 export const REFUSAL_DELAY_MS = 1000;
 const MAX_HELD_REFUSALS = 512;
@@ -121,15 +145,28 @@ export type Attempt =
 
 /** What a failed attempt or a new block tells the audit log. */
 export type ThrottleEvent =
-  | { kind: "failed"; account: string; address: string; via: string }
-  | { kind: "blocked"; key: "account" | "address"; value: string; seconds: number; failures: number };
+  | { kind: "failed"; account: string; address: string; via: string; device: boolean }
+  | {
+      kind: "blocked";
+      /** pair: the account from one address ("" for ChangePassword); account: its budget; device: one device token. */
+      key: "pair" | "account" | "device" | "address";
+      /** The account, or the address for key "address". */
+      value: string;
+      address: string;
+      seconds: number;
+      failures: number;
+    };
+
+type Slot = { tail: Promise<void>; waiting: number; byClient: Map<string, number> };
 
 export class SignInThrottle {
+  readonly pairs: BackoffTable;
   readonly accounts: BackoffTable;
+  readonly devices: BackoffTable;
   readonly addresses: BackoffTable;
   // One password check per account at a time: parallel guesses cannot slip past the count that
   // the first of them is about to raise.
-  private readonly busy = new Map<string, { tail: Promise<void>; waiting: number }>();
+  private readonly busy = new Map<string, Slot>();
 
   private readonly refusalDelayMs: number;
   private held = 0;
@@ -138,7 +175,9 @@ export class SignInThrottle {
 
   constructor(
     opts: {
+      pair?: BackoffPolicy;
       account?: BackoffPolicy;
+      device?: BackoffPolicy;
       address?: BackoffPolicy;
       now?: () => number;
       maxEntries?: number;
@@ -147,7 +186,9 @@ export class SignInThrottle {
     } = {},
   ) {
     const now = opts.now ?? Date.now;
-    this.accounts = new BackoffTable(opts.account ?? ACCOUNT_POLICY, now, opts.maxEntries);
+    this.pairs = new BackoffTable(opts.pair ?? PAIR_POLICY, now, opts.maxEntries);
+    this.accounts = new BackoffTable(opts.account ?? BUDGET_POLICY, now, opts.maxEntries);
+    this.devices = new BackoffTable(opts.device ?? DEVICE_POLICY, now, opts.maxEntries);
     this.addresses = new BackoffTable(opts.address ?? ADDRESS_POLICY, now, opts.maxEntries);
     this.refusalDelayMs = opts.refusalDelayMs ?? REFUSAL_DELAY_MS;
     this.onEvent = opts.onEvent ?? (() => {});
@@ -157,37 +198,48 @@ export class SignInThrottle {
    * Waits for the account's previous check, then either refuses (Retry-After in seconds) or lets
    * one password check happen; its outcome must be given to settle(). `address` null: an
    * authenticated call (ChangePassword) that can only guess its own account's password. `via`
-   * names the door for the audit log.
+   * names the door for the audit log. `device`: the id of a valid device token of this account's
+   * user (DeviceTokens.verify), or null.
    */
-  async begin(username: string, address: string | null, via = ""): Promise<Attempt> {
+  async begin(username: string, address: string | null, via = "", device: string | null = null): Promise<Attempt> {
     const account = accountKey(username);
-    const slot = this.busy.get(account) ?? { tail: Promise.resolve(), waiting: 0 };
-    if (slot.waiting >= MAX_WAITING_PER_ACCOUNT) {
+    const pair = `${account}\0${address ?? ""}`;
+    const client = device === null ? `a\0${address ?? ""}` : `d\0${device}`;
+    const slot = this.busy.get(account) ?? { tail: Promise.resolve(), waiting: 0, byClient: new Map<string, number>() };
+    const waitMs = () =>
+      device !== null
+        ? this.devices.waitMs(device)
+        : Math.max(this.pairs.waitMs(pair), this.accounts.waitMs(account), address === null ? 0 : this.addresses.waitMs(address));
+    if (slot.waiting >= MAX_WAITING_PER_ACCOUNT || (slot.byClient.get(client) ?? 0) >= MAX_WAITING_PER_CLIENT) {
       await this.pause();
-      return { ok: false, retryAfterSec: Math.max(1, secs(this.accounts.waitMs(account))) };
+      return { ok: false, retryAfterSec: Math.max(1, secs(waitMs())) };
     }
     let release!: () => void;
     const previous = slot.tail;
     slot.tail = new Promise<void>((resolve) => (release = resolve));
     slot.waiting++;
+    slot.byClient.set(client, (slot.byClient.get(client) ?? 0) + 1);
     this.busy.set(account, slot);
     await previous;
     slot.waiting--;
+    const left = slot.byClient.get(client)! - 1;
+    if (left) slot.byClient.set(client, left);
+    else slot.byClient.delete(client);
     const done = () => {
       release();
       if (slot.waiting === 0 && this.busy.get(account) === slot) this.busy.delete(account);
     };
 
-    const waitMs = () => Math.max(this.accounts.waitMs(account), address === null ? 0 : this.addresses.waitMs(address));
     if (waitMs() > 0) {
       done();
       await this.pause();
       return { ok: false, retryAfterSec: Math.max(1, secs(waitMs())) };
     }
     // The address is charged before the check (several accounts may be tried from it at once) and
-    // refunded when the password was right.
+    // refunded when the password was right. A device token's attempts are its own business.
     const written: (void | Promise<void>)[] = [];
-    if (address !== null) written.push(this.charge("address", this.addresses, address));
+    const chargesAddress = device === null && address !== null;
+    if (chargesAddress) written.push(this.charge("address", this.addresses, address, address, address));
     let settled = false;
     return {
       ok: true,
@@ -195,13 +247,20 @@ export class SignInThrottle {
         if (settled) return;
         settled = true;
         if (right === null) {
-          if (address !== null) this.addresses.refund(address);
+          if (chargesAddress) this.addresses.refund(address);
         } else if (right) {
-          this.accounts.forget(account);
-          if (address !== null) this.addresses.refund(address);
+          // The right password clears this client's own count; the account's budget drains by
+          // itself, or an owner who signs in now and then would hand attackers a fresh one.
+          if (device !== null) this.devices.forget(device);
+          else this.pairs.forget(pair);
+          if (chargesAddress) this.addresses.refund(address);
         } else {
-          written.push(this.onEvent({ kind: "failed", account, address: address ?? "", via }));
-          written.push(this.charge("account", this.accounts, account));
+          written.push(this.onEvent({ kind: "failed", account, address: address ?? "", via, device: device !== null }));
+          if (device !== null) written.push(this.charge("device", this.devices, device, account, address ?? ""));
+          else {
+            written.push(this.charge("pair", this.pairs, pair, account, address ?? ""));
+            written.push(this.charge("account", this.accounts, account, account, address ?? ""));
+          }
         }
         done();
         await Promise.all(written);
@@ -209,9 +268,9 @@ export class SignInThrottle {
     };
   }
 
-  private charge(key: "account" | "address", table: BackoffTable, value: string): void | Promise<void> {
-    const { blockMs, failures } = table.fail(value);
-    if (blockMs > 0) return this.onEvent({ kind: "blocked", key, value, seconds: secs(blockMs), failures });
+  private charge(key: Extract<ThrottleEvent, { kind: "blocked" }>["key"], table: BackoffTable, tableKey: string, value: string, address: string): void | Promise<void> {
+    const { blockMs, failures } = table.fail(tableKey);
+    if (blockMs > 0) return this.onEvent({ kind: "blocked", key, value, address, seconds: secs(blockMs), failures });
   }
 
   // A refusal is answered after a short pause: an attacker's client waits instead of asking again

@@ -16,7 +16,7 @@ const KEEP_EXPIRED_MS = 24 * 3600 * 1000;
 // and kills the family. As long as the console's own in-process sharing (REFRESH_SHARE_MS).
 export const ROTATION_GRACE_MS = 5_000;
 
-const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 const newToken = () => randomBytes(32).toString("base64url");
 
 /**

@@ -5,6 +5,8 @@ import { PASSWORD_CHANGE_REQUIRED, authenticateRpc } from "../auth/caller.ts";
 import type { PermissionName } from "../auth/permissions.ts";
 import { auditAs } from "../store/messages.ts";
 import { parseJsonObject, readBody, refuseNul } from "./body.ts";
+import { requireBodyType } from "./content-type.ts";
+import type { BodyKind } from "./content-type.ts";
 import { RpcError, describeZodError, forbidden, invalidParam, unauthorized } from "./errors.ts";
 import { sendJson } from "./respond.ts";
 
@@ -27,7 +29,13 @@ export type RestRequest = {
   audit(text: string): Promise<void>;
 };
 
-export type RestRoute = { method: string; pattern: RegExp; handler: (r: RestRequest) => unknown | Promise<unknown> };
+export type RestRoute = {
+  method: string;
+  pattern: RegExp;
+  /** What the body holds: JSON unless the route takes a file's raw bytes (content-type.ts). */
+  body?: Extract<BodyKind, "json" | "bytes">;
+  handler: (r: RestRequest) => unknown | Promise<unknown>;
+};
 
 export function sendData(res: ServerResponse, data: unknown): void {
   sendJson(res, 200, { Success: true, Data: data, ReturnState: { Value: 0, Description: "OK" } });
@@ -62,6 +70,7 @@ export async function handleRest(req: IncomingMessage, res: ServerResponse, path
       const allow = [...new Set(matches.map((x) => x.r.method))].join(", ");
       return sendRestError(res, 405, -3, `Use ${allow} for ${path}`, { Allow: allow });
     }
+    requireBodyType(req, hit.r.body ?? "json");
     const auth = await authenticateRpc(ctx.db, req);
     if (auth.state === "password-change") throw forbidden(PASSWORD_CHANGE_REQUIRED);
     if (auth.state !== "ok") throw unauthorized(auth.state === "expired" ? "Token expired" : "Authentication required");

@@ -3,6 +3,7 @@ import { registry } from "../api/index.ts";
 import type { LoggerContext } from "../api/registry.ts";
 import { handleRevoke, handleToken, handleVerify } from "../auth/oauth.ts";
 import { RpcError } from "./errors.ts";
+import { foreignRefusal } from "./origin.ts";
 import { sendJson, sendReturnState } from "./respond.ts";
 import { REST_PREFIXES, handleRest } from "./rest.ts";
 import { handleRevision } from "./revision.ts";
@@ -34,6 +35,11 @@ async function route(req: IncomingMessage, res: ServerResponse, path: string, ct
   return sendReturnState(res, 404, -4, `Not found: ${path}`);
 }
 
+/** 403 in every client's words at once: RPC and REST read ReturnState (and Success), OAuth clients error. */
+function sendRefusal(res: ServerResponse, description: string): void {
+  sendJson(res, 403, { Success: false, error: "access_denied", error_description: description, ReturnState: { Value: -3, Description: description } });
+}
+
 // Every request ends here: errors become answers, never a crashed process.
 export function createRequestHandler(ctx: LoggerContext, log: (line: string) => void) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -42,6 +48,12 @@ export function createRequestHandler(ctx: LoggerContext, log: (line: string) => 
     let path = "/";
     try {
       path = new URL(req.url ?? "/", "http://logger").pathname;
+      // Before anything else: a request a foreign page sent changes nothing and reads no body.
+      const foreign = foreignRefusal(req, ctx.site);
+      if (foreign) {
+        ctx.trace.add("warn", "http", `${req.method} ${path}: ${foreign}`);
+        return sendRefusal(res, foreign);
+      }
       await route(req, res, path, ctx);
     } catch (err) {
       if (err instanceof RpcError) {

@@ -4,6 +4,7 @@ import type { Access, CallContext, Caller, LoggerContext, Registry } from "../ap
 import { addressKey } from "../auth/throttle.ts";
 import { auditAs } from "../store/messages.ts";
 import { parseJsonObject, readBody } from "./body.ts";
+import { requireBodyType } from "./content-type.ts";
 import type { TokenAuthentication } from "../auth/caller.ts";
 import { describeZodError, forbidden, invalidParam, notFound, unauthorized } from "./errors.ts";
 import { sendReturnState } from "./respond.ts";
@@ -31,6 +32,7 @@ export async function handleRpc(
   }
   const m = Object.hasOwn(registry, key) ? registry[key] : undefined;
   if (!m) throw notFound(`Unknown method ${key}`);
+  requireBodyType(req, "json");
   const body = parseJsonObject(await readBody(req, m.maxBody));
 
   // Auth before validation where possible, so an anonymous caller learns nothing about params.

@@ -1,4 +1,6 @@
 import type { StreamHub } from "../api/data/stream.ts";
+import type { LiveCaps } from "../api/data/live-caps.ts";
+import type { HeavyGate, HeavyLane } from "../http/heavy.ts";
 import type { Simulator } from "../sim/simulator.ts";
 import type { SourceManager } from "../sources/manager.ts";
 import type { SeriesStore } from "../store/series/store.ts";
@@ -18,6 +20,10 @@ export type DataContext = {
   acquisition: Acquisition;
   model: Model;
   streams: StreamHub;
+  /** Live connections (/ws, /online/stream) per user and in all, and the console relay's reserve (issue 24 §4). */
+  liveCaps: LiveCaps;
+  /** Heavy data answers: places per user and in all, and their shared lane of CPU (issue 24 §3). */
+  heavy: { gate: HeavyGate; lane: HeavyLane };
   now: () => number;
 };
 

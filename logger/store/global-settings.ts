@@ -17,6 +17,7 @@ export const DEFAULT_CONFIG: GlobalConfig = {
     "dashboardManager",
     "analytics",
     "export",
+    "import",
     "devices",
     "structView",
     "variableOverview",

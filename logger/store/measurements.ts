@@ -167,23 +167,33 @@ export async function devicesMatching(db: Db, key: string, value: string): Promi
 
 /**
  * Measurements overlapping [Start, End] that carry the key/value themselves, on one of their
- * variables, or on their device; each with the scopes it matched on. Limit counts matches: the
- * measurements in range are matched first (their metadata and variables are JSON in their row,
- * which the engines read differently), then cut to Limit.
+ * variables, or on their device — for any of the searches given (a list of filters matches when
+ * one of them does) — each with the scopes it matched on. Limit counts matches: the measurements
+ * in range are matched first (their metadata and variables are JSON in their row, which the
+ * engines read differently), then cut to Limit.
  */
-export async function searchMeasurements(db: Db, f: MeasurementFilter, now: number, s: MetaSearch): Promise<(Measurement & { MatchedOn: MetaScope[] })[]> {
+export async function searchMeasurements(db: Db, f: MeasurementFilter, now: number, searches: MetaSearch | MetaSearch[]): Promise<(Measurement & { MatchedOn: MetaScope[] })[]> {
+  const list = Array.isArray(searches) ? searches : [searches];
   const inRange = await listMeasurements(db, { ...f, Limit: Number.MAX_SAFE_INTEGER }, now);
-  const variables = new Set(
-    (await db.all<{ ID: string }>(`SELECT DISTINCT ID FROM metadata WHERE Type = 'variable' AND ${META_MATCH("Key", "Value")}`, ...metaParams(s.Key, s.Value))).map((r) => r.ID),
+  const terms = await Promise.all(
+    list.map(async (s) => ({
+      s,
+      variables: new Set(
+        (await db.all<{ ID: string }>(`SELECT DISTINCT ID FROM metadata WHERE Type = 'variable' AND ${META_MATCH("Key", "Value")}`, ...metaParams(s.Key, s.Value))).map((r) => r.ID),
+      ),
+      deviceSources: new Set(s.DeviceSources),
+      deviceVariables: new Set(s.DeviceVariables),
+    })),
   );
-  const deviceSources = new Set(s.DeviceSources);
-  const deviceVariables = new Set(s.DeviceVariables);
   const out: (Measurement & { MatchedOn: MetaScope[] })[] = [];
   for (const m of inRange) {
-    const MatchedOn: MetaScope[] = [];
-    if (m.MetaData.some((e) => metaMatches(e, s.Key, s.Value))) MatchedOn.push("measurement");
-    if (m.Variables.some((v) => variables.has(v))) MatchedOn.push("variable");
-    if (deviceSources.has(m.SourceId) || m.Variables.some((v) => deviceVariables.has(v))) MatchedOn.push("device");
+    const matched = new Set<MetaScope>();
+    for (const { s, variables, deviceSources, deviceVariables } of terms) {
+      if (m.MetaData.some((e) => metaMatches(e, s.Key, s.Value))) matched.add("measurement");
+      if (m.Variables.some((v) => variables.has(v))) matched.add("variable");
+      if (deviceSources.has(m.SourceId) || m.Variables.some((v) => deviceVariables.has(v))) matched.add("device");
+    }
+    const MatchedOn = (["measurement", "variable", "device"] as const).filter((x) => matched.has(x));
     if (MatchedOn.length) out.push({ ...m, MatchedOn });
     if (out.length >= f.Limit) break;
   }
@@ -209,4 +219,12 @@ export async function addFinishedMeasurement(db: Db, m: Omit<Measurement, "ID" |
 /** Whether a source has any recorded measurement (a started one or an import). */
 export async function hasMeasurements(db: Db, sourceId: string): Promise<boolean> {
   return (await db.get<{ n: number }>("SELECT 1 AS n FROM measurements WHERE SourceId = ? LIMIT 1", sourceId)) !== undefined;
+}
+
+/** Sources that hold an imported measurement (metadata Origin "… import"): retention spares them. */
+export async function importedSources(db: Db): Promise<Set<string>> {
+  const rows = await db.all<{ SourceId: string; MetaData: string }>("SELECT SourceId, MetaData FROM measurements WHERE MetaData LIKE ?", '%"Origin"%');
+  const out = new Set<string>();
+  for (const r of rows) if ((JSON.parse(r.MetaData) as MetaEntry[]).some((e) => e.Key === "Origin" && / import$/.test(e.Value))) out.add(r.SourceId);
+  return out;
 }

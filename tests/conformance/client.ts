@@ -131,6 +131,14 @@ export class LoggerClient {
     return { label, status: res.status, headers: res.headers, text, json };
   }
 
+  /** A POST whose answer is bytes (a UDBF file), not text. */
+  async postForBytes(path: string, json: unknown): Promise<{ label: string; status: number; headers: Headers; bytes: Uint8Array; text: string }> {
+    const label = `POST ${path}`;
+    const res = await fetch(this.base + path, { method: "POST", headers: { "content-type": "application/json", authorization: this.authorization() }, body: JSON.stringify(json), signal: AbortSignal.timeout(this.timeoutMs) });
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    return { label, status: res.status, headers: res.headers, bytes, text: res.ok ? "" : new TextDecoder().decode(bytes.subarray(0, 500)) };
+  }
+
   get(path: string, opts: { authorization?: string | null } = {}) {
     return this.request("GET", path, opts);
   }

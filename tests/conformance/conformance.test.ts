@@ -27,7 +27,8 @@ import {
   SourceVariablesAnswer,
 } from "./contract.ts";
 import { formatDateTime, numberCell, parseDateTime, parseNumberCell, splitCsv, type CsvExportSettings } from "./csv.ts";
-import { startTarget, type Target } from "./target.ts";
+import { startEmbeddedWith, startTarget, type Target } from "./target.ts";
+import { nsSince2000, readUdbf, TYPE_SIZES, writeUdbf, type UdbfVar } from "./udbf.ts";
 
 // ---------------------------------------------------------------- the logger under test
 
@@ -806,4 +807,213 @@ describe("Conventions", () => {
     expect(seen.size, "answers recorded by the suite").toBeGreaterThan(5);
     p.throwIfAny();
   });
+});
+
+// ================================================================= UDBF and the data client's rules
+
+/** CSV row times of a data request (the contract's CSVSettings, UTC, µs), to check the JSON's Start + k × Delta against. */
+async function csvTimes(path: string, body: Record<string, unknown>): Promise<number[]> {
+  const answer = await api().post(path, { ...body, Format: "csv", CSVSettings: { AddColumnHeader: false, DateTimeFormat: "%Y-%m-%d %H:%M:%S.%%0us", ColumnSeparator: ";", DecimalSeparator: "." } });
+  expectStatus(answer, 200);
+  return answer.text
+    .split(/\r?\n/)
+    .filter((l) => l.trim())
+    .map((l) => parseDateTime(l.split(";")[0]!, "%Y-%m-%d %H:%M:%S.%%0us"));
+}
+
+describe("The data client's DataFrame rule: value k of a TimeSeries is at Start + k × Delta", () => {
+  for (const kind of ["buffer", "history"] as const) {
+    it(`POST /${kind}/data with Points and with raw samples: Start + k × Delta is each row's time (the CSV rows of the same request)`, async () => {
+      const source = need(found.source, "no source with data");
+      const m = found.measurement;
+      if (kind === "history") need(m, "no measurement to read history by");
+      const vars = pickVariables(need(kind === "history" ? found.historyVariables : (found.bufferVariables ?? found.historyVariables), "no variables of the source"), 2);
+      // A start that is no bucket edge: the first bucket begins before it (the old answer put the requested start in Start).
+      const start = kind === "history" ? m!.AbsoluteStart + 1237 : Math.floor(Date.now() / 1000) * 1000 - 9763;
+      const end = kind === "history" ? Math.min(start + 4000, m!.LastTimeStamp) : start + 4000;
+      const p = new Problems();
+      for (const points of [37, null]) {
+        const body = dataRequest(vars, source.Id, kind === "history" ? `mid:${m!.Id}` : "latest", { Start: start, End: end, Points: points ?? undefined });
+        const answer = await api().post(`/${kind}/data`, body);
+        const ts = firstTimeSeries(answer, vars.length, points);
+        const times = await csvTimes(`/${kind}/data`, body);
+        const at = `${answer.label} {Points: ${points}} → Data[0].TimeSeries`;
+        p.expect(times.length === ts.Size, `${at}.Size ${ts.Size}: the CSV of the same request has ${times.length} rows`);
+        for (let k = 0; k < Math.min(times.length, ts.Size); k++) {
+          if (Math.abs(ts.Start + k * ts.Delta - times[k]!) > 0.0015) {
+            p.lines.push(`${at}: Start + ${k} × Delta = ${ts.Start + k * ts.Delta}, but row ${k} is at ${times[k]} (Start ${ts.Start}, AbsoluteStart ${ts.AbsoluteStart}, requested ${start})`);
+            break;
+          }
+        }
+      }
+      p.throwIfAny();
+    });
+  }
+});
+
+describe("UDBF (Format \"udbf\", import Type \"udbf\"; shared/design/UDBF.md)", () => {
+  it("POST /history/data {Format: \"udbf\"} → a UDBF 1.07 file: every header field, and its rows = the JSON answer's values at its times", async () => {
+    const source = need(found.source, "no source with data");
+    const m = need(found.measurement, "no measurement to export");
+    const vars = pickVariables(need(found.historyVariables, "no variables of the source"), 3);
+    const start = m.AbsoluteStart + 500;
+    const end = Math.min(start + 3000, m.LastTimeStamp);
+    const body = dataRequest(vars, source.Id, `mid:${m.Id}`, { Start: start, End: end, Points: undefined });
+    const json = await api().post("/history/data", body);
+    const ts = firstTimeSeries(json, vars.length, null);
+    const answer = await api().postForBytes("/history/data", { ...body, Format: "udbf" });
+    const label = `${answer.label} {Format: "udbf"}`;
+    if (answer.status !== 200) throw new Error(`${label} → HTTP ${answer.status}: ${clip(answer.text)}`);
+    const f = readUdbf(answer.bytes);
+    const p = new Problems();
+    p.expect(f.version === 107, `${label} → version: expected 107, got ${f.version}`);
+    p.expect(f.vendor.length > 0, `${label} → vendor: expected a text, got ${JSON.stringify(f.vendor)}`);
+    p.expect(f.checksum === 0, `${label} → with checksum: expected 0 (no checksum follows the data), got ${f.checksum}`);
+    p.expect(f.dayFactor > 0 && f.timeFactor > 0, `${label} → day factor ${f.dayFactor} and time factor ${f.timeFactor}: expected positive`);
+    p.expect([2, 3, 4, 5, 6, 7, 8, 12, 13, 14].includes(f.timeType), `${label} → time data type: expected a number type, got ${f.timeType}`);
+    p.expect(Math.abs(f.sampleRate - 1000 / ts.Delta) < 1e-6, `${label} → sample rate: expected ${1000 / ts.Delta} Hz (1000 / Delta), got ${f.sampleRate}`);
+    p.expect(f.separator >= 8 && f.dataOffset % 16 === 0, `${label} → separator: expected ≥ 8 "*" up to a multiple of 16, got ${f.separator} ending at ${f.dataOffset}`);
+    p.expect(f.rest === 0, `${label} → the file must end after the last whole row; ${f.rest} bytes follow it`);
+    p.expect(f.variables.length === vars.length, `${label} → variable count: expected ${vars.length}, got ${f.variables.length}`);
+    f.variables.forEach((v, i) => {
+      const want = vars[i]!;
+      p.expect(v.name === want.Name, `${label} → variable ${i + 1} name: expected ${JSON.stringify(want.Name)}, got ${JSON.stringify(v.name)}`);
+      p.expect(v.unit.trim() === want.Unit.trim(), `${label} → variable ${i + 1} unit: expected ${JSON.stringify(want.Unit)}, got ${JSON.stringify(v.unit)}`);
+      p.expect(v.direction <= 3 && !!TYPE_SIZES[v.type], `${label} → variable ${i + 1}: direction ${v.direction} and data type ${v.type} must be known codes`);
+    });
+    // Every JSON row with a value is a UDBF row at the same time with the same values.
+    const jsonRows = rowsOf(ts).filter((r) => r.values.some((v) => v !== null));
+    p.expect(f.rows.length === jsonRows.length, `${label}: ${f.rows.length} rows, the JSON answer has ${jsonRows.length} rows with values`);
+    for (let k = 0; k < Math.min(f.rows.length, jsonRows.length); k++) {
+      const row = f.rows[k]!;
+      const want = jsonRows[k]!;
+      if (Math.abs(row.ms - want.time) > 0.0015) {
+        p.lines.push(`${label}: row ${k} at ${row.ms} ms, the JSON's at ${want.time}`);
+        break;
+      }
+      const bad = want.values.findIndex((v, i) => (v === null ? !Number.isNaN(row.values[i]) : Math.fround(v) !== Math.fround(row.values[i]!)));
+      if (bad >= 0) {
+        p.lines.push(`${label}: row ${k} variable ${bad + 1} is ${row.values[bad]}, the JSON answer's ${want.values[bad]}`);
+        break;
+      }
+    }
+    p.throwIfAny();
+  });
+
+  for (const bigEndian of [false, true]) {
+    it(`POST /history/data/import {Type: "udbf"} with a ${bigEndian ? "big" : "little"}-endian file written here (boolean, i16, u32, f32, f64) → read back bit for bit by mid:`, async (ctx) => {
+      if (!target?.importEnabled) ctx.skip("CONFORMANCE_IMPORT=off");
+      const c = api();
+      const sourceId = randomUUID();
+      const n = 25;
+      const t0 = Date.UTC(2015, 5, 1, 12) + (bigEndian ? 3_600_000 : 0);
+      const vars: UdbfVar[] = [
+        { name: "Switch", direction: 0, type: 1, fieldLength: 1, precision: 0, unit: "" },
+        { name: "Count", direction: 0, type: 4, fieldLength: 6, precision: 0, unit: "" },
+        { name: "Pulses", direction: 0, type: 7, fieldLength: 10, precision: 0, unit: "1" },
+        { name: "Current", direction: 0, type: 8, fieldLength: 10, precision: 4, unit: "mA" },
+        { name: "Ratio", direction: 2, type: 12, fieldLength: 10, precision: 6, unit: "%" },
+      ];
+      // float32 values with every bit used; a few ns of jitter on the time stamps, as the family's files have.
+      const rows = Array.from({ length: n }, (_, k) => ({
+        ns: nsSince2000(t0 + k * 40) + BigInt((k * 37) % 200),
+        values: [k % 2, -300 + k * 17, 16_000_000 + k, Math.fround(Math.PI * (k - 12) * 1.0001e-3), 0.5 + k / 4],
+      }));
+      const file = writeUdbf(vars, 25, rows, bigEndian);
+      const p = new Problems();
+      // The family's client sends some fields as strings.
+      const open = await c.post("/history/data/import", { Type: "udbf", Target: "history", SourceID: sourceId, SourceName: `Conformance UDBF ${bigEndian ? "BE" : "LE"}`, MeasID: "", SessionTimeoutSec: "300", AddTimeSeries: "true", SampleRate: "-1", AutoCreateMetaData: "true" });
+      expectStatus(open, 200);
+      const session = need(open.json?.Data?.SessionId ?? open.json?.Data?.SessionID, `${open.label} → Data.SessionId missing: ${clip(open.text, 200)}`);
+      // In two parts, the header cut in the middle.
+      for (const part of [file.slice(0, 61), file.slice(61)]) {
+        const sent = await c.postBytes(`/history/data/import/${encodeURIComponent(String(session))}`, part, "application/octet-stream");
+        p.expect(sent.status === 200, `${sent.label} → HTTP ${sent.status}: ${clip(sent.text, 200)}${faultLog(sent)}`);
+      }
+      const closed = await c.del(`/history/data/import/${encodeURIComponent(String(session))}`);
+      expectStatus(closed, 200);
+      p.throwIfAny();
+      const sid = encodeURIComponent(sourceId);
+      const listedVars: VariableInfo[] = raw((await c.get(`/history/structure/sources/${sid}/variables`)).json);
+      const byName = vars.map((v) => listedVars.find((x) => x.Name === v.name));
+      p.expect(byName.every(Boolean), `GET /history/structure/sources/${sourceId}/variables → expected ${vars.map((v) => v.name).join(", ")}, got ${JSON.stringify(listedVars.map((v) => v.Name))}`);
+      const meas: MeasurementInfo[] = raw((await c.post(`/history/structure/sources/${sid}/measurements`, { Order: "ASC" })).json);
+      p.expect(meas.length === 1, `the imported source lists ${meas.length} measurements, expected 1`);
+      p.throwIfAny();
+      const read = await c.post("/history/data", dataRequest(byName as VariableInfo[], sourceId, `mid:${meas[0]!.Id}`, { Start: 0, End: 0, Points: 1000 }));
+      const ts = firstTimeSeries(read, vars.length, 1000);
+      const at = `${read.label} (the imported UDBF) → Data[0].TimeSeries`;
+      p.expect(ts.Size === n && ts.Delta === 40 && ts.Start === t0, `${at}: expected Size ${n}, Delta 40, Start ${t0} (the rows on their nearest sample), got ${ts.Size}, ${ts.Delta}, ${ts.Start}`);
+      vars.forEach((v, i) => {
+        const got = ts.Values[i] as (number | null)[];
+        const want = rows.map((r) => r.values[i]!);
+        const bits = (x: number) => new Uint32Array(Float32Array.of(x).buffer)[0];
+        // float32 bit for bit (the JSON's shortest decimal reads back as the same float32); the others exactly.
+        const same = got.length === n && got.every((x, k) => x !== null && (v.type === 8 ? bits(x) === bits(want[k]!) : x === want[k]));
+        p.expect(same, `${at}.Values[${i}] (${v.name}): expected ${JSON.stringify(want.slice(0, 6))}…, got ${JSON.stringify(got.slice(0, 6))}…`);
+      });
+      p.throwIfAny();
+    });
+  }
+
+  it("a truncated UDBF file → HTTP 400 naming the byte offset; nothing is stored", async (ctx) => {
+    if (!target?.importEnabled) ctx.skip("CONFORMANCE_IMPORT=off");
+    const c = api();
+    const sourceId = randomUUID();
+    const file = writeUdbf([{ name: "A", direction: 0, type: 8, fieldLength: 8, precision: 2, unit: "" }], 10, [0, 1, 2].map((k) => ({ ns: nsSince2000(Date.UTC(2020, 0, 1) + k * 100), values: [k] })));
+    const open = await c.post("/history/data/import", { Type: "udbf", SourceID: sourceId, SourceName: "Conformance truncated" });
+    expectStatus(open, 200);
+    const session = String(open.json?.Data?.SessionId ?? open.json?.Data?.SessionID);
+    const sent = await c.postBytes(`/history/data/import/${encodeURIComponent(session)}`, file.slice(0, file.length - 5), "application/octet-stream");
+    const closed = sent.status === 200 ? await c.del(`/history/data/import/${encodeURIComponent(session)}`) : sent;
+    expect(closed.status, `${closed.label} (a file cut 5 bytes short) → expected HTTP 400, got ${closed.status}: ${clip(closed.text, 200)}`).toBe(400);
+    expect(String(closed.json?.ReturnState?.Description ?? ""), `${closed.label} → ReturnState.Description: expected the byte offset named`).toMatch(/\d/);
+    const sources = raw((await c.get("/history/structure/sources")).json);
+    expect(sources.some((s: SourceInfo) => sameId(s.Id, sourceId)), "a refused file created its source").toBe(false);
+  });
+});
+
+describe("The data client's WebSocket defaults", () => {
+  it("Subscribe {IntervalMs: 1} (the client's default) → Publish frames, not an Error frame", async () => {
+    const inputs = need(found.online, "no online variables").filter((v) => v.Direction !== "O");
+    const vars = pickVariables(inputs, 2);
+    const socket = await api().openSocket();
+    try {
+      socket.send(["", MsgType.Subscribe, WorkerType.OnlineData, 7, ""], { IntervalMs: 1, VIDs: vars.map((v) => String(v.Id)), ExtendedAnswer: false, OnValueChanged: false, Precision: -1 });
+      await socket.until(() => publishFrames(socket).length >= 5 || errorFrames(socket).length > 0, 5000);
+      expect(errorFrames(socket).map((f) => JSON.stringify(f.payload)), "Error frames for IntervalMs 1").toEqual([]);
+      expect(publishFrames(socket).length, "Publish frames within 5 s of Subscribe {IntervalMs: 1}").toBeGreaterThanOrEqual(5);
+    } finally {
+      socket.close();
+    }
+  });
+
+  it("a stream outlives its access token while the sign-in lives (a logger with 2 s tokens)", async (ctx) => {
+    if (!target?.embedded) ctx.skip("needs a logger whose token lifetime the suite sets (the embedded one)");
+    const short = await startEmbeddedWith({ ACCESS_TOKEN_TTL: "2", BACKFILL: "1m" });
+    try {
+      const { client: c } = await LoggerClient.connect({ url: short.url, user: short.user, password: short.password, clientId: short.clientId });
+      const online: OnlineInfo[] = raw((await c.get("/online/structure/variables")).json);
+      const vars = pickVariables(online.filter((v) => v.Direction !== "O"), 1);
+      const socket = await c.openSocket();
+      try {
+        socket.send(["", MsgType.Subscribe, WorkerType.OnlineData, 1, ""], { IntervalMs: 100, VIDs: vars.map((v) => String(v.Id)), ExtendedAnswer: false, OnValueChanged: false, Precision: -1 });
+        // Until the token no longer works for REST, then a while longer.
+        let expired = false;
+        for (let i = 0; i < 60 && !expired; i++) {
+          expired = (await c.get("/history/structure/sources")).status === 401;
+          if (!expired) await sleep(100);
+        }
+        expect(expired, "the 2 s access token still worked after 6 s").toBe(true);
+        const before = publishFrames(socket).length;
+        await socket.until(() => publishFrames(socket).length >= before + 10 || socket.closed !== null, 4000);
+        expect(socket.closed, `the socket closed after its access token expired: ${socket.closed ? `${socket.closed.code} ${socket.closed.reason}` : ""}`).toBeNull();
+        expect(publishFrames(socket).length, "Publish frames after the access token expired").toBeGreaterThanOrEqual(before + 10);
+      } finally {
+        socket.close();
+      }
+    } finally {
+      await short.stop();
+    }
+  }, 60_000);
 });

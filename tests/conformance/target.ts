@@ -1,7 +1,8 @@
 // The logger under test: the one at CONFORMANCE_URL, or else the embedded logger started here
 // as a child process (Node running logger/main.ts) on a spare port with a fresh DATA_DIR,
 // stopped and removed again afterwards. Only logger/main.ts's documented start-up knobs are
-// used (LOGGER_PORT, LOGGER_HOST, DATA_DIR, ADMIN_PASSWORD, SIM, BACKFILL); nothing is imported.
+// used (LOGGER_PORT, LOGGER_HOST, DATA_DIR, ADMIN_PASSWORD, SIM, BACKFILL, ACCESS_TOKEN_TTL);
+// nothing is imported.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -64,7 +65,12 @@ async function sparePort(): Promise<number> {
   });
 }
 
-async function startEmbedded(common: Pick<Target, "clientId" | "importEnabled" | "writeEnabled" | "writeVariable">): Promise<Target> {
+/** Another embedded logger with other start-up knobs (e.g. ACCESS_TOKEN_TTL), for a check that needs them. */
+export function startEmbeddedWith(env: Record<string, string>): Promise<Target> {
+  return startEmbedded({ clientId: process.env.CONFORMANCE_CLIENT_ID || "gibench", importEnabled: true, writeEnabled: false }, env);
+}
+
+async function startEmbedded(common: Pick<Target, "clientId" | "importEnabled" | "writeEnabled" | "writeVariable">, extra: Record<string, string> = {}): Promise<Target> {
   const dataDir = mkdtempSync(join(tmpdir(), "loggia-conformance-"));
   const password = `conf-${randomBytes(9).toString("base64url")}`;
   const port = await sparePort();
@@ -83,6 +89,7 @@ async function startEmbedded(common: Pick<Target, "clientId" | "importEnabled" |
         SIM: "on",
         BACKFILL: process.env.CONFORMANCE_BACKFILL || "5m",
         LOGGER_MODE: "service",
+        ...extra,
       },
       stdio: ["ignore", "pipe", "pipe"],
     });

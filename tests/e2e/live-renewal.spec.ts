@@ -1,11 +1,12 @@
 import { ADMIN_PASSWORD, expect, test } from "./fixtures";
 import { startConsole, startLogger } from "./stack";
 
-// The logger ends a live socket when its access token runs out (every 15 min by default). The
-// console's relay then announces a planned end (`renew`) and the browser comes straight back,
-// refreshing the token on the way: values keep flowing and the page never shows "Offline" —
-// a wall display would otherwise flash a false outage four times an hour.
-test("the live stream renews an expired access token without showing Offline", async ({ page }) => {
+// The logger keeps a live socket open past its access token's expiry (every 15 min by default)
+// while the sign-in lives (issue 27). A logger that closes it instead (4001) makes the console's
+// relay announce a planned end (`renew`) and the browser come straight back; either way values
+// keep flowing and the page never shows "Offline" — a wall display would otherwise flash a false
+// outage four times an hour.
+test("the live stream outlives an expired access token without showing Offline", async ({ page }) => {
   test.setTimeout(60_000);
   const logger = await startLogger({ adminPassword: ADMIN_PASSWORD, env: { ACCESS_TOKEN_TTL: "3" } });
   const site = await startConsole(logger.url);
@@ -33,9 +34,11 @@ test("the live stream renews an expired access token without showing Offline", a
       new MutationObserver(() => (window as unknown as { badgeState(s: string): void }).badgeState(el.getAttribute("data-state") ?? "")).observe(el, { attributes: true });
     });
 
-    // Three token lifetimes: the stream is ended and renewed at least twice.
+    // Three token lifetimes: the values still change after them, on one stream or renewed ones.
     const value = page.getByTestId("tile-value").first();
-    await expect.poll(() => streams.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
+    const since = Date.now();
+    await expect.poll(() => Date.now() - since, { timeout: 20_000 }).toBeGreaterThanOrEqual(9_000);
+    expect(streams.length).toBeGreaterThanOrEqual(1);
     const before = await value.textContent();
     await expect(value).not.toHaveText(before ?? "", { timeout: 10_000 });
     expect(streams.every((s) => s === 200), `/live answers ${streams.join(", ")}`).toBe(true);

@@ -7,7 +7,9 @@ test.beforeEach(async ({ page }) => {
 
 test("edit a measurement's metadata, find it by that metadata, open it in Analytics, delete it", async ({ page }) => {
   const m = await recordMeasurement("Meta ", 800, [{ Key: "Operator", Value: "Anna" }]);
-  await page.goto("/measurementUI");
+  // Newest first: the shared logger holds other specs' measurements too (imports of old
+  // recordings among them), and the list shows 25 a page.
+  await page.goto("/measurementUI?sort=start&dir=desc");
   const table = page.getByTestId("measurements-table");
   const row = table.locator(`tr[data-measurement="${m.Name}"]`);
   await expect(row).toContainText("100 Hz");

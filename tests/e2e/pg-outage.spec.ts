@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startPostgres } from "../support/postgres.ts";
@@ -10,6 +10,17 @@ import { freePort, runNode, startConsole, stopChild, waitFor } from "./stack";
 // neither process restarted. A stack of its own (its own PostgreSQL, logger and console), so the
 // run's shared stack never loses its database.
 const PASSWORD = "pg-outage-Admin-1";
+/** The logger's outage buffer, small here so that this outage outlasts it (docs/storage.md, "Store outages"). */
+const STORE_BUFFER_TIME = "3s";
+
+/** Whether the logger's trace log (DATA_DIR/trace.log) holds an entry with this text. */
+function traced(dataDir: string, text: string): boolean {
+  try {
+    return readFileSync(join(dataDir, "trace.log"), "utf8").includes(text);
+  } catch {
+    return false;
+  }
+}
 
 async function loggerToken(loggerUrl: string): Promise<string> {
   const auth = `Basic ${Buffer.from("loggia-console:loggia-console-secret").toString("base64")}`;
@@ -23,7 +34,7 @@ test("PostgreSQL stopping shows the outage page; when it returns the same sign-i
   const pg = await startPostgres({ port: Number(process.env.E2E_PG_OUTAGE_PORT ?? 55541) });
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), "loggia-e2e-pg-outage-"));
-  const logger = runNode(["logger/main.ts", "--port", String(port), "--data", dataDir], { ADMIN_PASSWORD: PASSWORD, STORE_URL: pg.url, LOGGER_ID: "outage", SIM: "on" });
+  const logger = runNode(["logger/main.ts", "--port", String(port), "--data", dataDir], { ADMIN_PASSWORD: PASSWORD, STORE_URL: pg.url, LOGGER_ID: "outage", SIM: "on", STORE_BUFFER_TIME });
   let log = "";
   logger.stderr!.on("data", (d: Buffer) => (log = (log + d.toString()).slice(-4000)));
   const loggerUrl = `http://127.0.0.1:${port}`;
@@ -57,6 +68,8 @@ test("PostgreSQL stopping shows the outage page; when it returns the same sign-i
       await expect(judged.first()).toBeVisible();
       expect(new Set(await judged.evaluateAll((els) => els.map((e) => e.getAttribute("data-freshness"))))).toEqual(new Set(["offline"]));
       await expect(page.getByTestId("widget-freshness").first()).toHaveText("Offline");
+      // The outage outlasts the logger's buffer (3 s here): it says so in its trace.
+      await expect.poll(() => traced(dataDir, "the outage buffer is full"), { timeout: 30_000 }).toBe(true);
       expect(logger.exitCode, log).toBeNull();
     });
 
@@ -72,8 +85,14 @@ test("PostgreSQL stopping shows the outage page; when it returns the same sign-i
       // Live values flow again from the simulator through the store.
       await page.goto(`${url}/dashboard`);
       await expect(page.getByTestId("live-state")).toHaveAttribute("data-state", "live", { timeout: 20_000 });
+      // Project State says the store writes again and what the outage cost.
+      await page.goto(`${url}/devices`);
+      const store = page.getByTestId("store-card");
+      await expect(store).toHaveAttribute("data-state", "writing", { timeout: 20_000 });
+      await expect(store).toContainText("PostgreSQL");
+      await expect(page.getByTestId("store-loss")).toHaveText(/^Last outage: the samples acquired from .+ to .+ were not kept \([\d,]+ samples\)\.$/);
       // Samples taken after PostgreSQL's return are in its history (the series store resumed).
-      const headers = { Authorization: `Bearer ${await loggerToken(loggerUrl)}` };
+      const headers = { Authorization: `Bearer ${await loggerToken(loggerUrl)}`, "Content-Type": "application/json" };
       const { Data } = (await (await fetch(`${loggerUrl}/online/structure/variables`, { headers })).json()) as { Data: { Id: string; Name: string; SourceId: string }[] };
       const oil = Data.find((v) => v.Name === "Oil temperature")!;
       await expect(async () => {

@@ -1,14 +1,15 @@
-import { blockSignIns, createUser, expect, test } from "./fixtures";
+import { blockSignInsFromBrowser, createUser, exhaustAccountBudget, expect, signIn, signOut, test } from "./fixtures";
 
-// The logger's sign-in throttle seen from the sign-in page (issue 14), with JavaScript (project
-// js) and without (nojs): a translated message with the wait, the username kept, and the right
-// password accepted again once the wait is over. The account's failures come from a made-up
-// address so that the browser's own address (shared by every test) keeps its allowance.
+// The logger's sign-in throttle seen from the sign-in page (issues 14 and 24), with JavaScript
+// (project js) and without (nojs): a translated message with the wait, the username kept, and the
+// right password accepted again once the wait is over; and a browser that signed in as the user
+// before gets in while attackers elsewhere have used up the account (its device cookie).
 
 test("the sign-in page says how long to wait, keeps the username, and lets the right password in afterwards", async ({ page }) => {
   test.setTimeout(90_000);
   const user = await createUser("Viewer");
-  await blockSignIns(user.username, 5);
+  // Guesses "from this browser's address": the wait is that address's on the account, short.
+  await blockSignInsFromBrowser(user.username, 5);
 
   await page.goto("/signin");
   await page.getByLabel("Username").fill(user.username);
@@ -35,11 +36,39 @@ test.describe("in Italian", () => {
   test("the wait is said in the browser's language", async ({ page }) => {
     test.setTimeout(90_000);
     const user = await createUser("Viewer");
-    await blockSignIns(user.username, 5);
+    // Attackers from many addresses: a browser that never signed in as the user waits minutes.
+    await exhaustAccountBudget(user.username);
     await page.goto("/signin");
     await page.getByLabel(/nome utente/i).fill(user.username);
     await page.getByLabel(/^password$/i).fill(user.password);
     await page.getByLabel(/^password$/i).press("Enter");
-    await expect(page.getByTestId("signin-throttled")).toHaveText(/^Troppi tentativi falliti\. Riprova tra \d+ second[oi]\.$/);
+    await expect(page.getByTestId("signin-throttled")).toHaveText(/^Troppi tentativi falliti\. Riprova tra \d+ minut[oi]\.$/);
   });
+});
+
+test("a browser that signed in as the user before gets in while attackers elsewhere used up the account", async ({ page, browser }) => {
+  test.setTimeout(90_000);
+  const user = await createUser("Viewer");
+  await signIn(page, user.username, user.password);
+  const device = (await page.context().cookies()).find((c) => c.name === "loggia_device");
+  expect(device, "the device cookie").toMatchObject({ httpOnly: true, sameSite: "Lax" });
+  await signOut(page);
+
+  const wait = await exhaustAccountBudget(user.username);
+  expect(wait).toBeGreaterThan(60);
+  await signIn(page, user.username, user.password);
+  await expect(page.getByTestId("toast-success")).toHaveText("Login successfully!");
+
+  // Another browser (no device cookie) with the right password is told to wait.
+  const elsewhere = await browser.newContext();
+  try {
+    const other = await elsewhere.newPage();
+    await other.goto("/signin");
+    await other.getByLabel("Username").fill(user.username);
+    await other.getByLabel("Password").fill(user.password);
+    await other.getByRole("button", { name: "Sign in" }).click();
+    await expect(other.getByTestId("signin-throttled")).toHaveText(/^Too many failed attempts\. Try again in \d+ minutes?\.$/);
+  } finally {
+    await elsewhere.close();
+  }
 });

@@ -5,6 +5,6 @@ test("the trace log follows new entries live with JavaScript", async ({ page }) 
   await page.goto("/traceLog?level=warn");
   await page.getByTestId("trace-tail").check();
   const method = unique("Probe.Method");
-  await fetch(`${LOGGER}/rpc/${method}`, { method: "POST", body: "{}" });
+  await fetch(`${LOGGER}/rpc/${method}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
   await expect(page.getByTestId("trace-table")).toContainText(`POST /rpc/${method} 404`, { timeout: 10_000 });
 });

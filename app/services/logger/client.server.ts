@@ -132,9 +132,13 @@ export class LoggerClient {
     }
   }
 
-  /** Throws InvalidCredentials for a refused password, SignInThrottled when the logger says wait. */
-  async passwordGrant(username: string, password: string): Promise<TokenPair> {
-    const pair = await this.tokenRequest({ grant_type: "password", username, password });
+  /**
+   * Throws InvalidCredentials for a refused password, SignInThrottled when the logger says wait.
+   * `deviceToken`: the browser's proof of an earlier sign-in of this user (a logger without
+   * device tokens ignores the field).
+   */
+  async passwordGrant(username: string, password: string, deviceToken: string | null = null): Promise<TokenPair> {
+    const pair = await this.tokenRequest({ grant_type: "password", username, password, ...(deviceToken ? { device_token: deviceToken } : {}) });
     if (!pair) throw new InvalidCredentials();
     return pair;
   }
@@ -145,15 +149,24 @@ export class LoggerClient {
     return this.parse(path, schema, json);
   }
 
-  /** A raw authorized answer whose body the caller streams (SSE, CSV); errors as LoggerError. */
-  async stream(path: string, method: "GET" | "POST", body?: object, signal?: AbortSignal): Promise<Response> {
-    const res = await this.exchange(path, method, body === undefined ? undefined : JSON.stringify(body), signal);
+  /**
+   * A raw authorized answer whose body the caller streams (SSE, CSV); errors as LoggerError (a
+   * 429's Retry-After included). `asConsole`: the live relay shows the console's client credentials.
+   */
+  async stream(path: string, method: "GET" | "POST", body?: object, signal?: AbortSignal, opts: { asConsole?: boolean } = {}): Promise<Response> {
+    const extra: Record<string, string> = opts.asConsole ? { "X-Client-Authorization": this.clientAuthorization() } : {};
+    const res = await this.exchange(path, method, body === undefined ? undefined : JSON.stringify(body), signal, extra);
     if (!res.ok) {
       const json = await readJson(res);
       storeAway(res.status, path);
       throw this.failure(res, json);
     }
     return res;
+  }
+
+  /** `Basic base64(id:secret)` of the console (RFC 6749 §2.3.1 form-encoding): how it proves it is the console. */
+  clientAuthorization(): string {
+    return this.basicAuth();
   }
 
   /** A raw body (a file) POSTed to a REST path; the JSON answer validated like rest(). */
@@ -183,16 +196,16 @@ export class LoggerClient {
   }
 
   /** One call with the bearer; on 401/403 one refresh and one retry (spec §4, §7). */
-  private async exchange(path: string, method: string, body: string | Uint8Array<ArrayBuffer> | undefined, signal?: AbortSignal): Promise<Response> {
+  private async exchange(path: string, method: string, body: string | Uint8Array<ArrayBuffer> | undefined, signal?: AbortSignal, extra: Record<string, string> = {}): Promise<Response> {
     const sentWith = this.tokens.get().accessToken;
-    let res = await this.send(path, method, body, sentWith, signal);
+    let res = await this.send(path, method, body, sentWith, signal, extra);
     if ((res.status === 401 || res.status === 403) && this.tokens.get().refreshToken) {
       // Another call of this request may have refreshed already: retry with its token.
       const current = this.tokens.get().accessToken;
       const refreshed = current !== sentWith || (await this.refreshOnce());
       if (refreshed) {
         await res.body?.cancel();
-        res = await this.send(path, method, body, this.tokens.get().accessToken, signal);
+        res = await this.send(path, method, body, this.tokens.get().accessToken, signal, extra);
       }
     }
     return res;
@@ -272,13 +285,14 @@ export class LoggerClient {
     throw new LoggerError(res.status, errorText(res.status, res.statusText, json));
   }
 
-  private send(path: string, method: string, body: string | Uint8Array<ArrayBuffer> | undefined, accessToken: string | undefined, signal?: AbortSignal) {
+  private send(path: string, method: string, body: string | Uint8Array<ArrayBuffer> | undefined, accessToken: string | undefined, signal?: AbortSignal, extra: Record<string, string> = {}) {
     return this.fetch(
       path,
       {
         method,
         headers: {
           ...(body === undefined ? {} : { "Content-Type": typeof body === "string" ? "application/json" : "application/octet-stream" }),
+          ...extra,
           Authorization: `Bearer ${accessToken ?? "None"}` },
         body,
       },

@@ -99,10 +99,13 @@ class LoggerSocket {
   /** Set once the socket closed: a subscription that comes after that fails with it. */
   closedWith: LiveEnd | null = null;
 
-  constructor(baseUrl: string, token: string, timeoutMs: number, onGone: () => void) {
+  constructor(baseUrl: string, token: string, timeoutMs: number, clientAuth: string | undefined, onGone: () => void) {
     this.onGone = onGone;
     const url = `${baseUrl.replace(/^http/, "ws")}/ws?apitoken=${encodeURIComponent(token)}`;
-    this.ws = new WebSocket(url, { maxPayload: MAX_FRAME, perMessageDeflate: false, handshakeTimeout: timeoutMs });
+    // The console's client credentials: the logger keeps places for its relay that no token holder
+    // can take (docs/logger-api.md, "Live connections"); a logger that does not know the header ignores it.
+    const headers = clientAuth ? { "X-Client-Authorization": clientAuth } : undefined;
+    this.ws = new WebSocket(url, { maxPayload: MAX_FRAME, perMessageDeflate: false, handshakeTimeout: timeoutMs, headers });
     this.opened = new Promise((resolve, reject) => {
       this.ws.once("open", () => resolve("open"));
       this.ws.on("unexpected-response", (_req, res) => {
@@ -230,14 +233,14 @@ countEntries("liveSubscriptions", () => liveSocketCount().subscriptions);
  * has no /ws (the caller falls back to its SSE stream). Rejects with LiveSocketError.
  */
 export async function subscribeLive(
-  o: { baseUrl: string; token: string; ids: string[]; intervalMs: number; timeoutMs: number; signal?: AbortSignal },
+  o: { baseUrl: string; token: string; ids: string[]; intervalMs: number; timeoutMs: number; signal?: AbortSignal; clientAuth?: string },
   onSample: (s: LiveSample) => void,
   onEnd: (end: LiveEnd) => void,
 ): Promise<LiveSubscription | null> {
   const key = `${o.baseUrl}\u0000${o.token}`;
   let socket = pool.get(key)?.find((s) => !s.full && s.ws.readyState !== WebSocket.CLOSING && s.ws.readyState !== WebSocket.CLOSED);
   if (!socket) {
-    const created: LoggerSocket = new LoggerSocket(o.baseUrl, o.token, o.timeoutMs, () => {
+    const created: LoggerSocket = new LoggerSocket(o.baseUrl, o.token, o.timeoutMs, o.clientAuth, () => {
       const list = pool.get(key)?.filter((s) => s !== created) ?? [];
       if (list.length) pool.set(key, list);
       else pool.delete(key);

@@ -10,6 +10,8 @@ export const tokenPair = z.object({
   refresh_token: z.string().min(1),
   token_type: z.string().optional(),
   expires_in: z.number().optional(),
+  /** Our logger's proof of this sign-in on this device (a password grant's answer only; others have none). */
+  device_token: z.string().max(256).optional(),
 });
 export type TokenPair = z.infer<typeof tokenPair>;
 
@@ -296,12 +298,34 @@ export const device = z.looseObject({
 export type Device = z.infer<typeof device>;
 export const devicesAnswer = z.object({ Devices: z.array(device) });
 
+/**
+ * Loggia's `State.Store` (docs/logger-api.md, ProjectAPI.GetState): whether the series store takes
+ * writes, how full its outage buffer is, what the last outage cost. A logger without it (or with
+ * a shape this console does not know) shows no storage card rather than failing the page.
+ */
+export const storeState = z.looseObject({
+  Engine: z.string(),
+  Writing: z.boolean(),
+  FailingSince: z.number().nullable(),
+  UnsavedBytes: z.number().min(0),
+  UnsavedSec: z.number().min(0),
+  LimitBytes: z.number().positive(),
+  LimitSec: z.number().positive(),
+  Fill: z.number().min(0).max(1),
+  Full: z.boolean(),
+  FullSince: z.number().nullable(),
+  DroppedSamples: z.number().min(0),
+  LastLoss: z.looseObject({ From: z.number(), To: z.number(), Samples: z.number() }).nullable(),
+});
+export type StoreState = z.infer<typeof storeState>;
+
 export const projectStateAnswer = z.object({
   State: z.looseObject({
     ProjectName: z.string().optional().default(""),
     Running: z.boolean(),
     Since: z.union([z.string(), z.number()]).nullable().optional(),
     Measurement: rpcMeasurement.nullable().optional(),
+    Store: storeState.optional().catch(undefined),
   }),
 });
 

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import type { Preview } from "~/services/files.server";
-import { FormErrors } from "~/ui/FormField";
+import { FormErrors, buttonClass } from "~/ui/FormField";
+import { DataPreview } from "~/ui/import/DataPreview";
 import { useT } from "~/ui/useT";
 
 const PATH = "/fileBrowser";
@@ -19,6 +20,16 @@ export function PreviewPane({ preview, closeHref }: { preview: Preview; closeHre
           {t("fileBrowser.closePreview")}
         </Link>
       </div>
+      {preview.kind === "data" && (
+        <div className="flex flex-col gap-3">
+          <DataPreview preview={preview.preview} name={name ?? ""} />
+          <div>
+            <Link to={`/import?${new URLSearchParams({ file: preview.path })}`} className={buttonClass}>
+              {t("fileBrowser.importAsMeasurement")}
+            </Link>
+          </div>
+        </div>
+      )}
       {preview.kind === "image" && <img src={raw} alt={name} className="max-h-[32rem] max-w-full" />}
       {preview.kind === "text" && <pre className="max-h-[32rem] overflow-auto rounded bg-slate-100 p-3 text-xs dark:bg-slate-900">{preview.text}</pre>}
       {preview.kind === "csv" && (

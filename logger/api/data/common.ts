@@ -21,7 +21,8 @@ export const epochMs = z
 /** Epoch ms of the oldest data a source still answers for (retention, and the buffer window). */
 export function horizonMs(data: DataContext, src: SeriesSource, area: Area): number {
   const now = data.now();
-  let h = src.RetentionSec ? now - src.RetentionSec * 1000 : Number.NEGATIVE_INFINITY;
+  // Imported recordings keep everything (SeriesStore.retentionExempt).
+  let h = src.RetentionSec && !data.store.retentionExempt.has(src.Id) ? now - src.RetentionSec * 1000 : Number.NEGATIVE_INFINITY;
   if (area === "buffer") h = Math.max(h, now - BUFFER_SEC * 1000);
   return h;
 }

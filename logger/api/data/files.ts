@@ -8,6 +8,10 @@ import { RpcError, conflict, invalidParam, notFound } from "../../http/errors.ts
 import type { RestRoute } from "../../http/rest.ts";
 import { sendData } from "../../http/rest.ts";
 import { nameProblem, sanitiseName, splitPath } from "../../files/paths.ts";
+import { UdbfError } from "../../udbf/reader.ts";
+import { CsvImportError } from "./import-csv.ts";
+import { previewFile, typeOfName } from "./preview.ts";
+import { PreviewLayout } from "./preview-schema.ts";
 
 // The file browser's API over the data root (docs/logger-api.md, "Files"). Paths are relative
 // to the root with "/" separators; FileRoot.resolve is the only way from a path to the disk.
@@ -36,6 +40,24 @@ async function exists(p: string): Promise<boolean> {
 }
 
 export const fileRoutes: RestRoute[] = [
+  {
+    // Loggia: what a data file (.dat/.udbf UDBF, .csv) holds, read in place (docs/logger-api.md, "Data file preview").
+    method: "POST",
+    pattern: /^\/files\/preview$/,
+    handler: async (r) => {
+      r.require("UseFilebrowser");
+      const p = await r.input(pathParam.extend({ Type: z.enum(["csv", "udbf"]).optional(), CSVSettings: PreviewLayout.optional() }));
+      const file = r.ctx.files.resolve(p.Path);
+      const st = await stat(file).catch(() => null);
+      if (!st?.isFile()) throw notFound(`No such file: ${p.Path}`);
+      try {
+        sendData(r.res, { Path: p.Path, ...(await previewFile(file, p.Type ?? typeOfName(file), p.CSVSettings ?? null)) });
+      } catch (err) {
+        if (err instanceof UdbfError || err instanceof CsvImportError) throw invalidParam(err.message);
+        throw err;
+      }
+    },
+  },
   {
     method: "GET",
     pattern: /^\/files\/list$/,
@@ -84,6 +106,7 @@ export const fileRoutes: RestRoute[] = [
   {
     method: "POST",
     pattern: /^\/files\/upload$/,
+    body: "bytes",
     handler: async (r) => {
       r.require("UseFilebrowser");
       const dir = r.ctx.files.resolve(r.url.searchParams.get("Path") ?? "");

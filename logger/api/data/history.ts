@@ -1,9 +1,12 @@
 import { z } from "zod";
 import { invalidParam, notFound } from "../../http/errors.ts";
 import type { RestRequest, RestRoute } from "../../http/rest.ts";
-import { drained, pacer, writeJson } from "../../http/pacing.ts";
-import { ceilDiv, finestPeriod, planQuery, trackColumns } from "../../store/series/query.ts";
-import type { BucketColumns, Plan } from "../../store/series/query.ts";
+import { drainedWithin } from "../../http/pacing.ts";
+import { pacedWork } from "../../http/answer-stream.ts";
+import type { Work } from "../../http/answer-stream.ts";
+import { HEAVY_VALUES, heavyKey } from "../../http/heavy.ts";
+import { ceilDiv, finestPeriod, planQuery } from "../../store/series/query.ts";
+import type { Plan } from "../../store/series/query.ts";
 import type { Part, SeriesVariable } from "../../store/series/store.ts";
 import type { VarSeries } from "../../store/series/writer.ts";
 import type { RowReader } from "../../store/series/ranges.ts";
@@ -15,6 +18,9 @@ import { zoneOffset } from "./timefmt.ts";
 import { continuousMeasurement, lastStored } from "./describe.ts";
 import { getMeasurement } from "../../store/measurements.ts";
 import type { Measurement } from "../../store/measurements.ts";
+import { writeSeriesJson } from "./series-json.ts";
+import { streamUdbf } from "./udbf-export.ts";
+import type { SeriesHead } from "./series-json.ts";
 
 export const MAX_POINTS = 100_000;
 /** Raw JSON answers above this many values are refused: ask for Points (principle 4). */
@@ -26,8 +32,6 @@ export const MAX_JSON_VALUES = 10_000_000;
 /** CSV streams with flat memory, but a request for more rows than this is no export anyone waits for. */
 export const MAX_CSV_ROWS = 10_000_000_000;
 const CSV_SLICE = 2000;
-/** Buckets computed at a time for a JSON answer, between turns for other requests. */
-const JSON_SLICE = 1000;
 
 const Selector = z.string().regex(/^(latest|mid:.+)$/, 'Selector must be "latest" or "mid:<measurement id>"');
 const VarRef = z.union([
@@ -48,7 +52,9 @@ const HistoryData = z.object({
   /** Resample at this bucket width (ms, a whole number of the fastest variable's periods) instead of Points. */
   Interval: z.number().positive().max(86_400_000 * 366).optional(),
   Type: z.enum(["equidistant", "absolute"]).default("equidistant"),
-  Format: z.enum(["json", "csv"]).default("json"),
+  Format: z.enum(["json", "csv", "udbf"]).default("json"),
+  /** Loggia: what a resampled row of a UDBF file holds (CSV takes CSVSettings.Aggregate). */
+  Aggregate: z.enum(["mean", "min", "max", "last"]).default("mean"),
   /** Decimals of every value; -1 = as stored. */
   Precision: z.number().int().min(-1).max(15).default(-1),
   TimeZone: z.string().max(64).optional(),
@@ -120,82 +126,59 @@ async function history(r: RestRequest, area: Area, pathSid?: string): Promise<vo
   const primary = finestPeriod(columns.map((c) => c.parts), Math.min(...columns.map((c) => c.periodUs)));
   if (p.Interval !== undefined && p.Points !== undefined) throw invalidParam("Give Points or Interval, not both");
   const plan = p.Interval !== undefined ? planInterval(Math.round(start * 1000), Math.round(end * 1000), p.Interval, primary) : planQuery(Math.round(start * 1000), Math.round(end * 1000), p.Points, primary);
-  // Every answer has a cap, decided from the plan before any work: CSV streams with flat memory
-  // (an export of a year is a long download, not a crash), JSON is built whole.
-  if (p.Format === "json" && !plan.bucketed && plan.size * columns.length > MAX_RAW_JSON) {
-    throw invalidParam(`The range holds ${plan.size * columns.length} samples, more than ${MAX_RAW_JSON}; set Points (at most ${MAX_POINTS})`);
+  // Every answer has a cap, decided from the plan before any work; answers stream as they are
+  // computed (memory stays flat), so the caps bound the time one request takes, not its memory.
+  const values = plan.size * columns.length;
+  if (p.Format === "json" && !plan.bucketed && values > MAX_RAW_JSON) {
+    throw invalidParam(`The range holds ${values} samples (${columns.length} variables × ${plan.size}), more than ${MAX_RAW_JSON} (the cap on raw values per JSON answer); set Points (at most ${MAX_POINTS}) or Format csv`);
   }
-  if (p.Format === "json" && plan.bucketed && (plan.size > MAX_JSON_BUCKETS || plan.size * columns.length > MAX_JSON_VALUES)) {
-    throw invalidParam(`The range holds ${plan.size} buckets of ${(plan.w * plan.periodUs) / 1000} ms for ${columns.length} variables, more than ${MAX_JSON_BUCKETS} buckets or ${MAX_JSON_VALUES} values; choose a larger Interval, Points or a shorter range`);
+  if (p.Format === "json" && plan.bucketed && plan.size > MAX_JSON_BUCKETS) {
+    throw invalidParam(`The range holds ${plan.size} buckets of ${(plan.w * plan.periodUs) / 1000} ms, more than ${MAX_JSON_BUCKETS} buckets (the cap per JSON answer); choose a larger Interval, fewer Points or a shorter range`);
   }
-  if (p.Format === "csv" && plan.size > MAX_CSV_ROWS) {
-    throw invalidParam(`The range holds ${plan.size} rows, more than ${MAX_CSV_ROWS}; choose a larger Interval or a shorter range`);
+  if (p.Format === "json" && plan.bucketed && values > MAX_JSON_VALUES) {
+    throw invalidParam(`The answer would hold ${values} values (${columns.length} variables × ${plan.size} buckets), more than ${MAX_JSON_VALUES} values (the cap on buckets × variables per JSON answer); choose fewer variables, a larger Interval, fewer Points or a shorter range`);
+  }
+  if (p.Format !== "json" && plan.size > MAX_CSV_ROWS) {
+    throw invalidParam(`The range holds ${plan.size} rows, more than ${MAX_CSV_ROWS} (the cap on rows per CSV or UDBF answer); choose a larger Interval or a shorter range`);
   }
   const round = rounder(p.Precision);
+  const settings = p.Format === "csv" ? (p.CSVSettings ?? CsvSettings.parse({})) : null;
+  const cell = settings ? timeCell(settings, zone) : null;
+  if (cell && "problem" in cell) throw invalidParam(cell.problem);
 
-  if (p.Format === "csv") {
-    const settings = p.CSVSettings ?? CsvSettings.parse({});
-    const cell = timeCell(settings, zone);
-    if ("problem" in cell) throw invalidParam(cell.problem);
-    return streamCsv(r, plan, columns, settings, cell, round);
-  }
+  // Heavy answers (many values, long exports) take a place per user and in all, and share one lane of CPU.
+  const heavy = (p.Format !== "json" ? plan.size * (columns.length + 1) : values) > HEAVY_VALUES;
+  const release = heavy ? await data.heavy.gate.admit(heavyKey(r.caller, r.req), r.res) : null;
+  try {
+    const work: Work = heavy ? (w) => data.heavy.lane.run(w) : pacedWork();
+    const idleMs = data.heavy.gate.limits.idleMs;
+    if (settings && cell) return await streamCsv(r, plan, columns, settings, cell, round, work, idleMs);
+    if (p.Format === "udbf") return await streamUdbf(r, plan, columns, p.Aggregate, work, idleMs);
 
-  const cols = await pacedColumns(r, columns, plan);
-  if (!cols) return;
-  const first = (plan.g0 * plan.periodUs) / 1000;
-  // More may still arrive inside the range: it reaches the newest sample of a source still written.
-  const updating = m ? m.End === null : columns.some((c) => {
-    const last = lastStored(data, c.v.SourceId);
-    return last !== null && end >= last && data.model.sources.some((s) => s.Id === c.v.SourceId);
-  });
-  const series: Record<string, unknown> = {
-    Type: p.Type,
-    Format: "json",
-    Unit: "ms",
-    Start: start,
-    AbsoluteStart: first,
-    Delta: (plan.w * plan.periodUs) / 1000,
-    End: end,
-    Size: plan.size,
-    MeasurementId: m?.ID ?? "",
-    Updating: updating,
-    Values: cols.map((c) => round(c.mean)),
-  };
-  if (plan.bucketed) {
-    series.Min = cols.map((c) => round(c.min));
-    series.Max = cols.map((c) => round(c.max));
-  }
-  if (p.Type === "absolute") {
-    series.Timestamps = Array.from({ length: plan.size }, (_, k) => ((plan.g0 + k * plan.w) * plan.periodUs) / 1000);
-  }
-  if (p.AddVarMapping) series.Variables = columns.map((c) => ({ SID: c.v.SourceId, VID: c.v.Id, Name: c.v.Name, Unit: c.v.Unit }));
-  // sendData's shape, written in slices (a million values would hold the event loop while stringified).
-  await writeJson(r.res, 200, { Success: true, Data: [{ TimeSeries: series }], ReturnState: { Value: 0, Description: "OK" } });
-}
-
-/** The answer's columns, JSON_SLICE buckets at a time with turns for other requests; null when the client went away. */
-async function pacedColumns(r: RestRequest, columns: Column[], plan: Plan): Promise<BucketColumns[] | null> {
-  const pace = pacer();
-  const out: BucketColumns[] = columns.map(() => ({ mean: [], min: [], max: [] }));
-  for (let k0 = 0; k0 < plan.size; k0 += JSON_SLICE) {
-    if (r.res.destroyed) return null;
-    const k1 = Math.min(plan.size, k0 + JSON_SLICE);
-    // A fresh reader per slice: its cache holds only this slice's blocks (on PostgreSQL fetched first).
-    const slices = await r.ctx.data.store.read((rows) => columns.map((c) => trackColumns(rows, c.parts, plan, k0, k1)));
-    columns.forEach((_c, i) => {
-      const slice = slices[i]!;
-      const o = out[i]!;
-      for (const v of slice.mean) o.mean.push(v);
-      // Raw answers have one value per bucket: min and max are the mean itself.
-      if (plan.bucketed) {
-        for (const v of slice.min) o.min.push(v);
-        for (const v of slice.max) o.max.push(v);
-      }
+    const first = (plan.g0 * plan.periodUs) / 1000;
+    // More may still arrive inside the range: it reaches the newest sample of a source still written.
+    const updating = m ? m.End === null : columns.some((c) => {
+      const last = lastStored(data, c.v.SourceId);
+      return last !== null && end >= last && data.model.sources.some((s) => s.Id === c.v.SourceId);
     });
-    await pace();
+    const head: SeriesHead = {
+      Type: p.Type,
+      Format: "json",
+      Unit: "ms",
+      // The time of the first value (the family's client indexes value k at Start + k × Delta), as AbsoluteStart.
+      Start: first,
+      AbsoluteStart: first,
+      Delta: (plan.w * plan.periodUs) / 1000,
+      End: end,
+      Size: plan.size,
+      MeasurementId: m?.ID ?? "",
+      Updating: updating,
+    };
+    const variables = p.AddVarMapping ? columns.map((c) => ({ SID: c.v.SourceId, VID: c.v.Id, Name: c.v.Name, Unit: c.v.Unit })) : undefined;
+    await writeSeriesJson(r.res, { head, plan, columns, store: data.store, round, work, idleMs, timestamps: p.Type === "absolute", variables });
+  } finally {
+    release?.();
   }
-  if (!plan.bucketed) for (const o of out) (o.min = o.mean), (o.max = o.mean);
-  return out;
 }
 
 /** Values rounded to the request's Precision (the identity for -1). */
@@ -217,22 +200,20 @@ function planInterval(startUs: number, endUs: number, intervalMs: number, period
 }
 
 // Slice by slice, waiting for the socket to drain: memory stays flat however long the export.
-async function streamCsv(r: RestRequest, plan: Plan, columns: Column[], s: CsvSettings, time: (ms: number) => string, round: Round): Promise<void> {
+async function streamCsv(r: RestRequest, plan: Plan, columns: Column[], s: CsvSettings, time: (ms: number) => string, round: Round, work: Work, idleMs: number): Promise<void> {
   const { res, ctx } = r;
   res.writeHead(200, { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": 'attachment; filename="history.csv"', "Cache-Control": "no-store" });
   res.write(headerLines(s, columns.map((c) => (c.v.Unit ? `${c.v.Name} [${c.v.Unit}]` : c.v.Name))));
   const delimiter = s.ColumnSeparator.charCodeAt(0);
-  const pace = pacer();
   // Raw samples of the fastest variables come straight from their blocks; others via buckets.
   const direct = columns.map((c) => c.vs !== null && !plan.bucketed && plan.w === 1 && c.periodUs === plan.periodUs && round === identity);
   for (let k0 = 0; k0 < plan.size; k0 += CSV_SLICE) {
     if (res.destroyed) return;
     const k1 = Math.min(plan.size, k0 + CSV_SLICE);
-    // The slice's rows in one read (on PostgreSQL it may run twice: fetch, then fill; no side effects).
-    const out = await ctx.data.store.read((rows) => csvSlice(rows, plan, columns, s, time, round, direct, delimiter, k0, k1));
-    if (!res.write(out.buf.subarray(0, out.pos))) await drained(res);
-    // A client that reads as fast as we write never makes write() say "full": turns for other requests all the same.
-    await pace();
+    // The slice's rows in one read (on PostgreSQL it may run twice: fetch, then fill; no side
+    // effects). work() gives other requests their turns even to a client that reads as fast as we write.
+    const out = await work(() => ctx.data.store.read((rows) => csvSlice(rows, plan, columns, s, time, round, direct, delimiter, k0, k1)));
+    if (!res.write(out.buf.subarray(0, out.pos)) && !(await drainedWithin(res, idleMs))) return;
   }
   res.end();
 }

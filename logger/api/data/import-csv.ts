@@ -48,7 +48,7 @@ const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
 export function readNumber(buf: Uint8Array, s: number, e: number, dec: number): number {
   while (s < e && (buf[s] === SPACE || buf[s] === TAB)) s++;
   while (e > s && (buf[e - 1] === SPACE || buf[e - 1] === TAB)) e--;
-  if (s === e) return Number.NaN;
+  if (s === e || (e - s === 3 && isNan(buf, s))) return Number.NaN;
   let i = s;
   let neg = false;
   if (buf[i] === 45) (neg = true), i++;
@@ -106,6 +106,11 @@ export function readNumber(buf: Uint8Array, s: number, e: number, dec: number): 
   }
   const f = Math.fround(neg ? -v : v);
   return Number.isFinite(f) ? f : BAD;
+}
+
+/** "NaN" in any letter case at s (a gap, as the vendor's sample files and pandas write one). */
+function isNan(buf: Uint8Array, s: number): boolean {
+  return (buf[s]! | 32) === 110 && (buf[s + 1]! | 32) === 97 && (buf[s + 2]! | 32) === 110;
 }
 
 /** Cells of one line with RFC 4180 quotes ("" inside a quoted cell is one "); null = a quote is not closed. */
@@ -240,7 +245,8 @@ export class CsvImportReader {
 
   private readLine(buf: Uint8Array, s: number, e: number): void {
     if (e > s && buf[e - 1] === CR) e--;
-    if (this.line === 1 && e - s >= 3 && buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf) s += 3;
+    // A byte-order mark may start any line: the vendor's sample files have one on every line.
+    if (e - s >= 3 && buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf) s += 3;
     const index = this.line - 1;
     if (index < this.s.ValuesStartRowIndex) this.headerLine(index, buf, s, e);
     else this.dataLine(buf, s, e);
@@ -396,11 +402,12 @@ export class CsvImportReader {
       if (i < e && (buf[i] === 45 || buf[i] === 43)) i++;
       while (i < e && (buf[i]! - 48) >>> 0 <= 9) i++;
     }
-    const end = i;
+    let end = i;
+    if (digits === 0 && end === start && i + 3 <= e && isNan(buf, i)) end = i += 3;
     while (i < e && (buf[i] === SPACE || buf[i] === TAB)) i++;
     this.at = i;
     if (i < e && buf[i] !== this.sep) return BAD;
-    if (digits === 0) return end === start ? Number.NaN : BAD;
+    if (digits === 0) return end === start || (end - start === 3 && isNan(buf, start)) ? Number.NaN : BAD;
     if (slow) return readNumber(buf, start, end, dec);
     const v = fraction ? m / POW10[fraction]! : m;
     return Math.fround(neg ? -v : v);

@@ -3,9 +3,13 @@ import type { LiveValues } from "../../model/live.ts";
 import { findVariable } from "../../model/context.ts";
 import { RpcError, invalidParam, notFound } from "../../http/errors.ts";
 import type { RestRoute } from "../../http/rest.ts";
+import { LIVE_LIMITS, fromConsole, liveKey } from "./live-caps.ts";
 import { f32 } from "../../store/series/query.ts";
 
-export const MAX_STREAMS = 100;
+/** Streams that are not the console relay's (live-caps.ts: per user, and the console's reserve). */
+export const MAX_STREAMS = LIVE_LIMITS.publicMax;
+/** Retry-After of a stream refused for its user's cap. */
+const USER_CAP_RETRY_SEC = 10;
 const PUSH_MS = 250;
 const KEEPALIVE_MS = 15_000;
 
@@ -79,13 +83,21 @@ export const streamRoutes: RestRoute[] = [
   {
     method: "GET",
     pattern: /^\/online\/stream$/,
-    handler: ({ res, ctx, url }) => {
+    handler: ({ req, res, ctx, url, caller }) => {
       const ids = (url.searchParams.get("variables") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
       if (ids.length === 0) throw invalidParam("Invalid parameter variables: give one or more variable IDs, comma separated");
       if (ids.length > 1000) throw invalidParam("Invalid parameter variables: at most 1000");
       for (const id of ids) if (!findVariable(ctx.data, id)) throw notFound(`Unknown variable ${id}`);
       const hub = ctx.data.streams;
-      if (hub.size >= MAX_STREAMS) throw new RpcError(503, -12, `Too many live streams (${MAX_STREAMS}); try again later`);
+      const relay = fromConsole(req, ctx.clients);
+      const caps = ctx.data.liveCaps;
+      const place = caps.place("sse", relay);
+      if (!place) throw new RpcError(503, -12, `Too many live streams (${caps.maxOf(relay)}); try again later`);
+      if (!place.user(liveKey(caller.userId, req))) {
+        place.release();
+        throw new RpcError(429, -12, `Too many live connections for one user (${caps.perUserOf(relay)}); close one first`, { "Retry-After": String(USER_CAP_RETRY_SEC) });
+      }
+      res.once("close", () => place.release());
       res.writeHead(200, {
         "Content-Type": "text/event-stream; charset=utf-8",
         "Cache-Control": "no-store",

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { notFound, refused } from "../../http/errors.ts";
 import { sendData } from "../../http/rest.ts";
+import { writeDataList } from "../../http/answer-stream.ts";
 import type { RestRoute } from "../../http/rest.ts";
 import { deleteMeasurement, devicesMatching, getMeasurement, listMeasurements, searchMeasurements, setMetaData } from "../../store/measurements.ts";
 import type { Measurement, MeasurementFilter } from "../../store/measurements.ts";
@@ -15,6 +16,7 @@ import type { MeasurementKind } from "./describe.ts";
 
 // Every time of the data API, from a query's text too (PostgreSQL compares them as bigint).
 const time = z.coerce.number().pipe(epochMs);
+const MetaTerm = z.object({ Key: z.string().trim().max(64).default(""), Value: z.string().max(1000).default("") });
 const MeasurementQuery = z.object({
   Start: time.optional(),
   End: time.optional(),
@@ -28,8 +30,15 @@ const MeasurementQuery = z.object({
   Measurements: z.array(z.union([z.string(), z.number()]).transform(String)).max(10_000).optional(),
   AddVarMapping: z.boolean().default(false),
   AddMeasMetaData: z.boolean().default(false),
-  /** Metadata search: the measurement's own, a variable's or its device's metadata has this key and a value containing this text. */
-  MeasMetaDataFilter: z.object({ Key: z.string().trim().max(64).default(""), Value: z.string().max(1000).default("") }).optional(),
+  /**
+   * Metadata search: the measurement's own, a variable's or its device's metadata has this key and
+   * a value containing this text. One object, or a list of them (the family's client sends
+   * `[{Key, Value}]`): a measurement matching any of them is listed.
+   */
+  MeasMetaDataFilter: z
+    .union([MetaTerm, z.array(MetaTerm).max(50)])
+    .optional()
+    .transform((f) => (f === undefined ? [] : Array.isArray(f) ? f : [f]).filter((t) => t.Key || t.Value)),
 });
 type MeasurementQuery = z.output<typeof MeasurementQuery>;
 
@@ -46,17 +55,20 @@ function sourceOr404(data: DataContext, sid: string) {
 async function measurementsOf(data: DataContext, db: Parameters<typeof listMeasurements>[0], sid: string, q: MeasurementQuery) {
   if (q.Start !== undefined && q.End !== undefined && q.End < q.Start) throw refused("End is before Start");
   const f: MeasurementFilter = { Start: q.Start, End: q.End, Order: q.Order, Limit: q.Limit, SourceId: sid, Ids: q.Measurements };
-  const key = q.MeasMetaDataFilter?.Key ?? "";
-  const value = q.MeasMetaDataFilter?.Value ?? "";
-  if (!key && !value) return withContinuous(data, db, f, await listMeasurements(db, f, data.now()));
-  const devices = new Set(await devicesMatching(db, key, value));
+  if (q.MeasMetaDataFilter.length === 0) return withContinuous(data, db, f, await listMeasurements(db, f, data.now()));
   const { sources, variables } = data.model;
-  return searchMeasurements(db, f, data.now(), {
-    Key: key,
-    Value: value,
-    DeviceSources: sources.filter((s) => devices.has(s.DeviceId)).map((s) => s.Id),
-    DeviceVariables: variables.filter((v) => devices.has(v.DeviceId)).map((v) => v.Id),
-  });
+  const terms = await Promise.all(
+    q.MeasMetaDataFilter.map(async ({ Key, Value }) => {
+      const devices = new Set(await devicesMatching(db, Key, Value));
+      return {
+        Key,
+        Value,
+        DeviceSources: sources.filter((s) => devices.has(s.DeviceId)).map((s) => s.Id),
+        DeviceVariables: variables.filter((v) => devices.has(v.DeviceId)).map((v) => v.Id),
+      };
+    }),
+  );
+  return searchMeasurements(db, f, data.now(), terms);
 }
 
 /** The source's continuous recording among its measurements, where the filter lets it in (it has no metadata). */
@@ -99,16 +111,14 @@ export const structureRoutes: RestRoute[] = [
                 AddVarMapping: z.stringbool().default(false),
                 AddMeasMetaData: z.stringbool().default(false),
                 Measurements: z.string().transform((s) => s.split(",").filter(Boolean)).optional(),
-                MeasMetaDataFilter: z.undefined().optional(),
+                MeasMetaDataFilter: z.undefined().optional().transform((): { Key: string; Value: string }[] => []),
               })
             : MeasurementQuery,
         );
         const found = await measurementsOf(r.ctx.data, r.ctx.db, src.Id, q);
         const facts = sourceFacts(r.ctx.data, src.Id, q.AddVarMapping);
-        sendData(
-          r.res,
-          found.map((m, i) => describeMeasurement(r.ctx.data, m, area, i, { vars: q.AddVarMapping, meta: q.AddMeasMetaData }, facts)),
-        );
+        // Up to 10,000 measurements, each with its variables: written one at a time, not as one string.
+        await writeDataList<(typeof found)[number]>(r.res, found, (m, i) => describeMeasurement(r.ctx.data, m, area, i, { vars: q.AddVarMapping, meta: q.AddMeasMetaData }, facts));
       },
     }),
   ),

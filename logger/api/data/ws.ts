@@ -6,6 +6,8 @@ import type { Caller, LoggerContext } from "../registry.ts";
 import { authenticateToken } from "../../auth/caller.ts";
 import type { Authentication } from "../../auth/caller.ts";
 import { bearerToken } from "../../auth/clients.ts";
+import { signInCaller, signInOf } from "../../auth/signin.ts";
+import type { SignIn } from "../../auth/signin.ts";
 import { PERMISSION_NAMES } from "../../auth/permissions.ts";
 import { RpcError, RS, describeZodError, invalidParam, notFound } from "../../http/errors.ts";
 import { findVariable } from "../../model/context.ts";
@@ -15,6 +17,7 @@ import { loginRequired } from "../../store/global-settings.ts";
 import { auditAs } from "../../store/messages.ts";
 import { f32 } from "../../store/series/query.ts";
 import { OutputValue, OutputVariables, writeOutputs } from "./outputs.ts";
+import { LIVE_LIMITS, LiveCaps, fromConsole, liveKey } from "./live-caps.ts";
 import { MSG_NAMES, MsgType, WORKER_NAMES, WorkerType, decodeFrame, encodeFrame, encodeJsonFrame } from "./wsframe.ts";
 import type { WorkerId } from "./wsframe.ts";
 
@@ -22,7 +25,8 @@ import type { WorkerId } from "./wsframe.ts";
 // "Live values over WebSocket"). One hub per logger; every subscription keeps the samples
 // acquired since its last Publish frame, so a client sees each sample once (or a Dropped count).
 
-export const MAX_SOCKETS = 100;
+/** Connections that are not the console relay's (live-caps.ts: per user, and the console's reserve). */
+export const MAX_SOCKETS = LIVE_LIMITS.publicMax;
 /** Largest frame a client may send (a write of 1000 outputs is ~50 KB); ws closes with 1009 above it. */
 export const MAX_PAYLOAD = 256 * 1024;
 export const MAX_SUBSCRIPTIONS = 64;
@@ -38,6 +42,8 @@ const PING_MS = 30_000;
 const CLOSE_GRACE_MS = 1000;
 
 export const CLOSE_AUTH = 4001;
+/** Over the per-user cap (policy violation): the reason names the cap. */
+export const CLOSE_USER_CAP = 1008;
 
 // Without login the logger lets everyone do everything (as authenticateRpc does) and ignores the token.
 const ANONYMOUS: Caller = { userId: null, username: "anonymous", permissions: new Set(PERMISSION_NAMES) };
@@ -51,8 +57,15 @@ export class ObservedLiveValues extends LiveValues {
   }
 }
 
+/** The smallest interval served: the family's client asks for 1 ms by default and gets this, never a refusal. */
+export const MIN_INTERVAL_MS = 10;
+
 const Subscribe = z.object({
-  IntervalMs: z.number().int().min(10).max(3_600_000).default(1000),
+  IntervalMs: z
+    .number()
+    .max(3_600_000)
+    .default(1000)
+    .transform((ms) => Math.max(MIN_INTERVAL_MS, Math.round(ms))),
   VIDs: z.array(z.string().min(1).max(100)).min(1).max(1000),
   ExtendedAnswer: z.boolean().default(false),
   OnValueChanged: z.boolean().default(false),
@@ -108,6 +121,8 @@ type Connection = {
   ws: WebSocket;
   ctx: LoggerContext;
   token: string | null;
+  /** The sign-in the token came from (login required): the connection lives as long as it does, not as its token. */
+  signIn: SignIn | null;
   caller: Caller;
   subs: Map<string, Subscription>;
   alive: boolean;
@@ -146,9 +161,12 @@ export class LiveSocketHub {
   private closed = false;
   private droppedTotal = 0;
 
-  constructor(live: ObservedLiveValues, now: () => number = Date.now) {
+  private readonly caps: LiveCaps;
+
+  constructor(live: ObservedLiveValues, now: () => number = Date.now, caps = new LiveCaps()) {
     this.live = live;
     this.now = now;
+    this.caps = caps;
     live.onCommit = () => this.queueFlush();
   }
 
@@ -165,29 +183,36 @@ export class LiveSocketHub {
     if (url.pathname !== "/ws") return refuseUpgrade(socket, 404, -4, `Not found: ${url.pathname}`);
     if (this.closed) return refuseUpgrade(socket, 503, -12, "The logger is shutting down");
     const token = url.searchParams.get("apitoken") ?? bearerToken(req.headers.authorization);
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ctx, ws, token));
+    // The console's relay shows its client credentials: it has places of its own (live-caps.ts).
+    const relay = fromConsole(req, ctx.clients);
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ctx, ws, token, relay, req));
   }
 
-  private accept(ctx: LoggerContext, ws: WebSocket, token: string | null): void {
+  private accept(ctx: LoggerContext, ws: WebSocket, token: string | null, relay: boolean, req: IncomingMessage): void {
     ws.on("error", () => {});
-    // Sockets still being checked count too, or a burst would get past the limit while checks run.
-    if (this.conns.size + this.checking.size >= MAX_SOCKETS) {
-      ws.close(1013, `Too many live connections (${MAX_SOCKETS}); try again later`);
+    // Taken before the token is checked, or a burst would get past the limit while checks run.
+    const place = this.caps.place("ws", relay);
+    if (!place) {
+      ws.close(1013, `Too many live connections (${this.caps.maxOf(relay)}); try again later`);
       return;
     }
+    ws.on("close", () => place.release());
     this.checking.add(ws);
     ws.on("close", () => this.checking.delete(ws));
     // Frames that arrive while the token is being checked wait for the check.
     const early: [Buffer, boolean][] = [];
     let conn: Connection | null = null;
     ws.on("message", (data, isBinary) => (conn ? this.onMessage(conn, data as Buffer, isBinary) : early.push([data as Buffer, isBinary])));
-    authenticate(ctx, token).then(
-      (auth) => {
+    authenticateWithSignIn(ctx, token).then(
+      ({ auth, signIn }) => {
         // Not in `checking` any more: closed meanwhile (by the client or by closeAll()).
         if (!this.checking.delete(ws)) return;
         if (auth.state !== "ok") return ws.close(CLOSE_AUTH, authReason(auth.state));
         if (ws.readyState !== ws.OPEN) return;
-        const c: Connection = { ws, ctx, token, caller: auth.caller, subs: new Map(), alive: true };
+        if (!place.user(liveKey(auth.caller.userId, req))) {
+          return ws.close(CLOSE_USER_CAP, `Too many live connections for one user (${this.caps.perUserOf(relay)}); close one first`);
+        }
+        const c: Connection = { ws, ctx, token, signIn, caller: auth.caller, subs: new Map(), alive: true };
         conn = c;
         this.conns.add(c);
         ws.on("pong", () => (c.alive = true));
@@ -211,16 +236,18 @@ export class LiveSocketHub {
     if (this.conns.size === 0) this.stopTimers();
   }
 
-  // A token that expires or is revoked (sign-out) ends the connection, as it would end REST calls.
+  // A sign-in that ends (sign-out, a refresh token reused, its user removed or given a new
+  // password) ends the connection within AUTH_CHECK_MS; an access token that merely expires
+  // does not, while its sign-in goes on (the family's clients never send a new one).
   private async recheckAuth(): Promise<void> {
     for (const conn of [...this.conns]) {
-      const auth = await authenticate(conn.ctx, conn.token).catch(() => null);
+      const auth = await liveAuth(conn).catch(() => null);
       // Not checkable now (the store is unreachable): checked again next time.
       if (auth === null || !this.conns.has(conn)) continue;
       if (auth.state === "ok") conn.caller = auth.caller;
       else {
         this.drop(conn);
-        conn.ws.close(CLOSE_AUTH, authReason(auth.state));
+        conn.ws.close(CLOSE_AUTH, conn.signIn ? SIGN_IN_ENDED : authReason(auth.state));
       }
     }
   }
@@ -322,20 +349,21 @@ export class LiveSocketHub {
     if (msgType !== MsgType.Authentication) throw invalidParam("Worker type 13 takes Authentication frames (message type 13) only");
     const p = parse(AuthPayload, payload, "Authentication");
     const token = typeof p === "string" ? p : "Token" in p ? p.Token : p.apitoken;
-    const auth = await authenticate(conn.ctx, token);
+    const { auth, signIn } = await authenticateWithSignIn(conn.ctx, token);
     if (auth.state !== "ok") {
       this.drop(conn);
       conn.ws.close(CLOSE_AUTH, authReason(auth.state));
       return;
     }
     conn.token = token;
+    conn.signIn = signIn;
     conn.caller = auth.caller;
     this.send(conn, encodeFrame(MsgType.Response, workerType, workerId, ok(null)));
   }
 
   private async write(conn: Connection, p: { Variables: string[]; Values?: (number | boolean)[] }) {
     // Permissions as of now, not as of the connection's start (a role may have changed).
-    const auth = await authenticate(conn.ctx, conn.token);
+    const auth = await liveAuth(conn);
     if (auth.state !== "ok") throw new RpcError(401, RS.InvalidOperation, authReason(auth.state));
     const caller = auth.caller;
     return writeOutputs(conn.ctx.data, caller, p.Variables, p.Values, (text) => auditAs(conn.ctx.db, caller.username, text, conn.ctx.trace));
@@ -693,6 +721,21 @@ async function authenticate(ctx: LoggerContext, token: string | null): Promise<A
   if (token?.includes("\0")) return { state: "invalid", caller: null };
   return authenticateToken(ctx.db, token && token !== "None" ? token : null);
 }
+
+/** A token's authentication and, with login required, the sign-in it belongs to. */
+async function authenticateWithSignIn(ctx: LoggerContext, token: string | null): Promise<{ auth: Authentication; signIn: SignIn | null }> {
+  const auth = await authenticate(ctx, token);
+  const signIn = auth.state === "ok" && auth.caller.userId !== null && token ? await signInOf(ctx.db, token) : null;
+  return { auth, signIn };
+}
+
+/** A connection's caller as of now: by its sign-in once known (an expired access token of a live sign-in still counts), else by its token. */
+async function liveAuth(conn: Connection): Promise<Authentication> {
+  if (conn.signIn && (await loginRequired(conn.ctx.db))) return signInCaller(conn.ctx.db, conn.signIn);
+  return authenticate(conn.ctx, conn.token);
+}
+
+const SIGN_IN_ENDED = "Sign-in ended";
 
 function authReason(state: "missing" | "invalid" | "expired"): string {
   return state === "expired" ? "Token expired" : state === "invalid" ? "Invalid token" : "Authentication required";

@@ -163,13 +163,13 @@ export async function placeRows(spool: ImportSpool, periodUs: number, storedEndU
  * other requests run in between, so memory stays flat and the logger keeps answering; the page
  * cache is held small meanwhile (IMPORT_CACHE_KIB) and given back its size afterwards.
  */
-export async function writeRows(store: SeriesStore, spool: ImportSpool, placement: Placement, varIds: readonly string[]): Promise<void> {
+export async function writeRows(store: SeriesStore, spool: ImportSpool, placement: Placement, varIds: readonly string[], onProgress: (rows: number) => void = () => {}): Promise<void> {
   const width = spool.width;
   if (varIds.length !== width) throw new Error(`${varIds.length} variables for ${width} columns`);
   // Imports into different sources may write at the same time: the first one shrinks the cache,
   // the last one gives it back its size.
   // PostgreSQL has no per-connection page cache of ours to hold small.
-  if (store.engine !== "sqlite") return writeBatches(store, spool, placement, varIds);
+  if (store.engine !== "sqlite") return writeBatches(store, spool, placement, varIds, onProgress);
   let held = smallCache.get(store);
   if (!held) {
     const size = (store.db.prepare("PRAGMA cache_size").get() as { cache_size: number }).cache_size;
@@ -178,7 +178,7 @@ export async function writeRows(store: SeriesStore, spool: ImportSpool, placemen
   }
   held.writers++;
   try {
-    await writeBatches(store, spool, placement, varIds);
+    await writeBatches(store, spool, placement, varIds, onProgress);
   } finally {
     if (--held.writers === 0) {
       smallCache.delete(store);
@@ -189,7 +189,7 @@ export async function writeRows(store: SeriesStore, spool: ImportSpool, placemen
 
 const smallCache = new WeakMap<SeriesStore, { writers: number; size: number }>();
 
-async function writeBatches(store: SeriesStore, spool: ImportSpool, placement: Placement, varIds: readonly string[]): Promise<void> {
+async function writeBatches(store: SeriesStore, spool: ImportSpool, placement: Placement, varIds: readonly string[], onProgress: (rows: number) => void): Promise<void> {
   const width = spool.width;
   const batch = Math.max(64, Math.floor(WRITE_VALUES / width));
   const times = new Float64Array(batch * 2);
@@ -219,6 +219,7 @@ async function writeBatches(store: SeriesStore, spool: ImportSpool, placement: P
       // On PostgreSQL this waits for the write: memory stays flat however big the file.
       await store.flush();
       unflushed = 0;
+      onProgress(from + count);
       await yieldToEvents();
     }
   }

@@ -145,16 +145,53 @@ export async function trackStatisticsPaced(reader: () => RowReader, parts: reado
   return withSpread(t.out, squares);
 }
 
+/** Raw blocks a PostgreSQL pass fetches and scans at a time (64 × 16 KB). */
+const PG_WINDOW_BLOCKS = 64;
+
 /**
  * trackStatistics() on either engine of the store: on SQLite reading as it goes (with `pace`,
- * the raw pass gives other requests turns); on PostgreSQL the rows are fetched first
- * (SeriesStore.read), and the pass runs over them.
+ * the raw pass gives other requests turns); on PostgreSQL the summary's rows are fetched first
+ * (SeriesStore.read), then the raw pass fetches and scans PG_WINDOW_BLOCKS blocks at a time, with
+ * `pace` between windows — one read of all of them held up to 20 M samples (80 MB) at once and the
+ * event loop for the whole pass (issue 24 §3).
  */
 export async function trackStatisticsOf(store: SeriesStore, parts: readonly Part[], fromUs: number, toUs: number, maxRaw: number, pace?: () => Promise<void>): Promise<TrackStatistics> {
   if (store.engine === "sqlite") {
     return pace ? trackStatisticsPaced(() => store.reader(), parts, fromUs, toUs, maxRaw, pace) : trackStatistics(() => store.reader(), parts, fromUs, toUs, maxRaw);
   }
-  return store.read((rows) => trackStatistics(() => rows, parts, fromUs, toUs, maxRaw));
+  const t = await store.read((rows) => trackSummary(() => rows, parts, fromUs, toUs));
+  const mean = t.spread;
+  if (mean === null || t.rawCount > maxRaw) return t.out;
+  let squares = 0;
+  for (const r of t.ranges) {
+    for (let blk = Math.floor(r.a / BLOCK_SAMPLES), last = Math.floor((r.b - 1) / BLOCK_SAMPLES); blk <= last; blk += PG_WINDOW_BLOCKS) {
+      const a = Math.max(r.a, blk * BLOCK_SAMPLES);
+      const b = Math.min(r.b, (blk + PG_WINDOW_BLOCKS) * BLOCK_SAMPLES);
+      // Carried through the windows (not summed per window): the same order of additions, so the
+      // same bits, as the embedded engine's one pass.
+      const before = squares;
+      squares = await store.read((rows) => {
+        let q = before;
+        scan(() => rows, r.part.vs, a, b, (v) => {
+          const d = v - mean;
+          q += d * d;
+        });
+        return q;
+      });
+      if (pace) await pace();
+    }
+  }
+  return withSpread(t.out, squares);
+}
+
+/** Raw samples a spread over [fromUs, toUs) of these parts reads (before the maxRaw cutoff). */
+export function rawSamplesOf(parts: readonly Part[], fromUs: number, toUs: number): number {
+  let n = 0;
+  for (const part of parts) {
+    const [a0, b0] = partSamples(part, fromUs, toUs);
+    if (part.vs.end >= 0) n += Math.max(0, Math.min(b0, part.vs.end) - Math.max(a0, part.vs.first, 0));
+  }
+  return n;
 }
 
 function withSpread(out: TrackStatistics, squares: number): TrackStatistics {

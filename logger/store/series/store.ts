@@ -9,6 +9,8 @@ import { emptySummary } from "./rollups.ts";
 import type { Summary } from "./rollups.ts";
 import { SqliteSeries } from "./sqlite.ts";
 import { VarSeries } from "./writer.ts";
+import { HUNG_WRITE_MS, OutageBuffer } from "./outage.ts";
+import type { OutageStatus } from "./outage.ts";
 
 export type SeriesSource = { Id: string; Name: string; PeriodUs: number; RetentionSec: number | null };
 export type SeriesVariable = { Key: number; Id: string; SourceId: string; Name: string; Unit: string };
@@ -54,8 +56,18 @@ export class SeriesStore {
   private chain: Promise<void> = Promise.resolve();
   /** The last write error (PostgreSQL unreachable…); rows stay queued and are written again. */
   lastWriteError: Error | null = null;
+  /**
+   * Sources whose recordings were imported: retention counts from now back over sample times,
+   * which would delete a recording of 2015 the moment it is imported, so these keep everything.
+   */
+  readonly retentionExempt = new Set<string>();
   /** Told about write failures and recoveries (the logger's trace). */
   onEvent: (level: "warn" | "info", message: string) => void = () => {};
+  /** The bound on what waits in memory while writes fail, and what an outage cost (outage.ts). */
+  readonly outage = new OutageBuffer((level, message) => this.onEvent(level, message));
+  /** PostgreSQL: bytes of the write in flight, and since when it runs. */
+  private writingBytes = 0;
+  private writeStartedAt: number | null = null;
 
   /** The embedded store in ${dataDir}/series.db (synchronous; PostgreSQL: SeriesStore.open). */
   constructor(dataDir: string);
@@ -298,6 +310,12 @@ export class SeriesStore {
   append(varId: string, start: number, values: Float32Array): void {
     const v = this.vars.get(varId);
     if (!v) throw new Error(`Unknown variable ${varId}`);
+    if (!this.outage.accepts()) {
+      // The database has been failing for as long as the outage buffer holds: not kept (a gap).
+      const periodUs = this.seriesOf(v).periodUs;
+      this.outage.drop(v.SourceId, values.length, (start * periodUs) / 1000, ((start + values.length - 1) * periodUs) / 1000);
+      return;
+    }
     this.seriesOf(v).append(start, values);
     if (this.unflushedBytes > AUTO_FLUSH_BYTES) void this.flush();
   }
@@ -312,9 +330,20 @@ export class SeriesStore {
     if (this.backend instanceof SqliteSeries) {
       const rows = this.take([...this.series.keys()]);
       if (rows.length) this.backend.write(rows);
+      this.outage.stored();
       return Promise.resolve();
     }
     return this.queueWrite(false);
+  }
+
+  /** Bytes acquired but not stored yet: queued, and (PostgreSQL) in the write in flight. */
+  get unsavedBytes(): number {
+    return this.unflushedBytes + this.writingBytes;
+  }
+
+  /** What Project State shows of the store: writing or not, how full the outage buffer is, the last loss. */
+  outageStatus(): OutageStatus {
+    return this.outage.status(this.engine, this.unsavedBytes);
   }
 
   /**
@@ -326,6 +355,9 @@ export class SeriesStore {
    * finds the previous one still running leaves its rows to the next.
    */
   async flushPaced(): Promise<void> {
+    // A write that has not come back for a while is an outage too (a server that stopped answering).
+    if (this.writeStartedAt !== null && Date.now() - this.writeStartedAt > HUNG_WRITE_MS) this.outage.failing(`no answer for ${HUNG_WRITE_MS / 1000} s`);
+    this.outage.check(this.unsavedBytes);
     if (!(this.backend instanceof SqliteSeries)) return this.queueWrite(true);
     if (this.pacing || this.closed) return;
     this.backend.offloadCheckpoints();
@@ -337,6 +369,7 @@ export class SeriesStore {
         if (rows.length) this.backend.write(rows);
         if (i + SLICE_VARS < keys.length) await turn();
       }
+      this.outage.stored();
     } finally {
       this.pacing = false;
     }
@@ -404,18 +437,24 @@ export class SeriesStore {
       if (paced && i + SLICE_VARS < keys.length) await turn();
     }
     rows.sort((a, b) => b.level - a.level);
+    const bytes = rows.reduce((n, r) => n + r.data.byteLength, 0);
+    this.writingBytes += bytes;
+    this.writeStartedAt = Date.now();
     try {
       await this.backend.write(rows);
-      if (this.lastWriteError) this.onEvent("info", "Series store: writing again");
       this.lastWriteError = null;
+      // Says so in the trace when it ends an outage, and what the outage cost.
+      this.outage.stored();
     } catch (err) {
       for (const r of rows) {
         const key = Number(r.id >> 43n);
         if (this.writing.get(r.id) === r.data && !this.unflushed.get(key)?.has(r.id)) this.queueRow(key, r.id, r.data);
       }
-      if (!this.lastWriteError) this.onEvent("warn", `Series store: write failed, samples stay queued (${(err as Error).message})`);
       this.lastWriteError = err as Error;
+      this.outage.failing((err as Error).message);
     } finally {
+      this.writingBytes -= bytes;
+      this.writeStartedAt = null;
       for (const r of rows) if (this.writing.get(r.id) === r.data) this.writing.delete(r.id);
     }
   }
@@ -550,7 +589,7 @@ export class SeriesStore {
     await this.settled();
     let dropHorizonUs = Number.POSITIVE_INFINITY;
     for (const src of this.sources.values()) {
-      if (src.RetentionSec === null || src.RetentionSec <= 0) dropHorizonUs = Number.NEGATIVE_INFINITY;
+      if (src.RetentionSec === null || src.RetentionSec <= 0 || this.retentionExempt.has(src.Id)) dropHorizonUs = Number.NEGATIVE_INFINITY;
       else dropHorizonUs = Math.min(dropHorizonUs, (nowMs - src.RetentionSec * 1000) * 1000);
     }
     let deleted = 0;
@@ -567,7 +606,7 @@ export class SeriesStore {
   private retentionJobs(nowMs: number, droppedUs: number) {
     const jobs: Array<{ vs: VarSeries; cutoff: number; ranges: Array<[bigint, bigint]>; nextFirst: (f: number) => number }> = [];
     for (const src of this.sources.values()) {
-      if (src.RetentionSec === null || src.RetentionSec <= 0) continue;
+      if (src.RetentionSec === null || src.RetentionSec <= 0 || this.retentionExempt.has(src.Id)) continue;
       const horizonUs = (nowMs - src.RetentionSec * 1000) * 1000;
       for (const v of this.variablesOf(src.Id)) {
         // Each segment in its own sample indices; a segment wholly before the horizon goes entirely.
@@ -591,7 +630,7 @@ export class SeriesStore {
 
   /** First sample index a source still keeps, or null when it keeps everything. */
   horizonIndex(src: SeriesSource, nowMs = Date.now()): number | null {
-    if (src.RetentionSec === null || src.RetentionSec <= 0) return null;
+    if (src.RetentionSec === null || src.RetentionSec <= 0 || this.retentionExempt.has(src.Id)) return null;
     return Math.ceil(((nowMs - src.RetentionSec * 1000) * 1000) / src.PeriodUs);
   }
 

@@ -116,7 +116,7 @@ describe("the console on the data contract alone", () => {
   it("exports with the contract's CSVSettings: separators, header text, translated time header, strftime times", async () => {
     const vars = (await onlineVariables(client)).filter((v) => v.Name === "Oil temperature");
     const now = Date.now() - 500;
-    const choices: ExportChoices = { v: [vars[0]!.Id], mode: "raw", interval: 1, aggregate: "mean", time: "iso", sep: "locale" };
+    const choices: ExportChoices = { v: [vars[0]!.Id], mode: "raw", interval: 1, aggregate: "mean", time: "iso", sep: "locale", format: "csv" };
     const body = exportBody(choices, vars, { from: now - 200, to: now }, "Europe/Rome", "it", ["Measurement: Run 1", "two\nlines"], "tempo");
     const res = await client.stream("/history/data", "POST", body);
     const lines = (await res.text()).trimEnd().split("\r\n");

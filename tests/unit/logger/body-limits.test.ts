@@ -86,7 +86,7 @@ describe("request body limits", () => {
     const socket = connect({ host: url.hostname, port: Number(url.port) });
     await new Promise((r) => socket.once("connect", r));
     socket.pause();
-    socket.write("POST /rpc/AdminAPI.LoginRequired HTTP/1.1\r\nHost: logger\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
+    socket.write("POST /rpc/AdminAPI.LoginRequired HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
     const chunk = Buffer.concat([Buffer.from("10000\r\n"), Buffer.alloc(0x10000, 0x20), Buffer.from("\r\n")]);
     let writing = true;
     const pump = () => {

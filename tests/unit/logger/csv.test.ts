@@ -99,7 +99,7 @@ describe("CSV export over HTTP", () => {
     await sleep(1500);
   });
   afterAll(() => lg.stop());
-  const post = (body: object) => fetch(`${lg.url}/history/data`, { method: "POST", headers: { Authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+  const post = (body: object) => fetch(`${lg.url}/history/data`, { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const ref = (v: { Id: string; SourceId: string }) => ({ SID: v.SourceId, VID: v.Id });
 
   it("resamples with each aggregate exactly as the raw samples say", async () => {

@@ -22,7 +22,8 @@ describe("data API over HTTP (simulator on)", () => {
   const ref = (v: Var) => ({ SID: v.SourceId, VID: v.Id });
 
   beforeAll(async () => {
-    lg = await start({ adminPassword: ADMIN_PASSWORD, simulator: { seed: 5, tickMs: 50 } });
+    // One user may hold all 100 public streams here: the per-user cap has its own tests (live-caps.test.ts).
+    lg = await start({ adminPassword: ADMIN_PASSWORD, simulator: { seed: 5, tickMs: 50 }, live: { perUser: 1000 } });
     admin = (await login(lg.url, "admin", ADMIN_PASSWORD)).access;
     viewer = (await addUser(lg.url, admin, "watcher", "Viewer")).token;
     vars = (await call("GET", "/online/structure/variables")).body.Data;
@@ -148,7 +149,7 @@ describe("data API over HTTP (simulator on)", () => {
     const volts = byName("Voltage L1");
     const res = await fetch(`${lg.url}/history/data`, {
       method: "POST",
-      headers: { Authorization: `Bearer ${admin}` },
+      headers: { Authorization: `Bearer ${admin}`, "Content-Type": "application/json" },
       body: JSON.stringify({ Start: -1000, Variables: [ref(oil), ref(volts)], Format: "csv", TimeZone: "Europe/Rome" }),
     });
     expect(res.status).toBe(200);
@@ -255,12 +256,17 @@ describe("data API over HTTP (simulator on)", () => {
     expect(none).toEqual([]);
     const continuous = await history({ Start: 0, End: 0, Variables: [{ ...ref(byName("Oil temperature")), Selector: `mid:${m.SourceId}` }], Points: 10 });
     expect(continuous.body.Data[0].TimeSeries).toMatchObject({ MeasurementId: m.SourceId, Updating: true });
-    expect(continuous.body.Data[0].TimeSeries.Start).toBe(listed[1].AbsoluteStart);
+    // Start is the first value's time (the first bucket's, aligned to the rollups): the family's client indexes value k at Start + k × Delta.
+    const cts = continuous.body.Data[0].TimeSeries;
+    expect(cts.Start).toBe(cts.AbsoluteStart);
+    expect(cts.Start).toBeLessThanOrEqual(listed[1].AbsoluteStart);
+    expect(cts.Start + cts.Delta).toBeGreaterThan(listed[1].AbsoluteStart);
 
     // A measurement selector reads exactly its own range; an unknown one is 404, never other data.
     const own = await history({ Start: 0, End: 0, Variables: [{ ...ref(byName("Oil temperature")), Selector: `mid:${m.ID}` }] });
     expect(own.status).toBe(200);
-    expect(own.body.Data[0].TimeSeries).toMatchObject({ MeasurementId: m.ID, Start: m.Start, End: stopped.End, Updating: false, Type: "equidistant", Format: "json" });
+    // Start: the first sample's time, the first point of the 10 ms grid at or after the measurement's start.
+    expect(own.body.Data[0].TimeSeries).toMatchObject({ MeasurementId: m.ID, Start: Math.ceil(m.Start / 10) * 10, End: stopped.End, Updating: false, Type: "equidistant", Format: "json" });
     const viaPath = await call("POST", `/history/data/${m.SourceId}`, { MID: m.ID, Variables: [byName("Oil temperature").Id] });
     expect(viaPath.body.Data[0].TimeSeries.Values).toEqual(own.body.Data[0].TimeSeries.Values);
     const unknown = await history({ Start: 0, End: 0, Variables: [{ ...ref(byName("Oil temperature")), Selector: "mid:nope" }] });

@@ -43,4 +43,13 @@ describe("logger/main.ts", () => {
     expect(await p.exited).toBe(2);
     expect(p.err()).toMatch(/LOGGER_PORT/);
   });
+
+  it("refuses malformed LOGGER_ALLOWED_ORIGINS and LOGGER_HOSTNAMES with exit code 2", async () => {
+    const origins = run([], { LOGGER_ALLOWED_ORIGINS: "console.plant:3000", DATA_DIR: "/tmp/never-used-by-loggia" });
+    expect(await origins.exited).toBe(2);
+    expect(origins.err()).toMatch(/LOGGER_ALLOWED_ORIGINS: console\.plant:3000 is not an origin/);
+    const names = run([], { LOGGER_HOSTNAMES: "http://logger.plant/", DATA_DIR: "/tmp/never-used-by-loggia" });
+    expect(await names.exited).toBe(2);
+    expect(names.err()).toMatch(/LOGGER_HOSTNAMES/);
+  });
 });

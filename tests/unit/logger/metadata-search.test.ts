@@ -17,7 +17,7 @@ describe("measurements by metadata", () => {
   let sid = "";
   const search = async ({ MetaKey, MetaValue, ...q }: { MetaKey?: string; MetaValue?: string; Limit?: number; Order?: string }) => {
     const filter = MetaKey || MetaValue ? { MeasMetaDataFilter: { Key: MetaKey, Value: MetaValue } } : {};
-    const res = await fetch(`${lg.url}/history/structure/sources/${sid}/measurements`, { method: "POST", headers: { Authorization: `Bearer ${admin}` }, body: JSON.stringify({ ...q, ...filter }) });
+    const res = await fetch(`${lg.url}/history/structure/sources/${sid}/measurements`, { method: "POST", headers: { Authorization: `Bearer ${admin}`, "Content-Type": "application/json" }, body: JSON.stringify({ ...q, ...filter }) });
     expect(res.status).toBe(200);
     return ((await res.json()) as { Data: { Id: string; Name: string; MatchedOn?: string[]; SourceId: string; Variables: string[] }[] }).Data;
   };
@@ -66,6 +66,24 @@ describe("measurements by metadata", () => {
     const plain = await search({});
     expect(plain.map((m) => m.Name)).toEqual(["Other", "Own", "Test bench controller (continuous)"]);
     expect(plain[0]!.MatchedOn).toBeUndefined();
+
+    // The family's client sends a list of {Key, Value}: any match lists the measurement (it was 400).
+    const list = async (MeasMetaDataFilter: unknown) => {
+      const res = await fetch(`${lg.url}/history/structure/sources/${sid}/measurements`, { method: "POST", headers: { Authorization: `Bearer ${admin}` }, body: JSON.stringify({ MeasMetaDataFilter }) });
+      expect(res.status, await res.clone().text()).toBe(200);
+      return ((await res.json()) as { Data: { Name: string; MatchedOn?: string[] }[] }).Data;
+    };
+    expect((await list([{ Key: "Operator", Value: "Anna" }])).map((m) => m.Name)).toEqual(["Own"]);
+    const either = await list([{ Key: "Operator", Value: "Bruno" }, { Key: "Operator", Value: "Anna" }]);
+    expect(either.map((m) => m.Name)).toEqual(["Other", "Own"]);
+    expect(either.every((m) => m.MatchedOn!.join() === "measurement")).toBe(true);
+    // Scopes of every term that matched, in one list.
+    const both = await list([{ Key: "Operator", Value: "Anna" }, { Key: "Location", Value: "Cell 3" }]);
+    expect(both.find((m) => m.Name === "Own")!.MatchedOn).toEqual(["measurement", "device"]);
+    expect(both.find((m) => m.Name === "Other")!.MatchedOn).toEqual(["device"]);
+    expect(await list([{ Key: "Nope", Value: "x" }, { Key: "Operator", Value: "Carla" }])).toEqual([]);
+    // An empty list is no filter.
+    expect((await list([])).map((m) => m.Name)).toEqual(["Other", "Own", "Test bench controller (continuous)"]);
 
     // A removed entry no longer matches.
     await set("variable", variable, "Sensor", "");

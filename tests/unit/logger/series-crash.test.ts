@@ -76,7 +76,7 @@ describe("crash safety", () => {
       const token = (await login(lg.url, "admin", ADMIN_PASSWORD)).access;
       const res = await fetch(`${lg.url}/history/data`, {
         method: "POST",
-        headers: { Authorization: `Bearer ${token}` },
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
         // End is exclusive and buckets lie on a fixed grid: ending 1 ms after the last sample (as
         // this test did) sometimes put a whole bucket in that unrecorded millisecond, rightly
         // answered as a gap. Ending right after the last stored sample asks only for stored time.

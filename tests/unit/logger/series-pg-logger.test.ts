@@ -26,7 +26,7 @@ describe.skipIf(missing)("the logger's series on PostgreSQL", () => {
     const oil = buildRig(resolveSim(SIM)).model.variables.find((v) => v.Name === "Oil temperature")!;
     const ask = async (url: string, path: string, body: object) => {
       const token = (await login(url, "admin", ADMIN_PASSWORD)).access;
-      const res = await fetch(`${url}${path}`, { method: "POST", headers: { Authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+      const res = await fetch(`${url}${path}`, { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
       expect(res.status).toBe(200);
       return (await res.json()) as { Data: any };
     };

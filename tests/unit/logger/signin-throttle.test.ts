@@ -4,7 +4,8 @@ import { ADMIN_PASSWORD, API, CLIENT, addUser, login, rpc, sleep, start, tokenRe
 import type { TestLogger } from "./helpers.ts";
 
 // Every door that checks a password — POST /token, AdminAPI.Login, ChangePassword — shares one
-// throttle per account and per client address (logger/auth/throttle.ts), over real HTTP.
+// throttle per account and client address, per account, per device token and per client address
+// (logger/auth/throttle.ts), over real HTTP.
 
 const GIBENCH = { id: "gibench", secret: "" };
 
@@ -96,7 +97,7 @@ describe("sign-in throttling at the logger", () => {
     const texts = Messages.map((m: { Text: string }) => m.Text);
     expect(texts).toContain("Failed sign-in as alice from 127.0.0.1 (POST /token)");
     expect(texts).toContain("Failed sign-in as dave from 127.0.0.1 (AdminAPI.Login)");
-    expect(texts).toContain("Sign-ins for account alice paused for 1 s after 5 failed attempts");
+    expect(texts).toContain("Sign-ins for account alice from 127.0.0.1 paused for 1 s after 5 failed attempts");
     expect(Messages[0]).toMatchObject({ Topic: "Audit", Type: "Warning", Sender: "Logger" });
     expect(JSON.stringify(Messages)).not.toMatch(/not-the-password|alice-pass-12/);
   });
@@ -151,5 +152,90 @@ describe("throttling by client address", () => {
     expect(forwarded.status).toBe(400);
     const rightAdmin = await tokenFrom(lg.url, { grant_type: "password", username: "admin", password: ADMIN_PASSWORD }, CLIENT, "198.51.100.8");
     expect(rightAdmin.status).toBe(200);
+  });
+});
+
+// Issue 24: an attacker's address must not keep the account's owner out, and the owner's device
+// (a device token from an earlier sign-in) must get in even while a botnet used up the account.
+describe("no lock-out of the owner", () => {
+  let lg: TestLogger;
+  let admin: string;
+  beforeAll(async () => {
+    lg = await start({ adminPassword: ADMIN_PASSWORD });
+    admin = (await login(lg.url, "admin", ADMIN_PASSWORD)).access;
+    for (const name of ["hana", "ivan", "jill"]) await addUser(lg.url, admin, name, "Operator", `${name}-pass-12`);
+  });
+  afterAll(() => lg.stop());
+
+  const right = (username: string) => ({ grant_type: "password", username, password: `${username}-pass-12` });
+
+  /** Wrong guesses from made-up addresses, five each, until a fresh address is refused too: the account's budget is used up. */
+  async function exhaustBudget(username: string): Promise<number> {
+    for (let n = 1; ; n++) {
+      const address = `203.0.113.${n}`;
+      for (let i = 0; i < 5; i++) {
+        const r = await tokenFrom(lg.url, wrong(username), CLIENT, address);
+        if (r.status === 429) return Number(r.headers.get("retry-after"));
+        expect(r.status).toBe(400);
+      }
+    }
+  }
+
+  it("lets the owner in from another address while an attacker's address is blocked on the account", { timeout: 40_000 }, async () => {
+    // The attacker guesses whenever it may, until its next guess must wait a while.
+    let wait = 0;
+    while (wait < 4) {
+      const r = await tokenFrom(lg.url, wrong("hana"), CLIENT, "203.0.113.66");
+      if (r.status === 429) {
+        wait = Number(r.headers.get("retry-after"));
+        if (wait < 4) await sleep(wait * 1000);
+      } else expect(r.status).toBe(400);
+    }
+    // Meanwhile the owner, elsewhere, gets in at once.
+    expect((await tokenFrom(lg.url, right("hana"), CLIENT, "198.51.100.20")).status).toBe(200);
+    expect((await tokenFrom(lg.url, wrong("hana"), CLIENT, "203.0.113.66")).status).toBe(429);
+  });
+
+  it("lets the owner's device in while attackers from many addresses used up the account's budget", { timeout: 60_000 }, async () => {
+    const first = await tokenFrom(lg.url, right("ivan"), CLIENT, "198.51.100.21");
+    expect(first.status).toBe(200);
+    const device = first.body.device_token as string;
+    expect(device).toMatch(/^d1\.\d+\.\d+\./);
+    const other = (await tokenFrom(lg.url, right("jill"), CLIENT, "198.51.100.22")).body.device_token as string;
+
+    const wait = await exhaustBudget("ivan");
+    expect(wait).toBeGreaterThan(60);
+    // A device that never signed in as ivan waits, whatever it sends as a token.
+    const tampered = `${device.slice(0, -2)}${device.endsWith("A") ? "BB" : "AA"}`;
+    for (const token of [undefined, other, tampered, "d1.1.9999999999.x.y"]) {
+      const res = await tokenFrom(lg.url, { ...right("ivan"), ...(token ? { device_token: token } : {}) }, CLIENT, "198.51.100.21");
+      expect(res.status, `device_token ${token}`).toBe(429);
+    }
+    // The owner's device gets in, and is handed a new token.
+    const owner = await tokenFrom(lg.url, { ...right("ivan"), device_token: device }, CLIENT, "198.51.100.21");
+    expect(owner.status).toBe(200);
+    expect(owner.body.device_token).toMatch(/^d1\./);
+    expect(owner.body.device_token).not.toBe(device);
+    // AdminAPI.Login takes it too (scripts), from any address.
+    const script = await rpc(lg.url, "AdminAPI.Login", { ClientID: "gibench", Username: "ivan", Password: "ivan-pass-12", DeviceToken: owner.body.device_token });
+    expect(script.status).toBe(200);
+    expect(script.body.DeviceToken).toMatch(/^d1\./);
+    expect((await rpc(lg.url, "AdminAPI.Login", { ClientID: "gibench", Username: "ivan", Password: "ivan-pass-12" })).status).toBe(429);
+
+    // Wrong passwords with the token count against it alone: five, then it waits; the budget is not charged.
+    for (let i = 0; i < 5; i++) expect((await tokenFrom(lg.url, { ...wrong("ivan"), device_token: device }, CLIENT, "198.51.100.21")).status).toBe(400);
+    const blocked = await tokenFrom(lg.url, { ...right("ivan"), device_token: device }, CLIENT, "198.51.100.21");
+    expect(blocked.status).toBe(429);
+    expect(blocked.headers.get("retry-after")).toBe("1");
+    const { Messages } = (await rpc(lg.url, "GI.system/MessagingAPI.GetMessages", { Filter: { Topic: "Audit", Sender: "Logger" }, Limit: 20 }, admin)).body;
+    const texts = Messages.map((m: { Text: string }) => m.Text);
+    expect(texts).toContain("Sign-ins for account ivan on one device it signed in from before paused for 1 s after 5 failed attempts");
+    expect(texts).toContain("Failed sign-in as ivan from 198.51.100.21 on a device it signed in from before (POST /token)");
+    expect(JSON.stringify(Messages)).not.toContain(device);
+  });
+
+  it("tells the audit log when the account's budget is used up", async () => {
+    const { Messages } = (await rpc(lg.url, "GI.system/MessagingAPI.GetMessages", { Filter: { Topic: "Audit", Sender: "Logger" }, Limit: 500 }, admin)).body;
+    expect(Messages.map((m: { Text: string }) => m.Text)).toContain("Sign-ins for account ivan from devices it has not signed in from paused for 360 s after 20 failed attempts");
   });
 });

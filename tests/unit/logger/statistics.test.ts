@@ -85,7 +85,7 @@ describe("POST /history/statistics", () => {
       const stats = await call({ Start: end - 1000, End: end, Variables: ref });
       expect(stats.status).toBe(200);
       const s = stats.body.Data.Statistics[0];
-      const raw = await fetch(`${lg.url}/history/data`, { method: "POST", headers: { Authorization: `Bearer ${token}` }, body: JSON.stringify({ Start: end - 1000, End: end, Variables: ref }) }).then((r) => r.json());
+      const raw = await fetch(`${lg.url}/history/data`, { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify({ Start: end - 1000, End: end, Variables: ref }) }).then((r) => r.json());
       const xs: number[] = raw.Data[0].TimeSeries.Values[0].filter((x: number | null) => x !== null);
       expect(s.Count).toBe(xs.length);
       expect(s.Min).toBe(Math.min(...xs));

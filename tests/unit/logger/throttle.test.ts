@@ -1,22 +1,44 @@
 import { describe, expect, it } from "vitest";
 import { hashPassword } from "../../../logger/auth/passwords.ts";
-import { ACCOUNT_POLICY, BackoffTable, SignInThrottle, accountKey, addressKey } from "../../../logger/auth/throttle.ts";
+import { BUDGET_POLICY, BackoffTable, PAIR_POLICY, SignInThrottle, accountKey, addressKey } from "../../../logger/auth/throttle.ts";
 import type { ThrottleEvent } from "../../../logger/auth/throttle.ts";
 
 // The throttle with a hand-driven clock: what an attacker who retries the moment Retry-After
 // allows can get through, and what everybody else keeps.
 
 function clock(start = 1_000_000) {
-  const c = { t: start, now: () => c.t };
+  const c = { t: start, start, now: () => c.t };
   return c;
 }
 
 /** One guess: true when it was checked (and failed), false when it was refused. */
-async function guess(throttle: SignInThrottle, user: string, address: string | null, right = false): Promise<{ checked: boolean; retryAfterSec: number }> {
-  const attempt = await throttle.begin(user, address);
+async function guess(throttle: SignInThrottle, user: string, address: string | null, right = false, device: string | null = null): Promise<{ checked: boolean; retryAfterSec: number }> {
+  const attempt = await throttle.begin(user, address, "", device);
   if (!attempt.ok) return { checked: false, retryAfterSec: attempt.retryAfterSec };
   attempt.settle(right);
   return { checked: true, retryAfterSec: 0 };
+}
+
+/** Guesses from a fresh address each time, again exactly when told it may, for `seconds`: the times of the checked ones. */
+async function botnetAttack(throttle: SignInThrottle, c: { t: number }, user: string, seconds: number): Promise<number[]> {
+  const end = c.t + seconds * 1000;
+  const checked: number[] = [];
+  for (let n = 0; c.t < end; n++) {
+    const r = await guess(throttle, user, `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`);
+    if (r.checked) checked.push(c.t);
+    else c.t += r.retryAfterSec * 1000;
+  }
+  return checked;
+}
+
+/** The most checked guesses within any one hour. */
+function busiestHour(times: number[]): number {
+  let most = 0;
+  for (let i = 0, j = 0; j < times.length; j++) {
+    while (times[j]! - times[i]! >= 3600_000) i++;
+    most = Math.max(most, j - i + 1);
+  }
+  return most;
 }
 
 /** An attacker that guesses again exactly when told it may, for `seconds`. */
@@ -36,7 +58,7 @@ describe("SignInThrottle", () => {
   it("lets a few failures through, then backs off exponentially", async () => {
     const c = clock();
     const t = new SignInThrottle({ now: c.now, refusalDelayMs: 0 });
-    for (let i = 0; i < ACCOUNT_POLICY.free; i++) expect((await guess(t, "alice", "10.0.0.1")).checked).toBe(true);
+    for (let i = 0; i < PAIR_POLICY.free; i++) expect((await guess(t, "alice", "10.0.0.1")).checked).toBe(true);
     const waits: number[] = [];
     for (let i = 0; i < 6; i++) {
       const refused = await guess(t, "alice", "10.0.0.1");
@@ -48,7 +70,7 @@ describe("SignInThrottle", () => {
     expect(waits).toEqual([1, 2, 4, 8, 16, 32]);
   });
 
-  it("accepts at most 30 guesses per account in the first hour and ~4 an hour after, from one address or many", async () => {
+  it("accepts at most 30 guesses per account in the first hour from one address or many, ~4 an hour after from one, 10 from many", async () => {
     const c = clock();
     const t = new SignInThrottle({ now: c.now, refusalDelayMs: 0 });
     const firstHour = await attack(t, c, "alice", "10.0.0.1", 3600);
@@ -56,31 +78,25 @@ describe("SignInThrottle", () => {
     expect(firstHour).toBeGreaterThanOrEqual(10);
     expect(await attack(t, c, "alice", "10.0.0.1", 3600)).toBeLessThanOrEqual(5);
 
-    // A botnet: every guess from a fresh address does not get more.
+    // A botnet: every guess from a fresh address gets no more than the account's budget.
     const c2 = clock();
     const t2 = new SignInThrottle({ now: c2.now, refusalDelayMs: 0 });
-    let n = 0;
-    let accepted = 0;
-    const end = c2.t + 3600_000;
-    while (c2.t < end) {
-      const r = await guess(t2, "bob", `10.1.${n >> 8 & 255}.${n++ & 255}`);
-      if (r.checked) accepted++;
-      else c2.t += r.retryAfterSec * 1000;
-    }
-    expect(accepted).toBeLessThanOrEqual(30);
+    const botnet = await botnetAttack(t2, c2, "bob", 2 * 3600);
+    expect(botnet.filter((at) => at < c2.start + 3600_000).length).toBeLessThanOrEqual(30);
+    expect(botnet.filter((at) => at >= c2.start + 3600_000).length).toBeLessThanOrEqual(BUDGET_POLICY.free / 2);
   });
 
-  it("never locks an account for good: the right password works once the wait is over", async () => {
+  it("never locks an account for good: once a botnet used up its budget, the right password works after the wait", async () => {
     const c = clock();
     const t = new SignInThrottle({ now: c.now, refusalDelayMs: 0 });
-    await attack(t, c, "alice", "10.0.0.66", 7200);
-    while ((await guess(t, "alice", "10.0.0.66")).checked); // the attacker's latest guess started a block
+    await botnetAttack(t, c, "alice", 7200);
+    while ((await guess(t, "alice", `10.9.${c.t % 250}.1`)).checked); // the attackers' latest guess started a block
     const refused = await guess(t, "alice", "10.0.0.2", true);
     expect(refused.checked).toBe(false);
-    expect(refused.retryAfterSec).toBeLessThanOrEqual(15 * 60);
+    expect(refused.retryAfterSec).toBeLessThanOrEqual(BUDGET_POLICY.maxMs / 1000);
     c.t += refused.retryAfterSec * 1000;
     expect((await guess(t, "alice", "10.0.0.2", true)).checked).toBe(true);
-    // A right password resets the account: a typo right after is not punished.
+    // A right password resets this client's count: a typo right after is not punished.
     expect((await guess(t, "alice", "10.0.0.2")).checked).toBe(true);
   });
 
@@ -118,7 +134,7 @@ describe("SignInThrottle", () => {
       return true;
     };
     const results = await Promise.all(Array.from({ length: 16 }, slowCheck));
-    expect(results.filter(Boolean)).toHaveLength(ACCOUNT_POLICY.free);
+    expect(results.filter(Boolean)).toHaveLength(PAIR_POLICY.free);
   });
 
   it("tells the audit log about failures and blocks", async () => {
@@ -127,7 +143,8 @@ describe("SignInThrottle", () => {
     const t = new SignInThrottle({ now: c.now, refusalDelayMs: 0, onEvent: (e) => void events.push(e) });
     for (let i = 0; i < 5; i++) await guess(t, "Alice", "10.0.0.1");
     expect(events.filter((e) => e.kind === "failed")).toHaveLength(5);
-    expect(events.at(-1)).toEqual({ kind: "blocked", key: "account", value: "alice", seconds: 1, failures: 5 });
+    expect(events[0]).toEqual({ kind: "failed", account: "alice", address: "10.0.0.1", via: "", device: false });
+    expect(events.at(-1)).toEqual({ kind: "blocked", key: "pair", value: "alice", address: "10.0.0.1", seconds: 1, failures: 5 });
   });
 
   it("settles an attempt only once its audit entries are written (the answer never precedes them)", async () => {
@@ -151,6 +168,92 @@ describe("SignInThrottle", () => {
     const started = performance.now();
     expect((await guess(t, "alice", "10.0.0.1")).checked).toBe(false);
     expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+  });
+});
+
+// Issue 24: one guess from one address each time its block ended kept the owner, signing in from
+// another address with the right password, at 429 on 37 of 39 tries over 20 minutes.
+describe("no lock-out of the owner", () => {
+  /**
+   * The attacker at `attackers()`'s addresses guesses the moment it may; the owner tries the right
+   * password every `everyMin` minutes (from 10.0.0.2, with `device` when given). Returns the
+   * owner's results and the times of the attackers' checked guesses.
+   */
+  async function underAttack(opts: { hours: number; everyMin: number; attackers: () => string; device?: string }) {
+    const c = clock();
+    const t = new SignInThrottle({ now: c.now, refusalDelayMs: 0 });
+    const end = c.t + opts.hours * 3600_000;
+    let attackerAt = c.t;
+    let ownerAt = c.t + 60_000;
+    const owner: boolean[] = [];
+    const guesses: number[] = [];
+    while (Math.min(attackerAt, ownerAt) < end) {
+      if (attackerAt <= ownerAt) {
+        c.t = attackerAt;
+        const r = await guess(t, "alice", opts.attackers());
+        if (r.checked) guesses.push(c.t);
+        else attackerAt = c.t + r.retryAfterSec * 1000;
+      } else {
+        c.t = ownerAt;
+        owner.push((await guess(t, "alice", "10.0.0.2", true, opts.device ?? null)).checked);
+        ownerAt = c.t + opts.everyMin * 60_000;
+      }
+    }
+    return { owner, guesses, throttle: t };
+  }
+  const rate = (xs: boolean[]) => xs.filter(Boolean).length / xs.length;
+
+  it("lets the owner in from another address every time while one address guesses each time its block ends", async () => {
+    const { owner, guesses } = await underAttack({ hours: 3, everyMin: 7, attackers: () => "203.0.113.66" });
+    expect(owner.length).toBeGreaterThan(20);
+    expect(rate(owner)).toBe(1);
+    // And the attacker still gets no more than before.
+    expect(busiestHour(guesses)).toBeLessThanOrEqual(30);
+    expect(guesses.filter((at) => at >= guesses[0]! + 2 * 3600_000).length).toBeLessThanOrEqual(5);
+  });
+
+  it("lets the owner's device in every time while a botnet uses up the account's budget; at most 30 guesses in any hour", async () => {
+    let n = 0;
+    const botnet = () => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n++ & 255}`;
+    const withDevice = await underAttack({ hours: 3, everyMin: 5, attackers: botnet, device: "owner-device" });
+    expect(rate(withDevice.owner)).toBe(1);
+    expect(busiestHour(withDevice.guesses)).toBeLessThanOrEqual(30);
+    // Without the device token the owner is one more unknown client: the budget keeps it waiting too.
+    const without = await underAttack({ hours: 3, everyMin: 5, attackers: botnet });
+    expect(rate(without.owner)).toBeLessThan(0.5);
+    expect(busiestHour(without.guesses)).toBeLessThanOrEqual(30);
+  });
+
+  it("counts failures with a device token against that token only, and backs it off", async () => {
+    const c = clock();
+    const t = new SignInThrottle({ now: c.now, refusalDelayMs: 0 });
+    for (let i = 0; i < PAIR_POLICY.free; i++) expect((await guess(t, "alice", "10.0.0.2", false, "dev-1")).checked).toBe(true);
+    const refused = await guess(t, "alice", "10.0.0.2", true, "dev-1");
+    expect(refused).toEqual({ checked: false, retryAfterSec: 1 });
+    // The account, the address and another device are untouched.
+    expect(t.accounts.waitMs("alice")).toBe(0);
+    expect(t.addresses.waitMs("10.0.0.2")).toBe(0);
+    expect((await guess(t, "alice", "10.0.0.2", true)).checked).toBe(true);
+    expect((await guess(t, "alice", "10.0.0.2", true, "dev-2")).checked).toBe(true);
+    // The right password with the token, after its wait, clears it.
+    c.t += 1000;
+    expect((await guess(t, "alice", "10.0.0.2", true, "dev-1")).checked).toBe(true);
+    expect((await guess(t, "alice", "10.0.0.2", false, "dev-1")).checked).toBe(true);
+  });
+
+  it("keeps a flood of parallel guesses from one address from filling the queue the owner joins", async () => {
+    const t = new SignInThrottle({ refusalDelayMs: 0 });
+    const slow = async (address: string, device: string | null = null) => {
+      const attempt = await t.begin("alice", address, "", device);
+      if (!attempt.ok) return false;
+      await new Promise((r) => setTimeout(r, 2));
+      await attempt.settle(address === "10.0.0.2");
+      return true;
+    };
+    const flood = Array.from({ length: 40 }, () => slow("203.0.113.66"));
+    const owner = slow("10.0.0.2");
+    expect(await owner).toBe(true);
+    expect((await Promise.all(flood)).filter(Boolean).length).toBe(PAIR_POLICY.free);
   });
 });
 
@@ -178,7 +281,7 @@ describe("password hashing", () => {
 describe("BackoffTable memory", () => {
   it("stays bounded and keeps the entries of keys under attack", () => {
     const c = clock();
-    const table = new BackoffTable(ACCOUNT_POLICY, c.now, 1000);
+    const table = new BackoffTable(PAIR_POLICY, c.now, 1000);
     for (let i = 0; i < 20; i++) table.fail("victim");
     for (let i = 0; i < 50_000; i++) table.fail(`made-up-${i}`);
     expect(table.size).toBeLessThanOrEqual(1000);
@@ -187,7 +290,7 @@ describe("BackoffTable memory", () => {
 
   it("forgets counts over time (the cool-down)", () => {
     const c = clock();
-    const table = new BackoffTable(ACCOUNT_POLICY, c.now);
+    const table = new BackoffTable(PAIR_POLICY, c.now);
     for (let i = 0; i < 6; i++) table.fail("alice");
     c.t += 24 * 3600_000;
     // Drained: the next failure is within the free allowance again.

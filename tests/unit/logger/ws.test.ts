@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { HIGH_WATER, PENDING_BUDGET } from "../../../logger/api/data/ws.ts";
 import { startLogger } from "../../../logger/server.ts";
-import { ADMIN_PASSWORD, addUser, login, rpc, sleep, start, tempDir } from "./helpers.ts";
+import { ADMIN_PASSWORD, CLIENT, addUser, login, rpc, sleep, start, tempDir, verify } from "./helpers.ts";
 import type { TestLogger } from "./helpers.ts";
 
 // The logger's live WebSocket as a client of the logger family sees it. Frames are built and
@@ -95,6 +95,19 @@ class Client {
 }
 
 const wsUrl = (base: string, token: string | null) => `${base.replace(/^http/, "ws")}/ws${token === null ? "" : `?apitoken=${encodeURIComponent(token)}`}`;
+
+async function variables(base: string, token: string): Promise<Var[]> {
+  const res = await fetch(`${base}/online/structure/variables`, { headers: { Authorization: `Bearer ${token}` } });
+  return (await res.json()).Data;
+}
+
+async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await sleep(100);
+  }
+}
 
 async function open(base: string, token: string | null): Promise<Client> {
   const c = new Client(wsUrl(base, token));
@@ -250,6 +263,17 @@ describe("live values over WebSocket (simulator on, login required)", () => {
     expect((await c.next((x) => x.workerId === "rd" && x.msgType === 8)).f.payload.Data.Values).toEqual([0]);
   });
 
+  it("serves the family client's default IntervalMs 1 (and 0) at 10 ms instead of refusing it", async () => {
+    const c = await client();
+    const oil = byName("Oil temperature");
+    for (const [worker, interval] of [["one", 1], ["zero", 0]] as const) {
+      c.send(frame(1, 2, worker, { IntervalMs: interval, VIDs: [oil.Id], ExtendedAnswer: true }));
+      const frames = await c.publishes(worker, 4);
+      for (const f of frames) expect((f.payload as Item[])[0]!.State).toBe("OK");
+    }
+    expect(c.frames.some((f) => f.msgType === 10), JSON.stringify(c.frames.find((f) => f.msgType === 10)?.payload)).toBe(false);
+  });
+
   it("answers malformed frames with an Error frame and keeps the connection", async () => {
     const c = await client();
     const oil = byName("Oil temperature");
@@ -304,28 +328,65 @@ describe("live values over WebSocket (simulator on, login required)", () => {
 });
 
 describe("live WebSocket tokens and limits", () => {
-  it("closes a connection when its token expires and refuses the expired token, unless a new one was sent", async () => {
+  it("keeps a connection open past its access token's expiry while the sign-in lives; refuses the expired token for a new one", async () => {
     const lg = await start({ adminPassword: ADMIN_PASSWORD, simulator: { seed: 5 }, accessTtlSec: 2 });
     try {
       const first = (await login(lg.url, "admin", ADMIN_PASSWORD)).access;
       const c = await open(lg.url, first);
       const renewed = await open(lg.url, first);
-      await sleep(1000);
-      // A client that hands over a fresh token in time keeps its connection.
+      c.send(frame(1, 2, 1, { IntervalMs: 100, VIDs: [(await variables(lg.url, first))[0]!.Id] }));
+      await c.publishes(1, 1);
+      // A client that hands over a fresh token is answered (type 13 on an open socket).
       const second = (await login(lg.url, "admin", ADMIN_PASSWORD)).access;
       renewed.send(frame(13, 13, 1, { Token: second }));
       expect((await renewed.next((f) => f.msgType === 8 && f.workerType === 13)).f.payload.Success).toBe(true);
-      expect(await c.closed).toEqual({ code: 4001, reason: "Token expired" });
+      // Well past the access token's 2 s, the first socket still publishes (the old logger closed it with 4001).
+      await until(async () => (await verify(lg.url, first)).status === 401, 6000);
+      await sleep(1500);
+      expect(c.ws.readyState, c.closedWith).toBe(WebSocket.OPEN);
+      const at = c.frames.length;
+      await c.publishes(1, 2, at);
+      // A new connection with the expired token is still refused.
       const late = new Client(wsUrl(lg.url, first));
       expect(await late.closed).toEqual({ code: 4001, reason: "Token expired" });
-      expect(renewed.ws.readyState).toBe(WebSocket.OPEN);
-      // A bad token handed over closes the connection too.
+      // A bad token handed over closes the connection.
       renewed.send(frame(13, 13, 2, { Token: "forged" }));
       expect(await renewed.closed).toEqual({ code: 4001, reason: "Invalid token" });
+      c.ws.terminate();
     } finally {
       await lg.stop();
     }
   });
+
+  it("closes within seconds when the sign-in ends: signed out, password changed, user removed", async () => {
+    const lg = await start({ adminPassword: ADMIN_PASSWORD, simulator: { seed: 5 }, accessTtlSec: 2 });
+    try {
+      const admin = await login(lg.url, "admin", ADMIN_PASSWORD);
+      const { id } = await addUser(lg.url, admin.access, "bench", "Operator");
+      const other = await addUser(lg.url, admin.access, "bench2", "Operator");
+      const cases: [string, string, (pair: { access: string; refresh: string }) => Promise<unknown>][] = [
+        ["bench", "signed out", (pair) => fetch(`${lg.url}/revoke`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", Authorization: `Basic ${Buffer.from(`${CLIENT.id}:${CLIENT.secret}`).toString("base64")}` }, body: new URLSearchParams({ token: pair.refresh }).toString() })],
+        // The admin's own tokens last 2 s too: a fresh sign-in for each change.
+        ["bench", "password changed", async () => rpc(lg.url, "GI.system/UserManagementAPI.SetUser", { User: { ID: id }, Password: "another-pass-456" }, (await login(lg.url, "admin", ADMIN_PASSWORD)).access)],
+        ["bench2", "user removed", async () => rpc(lg.url, "GI.system/UserManagementAPI.RemoveUser", { ID: other.id }, (await login(lg.url, "admin", ADMIN_PASSWORD)).access)],
+      ];
+      for (const [user, what, end] of cases) {
+        const pair = await login(lg.url, user, "user-pass-123");
+        const c = await open(lg.url, pair.access);
+        // Past the access token's expiry first: the sign-in, not the token, keeps it open.
+        await until(async () => (await verify(lg.url, pair.access)).status === 401, 6000);
+        await sleep(1200);
+        expect(c.ws.readyState, `${what}: ${c.closedWith}`).toBe(WebSocket.OPEN);
+        const r = (await end(pair)) as { status: number };
+        expect(r.status, what).toBe(200);
+        const at = Date.now();
+        expect(await c.closed, what).toEqual({ code: 4001, reason: "Sign-in ended" });
+        expect(Date.now() - at, what).toBeLessThan(3000);
+      }
+    } finally {
+      await lg.stop();
+    }
+  }, 60_000);
 
   it("ignores the token when login is not required", async () => {
     const lg = await start({ adminPassword: ADMIN_PASSWORD, simulator: { seed: 5 } });
@@ -351,7 +412,8 @@ describe("live WebSocket tokens and limits", () => {
   });
 
   it("limits connections and closes every socket when the logger closes", async () => {
-    const lg = await start({ adminPassword: ADMIN_PASSWORD });
+    // One user may hold all 100 here: the per-user cap has its own tests (live-caps.test.ts).
+    const lg = await start({ adminPassword: ADMIN_PASSWORD, live: { perUser: 1000 } });
     try {
       const admin = (await login(lg.url, "admin", ADMIN_PASSWORD)).access;
       const many = await Promise.all(Array.from({ length: 100 }, () => open(lg.url, admin)));

@@ -1,0 +1,120 @@
+import { DATA_FORMAT, TYPE_NAME } from "../../udbf/format.ts";
+import { UdbfError, UdbfReader, directionName, isoUs, lossyType } from "../../udbf/reader.ts";
+import type { UdbfInfo } from "../../udbf/reader.ts";
+import { PlacementError } from "../../store/series/import.ts";
+import type { Placement } from "../../store/series/import.ts";
+import type { ImportColumn, RowSink } from "./import-csv.ts";
+
+// The UDBF reader of an import session (docs/logger-api.md, "UDBF import"): bytes in any parts
+// → rows on the store's grid. Each row goes to the sample of the grid nearest its time stamp
+// (the family's files jitter by nanoseconds: …330000140, …340000136 ns); a jump of more than
+// half a period leaves a gap (missing samples), never a row smeared over its neighbours. Two rows
+// on one sample mean the rows are faster than the file's sample rate: refused, naming the byte.
+
+/** Rows must lie in [1970, 2100): the store's row keys address sample indices below that. */
+const MAX_US = Date.UTC(2100, 0, 1) * 1000;
+
+export class UdbfImport {
+  private readonly reader: UdbfReader;
+  private readonly sink: RowSink;
+  private readonly given: number | null;
+  periodUs = 0;
+  private firstSlot = -1;
+  private lastSlot = -1;
+  private firstUs = 0;
+  columns: ImportColumn[] = [];
+
+  /** periodUs: the session's SampleRate, else the file's. */
+  constructor(periodUs: number | null, sink: RowSink) {
+    this.given = periodUs;
+    this.sink = sink;
+    this.reader = new UdbfReader(
+      (us, offset, values) => this.row(us, offset, values),
+      (info) => this.begin(info),
+    );
+  }
+
+  get rows(): number {
+    return this.reader.rows;
+  }
+  get offset(): number {
+    return this.reader.offset;
+  }
+  get info(): UdbfInfo | null {
+    return this.reader.info;
+  }
+
+  push(bytes: Uint8Array): void {
+    this.reader.push(bytes);
+  }
+
+  end(): void {
+    this.reader.end();
+  }
+
+  private begin(info: UdbfInfo): void {
+    const seen = new Map<string, number>();
+    info.variables.forEach((v, i) => {
+      const twice = seen.get(v.Name);
+      if (twice !== undefined) throw new UdbfError(`variables ${twice + 1} and ${i + 1} are both named ${v.Name}`, info.dataOffset);
+      if (v.Name.length > 200 || v.Unit.length > 50) throw new UdbfError(`variable ${i + 1}: names are limited to 200 characters, units to 50`, info.dataOffset);
+      seen.set(v.Name, i);
+    });
+    this.columns = info.variables.map((v) => ({ Name: v.Name, Unit: v.Unit }));
+    if (this.given !== null) this.periodUs = this.given;
+    else {
+      const period = 1e6 / info.sampleRateHz;
+      this.periodUs = Math.round(period);
+      if (this.periodUs < 1 || Math.abs(period - this.periodUs) > 1e-6) {
+        throw new UdbfError(`sample rate ${info.sampleRateHz} Hz has no whole number of microseconds as its period, which the store needs (give SampleRate to choose another grid)`, info.rateOffset);
+      }
+    }
+  }
+
+  private row(us: number, offset: number, values: Float32Array): void {
+    if (us < 0 || us >= MAX_US) throw new UdbfError(`row ${this.reader.rows + 1}'s time ${isoUs(us)} lies outside 1970–2099`, offset);
+    const slot = Math.round(us / this.periodUs);
+    if (slot <= this.lastSlot) {
+      throw new UdbfError(
+        `row ${this.reader.rows + 1} (${isoUs(us)}) falls on the same ${this.periodUs / 1000} ms sample as the row before it: the rows are closer than the sample rate's period`,
+        offset,
+      );
+    }
+    if (this.firstSlot < 0) (this.firstSlot = slot), (this.firstUs = us);
+    this.lastSlot = slot;
+    // Spooled at the grid time itself, so that writeRows puts it exactly on that sample.
+    this.sink(slot * this.periodUs, offset, values);
+  }
+
+  /** Where the rows go; the first must not lie before what the source holds. */
+  placement(storedEndUs: number): Placement {
+    const p = this.periodUs;
+    if (this.firstSlot * p < storedEndUs) {
+      throw new PlacementError(`The rows start at ${isoUs(this.firstSlot * p)}, before the end of what the source already holds (${isoUs(storedEndUs)}); an import can only add after it`);
+    }
+    return { periodUs: p, g0: this.firstSlot, lastSlot: this.lastSlot, shiftUs: this.firstSlot * p - this.firstUs };
+  }
+
+  /** The file's facts for the measurement's metadata. */
+  metaData(): { Key: string; Value: string }[] {
+    const info = this.reader.info!;
+    const lossy = info.variables.filter((v, i) => lossyType(v.DataType) && this.reader.inexact[i]).map((v) => v.Name);
+    return [
+      { Key: "UDBF vendor", Value: info.vendor },
+      { Key: "UDBF sample rate", Value: `${info.sampleRateHz} Hz` },
+      ...(lossy.length ? [{ Key: "Rounded to float32", Value: lossy.join(", ") }] : []),
+    ];
+  }
+
+  /** What the file said of variable i, and whether float32 rounded any of its values. */
+  variableFacts(i: number) {
+    const v = this.reader.info!.variables[i]!;
+    return {
+      DataType: TYPE_NAME[v.DataType]!,
+      DataFormat: DATA_FORMAT[v.DataType]!,
+      Direction: directionName(v.Direction),
+      Precision: v.Precision,
+      Rounded: this.reader.inexact[i]!,
+    };
+  }
+}
