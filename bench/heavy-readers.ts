@@ -265,7 +265,7 @@ async function main() {
     const allowed = await fetch(`${logger.url}/history/data`, { method: "POST", headers: { Authorization: `Bearer ${viewers[0]}` }, body, signal: probe.signal });
     if (allowed.status !== 200) throw new Error(`the heaviest request is refused: ${allowed.status} ${await allowed.text()}`);
     probe.abort();
-    const cap = await fetch(`${logger.url}/history/data`, { method: "POST", headers: { Authorization: `Bearer ${viewers[0]}` }, body: JSON.stringify({ ...JSON.parse(body), Start: end - 1_000_001 }) });
+    const cap = await fetch(`${logger.url}/history/data`, { method: "POST", headers: { Authorization: `Bearer ${viewers[0]}`, "Content-Type": "application/json" }, body: JSON.stringify({ ...JSON.parse(body), Start: end - 1_000_001 }) });
     say(`A request one bucket larger is refused: ${cap.status} ${((await cap.json()) as { ReturnState: { Description: string } }).ReturnState.Description}`);
 
     // Warm-up: one heaviest answer read whole, and a few pages. Reading fills SQLite's page cache of

@@ -47,7 +47,7 @@ async function measurementNamed(name: string): Promise<{ Id: string; Name: strin
   const auth = { Authorization: `Bearer ${await token("admin", ADMIN_PASSWORD)}` };
   const sources = ((await (await fetch(`${LOGGER}/history/structure/sources`, { headers: auth })).json()) as { Data: { Id: string }[] }).Data;
   for (const s of sources) {
-    const list = (await (await fetch(`${LOGGER}/history/structure/sources/${s.Id}/measurements`, { method: "POST", headers: auth, body: "{}" })).json()) as { Data: { Id: string; Name: string }[] };
+    const list = (await (await fetch(`${LOGGER}/history/structure/sources/${s.Id}/measurements`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: "{}" })).json()) as { Data: { Id: string; Name: string }[] };
     const m = list.Data.find((x) => x.Name === name);
     if (m) return m;
   }

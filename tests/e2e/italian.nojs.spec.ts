@@ -16,9 +16,10 @@ const it = locale("it");
 /**
  * Data the logger writes, not interface texts: a CAN device's module name on Project State and
  * the logger's own event messages in the trace log and Log Messages (other tests leave them
- * behind: "Set output X = 42" is the audit line of an output written by the data-source tests).
+ * behind: "Set output X = 42" is the audit line of an output written by the data-source tests,
+ * "Request refused: …" the logger's line for a foreign page's request, foreign-page.spec's).
  */
-const LOGGER_DATA = new Set(["Decoded signals", "Acquisition stopped", "Acquisition started", "Set output"]);
+const LOGGER_DATA = new Set(["Decoded signals", "Acquisition stopped", "Acquisition started", "Set output", "Request refused"]);
 /** English phrases (two words or more, no placeholders) the Italian texts say otherwise. */
 const english = [...en]
   .filter(([key, value]) => !LOGGER_DATA.has(value) && it.has(key) && it.get(key) !== value && !value.includes("{{") && /^[A-Za-z][A-Za-z' ]+[a-z]$/.test(value) && value.trim().split(/\s+/).length >= 2)

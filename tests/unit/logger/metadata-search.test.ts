@@ -69,7 +69,7 @@ describe("measurements by metadata", () => {
 
     // The family's client sends a list of {Key, Value}: any match lists the measurement (it was 400).
     const list = async (MeasMetaDataFilter: unknown) => {
-      const res = await fetch(`${lg.url}/history/structure/sources/${sid}/measurements`, { method: "POST", headers: { Authorization: `Bearer ${admin}` }, body: JSON.stringify({ MeasMetaDataFilter }) });
+      const res = await fetch(`${lg.url}/history/structure/sources/${sid}/measurements`, { method: "POST", headers: { Authorization: `Bearer ${admin}`, "Content-Type": "application/json" }, body: JSON.stringify({ MeasMetaDataFilter }) });
       expect(res.status, await res.clone().text()).toBe(200);
       return ((await res.json()) as { Data: { Name: string; MatchedOn?: string[] }[] }).Data;
     };

@@ -153,17 +153,17 @@ describe.skipIf(missing)("PostgreSQL away for longer than the outage buffer", ()
 });
 
 async function history(url: string, token: string, v: { Id: string; SourceId: string }, start: number, end: number, extra: object = {}): Promise<Series> {
-  const res = await fetch(`${url}/history/data`, { method: "POST", headers: { Authorization: `Bearer ${token}` }, body: JSON.stringify({ Start: start, End: end, Variables: [{ SID: v.SourceId, VID: v.Id }], ...extra }) });
+  const res = await fetch(`${url}/history/data`, { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify({ Start: start, End: end, Variables: [{ SID: v.SourceId, VID: v.Id }], ...extra }) });
   expect(res.status).toBe(200);
   return ((await res.json()) as { Data: [{ TimeSeries: Series }] }).Data[0].TimeSeries;
 }
 
 async function firstSample(url: string, token: string, v: { Id: string; SourceId: string }): Promise<number> {
-  const res = await fetch(`${url}/history/statistics`, { method: "POST", headers: { Authorization: `Bearer ${token}` }, body: JSON.stringify({ Start: Date.now() - 600_000, End: 0, Variables: [{ SID: v.SourceId, VID: v.Id }] }) });
+  const res = await fetch(`${url}/history/statistics`, { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify({ Start: Date.now() - 600_000, End: 0, Variables: [{ SID: v.SourceId, VID: v.Id }] }) });
   return ((await res.json()) as { Data: { Statistics: { FirstTime: number | null }[] } }).Data.Statistics[0]!.FirstTime ?? 0;
 }
 
 async function lastSample(url: string, token: string, v: { Id: string; SourceId: string }): Promise<number> {
-  const res = await fetch(`${url}/history/statistics`, { method: "POST", headers: { Authorization: `Bearer ${token}` }, body: JSON.stringify({ Start: Date.now() - 120_000, End: 0, Variables: [{ SID: v.SourceId, VID: v.Id }] }) });
+  const res = await fetch(`${url}/history/statistics`, { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify({ Start: Date.now() - 120_000, End: 0, Variables: [{ SID: v.SourceId, VID: v.Id }] }) });
   return ((await res.json()) as { Data: { Statistics: { LastTime: number | null }[] } }).Data.Statistics[0]!.LastTime ?? 0;
 }

@@ -19,7 +19,7 @@ describe("global settings", () => {
     expect(res.body.Config).toEqual({
       DefaultStartPage: "device",
       LoginRequired: true,
-      Features: ["dashboard", "dashboardManager", "analytics", "export", "devices", "structView", "variableOverview", "measurementUI", "versionInfo", "settings", "vncview", "traceLog", "canscanner", "changelogUI", "help"],
+      Features: ["dashboard", "dashboardManager", "analytics", "export", "import", "devices", "structView", "variableOverview", "measurementUI", "versionInfo", "settings", "vncview", "traceLog", "canscanner", "changelogUI", "help"],
       DefaultLanguage: "en",
       DefaultTimezone: "UTC",
     });
