@@ -26,7 +26,7 @@ import { gateInputOf } from "./services/guards.server";
 import { visibleFeatures } from "./services/gating";
 import { loadHeaderAlerts } from "./services/header.server";
 import { getInstance, getLocale, i18nextMiddleware } from "./services/i18n.server";
-import { seedText } from "./ui/seedTexts";
+import { shellDashboardNames, shellMessages } from "./services/shellTexts.server";
 import { dashboardListAnswer, messagesAnswer, userAnswer } from "./services/logger/schemas";
 import { readClosedText, readMaintenanceInfo } from "./services/maintenance.server";
 import { readPrefs } from "./services/prefs.server";
@@ -76,7 +76,7 @@ async function shellData({ request, context }: Route.LoaderArgs) {
     ? await Promise.all([
         auth.userId !== null ? logger.readRpc("GI.system/UserManagementAPI.GetUser", { ID: auth.userId }, userAnswer).then((a) => a.User) : null,
         // The demo dashboards' names in the reader's language (app/ui/seedTexts.ts).
-        logger.readRpc("WebUIAPI.List", {}, dashboardListAnswer).then((a) => a.List.map((d) => ({ ...d, Name: seedText(getInstance(context).t, d.Name) }))),
+        logger.readRpc("WebUIAPI.List", {}, dashboardListAnswer).then((a) => shellDashboardNames(getInstance(context).t, a.List)),
         logger
           .readRpc(
             "GI.system/MessagingAPI.GetMessages",
@@ -91,6 +91,7 @@ async function shellData({ request, context }: Route.LoaderArgs) {
   const [maintenance, closedText] = await Promise.all([readMaintenanceInfo(request), readClosedText(request)]);
   const gate = gateInputOf(auth);
   const nav = mayRead ? visibleFeatures(gate).map((f) => f.key) : [];
+  const timeZone = effectiveZone(user, prefs.browserZone, auth.settings?.DefaultTimezone || "UTC");
 
   return {
     locale,
@@ -107,9 +108,9 @@ async function shellData({ request, context }: Route.LoaderArgs) {
     layout: prefs.layout,
     layoutType: prefs.layoutType,
     sidebarWidth: prefs.sidebarWidth,
-    timeZone: effectiveZone(user, prefs.browserZone, auth.settings?.DefaultTimezone || "UTC"),
+    timeZone,
     banner: banner && bannerVisible(banner, maintenance, closedText) ? banner : null,
-    alerts: await alerts,
+    alerts: shellMessages(await alerts, getInstance(context).t, LOCALE_IDS[locale] ?? "en-US", timeZone),
     toast,
     // Spec §4's access token in the hash, only on a page load that came from this site.
     hashToken: navigationFromSameSite(request.headers, new URL(request.url).origin),

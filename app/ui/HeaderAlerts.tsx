@@ -1,7 +1,6 @@
 import { useT } from "~/ui/useT";
 import { Link } from "react-router";
 import type { HeaderAlerts as Alerts } from "~/services/header.server";
-import { useAlarmText } from "./alarms/useAlarmText";
 import { useFormatters } from "./format";
 import { Icon } from "./Icon";
 
@@ -11,7 +10,6 @@ const TYPE_DOT: Record<string, string> = { Error: "bg-red-500", Warning: "bg-amb
 export function HeaderAlerts({ alerts }: { alerts: Alerts }) {
   const t = useT();
   const { dateTime } = useFormatters();
-  const texts = useAlarmText();
   return (
     <div className="flex items-center gap-1">
       {alerts.alarms !== null && <AlarmBell {...alerts.alarms} />}
@@ -30,7 +28,8 @@ export function HeaderAlerts({ alerts }: { alerts: Alerts }) {
                   <li key={m.ID} className="flex gap-2 px-2 py-2">
                     <span className={`mt-1.5 h-2 w-2 shrink-0 rounded-full ${TYPE_DOT[m.Type] ?? "bg-slate-400"}`} aria-hidden="true" />
                     <span className="min-w-0">
-                      <span className="block truncate">{texts.message(m)}</span>
+                      {/* Said in the reader's language by the server (app/services/shellTexts.server.ts). */}
+                      <span className="block truncate">{m.Text}</span>
                       <span className="block text-xs text-slate-500">
                         {m.Sender}
                         {m.Topic ? ` · ${m.Topic}` : ""} · {dateTime(m.Timestamp)}

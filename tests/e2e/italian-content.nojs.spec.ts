@@ -49,6 +49,9 @@ test("an alarm's default message is in Italian with Italian decimals, on Alarmin
     await page.goto(`/log?sender=Alarming`);
     await expect(page.getByTestId("messages-table").getByTestId("message-text").filter({ hasText: name }).first()).toHaveText(new RegExp(`^${name}: Oil temperature = \\d+,\\d+ °C \\(limite -999,5\\)$`));
     await expect(page.getByTestId("messages-table").locator("tr").filter({ hasText: name }).first()).toContainText("[Attivato, Attivo, non riconosciuto]");
+    // The header's latest messages too (said by the server for every page).
+    await page.getByTestId("messages-popover").click();
+    await expect(page.locator("details[data-menu] li").filter({ hasText: name }).first()).toContainText(new RegExp(`${name}: Oil temperature = \\d+,\\d+ °C \\(limite -999,5\\)`));
   } finally {
     await rpc("AlarmAPI.RemoveRule", { ID });
   }
