@@ -6,7 +6,7 @@ import { alarmsAnswer, dashboardListAnswer, emptyAnswer, timeSeriesAnswer, type 
 import type { ChartSource } from "~/ui/dashboard/serverCharts";
 import { CHART_POINTS } from "~/ui/dashboard/timeRange";
 import type { AlarmItem, DashboardData, SeriesData, WidgetData } from "~/ui/dashboard/types";
-import { onlineVariables, readValues, selector } from "./variables.server";
+import { onlineVariables, readStampedValues, readValues, selector } from "./variables.server";
 import { eventsFor, loadRangeEvents } from "./chartEvents.server";
 
 const dashboardAnswer = z.object({
@@ -97,10 +97,12 @@ export async function loadDashboardData(logger: LoggerClient, content: Dashboard
   const widgets: Record<string, WidgetData> = {};
   content.Widgets.forEach((w, i) => (widgets[w.ID] = series[i]!));
   const alarms = alarmsRead && (await alarmsRead);
-  for (const w of alarmLists) {
-    if (!alarms) widgets[w.ID] = { state: "forbidden" };
-    else widgets[w.ID] = "error" in alarms ? { state: "error", error: alarms.error } : { state: "ok", alarms: alarmRows(alarms.list, w) };
-  }
+  await Promise.all(
+    alarmLists.map(async (w) => {
+      if (!alarms) widgets[w.ID] = { state: "forbidden" };
+      else widgets[w.ID] = "error" in alarms ? { state: "error", error: alarms.error } : { state: "ok", alarms: await withCurrentValues(logger, alarmRows(alarms.list, w)) };
+    }),
+  );
   const events = eventsRead && (await eventsRead);
   const chartEvents = events ? Object.fromEntries(charts.map((w) => [w.ID, eventsFor(events, w.Variables)])) : undefined;
   return {
@@ -115,7 +117,8 @@ export async function loadDashboardData(logger: LoggerClient, content: Dashboard
 
 /** The logger's alarms, one cached read for every alarm list on the page. */
 export function readAlarms(logger: LoggerClient): Promise<{ list: Alarm[] } | { error: string }> {
-  return logger.readRpc("AlarmAPI.GetAlarms", {}, alarmsAnswer).then(
+  // Never an old answer: alarms from before the logger went away could be untrue now.
+  return logger.readRpc("AlarmAPI.GetAlarms", {}, alarmsAnswer, { keep: false }).then(
     (a) => ({ list: a.Alarms }),
     (error: unknown) => ({ error: failureText(error) }),
   );
@@ -137,8 +140,26 @@ export function alarmRows(alarms: Alarm[], w: Widget): { rows: AlarmItem[]; tota
     .toSorted((a, b) => rank(a) - rank(b) || time(b) - time(a) || a.ID - b.ID);
   const rows = matching
     .slice(0, o.MaxRows ?? ALARM_ROWS_DEFAULT)
-    .map((a) => ({ ID: a.ID, Name: a.Name, Severity: a.Severity, State: a.State, Value: a.Value, Unit: a.Unit, VariableName: a.VariableName, Since: a.Since }));
+    .map((a) => ({ ID: a.ID, Name: a.Name, Severity: a.Severity, State: a.State, Value: a.Value, Unit: a.Unit, VariableId: a.VariableId, VariableName: a.VariableName, Since: a.Since, Precision: null }));
   return { rows, total: matching.length };
+}
+
+/**
+ * Alarm rows with their variable's precision and current value (issue 26 §4): a value at
+ * activation is shown with the decimals of a live tile, and the value now beside it. Both reads
+ * are the page's own (cached); one that fails leaves its part out.
+ */
+export async function withCurrentValues(logger: LoggerClient, list: { rows: AlarmItem[]; total: number }): Promise<{ rows: AlarmItem[]; total: number }> {
+  return { ...list, rows: await withFigures(logger, list.rows) };
+}
+
+/** Any alarms with `Precision` and `Current` of their variable (both reads cached; a failed one leaves its part out). */
+export async function withFigures<A extends { VariableId: string }>(logger: LoggerClient, alarms: A[]): Promise<(A & { Precision: number | null; Current?: number | null })[]> {
+  if (alarms.length === 0) return [];
+  const ids = [...new Set(alarms.map((r) => r.VariableId))];
+  const [variables, now] = await Promise.all([onlineVariables(logger).catch(() => []), readStampedValues(logger, ids, VALUES_MAX_AGE_MS).catch(() => null)]);
+  const precision = new Map(variables.map((v) => [v.Id, v.Precision ?? null]));
+  return alarms.map((r) => ({ ...r, Precision: precision.get(r.VariableId) ?? null, Current: now ? (now.values[r.VariableId] ?? null) : undefined }));
 }
 
 async function widgetSeries(logger: LoggerClient, w: Widget, variables: Record<string, Variable>, range: { from: number; to: number }): Promise<WidgetData> {
@@ -161,6 +182,8 @@ async function widgetSeries(logger: LoggerClient, w: Widget, variables: Record<s
       timeSeriesAnswer,
       // Buckets already complete do not change; the newest may, within one bucket width.
       (range.to - range.from) / points,
+      // Large, and keyed by a range that moves on: an outage draws the remembered page's (decision 0011).
+      { keep: false },
     );
     return { state: "ok", series: seriesOf(answer.Data.TimeSeries) };
   } catch (error) {

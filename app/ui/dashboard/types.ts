@@ -20,10 +20,16 @@ export interface AlarmItem {
   Name: string;
   Severity: string;
   State: string;
+  /** The value that raised the alarm. */
   Value: number | null;
   Unit: string;
+  VariableId: string;
   VariableName: string;
   Since: string;
+  /** The variable's decimals (null: not known). */
+  Precision: number | null;
+  /** The variable's value now (null: none; undefined: could not be read). */
+  Current?: number | null;
 }
 
 /**
