@@ -68,8 +68,8 @@ export async function loader(args: Route.LoaderArgs) {
     (a, b) => STATE_ORDER.indexOf(a.State) - STATE_ORDER.indexOf(b.State) || SEVERITIES.indexOf(a.Severity) - SEVERITIES.indexOf(b.Severity) || b.Since.localeCompare(a.Since),
   );
   // Each value at activation with its variable's decimals, and the value now beside it (issue 26 §4).
-  const [figures, devices] = await Promise.all([withFigures(logger, shown), devicesRead.catch(() => [])]);
-  return { unknown: false, alarms: figures, unacknowledged: alarms.Unacknowledged, history: history.History, historyTotal: history.Total, devices, filters: f, canRules: featureOpen(auth, "rulesNotifications") };
+  const [figures, past, devices] = await Promise.all([withFigures(logger, shown), withFigures(logger, history.History, false), devicesRead.catch(() => [])]);
+  return { unknown: false, alarms: figures, unacknowledged: alarms.Unacknowledged, history: past, historyTotal: history.Total, devices, filters: f, canRules: featureOpen(auth, "rulesNotifications") };
 }
 
 export async function action(args: Route.ActionArgs) {

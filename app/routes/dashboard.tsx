@@ -26,6 +26,7 @@ import { loggerAway, offlineStamps, recallPage, rememberPage } from "~/ui/kiosk/
 import { withoutAlarmLists } from "~/ui/kiosk/outageAlarms.server";
 import type { QualitySummary } from "~/ui/live/quality";
 import { LiveBadge } from "~/ui/live/LiveBadge";
+import { Annunciator } from "~/ui/alarms/Annunciator";
 import { readStamps } from "~/ui/live/stamps.server";
 import { useLiveValues, type LiveState, type Stamps } from "~/ui/live/useLiveValues";
 import { useRootData } from "~/ui/rootData";
@@ -236,6 +237,7 @@ function DashboardView({ loaderData, offline, mayEdit }: { loaderData: Loaded; o
           <h1 className="text-2xl font-semibold">{dashboard.Name}</h1>
           <div className="flex flex-wrap items-center gap-4 text-sm">
             {badge && <LiveBadge state={badge.state} ageMs={badge.ageMs} reason={badge.reason} />}
+            <Annunciator />
             <span className="text-slate-500" data-testid="dashboard-range">
               {fmt.dateTime(range.from)} – {fmt.dateTime(range.to)}
             </span>

@@ -13,6 +13,17 @@ export const START_PAGES: readonly { value: string; label: string }[] = [
   ...FEATURES.filter((f) => f.module && !f.external).map((f) => ({ value: f.path.slice(1), label: f.label })),
 ];
 
+/** Alarm priorities the annunciator sounds for (Global Settings' `AnnunciatorSeverities`, issue 26 §4); none: it is off. */
+export const ANNUNCIATOR_SEVERITIES = ["critical", "high", "medium", "low"] as const;
+export type AnnunciatorSeverity = (typeof ANNUNCIATOR_SEVERITIES)[number];
+
+/** The stored list, keeping only known priorities (a hand-written setting cannot break the page). */
+export function annunciatorSeverities(config: Record<string, unknown> | null | undefined): AnnunciatorSeverity[] {
+  const stored = config?.AnnunciatorSeverities;
+  const list: unknown[] = Array.isArray(stored) ? stored : [];
+  return ANNUNCIATOR_SEVERITIES.filter((s) => list.includes(s));
+}
+
 /** Screens the no-login Features list switches: all but the always-present About and User Settings. */
 export const SWITCHABLE_FEATURES = FEATURES.filter((f) => !f.always);
 const switchableKeys = SWITCHABLE_FEATURES.map((f) => f.key) as [string, ...string[]];
@@ -34,6 +45,7 @@ export const generalSchema = z
     // The Map's base layer ({z}/{x}/{y} template); empty means the built-in offline map.
     mapTileUrl: z.string().trim().refine(isTileUrl, "globalSettings.errors.mapTileUrl").optional(),
     mapTileAttribution: z.string().trim().max(300, "globalSettings.errors.mapTileAttribution").optional(),
+    annunciator: z.array(z.enum(ANNUNCIATOR_SEVERITIES, { error: "validation.choose" })).default([]),
   })
   .superRefine((v, ctx) => {
     // Without sign-in and without any screen the console would show nothing at all.
@@ -91,13 +103,3 @@ export const stylingSchema = z
   });
 export type StylingInput = z.infer<typeof stylingSchema>;
 
-/** Alarm priorities the annunciator sounds for (Global Settings' `AnnunciatorSeverities`, issue 26 §4); none: it is off. */
-export const ANNUNCIATOR_SEVERITIES = ["critical", "high", "medium", "low"] as const;
-export type AnnunciatorSeverity = (typeof ANNUNCIATOR_SEVERITIES)[number];
-
-/** The stored list, keeping only known priorities (a hand-written setting cannot break the page). */
-export function annunciatorSeverities(config: Record<string, unknown> | null | undefined): AnnunciatorSeverity[] {
-  const stored = config?.AnnunciatorSeverities;
-  const list: unknown[] = Array.isArray(stored) ? stored : [];
-  return ANNUNCIATOR_SEVERITIES.filter((s) => list.includes(s));
-}

@@ -8,6 +8,7 @@ import { CHART_POINTS } from "~/ui/dashboard/timeRange";
 import type { AlarmItem, DashboardData, SeriesData, WidgetData } from "~/ui/dashboard/types";
 import { onlineVariables, readStampedValues, readValues, selector } from "./variables.server";
 import { eventsFor, loadRangeEvents } from "./chartEvents.server";
+import { limitsOf, loadLimits } from "./limits.server";
 
 const dashboardAnswer = z.object({
   Dashboard: z.object({ ID: z.string(), Name: z.string(), IsDefault: z.boolean(), Version: z.number(), Content: z.unknown() }),
@@ -85,6 +86,8 @@ export async function loadDashboardData(logger: LoggerClient, content: Dashboard
   const eventsRead = charts.length ? loadRangeEvents(logger, range, mayAlarms) : null;
   // Charts' variables too: their times say whether a chart that runs up to now is live (issue 15 §1).
   const current = [...new Set(content.Widgets.filter((w) => w.Type !== "alarms").flatMap((w) => w.Variables))].filter((id) => variables[id]);
+  // Alarm limits of every variable shown (issue 26 §6), drawn on its charts, gauges and bars.
+  const limitsRead = loadLimits(logger, Object.values(variables));
   const [values, series] = await Promise.all([
     current.length
       ? readValues(logger, current, VALUES_MAX_AGE_MS).then(
@@ -107,6 +110,7 @@ export async function loadDashboardData(logger: LoggerClient, content: Dashboard
   const chartEvents = events ? Object.fromEntries(charts.map((w) => [w.ID, eventsFor(events, w.Variables)])) : undefined;
   return {
     chartEvents,
+    limits: await limitsRead,
     variables: Object.fromEntries(Object.values(variables).map((v) => [v.Id, { Id: v.Id, Name: v.Name, Unit: v.Unit, DataFormat: v.DataFormat, Precision: v.Precision, RangeMin: v.RangeMin, RangeMax: v.RangeMax }])),
     variablesError: listed.error,
     values: values.values,
@@ -153,13 +157,16 @@ export async function withCurrentValues(logger: LoggerClient, list: { rows: Alar
   return { ...list, rows: await withFigures(logger, list.rows) };
 }
 
-/** Any alarms with `Precision` and `Current` of their variable (both reads cached; a failed one leaves its part out). */
-export async function withFigures<A extends { VariableId: string }>(logger: LoggerClient, alarms: A[]): Promise<(A & { Precision: number | null; Current?: number | null })[]> {
+/**
+ * Any alarms (or history entries) with their variable's `Precision`, `VariableUnit` and, unless
+ * `current` is false, `Current` value (the reads are cached; a failed one leaves its part out).
+ */
+export async function withFigures<A extends { VariableId: string }>(logger: LoggerClient, alarms: A[], current = true): Promise<(A & { Precision: number | null; VariableUnit: string; Current?: number | null })[]> {
   if (alarms.length === 0) return [];
   const ids = [...new Set(alarms.map((r) => r.VariableId))];
-  const [variables, now] = await Promise.all([onlineVariables(logger).catch(() => []), readStampedValues(logger, ids, VALUES_MAX_AGE_MS).catch(() => null)]);
-  const precision = new Map(variables.map((v) => [v.Id, v.Precision ?? null]));
-  return alarms.map((r) => ({ ...r, Precision: precision.get(r.VariableId) ?? null, Current: now ? (now.values[r.VariableId] ?? null) : undefined }));
+  const [variables, now] = await Promise.all([onlineVariables(logger).catch(() => []), current ? readStampedValues(logger, ids, VALUES_MAX_AGE_MS).catch(() => null) : null]);
+  const byId = new Map(variables.map((v) => [v.Id, v]));
+  return alarms.map((r) => ({ ...r, Precision: byId.get(r.VariableId)?.Precision ?? null, VariableUnit: byId.get(r.VariableId)?.Unit ?? "", ...(current ? { Current: now ? (now.values[r.VariableId] ?? null) : undefined } : {}) }));
 }
 
 async function widgetSeries(logger: LoggerClient, w: Widget, variables: Record<string, Variable>, range: { from: number; to: number }): Promise<WidgetData> {
@@ -232,7 +239,7 @@ export function chartSources(data: DashboardData, content: DashboardContent, ran
     const d = data.widgets[w.ID];
     if (w.Type !== "chart" || d?.state !== "ok" || !d.series) continue;
     const vars = w.Variables.map((id) => data.variables[id]).filter((v) => v !== undefined);
-    charts.set(w.ID, { series: d.series, vars, from: range.from, to: range.to, thresholds: w.Options.Thresholds, events: data.chartEvents?.[w.ID] });
+    charts.set(w.ID, { series: d.series, vars, from: range.from, to: range.to, thresholds: w.Options.Thresholds, events: data.chartEvents?.[w.ID], limits: limitsOf(data.limits, w.Variables) });
   }
   return charts;
 }

@@ -11,6 +11,7 @@ import { PendingBar } from "./PendingBar";
 import { Toast } from "./Toasts";
 import { UserMenu } from "./UserMenu";
 import { AlarmBanner } from "./alarms/AlarmBanner";
+import { AlarmFeedContext } from "./alarms/alarmFeedContext";
 import { useAlarmFeed } from "./alarms/useAlarmFeed";
 import { ConnectionStrip, LoggerAwayStrip } from "./connection/ConnectionStrip";
 
@@ -67,7 +68,7 @@ export function AppShell({ data, bare, kiosk = false, children }: { data: RootDa
         {!kiosk && <ConnectionStrip />}
         {data.banner && <MaintenanceBanner banner={data.banner} />}
         <main className={kiosk ? "min-h-screen p-2" : "min-h-screen"} data-kiosk={kiosk || undefined}>
-          {children}
+          <AlarmFeedContext.Provider value={alarms}>{children}</AlarmFeedContext.Provider>
         </main>
         {toast}
       </>
@@ -107,7 +108,11 @@ export function AppShell({ data, bare, kiosk = false, children }: { data: RootDa
       <SideMenu entries={entries} label={t("nav.sidebar")} compact={L.compact} />
     </aside>
   );
-  const main = <main id="main" tabIndex={-1} className={`min-w-0 flex-1 p-4 outline-none md:p-6 ${L.noHeader ? "md:col-start-2 md:row-span-2 md:row-start-1" : ""}`}>{children}</main>;
+  const main = (
+    <main id="main" tabIndex={-1} className={`min-w-0 flex-1 p-4 outline-none md:p-6 ${L.noHeader ? "md:col-start-2 md:row-span-2 md:row-start-1" : ""}`}>
+      <AlarmFeedContext.Provider value={alarms}>{children}</AlarmFeedContext.Provider>
+    </main>
+  );
   // Below the header: the connection, the logger, alarms, then the maintenance notice.
   const banner = (
     <>

@@ -44,6 +44,11 @@ export function formatValue(locale: string, value: number | null | undefined, pr
   return (digits === undefined ? numberFormat(locale, undefined, 3) : numberFormat(locale, digits, digits)).format(value);
 }
 
+/** A plain number in the locale, up to 6 decimals (settings, not measured values). */
+export function formatNumber(locale: string, value: number): string {
+  return numberFormat(locale, undefined, 6).format(value);
+}
+
 /** Dates and numbers in the user's locale and time zone (spec: Intl, the user's zone). */
 export function useFormatters() {
   const root = useRootData();

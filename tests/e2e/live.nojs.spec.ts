@@ -78,7 +78,11 @@ test("Project State shows devices and starts and stops measurements and the proj
   await page.getByRole("button", { name: "Start measurement" }).click();
   await expect(page.getByTestId("toast-success")).toHaveText("Measurement started");
   await expect(measurement).toContainText("Endurance run 7");
-  await page.getByRole("button", { name: "Stop measurement" }).click();
+  // Ending a recording run asks first (issue 26 §5), with the run's name; nothing ends on one click.
+  await measurement.getByRole("button", { name: "Stop measurement" }).click();
+  await expect(page.getByTestId("confirm-form")).toContainText("Measurement “Endurance run 7”, recording since");
+  await expect(measurement).toContainText("Endurance run 7");
+  await page.getByTestId("confirm-form").getByRole("button", { name: "Stop measurement" }).click();
   await expect(measurement).toContainText("No measurement is recording.");
 
   await page.getByTestId("project-card").getByRole("button", { name: "Stop project" }).click();

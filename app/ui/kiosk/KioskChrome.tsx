@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { useNavigate } from "react-router";
 import { AlarmValues } from "~/ui/alarms/AlarmValues";
+import { Annunciator } from "~/ui/alarms/Annunciator";
 import { SeverityBadge } from "~/ui/alarms/SeverityBadge";
 import { useConnection } from "~/ui/connection/connection";
 import { useFormatters } from "~/ui/format";
@@ -41,6 +42,7 @@ export function KioskChrome({ name, badge, renderedAt, alarms, cycle, nothing = 
         <h1 className="truncate text-[clamp(1.25rem,2.6vh,4rem)] font-semibold">{name}</h1>
         <div className="flex items-center gap-6">
           {shown && <LiveBadge state={shown.state} ageMs={shown.ageMs} reason={shown.reason} className="text-[clamp(1rem,1.8vh,2.5rem)]" />}
+          <Annunciator className="text-[clamp(0.875rem,1.6vh,2rem)]" />
           <Clock renderedAt={renderedAt} />
         </div>
       </div>

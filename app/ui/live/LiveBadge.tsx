@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { useConnection } from "~/ui/connection/connection";
 import { useFormatters } from "~/ui/format";
 import { useRootData } from "~/ui/rootData";
 import { useT } from "~/ui/useT";
@@ -17,11 +18,13 @@ const DOT: Record<BadgeState, string> = { live: "bg-green-500", stale: "bg-amber
  * tells the truth; only "connecting" waits for JavaScript (without it nothing ever connects).
  * "reconnecting": this browser lost the console; the values are the last ones it got.
  */
-export function LiveBadge({ state, ageMs, reason = null, className = "" }: { state: BadgeState; ageMs?: number | null; reason?: QualityReason | null; className?: string }) {
+export function LiveBadge({ state: judged, ageMs, reason = null, className = "" }: { state: BadgeState; ageMs?: number | null; reason?: QualityReason | null; className?: string }) {
   const t = useT();
   const age = useAge(ageMs);
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
+  // This browser lost the console: whatever the values were, they are the last ones it got.
+  const state: BadgeState = useConnection().reconnecting && judged !== "connecting" ? "reconnecting" : judged;
   if (state === "connecting" && !hydrated) return null;
   const name = t(`liveState.${state}`);
   const why = state === "live" || state === "connecting" ? null : reason;

@@ -75,7 +75,17 @@ export function VariableLine({ v, value, freshness, ageMs, reason = null, canWri
                 <input type="hidden" name="intent" value="write" />
                 <input type="hidden" name="variable" value={v.Id} />
                 {([1, 0] as const).map((on) => (
-                  <button key={on} type="submit" name="value" value={String(on)} className={`${buttonClass} py-1`} disabled={busy} aria-pressed={value === on} aria-label={t(on ? "live.switchOn" : "live.switchOff", { name: v.Name })}>
+                  <button
+                    key={on}
+                    type="submit"
+                    name="value"
+                    value={String(on)}
+                    // The switch's current state is the filled one.
+                    className={value === on ? `${buttonClass} py-1` : "rounded-md border border-slate-300 px-4 py-1 font-medium hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-700"}
+                    disabled={busy}
+                    aria-pressed={value === on}
+                    aria-label={t(on ? "live.switchOn" : "live.switchOff", { name: v.Name })}
+                  >
                     {t(on ? "live.on" : "live.off")}
                   </button>
                 ))}
