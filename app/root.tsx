@@ -27,7 +27,7 @@ import { visibleFeatures } from "./services/gating";
 import { loadHeaderAlerts } from "./services/header.server";
 import { getLocale, i18nextMiddleware } from "./services/i18n.server";
 import { isLoggerAway } from "./services/logger/client.server";
-import { annunciatorSeverities } from "./schemas/globalSettings";
+import { annunciatorSeverities } from "./schemas/annunciator";
 import { dashboardListAnswer, messagesAnswer, userAnswer } from "./services/logger/schemas";
 import { readClosedText, readMaintenanceInfo } from "./services/maintenance.server";
 import { readPrefs } from "./services/prefs.server";

@@ -5,7 +5,7 @@ import { acknowledgeSchema, shelveSchema } from "~/schemas/alarming";
 import { stateOf } from "~/services/context.server";
 import { readId, readIntent, readOffset } from "~/services/forms.server";
 import { redirectWithToast, requireFeature } from "~/services/guards.server";
-import { withFigures } from "~/services/dashboards.server";
+import { withFigures } from "~/services/alarmFigures.server";
 import { featureOpen } from "~/services/header.server";
 import { isLoggerAway } from "~/services/logger/client.server";
 import { getInstance } from "~/services/i18n.server";

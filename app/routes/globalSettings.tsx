@@ -3,9 +3,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useT } from "~/ui/useT";
 import type { z } from "zod";
 import { data, Form, redirectDocument, useNavigation } from "react-router";
+import { ANNUNCIATOR_SEVERITIES, annunciatorSeverities } from "~/schemas/annunciator";
 import {
-  ANNUNCIATOR_SEVERITIES,
-  annunciatorSeverities,
   chosenColour,
   generalSchema,
   normaliseColour,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { FEATURES } from "~/features";
 import { LANGUAGES } from "~/locales";
+import { ANNUNCIATOR_SEVERITIES } from "./annunciator";
 import { isTileUrl } from "./map";
 
 // Global Settings: shared by the forms (inline validation) and the action. Messages are i18n keys.
@@ -12,17 +13,6 @@ export const START_PAGES: readonly { value: string; label: string }[] = [
   { value: "device", label: "globalSettings.startPageDevice" },
   ...FEATURES.filter((f) => f.module && !f.external).map((f) => ({ value: f.path.slice(1), label: f.label })),
 ];
-
-/** Alarm priorities the annunciator sounds for (Global Settings' `AnnunciatorSeverities`, issue 26 §4); none: it is off. */
-export const ANNUNCIATOR_SEVERITIES = ["critical", "high", "medium", "low"] as const;
-export type AnnunciatorSeverity = (typeof ANNUNCIATOR_SEVERITIES)[number];
-
-/** The stored list, keeping only known priorities (a hand-written setting cannot break the page). */
-export function annunciatorSeverities(config: Record<string, unknown> | null | undefined): AnnunciatorSeverity[] {
-  const stored = config?.AnnunciatorSeverities;
-  const list: unknown[] = Array.isArray(stored) ? stored : [];
-  return ANNUNCIATOR_SEVERITIES.filter((s) => list.includes(s));
-}
 
 /** Screens the no-login Features list switches: all but the always-present About and User Settings. */
 export const SWITCHABLE_FEATURES = FEATURES.filter((f) => !f.always);

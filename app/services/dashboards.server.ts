@@ -6,7 +6,8 @@ import { alarmsAnswer, dashboardListAnswer, emptyAnswer, timeSeriesAnswer, type 
 import type { ChartSource } from "~/ui/dashboard/serverCharts";
 import { CHART_POINTS } from "~/ui/dashboard/timeRange";
 import type { AlarmItem, DashboardData, SeriesData, WidgetData } from "~/ui/dashboard/types";
-import { onlineVariables, readStampedValues, readValues, selector } from "./variables.server";
+import { withCurrentValues } from "./alarmFigures.server";
+import { onlineVariables, readValues, selector } from "./variables.server";
 import { eventsFor, loadRangeEvents } from "./chartEvents.server";
 import { limitsOf, loadLimits } from "./limits.server";
 
@@ -146,27 +147,6 @@ export function alarmRows(alarms: Alarm[], w: Widget): { rows: AlarmItem[]; tota
     .slice(0, o.MaxRows ?? ALARM_ROWS_DEFAULT)
     .map((a) => ({ ID: a.ID, Name: a.Name, Severity: a.Severity, State: a.State, Value: a.Value, Unit: a.Unit, VariableId: a.VariableId, VariableName: a.VariableName, Since: a.Since, Precision: null }));
   return { rows, total: matching.length };
-}
-
-/**
- * Alarm rows with their variable's precision and current value (issue 26 §4): a value at
- * activation is shown with the decimals of a live tile, and the value now beside it. Both reads
- * are the page's own (cached); one that fails leaves its part out.
- */
-export async function withCurrentValues(logger: LoggerClient, list: { rows: AlarmItem[]; total: number }): Promise<{ rows: AlarmItem[]; total: number }> {
-  return { ...list, rows: await withFigures(logger, list.rows) };
-}
-
-/**
- * Any alarms (or history entries) with their variable's `Precision`, `VariableUnit` and, unless
- * `current` is false, `Current` value (the reads are cached; a failed one leaves its part out).
- */
-export async function withFigures<A extends { VariableId: string }>(logger: LoggerClient, alarms: A[], current = true): Promise<(A & { Precision: number | null; VariableUnit: string; Current?: number | null })[]> {
-  if (alarms.length === 0) return [];
-  const ids = [...new Set(alarms.map((r) => r.VariableId))];
-  const [variables, now] = await Promise.all([onlineVariables(logger).catch(() => []), current ? readStampedValues(logger, ids, VALUES_MAX_AGE_MS).catch(() => null) : null]);
-  const byId = new Map(variables.map((v) => [v.Id, v]));
-  return alarms.map((r) => ({ ...r, Precision: byId.get(r.VariableId)?.Precision ?? null, VariableUnit: byId.get(r.VariableId)?.Unit ?? "", ...(current ? { Current: now ? (now.values[r.VariableId] ?? null) : undefined } : {}) }));
 }
 
 async function widgetSeries(logger: LoggerClient, w: Widget, variables: Record<string, Variable>, range: { from: number; to: number }): Promise<WidgetData> {

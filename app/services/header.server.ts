@@ -4,7 +4,7 @@ import { gateInputOf } from "./guards.server";
 import { gateFeature } from "./gating";
 import { isLoggerAway, type LoggerClient } from "./logger/client.server";
 import { alarmsAnswer, messagesAnswer, SEVERITIES, type Alarm, type Message } from "./logger/schemas";
-import { onlineVariables, readStampedValues } from "./variables.server";
+import { withFigures } from "./alarmFigures.server";
 
 /** The alarm the banner shows (issue 26 §4): what it is, its value at activation and the variable's value now. */
 export interface BannerAlarm {
@@ -20,9 +20,8 @@ export interface BannerAlarm {
   Value: number | null;
   ActivatedAt: string | null;
   Since: string;
-  /** The variable's current value and its sample time (null: none known). */
+  /** The variable's current value (null: none known). */
   Current: number | null;
-  CurrentAt: number | null;
 }
 
 export interface AlarmSummary {
@@ -96,10 +95,7 @@ export async function alarmSummary(logger: LoggerClient): Promise<AlarmSummary |
   const first = waiting[0];
   if (!first) return { ...summary, top: null };
   // The variable's precision and current value beside the value at activation; missing ones stay blank.
-  const [variable, now] = await Promise.all([
-    onlineVariables(logger).then((vs) => vs.find((v) => v.Id === first.VariableId), () => undefined),
-    readStampedValues(logger, [first.VariableId], 1000).catch(() => null),
-  ]);
+  const [figures] = await withFigures(logger, [first]);
   return {
     ...summary,
     top: {
@@ -109,12 +105,11 @@ export async function alarmSummary(logger: LoggerClient): Promise<AlarmSummary |
       State: first.State,
       VariableName: first.VariableName,
       Unit: first.Unit,
-      Precision: variable?.Precision ?? null,
+      Precision: figures?.Precision ?? null,
       Value: first.Value,
       ActivatedAt: first.ActivatedAt,
       Since: first.Since,
-      Current: now?.values[first.VariableId] ?? null,
-      CurrentAt: now?.times[first.VariableId] ?? null,
+      Current: figures?.Current ?? null,
     },
   };
 }

@@ -10,7 +10,7 @@ import { LAYOUT_TYPE_CLASS, SHELL_LAYOUTS } from "./layout/shellLayout";
 import { PendingBar } from "./PendingBar";
 import { Toast } from "./Toasts";
 import { UserMenu } from "./UserMenu";
-import { AlarmBanner } from "./alarms/AlarmBanner";
+import { AlarmBannerSlot } from "./alarms/AlarmBannerSlot";
 import { AlarmFeedContext } from "./alarms/alarmFeedContext";
 import { useAlarmFeed } from "./alarms/useAlarmFeed";
 import { ConnectionStrip, LoggerAwayStrip } from "./connection/ConnectionStrip";
@@ -118,7 +118,7 @@ export function AppShell({ data, bare, kiosk = false, children }: { data: RootDa
     <>
       <ConnectionStrip />
       {data.logger && <LoggerAwayStrip since={data.logger.since} />}
-      <AlarmBanner alarms={alarms} />
+      <AlarmBannerSlot alarms={alarms} />
       {data.banner && <MaintenanceBanner banner={data.banner} />}
     </>
   );

@@ -1,5 +1,6 @@
 import type { Widget } from "~/schemas/dashboards";
-import { alarmRows, readAlarms, withCurrentValues } from "~/services/dashboards.server";
+import { withCurrentValues } from "~/services/alarmFigures.server";
+import { alarmRows, readAlarms } from "~/services/dashboards.server";
 import type { LoggerClient } from "~/services/logger/client.server";
 import type { AlarmItem } from "~/ui/dashboard/types";
 
