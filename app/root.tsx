@@ -57,8 +57,11 @@ export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
 export async function loader(args: Route.LoaderArgs) {
   try {
     const shell = await shellData(args);
-    // A shell drawn from kept answers is not one to draw again from memory.
-    return data(shell.logger ? shell : rememberShell(args.context, args.request, shell));
+    // A shell drawn from kept answers is not one to draw again from memory; the page says 503 (as
+    // decision 0011's does), and a browser's data request for it is held and tried again by the
+    // data guard rather than showing it (issue 26 §1: the last picture stays, reconnecting).
+    if (shell.logger) return data(shell, { status: 503 });
+    return data(rememberShell(args.context, args.request, shell));
   } catch (error) {
     // A dashboard (a wall display above all) stays up while the logger is away: app/ui/kiosk/outage.server.ts.
     if (!loggerAway(error) || !isDashboardPage(args.request)) throw error;
