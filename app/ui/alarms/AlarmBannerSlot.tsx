@@ -18,5 +18,12 @@ export function AlarmBannerSlot({ alarms }: { alarms: AlarmFeed }) {
     if (shows && !Loaded) void load().then((b) => setLoaded(() => (banner = b)));
   }, [shows, Loaded]);
   if (!shows) return null;
-  return Loaded ? <Loaded alarms={alarms} /> : <div className="contents" dangerouslySetInnerHTML={{ __html: "" }} suppressHydrationWarning />;
+  // The same wrapper on both sides, so the server's markup inside it can stay as it is.
+  return Loaded ? (
+    <div className="contents">
+      <Loaded alarms={alarms} />
+    </div>
+  ) : (
+    <div className="contents" dangerouslySetInnerHTML={{ __html: "" }} suppressHydrationWarning />
+  );
 }
