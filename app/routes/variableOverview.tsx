@@ -123,7 +123,7 @@ export default function VariableOverview({ loaderData, actionData }: Route.Compo
   // With values not live, the page asks again now and then: the reason (who stopped, which device) may change.
   usePolling(5000, summary.state !== "live" && !confirming && !failure);
   const shown = (v: number | null, c: { unit: string; precision?: number; format: string }) =>
-    c.format === "BOOL" && v !== null ? t(v ? "live.on" : "live.off") : `${fmt.value(v, c.precision)}${c.unit ? ` ${c.unit}` : ""}`;
+    c.format === "BOOL" && v !== null ? t(v ? "live.on" : "live.off") : `${fmt.value(v, c.precision)}${c.unit && v !== null ? ` ${c.unit}` : ""}`;
   const pageHref = (p: number) => {
     const next = new URLSearchParams(params);
     next.set("page", String(p));
