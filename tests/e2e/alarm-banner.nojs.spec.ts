@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { expectAccessible } from "./axe";
 import { ADMIN_PASSWORD, expect, LOGGER, rpc, signInDirect, test, token, unique } from "./fixtures";
 
 // Issue 26 §4, with and without JavaScript: an alarm banner below the header on every page — the
@@ -37,6 +38,7 @@ test("an unacknowledged alarm is on every page below the header, its value at ac
       await expect(banner(page).getByTestId("alarm-at-activation")).toHaveText(/^-?\d+\.\d °C at activation$/);
       await expect(banner(page).getByTestId("alarm-now")).toHaveText(/^now -?\d+\.\d °C$/);
     }
+    if (js()) await expectAccessible(page, "a page with the alarm banner");
     await banner(page).getByRole("button", { name: `Acknowledge ${r.name}` }).click();
     await expect(page.getByTestId("toast-success")).toHaveText("Alarm acknowledged");
     await expect(page).toHaveURL(/\/versionInfo$/);

@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { ADMIN_PASSWORD, expect, faultTest as test, LOGGER, rpc, signIn, token, unique } from "./fixtures";
+import { expectAccessible } from "./axe";
 import { ownStack, type OwnStack } from "./stack";
 
 // Issue 26 on a wall display (1920×1080): a network blip, a logger that stops answering (SIGSTOP)
@@ -66,6 +67,7 @@ test("the browser offline: the kiosk keeps its picture, says Reconnecting with t
   await page.waitForEvent("requestfailed", { predicate: (r) => /[?&]poll/.test(r.url()), timeout: 20_000 });
   await expectNoErrorPage(page, name);
   await expect(page.getByTestId("kiosk-outage")).toHaveAttribute("data-state", "reconnecting");
+  await expectAccessible(page, "the kiosk reconnecting");
 
   await context.setOffline(false);
   await expect(badge(page)).toHaveAttribute("data-state", "live", { timeout: 6_000 });
@@ -95,6 +97,7 @@ test("a logger that stops answering: Offline within 5 s with the reason, a reloa
       await expect(page.locator("[data-type=value] [data-testid=widget-value]").first()).toHaveText(/\d/);
       await expect(page.locator("[data-type=value]").first()).toHaveAttribute("data-freshness", "offline");
       await expectNoErrorPage(page, name);
+      await expectAccessible(page, "the kiosk with the logger not answering");
 
       // A page load while the logger is silent: answered within the page's deadline (not the 15 s
       // logger timeout), the remembered page offline, not an error page.
