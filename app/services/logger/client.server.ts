@@ -356,7 +356,7 @@ export class LoggerClient {
       if (signal?.aborted) throw cause;
       this.away = true;
       const why = this.deadline?.controller.signal.aborted && !this.answered ? `no answer within the page's ${this.deadlineMs} ms` : (cause as Error).message;
-      console.error(`logger unreachable at ${this.config.baseUrl}${path}:`, why);
+      logAway(`logger unreachable at ${this.config.baseUrl}${path}: ${why}`);
       throw data({ reason: "logger-unavailable" }, { status: 503 });
     }
   }
@@ -387,7 +387,7 @@ export class LoggerClient {
   private storeAway(status: number, path: string): void {
     if (status !== 503) return;
     this.away = true;
-    console.error(`logger unavailable (503) at ${path}`);
+    logAway(`logger unavailable (503) at ${path}`);
     throw data({ reason: "logger-unavailable" }, { status: 503 });
   }
 
@@ -399,6 +399,21 @@ export class LoggerClient {
     }
     return parsed.data;
   }
+}
+
+/** While the logger is away every page's calls fail: the log gets one line per 10 s, with how many more there were. */
+const AWAY_LOG_MS = 10_000;
+let awayLoggedAt = 0;
+let awaySuppressed = 0;
+function logAway(line: string): void {
+  const now = Date.now();
+  if (now - awayLoggedAt < AWAY_LOG_MS) {
+    awaySuppressed++;
+    return;
+  }
+  console.error(awaySuppressed ? `${line} (and ${awaySuppressed} more calls since the last such line)` : line);
+  awayLoggedAt = now;
+  awaySuppressed = 0;
 }
 
 async function readJson(res: Response): Promise<unknown> {
