@@ -35,6 +35,7 @@ import { navigationFromSameSite } from "./services/origin.server";
 import { loadTheme } from "./services/theme.server";
 import { effectiveZone } from "./services/timezone";
 import { AppShell } from "./ui/AppShell";
+import { Logo } from "./ui/Navigation";
 import { ensureTexts } from "./ui/texts";
 import { ErrorRetry } from "./ui/connection/ErrorRetry";
 import { defaultShell } from "./ui/layout/defaultShell";
@@ -238,18 +239,20 @@ export function ErrorBoundary() {
   const status = isRouteErrorResponse(error) ? error.status : isNetworkError(error) ? 0 : 500;
   const reason = isRouteErrorResponse(error) ? (error.data as { reason?: string } | undefined)?.reason : undefined;
   if (!isRouteErrorResponse(error) && status !== 0) console.error(error);
-  const page = (
-    <>
+  // Always inside the shell (issue 26 §1): without root data (the root loader failed) the app's
+  // own logo and colours, in the language the page was served in; a page without the header (a
+  // wall display, the signed-out pages) shows the logo above the message.
+  const shell = root ?? defaultShell(typeof document === "undefined" ? "en" : document.documentElement.lang);
+  const bare = kiosk || (!shell.signedIn && shell.loginRequired && !!root);
+  return (
+    <AppShell data={shell} bare={bare} kiosk={kiosk}>
+      {bare && (
+        <div className="flex justify-center pt-10">
+          <Logo src={shell.theme.logo} />
+        </div>
+      )}
       <ErrorPage status={status} reason={reason} />
       <ErrorRetry status={status} />
-    </>
-  );
-  // Always inside the shell (issue 26 §1): without root data (the root loader failed) the app's
-  // own logo and colours, in the language the page was served in.
-  const shell = root ?? defaultShell(typeof document === "undefined" ? "en" : document.documentElement.lang);
-  return (
-    <AppShell data={shell} bare={kiosk || (!shell.signedIn && shell.loginRequired && !!root)} kiosk={kiosk}>
-      {page}
     </AppShell>
   );
 }

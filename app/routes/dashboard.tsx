@@ -231,7 +231,7 @@ function DashboardView({ loaderData, offline, mayEdit }: { loaderData: Loaded; o
     <LiveBusContext.Provider value={bus}>
       {ids.length > 0 && !loaderData.outage && <LiveFeed ids={ids} initial={data.values} stamps={loaderData.live?.stamps} bus={bus} onChange={setLive} />}
       {kiosk && strip ? (
-        <KioskSlot name={dashboard.Name} badge={badge} renderedAt={strip.at} alarms={strip.alarms} cycle={strip.cycle} />
+        <KioskSlot name={dashboard.Name} badge={badge} renderedAt={strip.at} alarms={strip.alarms} cycle={strip.cycle} annunciator={<Annunciator className="text-[clamp(0.875rem,1.6vh,2rem)]" />} />
       ) : (
         <div className="flex flex-wrap items-center justify-between gap-3">
           <h1 className="text-2xl font-semibold">{dashboard.Name}</h1>

@@ -11,6 +11,8 @@ import { connectionLost, connectionOk, waitToRetry } from "./connection";
 
 /** A proxy's answer while the console behind it is away: the router would take it for the page's error. */
 const PROXY_AWAY = new Set([502, 503, 504]);
+/** One attempt is given up after this long (a console or proxy that accepts and never answers), and tried again. */
+const ATTEMPT_MS = 30_000;
 
 function routerRead(input: RequestInfo | URL, init: RequestInit | undefined): { url: URL; signal: AbortSignal | null } | null {
   const request = input instanceof Request ? input : null;
@@ -28,8 +30,9 @@ export function guardRouterReads(): void {
     if (!read) return original(input, init);
     for (let attempt = 0; ; attempt++) {
       let answer: Response | null = null;
+      const bounded = AbortSignal.any([...(read.signal ? [read.signal] : []), AbortSignal.timeout(ATTEMPT_MS)]);
       try {
-        answer = await original(input, init);
+        answer = await original(input instanceof Request ? new Request(input, { signal: bounded }) : input, { ...init, signal: bounded });
       } catch (error) {
         if (read.signal?.aborted) throw error;
       }

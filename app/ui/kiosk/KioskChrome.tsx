@@ -1,7 +1,6 @@
 import { useEffect, useState } from "react";
 import { useNavigate } from "react-router";
 import { AlarmValues } from "~/ui/alarms/AlarmValues";
-import { Annunciator } from "~/ui/alarms/Annunciator";
 import { SeverityBadge } from "~/ui/alarms/SeverityBadge";
 import { useConnection } from "~/ui/connection/connection";
 import { useFormatters } from "~/ui/format";
@@ -26,9 +25,11 @@ export interface KioskChromeProps {
   cycle: CyclePlan | null;
   /** The logger is away and nothing of this dashboard is remembered: the strip says so. */
   nothing?: boolean;
+  /** The alarm annunciator's control (the dashboard's, given here so its code is not a chunk of its own). */
+  annunciator?: React.ReactNode;
 }
 
-export function KioskChrome({ name, badge, renderedAt, alarms, cycle, nothing = false }: KioskChromeProps) {
+export function KioskChrome({ name, badge, renderedAt, alarms, cycle, nothing = false, annunciator }: KioskChromeProps) {
   useCycle(cycle);
   // This display lost the console: the picture is the last one it got, and it says so (issue 26 §1).
   const connection = useConnection();
@@ -42,7 +43,7 @@ export function KioskChrome({ name, badge, renderedAt, alarms, cycle, nothing = 
         <h1 className="truncate text-[clamp(1.25rem,2.6vh,4rem)] font-semibold">{name}</h1>
         <div className="flex items-center gap-6">
           {shown && <LiveBadge state={shown.state} ageMs={shown.ageMs} reason={shown.reason} className="text-[clamp(1rem,1.8vh,2.5rem)]" />}
-          <Annunciator className="text-[clamp(0.875rem,1.6vh,2rem)]" />
+          {annunciator}
           <Clock renderedAt={renderedAt} />
         </div>
       </div>
