@@ -9,6 +9,7 @@ const steps: [string, string, string[]][] = [
   ["storage engines: embedded, PostgreSQL, naive PostgreSQL (short; node bench/storage-engines.ts for 100 M samples)", process.execPath, [join(root, "bench", "storage-engines.ts"), "--short"]],
   ["console build", process.execPath, [join(root, "node_modules", "@react-router", "dev", "bin.cjs"), "build"]],
   ["dashboards", process.execPath, [join(root, "bench", "dashboard.ts")]],
+  ["faults: a paused logger, a lost network (issue 26)", process.execPath, [join(root, "bench", "faults.ts")]],
   ["export", process.execPath, [join(root, "bench", "export.ts")]],
   ["heavy readers: 4 clients × the heaviest data request, /revision p99, dashboard, logger memory", process.execPath, [join(root, "bench", "heavy-readers.ts")]],
   ["live WebSocket", process.execPath, [join(root, "bench", "ws.ts")]],

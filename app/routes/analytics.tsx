@@ -24,6 +24,7 @@ import { RangeFields } from "~/ui/history/RangeFields";
 import { FieldsetError, VariablePicker } from "~/ui/history/VariablePicker";
 import { StatisticsTable } from "~/ui/history/StatisticsTable";
 import { pageTitle } from "~/ui/title";
+import { limitsOf, loadLimits } from "~/services/limits.server";
 import type { Route } from "./+types/analytics";
 
 /** Variables per chart at most; more are refused with a message rather than drawn unreadably. */
@@ -63,11 +64,13 @@ export async function loader(args: Route.LoaderArgs) {
   const withB = compare && cmpBeyond === null ? compare : null;
   const cmpName = withB ? (withB.measurement?.Name ?? t(`history.analytics.cmpLabel.${withB.kind}`, { start: localText(withB.from, zone) })) : "";
   // Alarm and measurement events in the visible range, marked on the charts of their variables.
-  const events = shown.length ? await loadRangeEvents(logger, visible, featureOpen(auth, "alarming")) : null;
+  // And the alarm rules' limits of those variables, drawn on their charts (issue 26 §6).
+  const [events, limits] = shown.length ? await Promise.all([loadRangeEvents(logger, visible, featureOpen(auth, "alarming")), loadLimits(logger, shown)]) : [null, {}];
   const charts = await Promise.all(
     chartGroups(shown).map(async (vars) => {
       const [main, cmp] = await Promise.all([loadSeries(logger, vars, visible), withB ? loadSeries(logger, vars, other) : null]);
-      return { vars: vars.map(info), events: events ? eventsFor(events, vars.map((v) => v.Id)) : [], ...overlay(main, cmp, vars, cmpName) };
+      const ids = vars.map((v) => v.Id);
+      return { vars: vars.map(info), events: events ? eventsFor(events, ids) : [], limits: limitsOf(limits, ids), ...overlay(main, cmp, vars, cmpName) };
     }),
   );
   const [stats, cmpStats] = await Promise.all([loadStatistics(logger, shown, visible), withB ? loadStatistics(logger, shown, other) : null]);
@@ -250,6 +253,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
                 to={range.to}
                 follow={false}
                 events={c.events}
+                limits={c.limits}
                 approx={{ width: 1100, height: 300 }}
                 syncKey="analytics"
                 onZoom={onZoom}
@@ -263,6 +267,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
                     to={range.to}
                     overlay={compare && c.extra.length ? { origin: range.base.from, pairs: c.vars.length } : undefined}
                     events={c.events}
+                    limits={c.limits}
                     {...look}
                   />
                 )}

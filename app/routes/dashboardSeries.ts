@@ -4,7 +4,8 @@ import { stateOf } from "~/services/context.server";
 import { getDashboard, loadDashboardData } from "~/services/dashboards.server";
 import { requireFeature } from "~/services/guards.server";
 import { featureOpen } from "~/services/header.server";
-import type { ChartEvent, ChartThreshold, SeriesData } from "~/ui/dashboard/types";
+import { limitsOf } from "~/services/limits.server";
+import type { ChartEvent, ChartLimit, ChartThreshold, SeriesData } from "~/ui/dashboard/types";
 import type { Route } from "./+types/dashboardSeries";
 
 // The buckets of a dashboard's charts for uPlot, fetched by the page after hydration: the page
@@ -30,12 +31,12 @@ export async function loader(args: Route.LoaderArgs) {
   const loaded = await loadDashboardData(logger, { ...dashboard.content, Widgets: charts }, { from, to }, featureOpen(auth, "alarming"));
   const widgets: Record<string, SeriesData | { error: string }> = {};
   // Beside the buckets: what the interactive chart draws over them (the page's SVG has them too).
-  const extras: Record<string, { thresholds: ChartThreshold[]; events: ChartEvent[] }> = {};
+  const extras: Record<string, { thresholds: ChartThreshold[]; events: ChartEvent[]; limits: ChartLimit[] }> = {};
   for (const w of charts) {
     const d = loaded.widgets[w.ID];
     if (d?.state === "ok" && d.series) widgets[w.ID] = d.series;
     else if (d?.state === "error") widgets[w.ID] = { error: d.error };
-    extras[w.ID] = { thresholds: w.Options.Thresholds ?? [], events: loaded.chartEvents?.[w.ID] ?? [] };
+    extras[w.ID] = { thresholds: w.Options.Thresholds ?? [], events: loaded.chartEvents?.[w.ID] ?? [], limits: limitsOf(loaded.limits, w.Variables) };
   }
   return Response.json({ from, to, widgets, extras }, { headers: { "Cache-Control": "private, no-store" } });
 }

@@ -28,11 +28,25 @@ export function formatDateTime(locale: string, timeZone: string, value: string |
   return dateTimeFormat(locale, timeZone).format(date);
 }
 
+const clockTimes = new Map<string, Intl.DateTimeFormat>();
+/** A time of day with seconds (hh:mm:ss, 24-hour) in the user's zone: "last update 10:42:13". */
+export function formatClock(locale: string, timeZone: string, value: number): string {
+  const key = `${locale}|${timeZone}`;
+  let f = clockTimes.get(key);
+  if (!f) clockTimes.set(key, (f = new Intl.DateTimeFormat(locale, withTimeConvention({ hour: "2-digit", minute: "2-digit", second: "2-digit", timeZone }))));
+  return f.format(value);
+}
+
 /** A measured value with the variable's precision; "—" when there is none; never "-0". */
 export function formatValue(locale: string, value: number | null | undefined, precision?: number): string {
   if (value === null || value === undefined || Number.isNaN(value)) return "—";
   const digits = precision === undefined ? undefined : Math.min(Math.max(precision, 0), 12);
   return (digits === undefined ? numberFormat(locale, undefined, 3) : numberFormat(locale, digits, digits)).format(value);
+}
+
+/** A plain number in the locale, up to 6 decimals (settings, not measured values). */
+export function formatNumber(locale: string, value: number): string {
+  return numberFormat(locale, undefined, 6).format(value);
 }
 
 /** Dates and numbers in the user's locale and time zone (spec: Intl, the user's zone). */
@@ -44,6 +58,7 @@ export function useFormatters() {
     locale,
     timeZone,
     dateTime: (value: string | number | Date) => formatDateTime(locale, timeZone, value),
+    clock: (value: number) => formatClock(locale, timeZone, value),
     value: (value: number | null | undefined, precision?: number) => formatValue(locale, value, precision),
     number(value: number, digits?: number) {
       return numberFormat(locale, digits, digits).format(value);

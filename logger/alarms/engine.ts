@@ -226,7 +226,10 @@ export class AlarmEngine {
       if (!row) return null;
       if (event === "activate") row.Active = true;
       if (event === "clear") row.Active = false;
-      if (a.value !== undefined) row.Value = a.value;
+      // The row keeps the value that raised the alarm (shown as "value at activation"); the
+      // value of any other condition change goes to the history and the message only.
+      if (a.value !== undefined && event === "activate") row.Value = a.value;
+      const eventValue = a.value !== undefined ? a.value : row.Value;
       const from = row.State;
       const to = nextState(from, event, row.Active);
       const iso = new Date(a.time).toISOString();
@@ -268,13 +271,13 @@ export class AlarmEngine {
         Event: name,
         FromState: from,
         ToState: to,
-        Value: row.Value,
+        Value: eventValue,
         User: a.user,
         Comment: a.comment,
         Timestamp: iso,
       });
       const v = this.variable(rule.VariableId);
-      const text = this.messageText(rule, v, row, event, a);
+      const text = this.messageText(rule, v, row, event, a, eventValue);
       await postMessage(q, { Sender: SENDER, Topic: rule.Name, Type: this.messageType(rule, to, event), Text: text, Args: [name, to] });
       return { row, name, text, to, from };
     });
@@ -305,14 +308,14 @@ export class AlarmEngine {
     return "Info";
   }
 
-  private messageText(rule: Rule, v: Variable | undefined, row: AlarmRow, event: AlarmEvent, a: Action): string {
+  private messageText(rule: Rule, v: Variable | undefined, row: AlarmRow, event: AlarmEvent, a: Action, value: number | null): string {
     const by = a.user ? ` by ${a.user}` : "";
     const comment = a.comment ? `: ${a.comment}` : "";
     switch (event) {
       case "activate":
         return renderMessage(rule, v, row.Value);
       case "clear":
-        return `${rule.Name} returned to normal${row.Value === null ? "" : ` (${renderMessage({ ...rule, Message: "{value} {unit}" }, v, row.Value).trim()})`}`;
+        return `${rule.Name} returned to normal${value === null ? "" : ` (${renderMessage({ ...rule, Message: "{value} {unit}" }, v, value).trim()})`}`;
       case "acknowledge":
         return `${rule.Name} acknowledged${by}${comment}`;
       case "shelve":

@@ -3,7 +3,7 @@ import { useT } from "~/ui/useT";
 import { useFormatters } from "~/ui/format";
 import { useRootData } from "~/ui/rootData";
 import { ServerChartsContext } from "./serverCharts";
-import type { ChartEvent, ChartEventKind, ChartOverlay, ChartThreshold, SeriesData, VariableInfo } from "./types";
+import type { ChartEvent, ChartEventKind, ChartLimit, ChartOverlay, ChartThreshold, SeriesData, VariableInfo } from "./types";
 import { CHART_EVENT_KINDS } from "./types";
 import { seriesStyle } from "./colours";
 
@@ -19,6 +19,7 @@ interface Loaded {
   to: number;
   thresholds?: readonly ChartThreshold[];
   events?: readonly ChartEvent[];
+  limits?: readonly ChartLimit[];
 }
 
 export type ChartWidgetProps = Common &
@@ -119,6 +120,7 @@ export function ChartWidget(props: ChartWidgetProps) {
               overlay={props.overlay}
               thresholds={loaded.thresholds}
               events={loaded.events}
+              limits={loaded.limits}
               eventWords={eventWords}
               label={label}
               keysHint={t("dashboards.chart.keys")}

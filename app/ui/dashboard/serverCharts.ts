@@ -1,5 +1,5 @@
 import { createContext } from "react";
-import type { ChartEvent, ChartEventKind, ChartThreshold, SeriesData, VariableInfo } from "./types";
+import type { ChartEvent, ChartEventKind, ChartLimit, ChartThreshold, SeriesData, VariableInfo } from "./types";
 
 /** What the server needs to draw one chart widget as SVG. */
 export interface ChartSource {
@@ -9,6 +9,7 @@ export interface ChartSource {
   to: number;
   thresholds?: readonly ChartThreshold[];
   events?: readonly ChartEvent[];
+  limits?: readonly ChartLimit[];
 }
 
 export interface SvgLook {
