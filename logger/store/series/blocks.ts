@@ -1,3 +1,5 @@
+import { MAX_VALUES, packInts, packedBound, unpackInts } from "./packing.ts";
+
 // Layout of one stored row: raw samples or rollup buckets of one variable, addressed by a
 // computed rowid so that one B-tree lookup finds it and a variable's rows are contiguous.
 
@@ -30,14 +32,85 @@ export function rowIndex(key: bigint): number {
 
 // The store assumes a little-endian host (every platform Node runs on in practice); typed
 // arrays are written as their bytes.
+//
+// Two forms of a row (docs/storage.md, "Row format"), told apart by their length:
+// * plain — the typed arrays' bytes, a multiple of 4 long: every row written before issue 29,
+//   the row still being filled (rewritten at every flush), and a row that would not get smaller;
+// * packed — a codec byte, then the codec's data, padded to a length that is NOT a multiple of
+//   4: raw blocks and rollup chunks once they are complete (packing.ts: lossless, every bit
+//   pattern back as it was).
+export const CODEC_BLOCK = 1;
+export const CODEC_CHUNK = 2;
+
+/** Whether a stored row is packed (else plain). */
+export function isPacked(bytes: Uint8Array): boolean {
+  return bytes.byteLength % 4 !== 0;
+}
+
+/** The plain form of the first `length` samples. */
 export function encodeBlock(samples: Float32Array, length: number): Uint8Array {
   return new Uint8Array(samples.buffer, samples.byteOffset, length * 4).slice();
 }
 
-export function decodeBlock(bytes: Uint8Array): Float32Array {
-  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
-  return new Float32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength >> 2);
+// Scratch for packing (one thread; never awaited in between).
+const scratch = new Uint8Array(4 + packedBound(BLOCK_SAMPLES) + 4);
+const chunkScratch = new Uint8Array(4 + 5 * packedBound(CHUNK_BUCKETS) + 4);
+const ints = new Int32Array(MAX_VALUES);
+const ints2 = new Int32Array(MAX_VALUES);
+
+/**
+ * A complete block for storage: packed, or plain when packing would not make it smaller
+ * (white noise at full float32 resolution does not compress).
+ * Packed: u8 CODEC_BLOCK, u8 0, u16 length, the samples' bit patterns as one stream.
+ */
+export function packBlock(samples: Float32Array, length: number): Uint8Array {
+  const bits = new Int32Array(samples.buffer, samples.byteOffset, length);
+  scratch[0] = CODEC_BLOCK;
+  scratch[1] = 0;
+  scratch[2] = length & 0xff;
+  scratch[3] = length >>> 8;
+  const end = packInts(bits, length, scratch, 4);
+  if (end >= length * 4) return encodeBlock(samples, length);
+  return finish(scratch, end);
 }
+
+/** Copies a packed row out of scratch, one byte longer than its (aligned) data: not a multiple of 4. */
+function finish(buf: Uint8Array, end: number): Uint8Array {
+  const out = new Uint8Array(end % 4 === 0 ? end + 1 : end);
+  out.set(buf.subarray(0, end));
+  return out;
+}
+
+/** A packed row's bytes, 4-byte aligned (a copy only when the engine handed out an unaligned view). */
+function aligned(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+}
+
+export function decodeBlock(bytes: Uint8Array): Float32Array {
+  if (!isPacked(bytes)) {
+    const a = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+    return new Float32Array(a.buffer, a.byteOffset, a.byteLength >> 2);
+  }
+  const b = aligned(bytes);
+  if (b[0] !== CODEC_BLOCK) throw new Error(`Series row: codec ${b[0]} is not a raw block's`);
+  const n = b[2]! | (b[3]! << 8);
+  const room = Math.max(32, (n + 31) & ~31);
+  if (slabAt + room > SLAB_WORDS) {
+    slab = new ArrayBuffer(SLAB_WORDS * 4);
+    slabAt = 0;
+  }
+  const out = new Int32Array(slab, slabAt * 4, room);
+  slabAt += room;
+  unpackInts(b, new Int32Array(b.buffer, b.byteOffset, b.byteLength >> 2), 4, n, out);
+  return new Float32Array(slab, out.byteOffset, n);
+}
+
+// Decoded blocks are cut from shared 256 KB buffers: an ArrayBuffer of its own per block (calloc,
+// and a finaliser for the garbage collector) took a third of the decode time. A block kept
+// keeps its buffer alive; decoded blocks live for one query (the reader's cache).
+const SLAB_WORDS = 1 << 16;
+let slab = new ArrayBuffer(SLAB_WORDS * 4);
+let slabAt = 0;
 
 export type Chunk = { min: Float32Array; max: Float32Array; sum: Float64Array; count: Float32Array; length: number };
 
@@ -51,7 +124,7 @@ export function emptyChunk(): Chunk {
   };
 }
 
-// Struct of arrays: [min f32 × n][max f32 × n][sum f64 × n][count f32 × n]; 8n keeps sums aligned.
+// Plain: struct of arrays, [min f32 × n][max f32 × n][sum f64 × n][count f32 × n]; 8n keeps sums aligned.
 export function encodeChunk(c: Chunk): Uint8Array {
   const n = c.length;
   const out = new Uint8Array(n * 20);
@@ -63,15 +136,68 @@ export function encodeChunk(c: Chunk): Uint8Array {
   return out;
 }
 
+/**
+ * A complete chunk for storage: packed, or plain when that is not smaller. Packed: u8
+ * CODEC_CHUNK, u8 shift, u16 length, then five streams: min, max, the sums' high and low words
+ * (the low words shifted right by their common trailing zero bits — sums of float32 samples
+ * leave many), count.
+ */
+export function packChunk(c: Chunk): Uint8Array {
+  const n = c.length;
+  const sum = new Int32Array(c.sum.buffer, c.sum.byteOffset, 2 * n);
+  let low = 0;
+  for (let i = 0; i < n; i++) low |= sum[2 * i]!;
+  const shift = low === 0 ? 0 : 31 - Math.clz32(low & -low);
+  for (let i = 0; i < n; i++) {
+    ints[i] = sum[2 * i + 1]!;
+    ints2[i] = sum[2 * i]! >>> shift;
+  }
+  const b = chunkScratch;
+  b[0] = CODEC_CHUNK;
+  b[1] = shift;
+  b[2] = n & 0xff;
+  b[3] = n >>> 8;
+  let at = packInts(new Int32Array(c.min.buffer, c.min.byteOffset, n), n, b, 4);
+  at = packInts(new Int32Array(c.max.buffer, c.max.byteOffset, n), n, b, at);
+  at = packInts(ints, n, b, at);
+  at = packInts(ints2, n, b, at);
+  at = packInts(new Int32Array(c.count.buffer, c.count.byteOffset, n), n, b, at);
+  if (at >= n * 20) return encodeChunk(c);
+  return finish(b, at);
+}
+
 export function decodeChunk(bytes: Uint8Array, into: Chunk = emptyChunk()): Chunk {
-  const aligned = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
-  const n = aligned.byteLength / 20;
-  const buf = aligned.buffer;
-  const at = aligned.byteOffset;
+  if (isPacked(bytes)) return unpackChunk(aligned(bytes), into);
+  const a = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
+  const n = a.byteLength / 20;
+  const buf = a.buffer;
+  const at = a.byteOffset;
   into.min.set(new Float32Array(buf, at, n));
   into.max.set(new Float32Array(buf, at + n * 4, n));
   into.sum.set(new Float64Array(buf, at + n * 8, n));
   into.count.set(new Float32Array(buf, at + n * 16, n));
+  into.length = n;
+  return into;
+}
+
+function unpackChunk(b: Uint8Array, into: Chunk): Chunk {
+  if (b[0] !== CODEC_CHUNK) throw new Error(`Series row: codec ${b[0]} is not a rollup chunk's`);
+  const shift = b[1]!;
+  const n = b[2]! | (b[3]! << 8);
+  const words = new Int32Array(b.buffer, b.byteOffset, b.byteLength >> 2);
+  let at = unpackInts(b, words, 4, n, ints);
+  into.min.set(new Float32Array(ints.buffer, 0, n));
+  at = unpackInts(b, words, at, n, ints);
+  into.max.set(new Float32Array(ints.buffer, 0, n));
+  at = unpackInts(b, words, at, n, ints);
+  at = unpackInts(b, words, at, n, ints2);
+  const sum = new Int32Array(into.sum.buffer, into.sum.byteOffset, 2 * n);
+  for (let i = 0; i < n; i++) {
+    sum[2 * i + 1] = ints[i]!;
+    sum[2 * i] = ints2[i]! << shift;
+  }
+  unpackInts(b, words, at, n, ints);
+  into.count.set(new Float32Array(ints.buffer, 0, n));
   into.length = n;
   return into;
 }

@@ -9,6 +9,7 @@ import { emptySummary } from "./rollups.ts";
 import type { Summary } from "./rollups.ts";
 import { SqliteSeries } from "./sqlite.ts";
 import { VarSeries } from "./writer.ts";
+import type { RowCodec } from "./writer.ts";
 
 export type SeriesSource = { Id: string; Name: string; PeriodUs: number; RetentionSec: number | null };
 export type SeriesVariable = { Key: number; Id: string; SourceId: string; Name: string; Unit: string };
@@ -34,6 +35,11 @@ class TooManyMisses extends Error {}
 /** Time series of equidistant float32 samples: in ${dataDir}/series.db, or in PostgreSQL (open()). */
 export class SeriesStore {
   readonly backend: SeriesBackend;
+  /**
+   * Complete rows packed (the default) or plain; set before appending (SERIES_CODEC=plain, the
+   * benchmark's reference). Rows are read in either form whatever this says.
+   */
+  readonly codec: RowCodec = { pack: true };
   private readonly sources = new Map<string, SeriesSource>();
   private readonly vars = new Map<string, SeriesVariable>();
   private readonly series = new Map<number, VarSeries>();
@@ -221,7 +227,7 @@ export class SeriesStore {
       this.backend.putPart({ Key: key, VarId: v.Id, Seq: seg.Seq });
       keys.set(seg.Seq, key);
     }
-    const vs = new VarSeries(key, seg.PeriodUs, this.sinkFor(key));
+    const vs = new VarSeries(key, seg.PeriodUs, this.sinkFor(key), this.codec);
     vs.floor = Math.ceil(seg.StartUs / seg.PeriodUs);
     this.series.set(key, vs);
   }
@@ -269,7 +275,7 @@ export class SeriesStore {
     this.backend.putVariable(sv, seg.Seq);
     this.vars.set(v.Id, sv);
     this.keysOf(v.Id).set(seg.Seq, key);
-    const vs = new VarSeries(key, seg.PeriodUs, this.sinkFor(key));
+    const vs = new VarSeries(key, seg.PeriodUs, this.sinkFor(key), this.codec);
     vs.floor = Math.ceil(seg.StartUs / seg.PeriodUs);
     this.series.set(key, vs);
     return sv;
@@ -436,7 +442,7 @@ export class SeriesStore {
   // the raw rows, so after a crash they are never behind; the unfinished bucket of each level
   // is recomputed from the level below (pendingOf; bounded: < 64 buckets or samples per level).
   private recoverEdges(key: number, seg: Segment, edge: (lo: bigint, hi: bigint, last: boolean) => StoredRow | undefined): VarSeries {
-    const vs = new VarSeries(key, seg.PeriodUs, this.sinkFor(key));
+    const vs = new VarSeries(key, seg.PeriodUs, this.sinkFor(key), this.codec);
     vs.floor = Math.ceil(seg.StartUs / seg.PeriodUs);
     this.series.set(key, vs);
     const last = edge(...rowRange(key, 0), true);
