@@ -3,6 +3,7 @@ import { BLOCK_SAMPLES, CHUNK_BUCKETS, LEVELS, TOP, decodeBlock, decodeChunk, ro
 import type { Chunk } from "./blocks.ts";
 import { MISS } from "./backend.ts";
 import type { Registry, SeriesBackend, StoredRow, WriteRow } from "./backend.ts";
+import { Compactor } from "./compaction.ts";
 import { summarize } from "./ranges.ts";
 import type { RowReader } from "./ranges.ts";
 import { emptySummary } from "./rollups.ts";
@@ -60,6 +61,9 @@ export class SeriesStore {
   private chain: Promise<void> = Promise.resolve();
   /** The last write error (PostgreSQL unreachable…); rows stay queued and are written again. */
   lastWriteError: Error | null = null;
+  /** Packs the plain rows the store holds from before (startCompaction; compaction.ts). */
+  private compactor: Compactor | null = null;
+  private compactTimer: NodeJS.Timeout | null = null;
   /** Told about write failures and recoveries (the logger's trace). */
   onEvent: (level: "warn" | "info", message: string) => void = () => {};
 
@@ -77,6 +81,7 @@ export class SeriesStore {
           if (vs.end >= 0) vs.pending = pendingOf(vs, this.reader());
         }
       }
+      this.compactor = this.newCompactor();
     }
   }
 
@@ -100,6 +105,7 @@ export class SeriesStore {
     await Promise.all(Array.from({ length: 8 }, async () => {
       for (let job = jobs.shift(); job; job = jobs.shift()) await job();
     }));
+    store.compactor = store.newCompactor();
     return store;
   }
 
@@ -388,11 +394,92 @@ export class SeriesStore {
   }
 
   private rowOf(id: bigint, data: Uint8Array): WriteRow {
+    return { id, data, level: Number((id >> 40n) & 7n), tEndUs: this.tEndUs(id) };
+  }
+
+  /** End of the time a row covers, µs (the partition key of raw blocks on PostgreSQL). */
+  private tEndUs(id: bigint): number {
     const level = Number((id >> 40n) & 7n);
     const index = Number(id & 0xffffffffffn);
     const vs = this.series.get(Number(id >> 43n));
     const span = level === 0 ? BLOCK_SAMPLES : CHUNK_BUCKETS * LEVELS[level]!;
-    return { id, data, level, tEndUs: (index + 1) * span * (vs?.periodUs ?? 1) };
+    return (index + 1) * span * (vs?.periodUs ?? 1);
+  }
+
+  // ---- background compaction (compaction.ts) ----
+
+  private newCompactor(): Compactor {
+    const store = this;
+    return new Compactor({
+      backend: this.backend,
+      codec: this.codec,
+      parts: () => store.allParts(),
+      queued: (id) => Boolean(store.unflushed.get(Number(id >> 43n))?.has(id) || store.writing.has(id)),
+      queuedFloor: (key, level) => {
+        let floor = Number.POSITIVE_INFINITY;
+        const ids = [...(store.unflushed.get(key)?.keys() ?? []), ...store.writing.keys()];
+        for (const id of ids) {
+          if (Number(id >> 43n) === key && Number((id >> 40n) & 7n) === level) floor = Math.min(floor, Number(id & 0xffffffffffn));
+        }
+        return floor;
+      },
+      tEndUs: (id) => store.tEndUs(id),
+    });
+  }
+
+  /** Every part's write state, and whether appends go to it (the current segment of its source). */
+  private allParts(): Array<{ vs: VarSeries; open: boolean }> {
+    const out: Array<{ vs: VarSeries; open: boolean }> = [];
+    for (const [varId, keys] of this.partKeys) {
+      const v = this.vars.get(varId);
+      const list = v ? this.segments.get(v.SourceId) : undefined;
+      const currentSeq = list?.[list.length - 1]?.Seq;
+      for (const [seq, key] of keys) {
+        const vs = this.series.get(key);
+        if (vs) out.push({ vs, open: seq === currentSeq });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Starts packing, in the background, the plain rows stored before packing existed: after
+   * delayMs (never during start-up), one window of rows per step, pauseMs between steps. Stops
+   * at close; says in the trace (onEvent) when it found rows to pack and when it is done.
+   */
+  startCompaction(o: { delayMs?: number; pauseMs?: number } = {}): void {
+    const compactor = this.compactor;
+    if (!compactor || this.compactTimer || this.closed || !this.codec.pack) return;
+    const pauseMs = o.pauseMs ?? 50;
+    const wait = (ms: number) => new Promise<void>((done) => (this.compactTimer = setTimeout(done, ms).unref()));
+    const run = async () => {
+      try {
+        let announced = false;
+        while (!this.closed && (await compactor.step())) {
+          if (!announced && compactor.packed > 0) {
+            announced = true;
+            this.onEvent("info", "Series store: packing the rows stored before packing existed, in the background");
+          }
+          await wait(pauseMs);
+        }
+        if (announced) this.onEvent("info", `Series store: background packing done, ${compactor.packed} rows packed, ${(compactor.saved / 2 ** 20).toFixed(0)} MiB saved`);
+        while (!this.closed) {
+          await wait(60_000);
+          if (!this.closed) await compactor.saveMarks();
+        }
+      } catch (err) {
+        if (!this.closed) this.onEvent("warn", `Series store: background packing stopped (${(err as Error).message}); it resumes at the next start`);
+      }
+    };
+    this.compactTimer = setTimeout(() => void run(), o.delayMs ?? 30_000).unref();
+  }
+
+  /** Runs background compaction to its end now (tests, tools); resolves to the rows packed. */
+  async compactAll(onStep?: (packed: number) => void): Promise<number> {
+    const compactor = this.compactor;
+    if (!compactor) return 0;
+    while (!this.closed && (await compactor.step())) onStep?.(compactor.packed);
+    return compactor.packed;
   }
 
   // PostgreSQL: one write at a time (queueWrite chains them), rows readable in `writing` until it
@@ -628,14 +715,19 @@ export class SeriesStore {
    */
   close(): Promise<void> {
     if (this.closing) return this.closing;
+    if (this.compactTimer) clearTimeout(this.compactTimer);
     if (this.backend instanceof SqliteSeries) {
       void this.flush();
       this.closed = true;
+      const marks = this.compactor?.followingMarks() ?? [];
+      if (marks.length) this.backend.repack([], marks);
       return (this.closing = this.backend.close());
     }
     const backend = this.backend;
     return (this.closing = this.settled().then(async () => {
       this.closed = true;
+      const marks = this.compactor?.followingMarks() ?? [];
+      if (marks.length) await Promise.resolve(backend.repack([], marks)).catch(() => {});
       await backend.close();
     }));
   }
