@@ -3,9 +3,13 @@ import { MAX_VALUES, packInts, packedBound, unpackInts } from "./packing.ts";
 // Layout of one stored row: raw samples or rollup buckets of one variable, addressed by a
 // computed rowid so that one B-tree lookup finds it and a variable's rows are contiguous.
 
-// 16 KiB pages hold exactly one full row each (no overflow pages, no half-empty leaves):
-// 4080 float32 samples = 16320 bytes, 816 rollup buckets × 20 bytes = 16320 bytes.
-export const PAGE_SIZE = 16384;
+// A full plain row is 16320 bytes: 4080 float32 samples, or 816 rollup buckets × 20 bytes.
+// Packed rows are smaller and of every size (docs/storage.md). series.db files made since issue 29
+// have 4 KiB pages: SQLite fills a big row's overflow pages completely and puts the rest of it in
+// a leaf page shared with other rows — 5 % over the rows' bytes, where 16 KiB pages (one plain
+// row each, the size before) left 23 % of the file empty around packed rows. An existing file
+// keeps its page size (docs/storage.md says how to change it).
+export const PAGE_SIZE = 4096;
 export const BLOCK_SAMPLES = 4080;
 export const CHUNK_BUCKETS = 816;
 
@@ -54,6 +58,7 @@ export function encodeBlock(samples: Float32Array, length: number): Uint8Array {
 
 // Scratch for packing (one thread; never awaited in between).
 const scratch = new Uint8Array(4 + packedBound(BLOCK_SAMPLES) + 4);
+const scratch2 = new Uint8Array(scratch.length);
 const chunkScratch = new Uint8Array(4 + 5 * packedBound(CHUNK_BUCKETS) + 4);
 const ints = new Int32Array(MAX_VALUES);
 const ints2 = new Int32Array(MAX_VALUES);
@@ -61,17 +66,35 @@ const ints2 = new Int32Array(MAX_VALUES);
 /**
  * A complete block for storage: packed, or plain when packing would not make it smaller
  * (white noise at full float32 resolution does not compress).
- * Packed: u8 CODEC_BLOCK, u8 0, u16 length, the samples' bit patterns as one stream.
+ * Packed: u8 CODEC_BLOCK, u8 transform, u16 length, the samples' bit patterns as one stream —
+ * as they are (DELTA), or with the sign bit moved to the bottom (SIGN_LAST) when that packs
+ * smaller: a signal swinging around zero then changes only low bits where it changes sign.
  */
 export function packBlock(samples: Float32Array, length: number): Uint8Array {
   const bits = new Int32Array(samples.buffer, samples.byteOffset, length);
-  scratch[0] = CODEC_BLOCK;
-  scratch[1] = 0;
-  scratch[2] = length & 0xff;
-  scratch[3] = length >>> 8;
-  const end = packInts(bits, length, scratch, 4);
+  const end = packWith(scratch, bits, length, DELTA);
+  // Only a block that packed poorly is worth a second try (it costs another pass).
+  if (end > length * 3) {
+    for (let i = 0; i < length; i++) {
+      const v = bits[i]!;
+      ints[i] = (v << 1) | (v >>> 31);
+    }
+    const other = packWith(scratch2, ints, length, SIGN_LAST);
+    if (other < end) return other >= length * 4 ? encodeBlock(samples, length) : finish(scratch2, other);
+  }
   if (end >= length * 4) return encodeBlock(samples, length);
   return finish(scratch, end);
+}
+
+const DELTA = 0;
+const SIGN_LAST = 1;
+
+function packWith(out: Uint8Array, values: Int32Array, length: number, transform: number): number {
+  out[0] = CODEC_BLOCK;
+  out[1] = transform;
+  out[2] = length & 0xff;
+  out[3] = length >>> 8;
+  return packInts(values, length, out, 4);
 }
 
 /** Copies a packed row out of scratch, one byte longer than its (aligned) data: not a multiple of 4. */
@@ -102,6 +125,14 @@ export function decodeBlock(bytes: Uint8Array): Float32Array {
   const out = new Int32Array(slab, slabAt * 4, room);
   slabAt += room;
   unpackInts(b, new Int32Array(b.buffer, b.byteOffset, b.byteLength >> 2), 4, n, out);
+  if (b[1] === SIGN_LAST) {
+    for (let i = 0; i < n; i++) {
+      const v = out[i]!;
+      out[i] = (v >>> 1) | (v << 31);
+    }
+  } else if (b[1] !== DELTA) {
+    throw new Error(`Series row: unknown transform ${b[1]} of a raw block`);
+  }
   return new Float32Array(slab, out.byteOffset, n);
 }
 
