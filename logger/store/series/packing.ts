@@ -21,6 +21,9 @@ const EXCEPTION_BYTES = 6;
 const NONE = 1 << 30;
 
 const pad4 = (n: number) => (n + 3) & ~3;
+// Integer arithmetic stays in int32 (V8 deoptimises a loop whose value leaves it: (1 << 31) - 1
+// does; so does -0 from negating 0).
+const maskOf = (w: number) => (w === 0 ? 0 : (-1 >>> (32 - w)) | 0);
 
 // Scratch space of the encoder (one thread; encoding never awaits).
 const residual = new Int32Array(MAX_VALUES);
@@ -38,44 +41,22 @@ export function packedBound(n: number): number {
  * returns the offset after it. out must have packedBound(n) bytes from `at`.
  */
 export function packInts(values: Int32Array, n: number, out: Uint8Array, at: number): number {
-  if (n > MAX_VALUES) throw new Error(`packInts: ${n} values, at most ${MAX_VALUES}`);
-  let prev = 0;
-  for (let i = 0; i < n; i++) {
-    const v = values[i]!;
-    const d = (v - prev) | 0;
-    residual[i] = (d << 1) ^ (d >> 31);
-    prev = v;
-  }
+  if (n > MAX_VALUES) tooMany(n);
+  zigzagDeltas(values, n);
   const groups = (n + GROUP - 1) >>> 5;
   residual.fill(0, n, groups * GROUP);
-
-  // Width per group: 4 bytes per bit of width, EXCEPTION_BYTES per value that does not fit.
   let exceptions = 0;
   let words = 0;
   for (let g = 0; g < groups; g++) {
-    histogram.fill(0);
-    for (let i = g * GROUP, end = i + GROUP; i < end; i++) histogram[32 - Math.clz32(residual[i]!)]!++;
-    let best = 32;
-    let bestCost = 4 * 32;
-    let over = 0;
-    for (let w = 31; w >= 0; w--) {
-      over += histogram[w + 1]!;
-      const cost = 4 * w + EXCEPTION_BYTES * over;
-      if (cost <= bestCost) {
-        best = w;
-        bestCost = cost;
-      }
-    }
-    widths[g] = best;
-    words += best;
-    let o = 0;
-    for (let k = best + 1; k <= 32; k++) o += histogram[k]!;
-    exceptions += o;
+    const w = chooseWidth(g * GROUP);
+    widths[g] = w;
+    words += w;
+    exceptions += histogramAbove(w);
   }
-
-  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
-  view.setUint16(at, exceptions, true);
-  view.setUint16(at + 2, 0, true);
+  out[at] = exceptions & 0xff;
+  out[at + 1] = exceptions >>> 8;
+  out[at + 2] = 0;
+  out[at + 3] = 0;
   let p = at + 4;
   out.set(widths.subarray(0, groups), p);
   out.fill(0, p + groups, p + pad4(groups));
@@ -84,40 +65,88 @@ export function packInts(values: Int32Array, n: number, out: Uint8Array, at: num
   let wi = 0;
   for (let g = 0; g < groups; g++) {
     const w = widths[g]!;
-    if (w === 0) continue;
-    const mask = w === 32 ? -1 : (1 << w) - 1;
-    let acc = 0;
-    let bits = 0;
-    for (let i = g * GROUP, end = i + GROUP; i < end; i++) {
-      const v = residual[i]! & mask;
-      acc |= v << bits;
-      bits += w;
-      if (bits >= 32) {
-        w32[wi++] = acc;
-        bits -= 32;
-        acc = bits > 0 ? v >>> (w - bits) : 0;
-      }
-    }
+    if (w !== 0) wi = packGroup(w32, wi, w, g * GROUP);
   }
   w32[wi] = 0;
   p += (words + 1) * 4;
-
   const positions = new Uint16Array(out.buffer, out.byteOffset + p, exceptions);
   const valuesAt = p + pad4(2 * exceptions);
   const whole = new Int32Array(out.buffer, out.byteOffset + valuesAt, exceptions);
   let e = 0;
-  for (let g = 0; g < groups; g++) {
+  for (let g = 0; g < groups && e < exceptions; g++) {
     const w = widths[g]!;
-    if (w === 32) continue;
-    for (let i = g * GROUP, end = Math.min(i + GROUP, n); i < end; i++) {
-      if (residual[i]! >>> w !== 0) {
-        positions[e] = i;
-        whole[e++] = residual[i]!;
-      }
-    }
+    if (w !== 32) e = collectExceptions(positions, whole, e, w, g * GROUP, n);
   }
   out.fill(0, p + 2 * exceptions, valuesAt);
   return valuesAt + 4 * exceptions;
+}
+
+function tooMany(n: number): never {
+  throw new Error(`packInts: ${n} values, at most ${MAX_VALUES}`);
+}
+
+function zigzagDeltas(values: Int32Array, n: number): void {
+  let prev = 0;
+  for (let i = 0; i < n; i++) {
+    const v = values[i]!;
+    const d = (v - prev) | 0;
+    residual[i] = (d << 1) ^ (d >> 31);
+    prev = v;
+  }
+}
+
+// The width of the group at `from`: 4 bytes per bit of width, EXCEPTION_BYTES per value that
+// does not fit. Leaves the group's histogram of bit lengths in `histogram`.
+function chooseWidth(from: number): number {
+  histogram.fill(0);
+  for (let i = from, end = from + GROUP; i < end; i++) histogram[32 - Math.clz32(residual[i]!)]!++;
+  let best = 32;
+  let bestCost = 4 * 32;
+  let over = 0;
+  for (let w = 31; w >= 0; w--) {
+    over += histogram[w + 1]!;
+    const cost = 4 * w + EXCEPTION_BYTES * over;
+    if (cost <= bestCost) {
+      best = w;
+      bestCost = cost;
+    }
+  }
+  return best;
+}
+
+function histogramAbove(w: number): number {
+  let o = 0;
+  for (let k = w + 1; k <= 32; k++) o += histogram[k]!;
+  return o;
+}
+
+function packGroup(w32: Int32Array, wi: number, w: number, from: number): number {
+  const mask = maskOf(w);
+  let acc = 0;
+  let bits = 0;
+  for (let i = from, end = from + GROUP; i < end; i++) {
+    const v = residual[i]! & mask;
+    acc |= v << bits;
+    bits += w;
+    if (bits >= 32) {
+      w32[wi++] = acc;
+      bits -= 32;
+      acc = bits > 0 ? (v >>> (w - bits)) | 0 : 0;
+    }
+  }
+  return wi;
+}
+
+function collectExceptions(positions: Uint16Array, whole: Int32Array, e: number, w: number, from: number, n: number): number {
+  const end = from + GROUP < n ? from + GROUP : n;
+  for (let i = from; i < end; i++) {
+    const r = residual[i]!;
+    if (r >>> w !== 0) {
+      positions[e] = i;
+      whole[e++] = r;
+    }
+  }
+  return e;
 }
 
 /**
@@ -139,10 +168,10 @@ export function unpackInts(bytes: Uint8Array, words: Int32Array, at: number, n: 
   let p = 0;
   for (let g = 0, o = 0; g < groups; g++, o += GROUP) {
     const w = bytes[widthsAt + g]!;
-    const end = Math.min(o + GROUP, n);
-    if (nextException >= o + GROUP) {
+    if (nextException >= o + GROUP && o + GROUP <= n) {
       // The common case, in one pass: unpack, undo zigzag and delta.
-      p = w === 0 ? fillRun(out, o, end, p) : unpackRun(words, wi, w, out, o, end, p);
+      if (w === 0) out.fill(p, o, o + GROUP);
+      else p = RUNS[w]!(words, wi, out, o, p);
       wi += w;
       continue;
     }
@@ -155,43 +184,42 @@ export function unpackInts(bytes: Uint8Array, words: Int32Array, at: number, n: 
       e++;
       nextException = e < exceptions ? bytes[positionsAt + 2 * e]! | (bytes[positionsAt + 2 * e + 1]! << 8) : NONE;
     }
+    const end = o + GROUP < n ? o + GROUP : n;
     for (let i = o; i < end; i++) {
       const r = out[i]!;
-      p = (p + ((r >>> 1) ^ -(r & 1))) | 0;
+      p = (p + ((r >>> 1) ^ (0 - (r & 1)))) | 0;
       out[i] = p;
     }
   }
   return valuesAt + 4 * exceptions;
 }
 
-/** Values o..end of a group without exceptions, straight to their final value; returns the last. */
-function unpackRun(words: Int32Array, wi: number, w: number, out: Int32Array, o: number, end: number, p: number): number {
-  const mask = w === 32 ? -1 : (1 << w) - 1;
-  let cur = words[wi]!;
-  let sh = 0;
-  for (let i = o; i < end; i++) {
-    let v = cur >>> sh;
-    sh += w;
-    if (sh >= 32) {
-      sh -= 32;
-      cur = words[++wi]!;
-      if (sh > 0) v |= cur << (w - sh);
-    }
-    v &= mask;
-    p = (p + ((v >>> 1) ^ -(v & 1))) | 0;
-    out[i] = p;
-  }
-  return p;
-}
+type Run = (words: Int32Array, wi: number, out: Int32Array, o: number, p: number) => number;
 
-/** A group of width 0: every delta is 0. */
-function fillRun(out: Int32Array, o: number, end: number, p: number): number {
-  out.fill(p, o, end);
-  return p;
+/**
+ * One function per width (1–32) that unpacks a whole group of 32 values from words[wi…] into
+ * out[o…] and undoes zigzag and delta from p; returns the last value. Generated as straight-line
+ * code with constant shifts and masks: 1.3–1.6× faster than a loop over a variable width, which
+ * V8 cannot unroll (measured in one process on the simulator's bench signals). The source is
+ * built here from numbers only — nothing from outside reaches it.
+ */
+const RUNS: Array<Run | null> = Array.from({ length: 33 }, (_, w) => (w === 0 ? null : runOf(w)));
+
+function runOf(w: number): Run {
+  const mask = maskOf(w);
+  let code = "let c = words[wi];\nlet v = 0;\n";
+  for (let j = 0, bit = 0; j < GROUP; j++, bit += w) {
+    const k = bit >>> 5;
+    const sh = bit & 31;
+    if (sh + w > 32) code += `v = ((c >>> ${sh}) | ((c = words[wi + ${k + 1}]) << ${32 - sh})) & ${mask};\n`;
+    else code += `v = ${sh === 0 ? "c" : `(c >>> ${sh})`} & ${mask};\n${sh + w === 32 && j < GROUP - 1 ? `c = words[wi + ${k + 1}];\n` : ""}`;
+    code += `p = (p + ((v >>> 1) ^ (0 - (v & 1)))) | 0;\nout[o + ${j}] = p;\n`;
+  }
+  return new Function("words", "wi", "out", "o", "p", `${code}return p;`) as Run;
 }
 
 function unpackGroup(words: Int32Array, wi: number, w: number, out: Int32Array, o: number): void {
-  const mask = w === 32 ? -1 : (1 << w) - 1;
+  const mask = maskOf(w);
   let cur = words[wi]!;
   let sh = 0;
   for (let j = 0; j < GROUP; j++) {
