@@ -6,8 +6,9 @@ import { configSchema, type ConfigInput, type ConfigOutput } from "~/schemas/con
 import { stateOf } from "~/services/context.server";
 import { redirectWithToast, requireFeature } from "~/services/guards.server";
 import { getInstance } from "~/services/i18n.server";
-import { projectConfigAnswer } from "~/services/logger/schemas";
+import { projectConfigAnswer, storageAnswer } from "~/services/logger/schemas";
 import { refusalOf } from "~/services/submission.server";
+import { DiskEstimate } from "~/ui/DiskEstimate";
 import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
 import { pageTitle } from "~/ui/title";
 import type { Route } from "./+types/config";
@@ -17,8 +18,12 @@ const cardClass = "rounded-lg bg-white p-6 shadow-sm dark:bg-slate-800";
 export async function loader(args: Route.LoaderArgs) {
   await requireFeature(args, "config");
   const { logger } = stateOf(args.context);
-  const answer = await logger.rpc("ConfigAPI.GetProjectConfig", {}, projectConfigAnswer);
-  return { config: answer.Config, sampleRates: answer.SampleRates, revision: answer.Revision };
+  // The disk estimate is a hint: a logger without ConfigAPI.GetStorage (or any failure of it) shows none.
+  const [answer, storage] = await Promise.all([
+    logger.rpc("ConfigAPI.GetProjectConfig", {}, projectConfigAnswer),
+    logger.rpc("ConfigAPI.GetStorage", {}, storageAnswer).then((a) => a.Storage, () => null),
+  ]);
+  return { config: answer.Config, sampleRates: answer.SampleRates, revision: answer.Revision, storage };
 }
 
 // Logger refusals name the parameter (Config.Channels.3.Name: …): shown next to that field.
@@ -69,6 +74,7 @@ export default function Config({ loaderData, actionData }: Route.ComponentProps)
       <div className="flex flex-col gap-1">
         <h1 className="text-2xl font-semibold">{t("config.title")}</h1>
         {config.DeviceName && <p className="text-sm text-slate-600 dark:text-slate-300">{t("config.intro", { device: config.DeviceName })}</p>}
+        <DiskEstimate storage={loaderData.storage} />
       </div>
       {/* Remounted when the stored config changes, so a saved form shows what was stored. */}
       <ConfigForm key={`${loaderData.revision}-${JSON.stringify(config)}`} data={loaderData} lastResult={actionData?.result} revision={actionData?.revision ?? loaderData.revision} />
