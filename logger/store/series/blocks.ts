@@ -150,12 +150,15 @@ let slabAt = 0;
 
 export type Chunk = { min: Float32Array; max: Float32Array; sum: Float64Array; count: Float32Array; length: number };
 
+/** Room of a chunk's arrays: CHUNK_BUCKETS up to a whole group of 32, so packed columns unpack in place. */
+const CHUNK_ROOM = (CHUNK_BUCKETS + 31) & ~31;
+
 export function emptyChunk(): Chunk {
   return {
-    min: new Float32Array(CHUNK_BUCKETS).fill(Number.NaN),
-    max: new Float32Array(CHUNK_BUCKETS).fill(Number.NaN),
-    sum: new Float64Array(CHUNK_BUCKETS),
-    count: new Float32Array(CHUNK_BUCKETS),
+    min: new Float32Array(CHUNK_ROOM).fill(Number.NaN),
+    max: new Float32Array(CHUNK_ROOM).fill(Number.NaN),
+    sum: new Float64Array(CHUNK_ROOM),
+    count: new Float32Array(CHUNK_ROOM),
     length: 0,
   };
 }
@@ -221,19 +224,24 @@ function unpackChunk(b: Uint8Array, into: Chunk): Chunk {
   const shift = b[1]!;
   const n = b[2]! | (b[3]! << 8);
   const words = new Int32Array(b.buffer, b.byteOffset, b.byteLength >> 2);
-  let at = unpackInts(b, words, 4, n, ints);
-  into.min.set(new Float32Array(ints.buffer, 0, n));
-  at = unpackInts(b, words, at, n, ints);
-  into.max.set(new Float32Array(ints.buffer, 0, n));
+  const bits = (a: Float32Array) => new Int32Array(a.buffer, a.byteOffset, CHUNK_ROOM);
+  let at = unpackInts(b, words, 4, n, bits(into.min));
+  at = unpackInts(b, words, at, n, bits(into.max));
   at = unpackInts(b, words, at, n, ints);
   at = unpackInts(b, words, at, n, ints2);
-  const sum = new Int32Array(into.sum.buffer, into.sum.byteOffset, 2 * n);
+  unpackInts(b, words, at, n, bits(into.count));
+  const sum = new Int32Array(into.sum.buffer, into.sum.byteOffset, 2 * CHUNK_ROOM);
   for (let i = 0; i < n; i++) {
     sum[2 * i + 1] = ints[i]!;
     sum[2 * i] = ints2[i]! << shift;
   }
-  unpackInts(b, words, at, n, ints);
-  into.count.set(new Float32Array(ints.buffer, 0, n));
+  // Unpacking fills whole groups of 32: what lies past the chunk's length is empty again (a
+  // writer recovering this chunk appends after it, over gaps).
+  const end = Math.min((n + 31) & ~31, CHUNK_ROOM);
+  into.min.fill(Number.NaN, n, end);
+  into.max.fill(Number.NaN, n, end);
+  into.sum.fill(0, n, end);
+  into.count.fill(0, n, end);
   into.length = n;
   return into;
 }
