@@ -205,8 +205,10 @@ export function packChunk(c: Chunk): Uint8Array {
   return finish(b, at);
 }
 
-export function decodeChunk(bytes: Uint8Array, into: Chunk = emptyChunk()): Chunk {
-  if (isPacked(bytes)) return unpackChunk(aligned(bytes), into);
+export function decodeChunk(bytes: Uint8Array, into?: Chunk): Chunk {
+  // A packed chunk overwrites every bucket it holds and resets the rest: no need to fill first.
+  if (isPacked(bytes)) return unpackChunk(aligned(bytes), into ?? unfilledChunk());
+  into ??= emptyChunk();
   const a = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
   const n = a.byteLength / 20;
   const buf = a.buffer;
@@ -235,13 +237,16 @@ function unpackChunk(b: Uint8Array, into: Chunk): Chunk {
     sum[2 * i + 1] = ints[i]!;
     sum[2 * i] = ints2[i]! << shift;
   }
-  // Unpacking fills whole groups of 32: what lies past the chunk's length is empty again (a
-  // writer recovering this chunk appends after it, over gaps).
-  const end = Math.min((n + 31) & ~31, CHUNK_ROOM);
-  into.min.fill(Number.NaN, n, end);
-  into.max.fill(Number.NaN, n, end);
-  into.sum.fill(0, n, end);
-  into.count.fill(0, n, end);
+  // Past the chunk's length every bucket is empty (unpacking wrote whole groups of 32 there, and
+  // a writer recovering this chunk appends after it, over gaps).
+  into.min.fill(Number.NaN, n);
+  into.max.fill(Number.NaN, n);
+  into.sum.fill(0, n);
+  into.count.fill(0, n);
   into.length = n;
   return into;
+}
+
+function unfilledChunk(): Chunk {
+  return { min: new Float32Array(CHUNK_ROOM), max: new Float32Array(CHUNK_ROOM), sum: new Float64Array(CHUNK_ROOM), count: new Float32Array(CHUNK_ROOM), length: 0 };
 }
