@@ -6,12 +6,13 @@
 //
 // Hand-written rather than a library: npm has zstd/lz4 bindings and varint/FastPFOR ports for
 // plain integers, but nothing for float32 bit patterns at the decode speed raw reads need
-// (≥ 500 M samples/s per core: zstd through node:zlib decodes ~60–100 M/s here, see
+// (≥ 500 M samples/s per core: shuffle + zstd through node:zlib decodes 20–130 M/s here, see
 // docs/storage.md); these are plain loops over typed arrays.
 //
 // A stream of n values (G = ceil(n / 32) groups), every section 4-byte aligned:
-//   u16 exceptions, u16 0 | G widths (u8, 0–32), padded | Σ widths u32 words | u32 0 (read-ahead)
-//   | exceptions × u16 position, padded | exceptions × u32 value (the whole residual)
+//   u16 exceptions, u16 0, i32 first value (deltas start from it) | G widths (u8, 0–32), padded
+//   | Σ widths u32 words | u32 0 (read-ahead) | exceptions × u16 position, padded
+//   | exceptions × u32 value (the whole residual)
 
 const GROUP = 32;
 /** Largest stream: a raw block (4080 samples); chunk columns are 816. */
@@ -33,7 +34,7 @@ const histogram = new Int32Array(33);
 /** Upper bound of the bytes packInts writes for n values. */
 export function packedBound(n: number): number {
   const groups = Math.ceil(n / GROUP);
-  return 4 + pad4(groups) + groups * GROUP * 4 + 4 + pad4(2 * n) + 4 * n;
+  return 8 + pad4(groups) + groups * GROUP * 4 + 4 + pad4(2 * n) + 4 * n;
 }
 
 /**
@@ -42,7 +43,8 @@ export function packedBound(n: number): number {
  */
 export function packInts(values: Int32Array, n: number, out: Uint8Array, at: number): number {
   if (n > MAX_VALUES) tooMany(n);
-  zigzagDeltas(values, n);
+  const first = n > 0 ? values[0]! : 0;
+  zigzagDeltas(values, n, first);
   const groups = (n + GROUP - 1) >>> 5;
   residual.fill(0, n, groups * GROUP);
   let exceptions = 0;
@@ -57,7 +59,8 @@ export function packInts(values: Int32Array, n: number, out: Uint8Array, at: num
   out[at + 1] = exceptions >>> 8;
   out[at + 2] = 0;
   out[at + 3] = 0;
-  let p = at + 4;
+  new Int32Array(out.buffer, out.byteOffset + at + 4, 1)[0] = first;
+  let p = at + 8;
   out.set(widths.subarray(0, groups), p);
   out.fill(0, p + groups, p + pad4(groups));
   p += pad4(groups);
@@ -85,8 +88,8 @@ function tooMany(n: number): never {
   throw new Error(`packInts: ${n} values, at most ${MAX_VALUES}`);
 }
 
-function zigzagDeltas(values: Int32Array, n: number): void {
-  let prev = 0;
+function zigzagDeltas(values: Int32Array, n: number, first: number): void {
+  let prev = first;
   for (let i = 0; i < n; i++) {
     const v = values[i]!;
     const d = (v - prev) | 0;
@@ -157,7 +160,7 @@ function collectExceptions(positions: Uint16Array, whole: Int32Array, e: number,
 export function unpackInts(bytes: Uint8Array, words: Int32Array, at: number, n: number, out: Int32Array): number {
   const exceptions = bytes[at]! | (bytes[at + 1]! << 8);
   const groups = (n + GROUP - 1) >>> 5;
-  const widthsAt = at + 4;
+  const widthsAt = at + 8;
   let wi = (widthsAt + pad4(groups)) >> 2;
   let total = 0;
   for (let g = 0; g < groups; g++) total += bytes[widthsAt + g]!;
@@ -165,11 +168,12 @@ export function unpackInts(bytes: Uint8Array, words: Int32Array, at: number, n: 
   const valuesAt = positionsAt + pad4(2 * exceptions);
   let e = 0;
   let nextException = exceptions > 0 ? bytes[positionsAt]! | (bytes[positionsAt + 1]! << 8) : NONE;
-  let p = 0;
+  let p = words[(at + 4) >> 2]!;
   for (let g = 0, o = 0; g < groups; g++, o += GROUP) {
     const w = bytes[widthsAt + g]!;
-    if (nextException >= o + GROUP && o + GROUP <= n) {
-      // The common case, in one pass: unpack, undo zigzag and delta.
+    if (nextException >= o + GROUP) {
+      // The common case, in one pass: unpack, undo zigzag and delta (a last, partial group
+      // too: out has room for it, and its padding decodes to repeats of the last value).
       if (w === 0) out.fill(p, o, o + GROUP);
       else p = RUNS[w]!(words, wi, out, o, p);
       wi += w;

@@ -1,5 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
-import { BLOCK_SAMPLES, CHUNK_BUCKETS, FANOUT, LEVELS, TOP, decodeBlock, decodeChunk, packBlock, packChunk, rowKey, rowRange } from "./blocks.ts";
+import { BLOCK_SAMPLES, CHUNK_BUCKETS, FANOUT, LEVELS, TOP, decodeBlock, decodeChunk, emptyChunk, packBlock, packChunk, rowKey, rowRange } from "./blocks.ts";
 import type { Chunk } from "./blocks.ts";
 import { MISS } from "./backend.ts";
 import type { Registry, SeriesBackend, StoredRow, WriteRow } from "./backend.ts";
@@ -545,7 +545,8 @@ export class SeriesStore {
       const row = edge(...rowRange(key, j), true);
       if (row) {
         vs.chunkIdx[j] = Number(row.id & 0xffffffffffn);
-        vs.chunks[j] = decodeChunk(row.data);
+        // A buffer of its own: the writer keeps filling this chunk.
+        vs.chunks[j] = decodeChunk(row.data, emptyChunk());
       }
     }
     return vs;
