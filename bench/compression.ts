@@ -422,14 +422,14 @@ try {
     const z = zstdReference(stored.slice(0, ZSTD_BLOCKS).map((b) => decodeBlock(b).slice()));
     const ours = stored.slice(0, ZSTD_BLOCKS).reduce((n, b) => n + b.byteLength, 0) / (Math.min(ZSTD_BLOCKS, stored.length) * BLOCK_SAMPLES);
     zstdRows.push([k.kind, z.bytes / ours, z.decode]);
-    row(`Raw decode, ${k.kind} (${stored.filter((b) => b.byteLength % 4 !== 0).length} of ${stored.length} blocks packed): M samples per CPU-second, rows in cache | all rows streamed from memory`, [f(inCache / 1e6, 0), f(streaming / 1e6, 0)]);
+    row(`Raw decode, ${k.kind} (${stored.filter((b) => b.byteLength % 4 !== 0).length} of ${stored.length} blocks packed): M samples per CPU-second, rows in cache / all rows streamed from memory`, [f(inCache / 1e6, 0), f(streaming / 1e6, 0)]);
   }
   const plainRows = await rawRows(filePlain, "temperature");
   const plainSome = plainRows.slice(plainRows.length >> 1, (plainRows.length >> 1) + DECODE_ROWS);
   const copyHot = rate(plainSome, plainSome.length * BLOCK_SAMPLES, DECODE_REPEAT, (b) => b.slice());
   const copyAll = rate(plainRows, plainRows.length * BLOCK_SAMPLES, 1, (b) => b.slice());
-  row("Raw decode, all five kinds: M samples per CPU-second, rows in cache | streamed", [f(hot.samples / hot.cpu / 1e6, 0), f(all.samples / all.cpu / 1e6, 0)], "≥ 500 (in cache)", hot.samples / hot.cpu >= 500e6);
-  row("… for scale: copying plain rows into new memory (a plain read's work), M samples per CPU-second, in cache | streamed", [f(copyHot / 1e6, 0), f(copyAll / 1e6, 0)]);
+  row("Raw decode, all five kinds: M samples per CPU-second, rows in cache / streamed", [f(hot.samples / hot.cpu / 1e6, 0), f(all.samples / all.cpu / 1e6, 0)], "≥ 500 (in cache)", hot.samples / hot.cpu >= 500e6);
+  row("… for scale: copying plain rows into new memory (a plain read's work), M samples per CPU-second, in cache / streamed", [f(copyHot / 1e6, 0), f(copyAll / 1e6, 0)]);
   for (const [kind, ratio, zdec] of zstdRows) {
     row(`… byte-shuffle + zstd 3 (node:zlib, not used), ${kind}: raw bytes vs ours, decode M samples/s`, [`${f(ratio)}×`, f(zdec / 1e6, 0)]);
   }

@@ -120,15 +120,8 @@ export function decodeBlock(bytes: Uint8Array): Float32Array {
   const room = Math.max(32, (n + 31) & ~31);
   const at = take(room);
   const out = new Int32Array(slab, at * 4, room);
-  unpackInts(b, new Int32Array(b.buffer, b.byteOffset, b.byteLength >> 2), 4, n, out);
-  if (b[1] === SIGN_LAST) {
-    for (let i = 0; i < n; i++) {
-      const v = out[i]!;
-      out[i] = (v >>> 1) | (v << 31);
-    }
-  } else if (b[1] !== DELTA) {
-    throw new Error(`Series row: unknown transform ${b[1]} of a raw block`);
-  }
+  if (b[1] !== DELTA && b[1] !== SIGN_LAST) throw new Error(`Series row: unknown transform ${b[1]} of a raw block`);
+  unpackInts(b, new Int32Array(b.buffer, b.byteOffset, b.byteLength >> 2), 4, n, out, b[1] === SIGN_LAST);
   return new Float32Array(slab, out.byteOffset, n);
 }
 

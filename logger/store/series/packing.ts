@@ -157,7 +157,8 @@ function collectExceptions(positions: Uint16Array, whole: Int32Array, e: number,
  * ceil(n / 32) × 32). `words` is the row as Int32Array from its start (4-byte aligned).
  * Returns the byte offset after the stream.
  */
-export function unpackInts(bytes: Uint8Array, words: Int32Array, at: number, n: number, out: Int32Array): number {
+export function unpackInts(bytes: Uint8Array, words: Int32Array, at: number, n: number, out: Int32Array, signLast = false): number {
+  const runs = signLast ? RUNS_SIGN_LAST : RUNS;
   const exceptions = bytes[at]! | (bytes[at + 1]! << 8);
   const groups = (n + GROUP - 1) >>> 5;
   const widthsAt = at + 8;
@@ -174,8 +175,8 @@ export function unpackInts(bytes: Uint8Array, words: Int32Array, at: number, n: 
     if (nextException >= o + GROUP) {
       // The common case, in one pass: unpack, undo zigzag and delta (a last, partial group
       // too: out has room for it, and its padding decodes to repeats of the last value).
-      if (w === 0) out.fill(p, o, o + GROUP);
-      else p = RUNS[w]!(words, wi, out, o, p);
+      if (w === 0) out.fill(signLast ? signFirst(p) : p, o, o + GROUP);
+      else p = runs[w]!(words, wi, out, o, p);
       wi += w;
       continue;
     }
@@ -192,11 +193,14 @@ export function unpackInts(bytes: Uint8Array, words: Int32Array, at: number, n: 
     for (let i = o; i < end; i++) {
       const r = out[i]!;
       p = (p + ((r >>> 1) ^ (0 - (r & 1)))) | 0;
-      out[i] = p;
+      out[i] = signLast ? signFirst(p) : p;
     }
   }
   return valuesAt + 4 * exceptions;
 }
+
+/** Moves the sign bit back from the bottom to the top (the inverse of signLast's packing). */
+const signFirst = (v: number) => (v >>> 1) | (v << 31);
 
 type Run = (words: Int32Array, wi: number, out: Int32Array, o: number, p: number) => number;
 
@@ -207,9 +211,11 @@ type Run = (words: Int32Array, wi: number, out: Int32Array, o: number, p: number
  * V8 cannot unroll (measured in one process on the simulator's bench signals). The source is
  * built here from numbers only — nothing from outside reaches it.
  */
-const RUNS: Array<Run | null> = Array.from({ length: 33 }, (_, w) => (w === 0 ? null : runOf(w)));
+const RUNS: Array<Run | null> = Array.from({ length: 33 }, (_, w) => (w === 0 ? null : runOf(w, false)));
+/** The same, storing each value with its sign bit moved back to the top (blocks packed sign-last). */
+const RUNS_SIGN_LAST: Array<Run | null> = Array.from({ length: 33 }, (_, w) => (w === 0 ? null : runOf(w, true)));
 
-function runOf(w: number): Run {
+function runOf(w: number, signLast: boolean): Run {
   const mask = maskOf(w);
   let code = "let c = words[wi];\nlet v = 0;\n";
   for (let j = 0, bit = 0; j < GROUP; j++, bit += w) {
@@ -217,7 +223,7 @@ function runOf(w: number): Run {
     const sh = bit & 31;
     if (sh + w > 32) code += `v = ((c >>> ${sh}) | ((c = words[wi + ${k + 1}]) << ${32 - sh})) & ${mask};\n`;
     else code += `v = ${sh === 0 ? "c" : `(c >>> ${sh})`} & ${mask};\n${sh + w === 32 && j < GROUP - 1 ? `c = words[wi + ${k + 1}];\n` : ""}`;
-    code += `p = (p + ((v >>> 1) ^ (0 - (v & 1)))) | 0;\nout[o + ${j}] = p;\n`;
+    code += `p = (p + ((v >>> 1) ^ (0 - (v & 1)))) | 0;\nout[o + ${j}] = ${signLast ? "(p >>> 1) | (p << 31)" : "p"};\n`;
   }
   return new Function("words", "wi", "out", "o", "p", `${code}return p;`) as Run;
 }
