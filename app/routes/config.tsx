@@ -10,8 +10,9 @@ import { LOCALE_IDS, type Language } from "~/locales";
 import { configChanges, type ConfigChange } from "~/schemas/configChanges";
 import { ConfirmStep } from "~/ui/ConfirmAction";
 import { formatNumber } from "~/ui/format";
-import { projectConfigAnswer } from "~/services/logger/schemas";
+import { projectConfigAnswer, storageAnswer } from "~/services/logger/schemas";
 import { refusalOf } from "~/services/submission.server";
+import { DiskEstimate } from "~/ui/DiskEstimate";
 import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
 import { pageTitle } from "~/ui/title";
 import type { Route } from "./+types/config";
@@ -21,8 +22,12 @@ const cardClass = "rounded-lg bg-white p-6 shadow-sm dark:bg-slate-800";
 export async function loader(args: Route.LoaderArgs) {
   await requireFeature(args, "config");
   const { logger } = stateOf(args.context);
-  const answer = await logger.rpc("ConfigAPI.GetProjectConfig", {}, projectConfigAnswer);
-  return { config: answer.Config, sampleRates: answer.SampleRates, revision: answer.Revision };
+  // The disk estimate is a hint: a logger without ConfigAPI.GetStorage (or any failure of it) shows none.
+  const [answer, storage] = await Promise.all([
+    logger.rpc("ConfigAPI.GetProjectConfig", {}, projectConfigAnswer),
+    logger.rpc("ConfigAPI.GetStorage", {}, storageAnswer).then((a) => a.Storage, () => null),
+  ]);
+  return { config: answer.Config, sampleRates: answer.SampleRates, revision: answer.Revision, storage };
 }
 
 // Logger refusals name the parameter (Config.Channels.3.Name: …): shown next to that field.
@@ -82,6 +87,7 @@ export default function Config({ loaderData, actionData }: Route.ComponentProps)
       <div className="flex flex-col gap-1">
         <h1 className="text-2xl font-semibold">{t("config.title")}</h1>
         {config.DeviceName && <p className="text-sm text-slate-600 dark:text-slate-300">{t("config.intro", { device: config.DeviceName })}</p>}
+        <DiskEstimate storage={loaderData.storage} />
       </div>
       {actionData?.confirm && (
         <ConfirmStep

@@ -524,3 +524,17 @@ export const projectConfigAnswer = z.object({
   Revision: z.number(),
 });
 export type ProjectConfigAnswer = z.infer<typeof projectConfigAnswer>;
+
+// ConfigAPI.GetStorage (issue 29): the figures behind "at this rate this disk holds ~N days".
+const bytes = z.number().finite().min(0);
+export const storageFigures = z.looseObject({
+  Engine: z.enum(["embedded", "postgres"]),
+  StoreBytes: bytes,
+  FreeBytes: bytes.nullable(),
+  BytesPerSample: z.number().finite().positive(),
+  Measured: z.boolean(),
+  SamplesPerDay: bytes,
+  RetentionSec: z.number().finite().positive().nullable(),
+});
+export type StorageFigures = z.infer<typeof storageFigures>;
+export const storageAnswer = z.object({ Storage: storageFigures });
