@@ -151,6 +151,25 @@ function take(words: number): number {
   return at;
 }
 
+/**
+ * Runs fn (synchronous), whose result holds none of the blocks and chunks decoded meanwhile (text,
+ * copies), and gives the read buffers they took back at once. Slices of a long answer otherwise
+ * leave a dead buffer behind every 64 blocks; a buffer lives long enough to reach V8's old
+ * generation, so the dead ones were freed only by a full collection, which external memory
+ * starts after ~64 MB: a streamed answer grew the logger by +45 MB (heavy-readers.test.ts).
+ * Nothing else decodes while fn runs, so whatever was taken after the mark is fn's.
+ */
+export function givingBackReads<T>(fn: () => T): T {
+  const mark = slab;
+  const markAt = slabAt;
+  try {
+    return fn();
+  } finally {
+    // A buffer started meanwhile holds only fn's blocks: start it over.
+    slabAt = slab === mark ? markAt : 0;
+  }
+}
+
 /** A chunk to decode into, cut from the read buffers (its arrays are written before being read). */
 function readChunk(): Chunk {
   const at = take(CHUNK_BYTES >> 2);

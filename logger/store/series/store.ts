@@ -1,5 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
-import { BLOCK_SAMPLES, CHUNK_BUCKETS, FANOUT, LEVELS, TOP, decodeBlock, decodeChunk, emptyChunk, packBlock, packChunk, rowKey, rowRange } from "./blocks.ts";
+import { BLOCK_SAMPLES, CHUNK_BUCKETS, FANOUT, LEVELS, TOP, decodeBlock, decodeChunk, emptyChunk, givingBackReads, packBlock, packChunk, rowKey, rowRange } from "./blocks.ts";
 import type { Chunk } from "./blocks.ts";
 import { MISS } from "./backend.ts";
 import type { Registry, SeriesBackend, StoredRow, WriteRow } from "./backend.ts";
@@ -632,9 +632,12 @@ export class SeriesStore {
    * reading as it goes. PostgreSQL: fn runs with the rows fetched so far; the rows it missed are
    * fetched in one query and fn runs again, until it misses nothing (the rows a summary needs
    * depend on the range, not on the values, so that is usually the second run). fn must not
-   * have side effects beyond its result.
+   * have side effects beyond its result. `transient`: the result holds none of the rows fn read
+   * (text, copies), so the buffers they were decoded into are reused at once (long answers read
+   * slice by slice).
    */
-  async read<T>(fn: (rows: RowReader) => T): Promise<T> {
+  async read<T>(read: (rows: RowReader) => T, opts: { transient?: boolean } = {}): Promise<T> {
+    const fn = opts.transient ? (rows: RowReader) => givingBackReads(() => read(rows)) : read;
     if (this.backend instanceof SqliteSeries) return fn(this.reader());
     const fetched = new Map<bigint, Uint8Array | null>();
     for (;;) {
