@@ -85,6 +85,16 @@ export default async function handleRequest(
   });
 }
 
+/**
+ * A client data request answered 503 is the logger away (the client's only 503): said in a header
+ * the browser's data guard reads, so the page it navigates from stays, reconnecting, and the
+ * request is tried again (app/ui/connection/dataGuard.ts; issue 26 §1).
+ */
+export function handleDataRequest(response: Response): Response {
+  if (response.status === 503) response.headers.set("X-Loggia-Away", "logger");
+  return response;
+}
+
 // For server/main.ts (through the build's entry.module): the VNC WebSocket proxy's session and
 // target check, and the gate every request passes before React Router (origin, method, body).
 export { authorizeVncUpgrade } from "./services/vnc-proxy.server";

@@ -27,6 +27,8 @@ import { visibleFeatures } from "./services/gating";
 import { loadHeaderAlerts } from "./services/header.server";
 import { getInstance, getLocale, i18nextMiddleware } from "./services/i18n.server";
 import { shellDashboardNames, shellMessages } from "./services/shellTexts.server";
+import { isLoggerAway } from "./services/logger/client.server";
+import { annunciatorSeverities } from "./schemas/annunciator";
 import { dashboardListAnswer, messagesAnswer, userAnswer } from "./services/logger/schemas";
 import { readClosedText, readMaintenanceInfo } from "./services/maintenance.server";
 import { readPrefs } from "./services/prefs.server";
@@ -35,8 +37,10 @@ import { navigationFromSameSite } from "./services/origin.server";
 import { loadTheme } from "./services/theme.server";
 import { effectiveZone } from "./services/timezone";
 import { AppShell } from "./ui/AppShell";
+import { Logo } from "./ui/Navigation";
 import { ensureTexts } from "./ui/texts";
-import { KioskRetry } from "./ui/dashboard/KioskRetry";
+import { ErrorRetry } from "./ui/connection/ErrorRetry";
+import { defaultShell } from "./ui/layout/defaultShell";
 import { isDashboardPage, loggerAway, outageShell, rememberShell } from "./ui/kiosk/outage.server";
 import { readableOn } from "./ui/contrast";
 import { ErrorPage } from "./ui/ErrorPage";
@@ -55,7 +59,12 @@ export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
 
 export async function loader(args: Route.LoaderArgs) {
   try {
-    return data(rememberShell(args.context, args.request, await shellData(args)));
+    const shell = await shellData(args);
+    // A shell drawn from kept answers is not one to draw again from memory; the page says 503 (as
+    // decision 0011's does), and a browser's data request for it is held and tried again by the
+    // data guard rather than showing it (issue 26 §1: the last picture stays, reconnecting).
+    if (shell.logger) return data(shell, { status: 503 });
+    return data(rememberShell(args.context, args.request, shell));
   } catch (error) {
     // A dashboard (a wall display above all) stays up while the logger is away: app/ui/kiosk/outage.server.ts.
     if (!loggerAway(error) || !isDashboardPage(args.request)) throw error;
@@ -72,18 +81,19 @@ async function shellData({ request, context }: Route.LoaderArgs) {
   const mayRead = (auth.signedIn && !auth.mustChangePassword) || !auth.loginRequired;
   const alerts = loadHeaderAlerts(logger, auth);
 
+  // With the logger away (past the page's deadline) and nothing kept, a part is left out, not the page.
   const [user, dashboards, messages] = mayRead
     ? await Promise.all([
-        auth.userId !== null ? logger.readRpc("GI.system/UserManagementAPI.GetUser", { ID: auth.userId }, userAnswer).then((a) => a.User) : null,
+        auth.userId !== null ? logger.readRpc("GI.system/UserManagementAPI.GetUser", { ID: auth.userId }, userAnswer).then((a) => a.User, awayOr(null)) : null,
         // The demo dashboards' names in the reader's language (app/ui/seedTexts.ts).
-        logger.readRpc("WebUIAPI.List", {}, dashboardListAnswer).then((a) => shellDashboardNames(getInstance(context).t, a.List)),
+        logger.readRpc("WebUIAPI.List", {}, dashboardListAnswer).then((a) => shellDashboardNames(getInstance(context).t, a.List), awayOr([])),
         logger
           .readRpc(
             "GI.system/MessagingAPI.GetMessages",
             { Filter: { Sender: "Maintainer", Topic: "", Type: "" }, From: "", To: "", Limit: 5000, Offset: 0 },
             messagesAnswer,
           )
-          .then((a) => a.Messages),
+          .then((a) => a.Messages, awayOr([])),
       ])
     : [null, [], []];
 
@@ -101,7 +111,7 @@ async function shellData({ request, context }: Route.LoaderArgs) {
     mustChangePassword: auth.mustChangePassword,
     authUser: user ? { name: user.Username, email: user.EMail, roleID: user.Role } : null,
     nav,
-    helpUrl: gate.urls.help ?? null,
+    helpUrl: (gate.urls.help as string | undefined) ?? null,
     dashboards,
     theme: { mainColor: theme.mainColor, hoverColor: theme.hoverColor, lightColor: theme.lightColor, logo: theme.logo ? `/theme/logo?f=${encodeURIComponent(theme.logo)}` : null },
     themeMode: (user?.Theme as "light" | "dark" | "semi-dark" | undefined) || prefs.theme,
@@ -111,9 +121,21 @@ async function shellData({ request, context }: Route.LoaderArgs) {
     timeZone,
     banner: banner && bannerVisible(banner, maintenance, closedText) ? banner : null,
     alerts: shellMessages(await alerts, getInstance(context).t, LOCALE_IDS[locale] ?? "en-US", timeZone),
+    // The logger did not answer in time: the shell says so, and since when its data is (issue 26 §2).
+    logger: logger.outage,
+    // Alarm priorities the annunciator sounds for (Global Settings; an empty list: it is off).
+    annunciator: annunciatorSeverities(auth.settings),
     toast,
     // Spec §4's access token in the hash, only on a page load that came from this site.
     hashToken: navigationFromSameSite(request.headers, new URL(request.url).origin),
+  };
+}
+
+/** The fallback of a shell part that the logger could not give in time; any other failure still fails. */
+function awayOr<T>(fallback: T) {
+  return (error: unknown): T => {
+    if (isLoggerAway(error)) return fallback;
+    throw error;
   };
 }
 
@@ -210,18 +232,34 @@ export function meta() {
   return [{ title: "Loggia" }];
 }
 
+/** The browser's fetch failing to reach the console (Chromium "Failed to fetch", Firefox "NetworkError…"). */
+function isNetworkError(error: unknown): boolean {
+  return error instanceof TypeError && /fetch|network/i.test(error.message);
+}
+
 export function ErrorBoundary() {
   const error = useRouteError();
   const root = useRootData();
-  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const [params] = useSearchParams();
+  const kiosk = params.has("kiosk");
+  // A write the browser could not send (the network away) is not a server fault: status 0.
+  const status = isRouteErrorResponse(error) ? error.status : isNetworkError(error) ? 0 : 500;
   const reason = isRouteErrorResponse(error) ? (error.data as { reason?: string } | undefined)?.reason : undefined;
-  if (!isRouteErrorResponse(error)) console.error(error);
-  const page = (
-    <>
+  if (!isRouteErrorResponse(error) && status !== 0) console.error(error);
+  // Always inside the shell (issue 26 §1): without root data (the root loader failed) the app's
+  // own logo and colours, in the language the page was served in; a page without the header (a
+  // wall display, the signed-out pages) shows the logo above the message.
+  const shell = root ?? defaultShell(typeof document === "undefined" ? "en" : document.documentElement.lang);
+  const bare = kiosk || (!shell.signedIn && shell.loginRequired && !!root);
+  return (
+    <AppShell data={shell} bare={bare} kiosk={kiosk}>
+      {bare && (
+        <div className="flex justify-center pt-10">
+          <Logo src={shell.theme.logo} />
+        </div>
+      )}
       <ErrorPage status={status} reason={reason} />
-      <KioskRetry />
-    </>
+      <ErrorRetry status={status} />
+    </AppShell>
   );
-  // Without root data (logger down, root loader failed) there is no shell to draw.
-  return root ? <AppShell data={root} bare={!root.signedIn && root.loginRequired}>{page}</AppShell> : page;
 }

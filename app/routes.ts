@@ -13,6 +13,7 @@ export default [
   route("defaultDashboard", "routes/defaultDashboard.tsx"),
   route("banner/dismiss", "routes/bannerDismiss.tsx"),
   route("dashboard/acknowledge", "routes/alarmAck.tsx"),
+  route("alarms/feed", "routes/alarmFeed.ts"),
   route("theme/logo", "routes/themeLogo.tsx"),
   route("live", "routes/live.tsx"),
   route("dashboard/series", "routes/dashboardSeries.ts"),

@@ -7,8 +7,10 @@ const root = join(import.meta.dirname, "..");
 const steps: [string, string, string[]][] = [
   ["time-series store", process.execPath, [join(root, "bench", "run.ts")]],
   ["storage engines: embedded, PostgreSQL, naive PostgreSQL (short; node bench/storage-engines.ts for 100 M samples)", process.execPath, [join(root, "bench", "storage-engines.ts"), "--short"]],
+  ["series compression: packed against plain rows, both engines (short, 2 Hz; node bench/compression.ts for 30 d at 40 Hz)", process.execPath, [join(root, "bench", "compression.ts"), "--short"]],
   ["console build", process.execPath, [join(root, "node_modules", "@react-router", "dev", "bin.cjs"), "build"]],
   ["dashboards", process.execPath, [join(root, "bench", "dashboard.ts")]],
+  ["faults: a paused logger, a lost network (issue 26)", process.execPath, [join(root, "bench", "faults.ts")]],
   ["export", process.execPath, [join(root, "bench", "export.ts")]],
   ["heavy readers: 4 clients × the heaviest data request, /revision p99, dashboard, logger memory", process.execPath, [join(root, "bench", "heavy-readers.ts")]],
   ["live WebSocket", process.execPath, [join(root, "bench", "ws.ts")]],

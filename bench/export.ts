@@ -29,8 +29,10 @@ function rssMb(pid: number): number | null {
 async function main() {
   if (!existsSync(join(root, "build/server/index.js"))) throw new Error("Run `npm run build` first.");
   const dataDir = mkdtempSync(join(tmpdir(), "loggia-bench-export-"));
-  say(`Starting a logger with ${HOURS} h of simulated history…`);
-  const logger = await startLogger({ port: 0, dataDir, adminPassword: PASSWORD, log: () => {}, simulator: { seed: 1, backfillSec: HOURS * 3600 } });
+  say(`Starting a logger with ${HOURS} h of simulated history (series rows ${process.env.SERIES_CODEC === "plain" ? "plain" : "packed"})…`);
+  // SERIES_CODEC=plain: the same with every row stored plain (before issue 29), for comparison.
+  const codec = process.env.SERIES_CODEC === "plain" ? "plain" : "packed";
+  const logger = await startLogger({ port: 0, dataDir, adminPassword: PASSWORD, log: () => {}, simulator: { seed: 1, backfillSec: HOURS * 3600 }, series: { codec } });
   const { url: consoleUrl, child } = await startConsole(logger.url);
   let pass = false;
   try {

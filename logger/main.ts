@@ -39,6 +39,11 @@ const Env = z.object({
   SIM_BENCH_CHANNELS: optional(z.coerce.number().int().min(1).max(256).default(16)),
   SIM_RETENTION: optional(z.string().default("90d")),
   BACKFILL: optional(z.string().optional()),
+  // How complete series rows are stored (docs/storage.md): packed (lossless, about half the
+  // bytes) or plain float32 as before issue 29; rows are read in either form.
+  SERIES_CODEC: optional(z.enum(["packed", "plain"]).default("packed")),
+  // When background packing of rows stored before packing existed starts; off: never.
+  SERIES_COMPACT_AFTER: optional(z.string().default("30s")),
   // npm start sets it: the first hour only for a store this start creates (on either engine).
   BACKFILL_IF_NEW: optional(z.string().optional()),
   // While the store does not take writes: samples kept in memory at most (docs/storage.md, "Store outages").
@@ -103,6 +108,7 @@ const backfillSec = env.BACKFILL ? duration("BACKFILL", env.BACKFILL, false)! : 
 const backfillIfNewSec = env.BACKFILL_IF_NEW ? duration("BACKFILL_IF_NEW", env.BACKFILL_IF_NEW, false)! : 0;
 const retentionSec = duration("SIM_RETENTION", env.SIM_RETENTION, true);
 const storeBufferSec = duration("STORE_BUFFER_TIME", env.STORE_BUFFER_TIME, false)!;
+const compactAfterSec = duration("SERIES_COMPACT_AFTER", env.SERIES_COMPACT_AFTER, true);
 
 const logger = await startLogger({
   port: env.LOGGER_PORT,
@@ -121,6 +127,7 @@ const logger = await startLogger({
   allowedOrigins,
   hostnames,
   storeBuffer: { maxBytes: Math.round(env.STORE_BUFFER_MB * 1024 * 1024), maxMs: storeBufferSec * 1000 },
+  series: { codec: env.SERIES_CODEC, compactAfterMs: compactAfterSec === null ? null : compactAfterSec * 1000 },
   simulator: env.SIM === "on" && {
     seed: env.SIM_SEED,
     benchRateHz: env.SIM_BENCH_RATE_HZ,

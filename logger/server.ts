@@ -89,6 +89,11 @@ export type LoggerOptions = {
   heavy?: Partial<HeavyLimits>;
   /** Live connections per user, in all, and the console relay's reserve (tests make them small). */
   live?: Partial<LiveLimits>;
+  /**
+   * Series rows (docs/storage.md): complete rows packed (default) or plain; background packing of
+   * rows stored before packing existed starts compactAfterMs after start (default 30 s; null: never).
+   */
+  series?: { codec?: "packed" | "plain"; compactAfterMs?: number | null };
 };
 
 export type RunningLogger = {
@@ -118,7 +123,9 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   const store = await (async () => {
     try {
       await migrate(db);
-      return await openSeriesStore({ dataDir: opts.dataDir, log, storeUrl: opts.storeUrl ?? "", schema: schemaOf(loggerId) });
+      const series = await openSeriesStore({ dataDir: opts.dataDir, log, storeUrl: opts.storeUrl ?? "", schema: schemaOf(loggerId) });
+      series.codec.pack = opts.series?.codec !== "plain";
+      return series;
     } catch (err) {
       await db.close();
       throw err;
@@ -192,6 +199,8 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   // Paced: a flush of many partial blocks gives other events turns (issue 16's p99 delay).
   const flushTimer = setInterval(() => void store.flushPaced(), FLUSH_MS);
   const sweepTimer = setInterval(() => store.applyRetention(now()), RETENTION_SWEEP_MS);
+  const compactAfterMs = opts.series?.compactAfterMs === undefined ? 30_000 : opts.series.compactAfterMs;
+  if (compactAfterMs !== null) store.startCompaction({ delayMs: compactAfterMs });
   // Stops everything that produces data; the store itself closes after the last request.
   let sourcesClosed: Promise<void> = Promise.resolve();
   const stopData = () => {

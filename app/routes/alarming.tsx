@@ -5,7 +5,9 @@ import { acknowledgeSchema, shelveSchema } from "~/schemas/alarming";
 import { stateOf } from "~/services/context.server";
 import { readId, readIntent, readOffset } from "~/services/forms.server";
 import { redirectWithToast, requireFeature } from "~/services/guards.server";
+import { withFigures } from "~/services/alarmFigures.server";
 import { featureOpen } from "~/services/header.server";
+import { isLoggerAway } from "~/services/logger/client.server";
 import { getInstance } from "~/services/i18n.server";
 import { acknowledgeAnswer, ALARM_STATES, alarmHistoryAnswer, alarmsAnswer, alarmStateAnswer, devicesAnswer, SEVERITIES } from "~/services/logger/schemas";
 import { isRefusal, loggerReply } from "~/services/submission.server";
@@ -48,15 +50,26 @@ export async function loader(args: Route.LoaderArgs) {
   const auth = await requireFeature(args, "alarming");
   const { logger } = stateOf(args.context);
   const f = filtersOf(args.url.searchParams, Date.now());
-  const [alarms, history, devices] = await Promise.all([
-    logger.rpc(`${API}.GetAlarms`, { Filter: { Severity: f.severity, State: f.state, DeviceId: f.device, Since: f.from } }, alarmsAnswer),
-    logger.rpc(`${API}.GetHistory`, { Filter: { Severity: f.severity, DeviceId: f.device }, From: f.from, Limit: HISTORY_PAGE, Offset: f.offset }, alarmHistoryAnswer),
-    logger.rpc("DeviceAPI.GetDevices", {}, devicesAnswer).then((a) => a.Devices.map((d) => ({ ID: d.ID, Name: d.Name }))),
-  ]);
+  const devicesRead = logger.readFreshRpc("DeviceAPI.GetDevices", {}, devicesAnswer).then((a) => a.Devices.map((d) => ({ ID: d.ID, Name: d.Name })));
+  let alarms, history;
+  try {
+    [alarms, history] = await Promise.all([
+      logger.rpc(`${API}.GetAlarms`, { Filter: { Severity: f.severity, State: f.state, DeviceId: f.device, Since: f.from } }, alarmsAnswer),
+      logger.rpc(`${API}.GetHistory`, { Filter: { Severity: f.severity, DeviceId: f.device }, From: f.from, Limit: HISTORY_PAGE, Offset: f.offset }, alarmHistoryAnswer),
+    ]);
+  } catch (error) {
+    if (!isLoggerAway(error)) throw error;
+    // The logger did not answer within the page's deadline: the page says the alarm state is
+    // unknown (never alarms from before as if current) and tries again by itself (issue 26 §2).
+    const devices = await devicesRead.catch(() => []);
+    return { unknown: true, alarms: [], unacknowledged: 0, history: [], historyTotal: 0, devices, filters: f, canRules: featureOpen(auth, "rulesNotifications") };
+  }
   const shown = alarms.Alarms.filter((a) => (f.state ? true : a.State !== "Normal")).toSorted(
     (a, b) => STATE_ORDER.indexOf(a.State) - STATE_ORDER.indexOf(b.State) || SEVERITIES.indexOf(a.Severity) - SEVERITIES.indexOf(b.Severity) || b.Since.localeCompare(a.Since),
   );
-  return { alarms: shown, unacknowledged: alarms.Unacknowledged, history: history.History, historyTotal: history.Total, devices, filters: f, canRules: featureOpen(auth, "rulesNotifications") };
+  // Each value at activation with its variable's decimals, and the value now beside it (issue 26 §4).
+  const [figures, past, devices] = await Promise.all([withFigures(logger, shown), withFigures(logger, history.History, false), devicesRead.catch(() => [])]);
+  return { unknown: false, alarms: figures, unacknowledged: alarms.Unacknowledged, history: past, historyTotal: history.Total, devices, filters: f, canRules: featureOpen(auth, "rulesNotifications") };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -114,7 +127,7 @@ export default function Alarming({ loaderData, actionData }: Route.ComponentProp
   const [params] = useSearchParams();
   const { alarms, history, historyTotal, devices, filters } = loaderData;
   const shelving = alarms.find((a) => String(a.ID) === params.get("shelve"));
-  usePolling(5000, !shelving);
+  usePolling(loaderData.unknown ? 3000 : 5000, !shelving);
   const without = (key: string) => {
     const next = new URLSearchParams(params);
     next.delete(key);
@@ -188,7 +201,17 @@ export default function Alarming({ loaderData, actionData }: Route.ComponentProp
         <h2 id="active-title" className="text-lg font-semibold">
           {t("alarming.activeTitle")}
         </h2>
-        <Form method="post" id="ack-form" className="flex flex-col gap-3">
+        {loaderData.unknown && (
+          <noscript>
+            <meta httpEquiv="refresh" content="10" />
+          </noscript>
+        )}
+        {loaderData.unknown && (
+          <p role="alert" className="rounded-md border border-slate-400 bg-slate-100 px-3 py-2 font-semibold text-slate-900 dark:bg-slate-800 dark:text-slate-100" data-testid="alarms-unknown">
+            {t("alarmBanner.unknown")}
+          </p>
+        )}
+        <Form method="post" id="ack-form" className="flex flex-col gap-3" hidden={loaderData.unknown}>
           <input type="hidden" name="intent" value="acknowledge" />
           <FormErrors errors={ackResult?.error?.[""] ?? undefined} />
           <ActiveAlarmsTable alarms={alarms} shelveHref={(a) => `?${withParam(params, "shelve", String(a.ID))}`} />

@@ -27,6 +27,7 @@ import { RangeFields } from "~/ui/history/RangeFields";
 import { FieldsetError, VariablePicker } from "~/ui/history/VariablePicker";
 import { StatisticsTable } from "~/ui/history/StatisticsTable";
 import { pageTitle } from "~/ui/title";
+import { limitsOf, loadLimits } from "~/services/limits.server";
 import type { Route } from "./+types/analytics";
 
 /** Variables per chart at most; more are refused with a message rather than drawn unreadably. */
@@ -66,11 +67,15 @@ export async function loader(args: Route.LoaderArgs) {
   const withB = compare && cmpBeyond === null ? compare : null;
   const cmpName = withB ? (withB.measurement?.Name ?? t(`history.analytics.cmpLabel.${withB.kind}`, { start: localText(withB.from, zone) })) : "";
   // Alarm and measurement events in the visible range, marked on the charts of their variables.
-  const [events, notes] = shown.length ? await Promise.all([loadRangeEvents(logger, visible, featureOpen(auth, "alarming")), loadAnnotations(logger, auth, visible)]) : [null, []];
+  // The operator annotations over that range, and the alarm rules' limits of those variables (issue 26 §6).
+  const [events, notes, limits] = shown.length
+    ? await Promise.all([loadRangeEvents(logger, visible, featureOpen(auth, "alarming")), loadAnnotations(logger, auth, visible), loadLimits(logger, shown)])
+    : [null, [], {}];
   const charts = await Promise.all(
     chartGroups(shown).map(async (vars) => {
       const [main, cmp] = await Promise.all([loadSeries(logger, vars, visible), withB ? loadSeries(logger, vars, other) : null]);
-      return { vars: vars.map(info), events: events ? eventsFor(events, vars.map((v) => v.Id)) : [], annotations: annotationsFor(notes, vars.map((v) => v.Id)), ...overlay(main, cmp, vars, cmpName) };
+      const ids = vars.map((v) => v.Id);
+      return { vars: vars.map(info), events: events ? eventsFor(events, ids) : [], annotations: annotationsFor(notes, ids), limits: limitsOf(limits, ids), ...overlay(main, cmp, vars, cmpName) };
     }),
   );
   const [stats, cmpStats] = await Promise.all([loadStatistics(logger, shown, visible), withB ? loadStatistics(logger, shown, other) : null]);
@@ -260,6 +265,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
                 follow={false}
                 events={c.events}
                 annotations={c.annotations}
+                limits={c.limits}
                 approx={{ width: 1100, height: 300 }}
                 syncKey="analytics"
                 onZoom={onZoom}
@@ -275,6 +281,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
                     events={c.events}
                     annotations={c.annotations}
                     annotationLabel={(a) => noteLabel(look.annotationWord, a)}
+                    limits={c.limits}
                     {...look}
                   />
                 )}

@@ -5,9 +5,14 @@ import { data, Form, useNavigation } from "react-router";
 import { configSchema, type ConfigInput, type ConfigOutput } from "~/schemas/config";
 import { stateOf } from "~/services/context.server";
 import { redirectWithToast, requireFeature } from "~/services/guards.server";
-import { getInstance } from "~/services/i18n.server";
-import { projectConfigAnswer } from "~/services/logger/schemas";
+import { getInstance, getLocale } from "~/services/i18n.server";
+import { LOCALE_IDS, type Language } from "~/locales";
+import { configChanges, type ConfigChange } from "~/schemas/configChanges";
+import { ConfirmStep } from "~/ui/ConfirmAction";
+import { formatNumber } from "~/ui/format";
+import { projectConfigAnswer, storageAnswer } from "~/services/logger/schemas";
 import { refusalOf } from "~/services/submission.server";
+import { DiskEstimate } from "~/ui/DiskEstimate";
 import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
 import { pageTitle } from "~/ui/title";
 import type { Route } from "./+types/config";
@@ -17,8 +22,12 @@ const cardClass = "rounded-lg bg-white p-6 shadow-sm dark:bg-slate-800";
 export async function loader(args: Route.LoaderArgs) {
   await requireFeature(args, "config");
   const { logger } = stateOf(args.context);
-  const answer = await logger.rpc("ConfigAPI.GetProjectConfig", {}, projectConfigAnswer);
-  return { config: answer.Config, sampleRates: answer.SampleRates, revision: answer.Revision };
+  // The disk estimate is a hint: a logger without ConfigAPI.GetStorage (or any failure of it) shows none.
+  const [answer, storage] = await Promise.all([
+    logger.rpc("ConfigAPI.GetProjectConfig", {}, projectConfigAnswer),
+    logger.rpc("ConfigAPI.GetStorage", {}, storageAnswer).then((a) => a.Storage, () => null),
+  ]);
+  return { config: answer.Config, sampleRates: answer.SampleRates, revision: answer.Revision, storage };
 }
 
 // Logger refusals name the parameter (Config.Channels.3.Name: …): shown next to that field.
@@ -36,13 +45,23 @@ export async function action(args: Route.ActionArgs) {
   const formData = await args.request.formData();
   const submission = parseWithZod(formData, { schema: configSchema });
   // `revision` goes back to the form: the one its next save is based on.
-  const reply = (status: number, result: SubmissionResult<string[]>, revision?: number) => data({ result, revision }, { status });
+  const reply = (status: number, result: SubmissionResult<string[]>, revision?: number) => data({ result, revision, confirm: null }, { status });
   if (submission.status !== "success") return reply(400, submission.reply());
   const v = submission.value;
   const { logger } = stateOf(args.context);
   const current = await logger.rpc("ConfigAPI.GetProjectConfig", {}, projectConfigAnswer);
   if (v.sampleRate !== undefined && !current.SampleRates.includes(v.sampleRate)) {
     return reply(400, submission.reply({ fieldErrors: { sampleRate: ["config.validation.rate"] } }));
+  }
+  const { t } = getInstance(args.context);
+  if (formData.get("confirm") !== "yes") {
+    // Every change reaches the running acquisition at once: the first post only answers what
+    // would change, old → new, and the same form posted back with confirm=yes applies it (issue 26 §5).
+    const locale = LOCALE_IDS[getLocale(args.context) as Language] ?? "en-US";
+    const changes = configChanges(current.Config, v, (n) => formatNumber(locale, n), { on: t("config.changes.on"), off: t("config.changes.off") });
+    if (changes.length === 0) return redirectWithToast(args.context, "/config", { type: "success", text: t("config.unchanged") });
+    const fields = Object.fromEntries([...formData].filter(([name, value]) => name !== "confirm" && typeof value === "string") as [string, string][]);
+    return data({ result: submission.reply(), revision: v.revision, confirm: { changes, fields, nonce: crypto.randomUUID() } });
   }
   const Config = {
     ProjectName: v.projectName,
@@ -57,7 +76,6 @@ export async function action(args: Route.ActionArgs) {
     const result = field ? submission.reply({ fieldErrors: { [field]: [refused.message] } }) : submission.reply({ formErrors: [refused.message] });
     return reply(refused.status === 403 ? 403 : 400, result);
   }
-  const { t } = getInstance(args.context);
   return redirectWithToast(args.context, "/config", { type: "success", text: t("config.saved") });
 }
 
@@ -69,7 +87,18 @@ export default function Config({ loaderData, actionData }: Route.ComponentProps)
       <div className="flex flex-col gap-1">
         <h1 className="text-2xl font-semibold">{t("config.title")}</h1>
         {config.DeviceName && <p className="text-sm text-slate-600 dark:text-slate-300">{t("config.intro", { device: config.DeviceName })}</p>}
+        <DiskEstimate storage={loaderData.storage} />
       </div>
+      {actionData?.confirm && (
+        <ConfirmStep
+          nonce={actionData.confirm.nonce}
+          title={t("config.confirmTitle")}
+          message={<ChangeList changes={actionData.confirm.changes} />}
+          confirmLabel={t("config.apply")}
+          fields={actionData.confirm.fields}
+          cancelHref="/config"
+        />
+      )}
       {/* Remounted when the stored config changes, so a saved form shows what was stored. */}
       <ConfigForm key={`${loaderData.revision}-${JSON.stringify(config)}`} data={loaderData} lastResult={actionData?.result} revision={actionData?.revision ?? loaderData.revision} />
     </section>
@@ -77,6 +106,23 @@ export default function Config({ loaderData, actionData }: Route.ComponentProps)
 }
 
 type LoaderData = Route.ComponentProps["loaderData"];
+
+/** What the save would change, each setting old → new. */
+function ChangeList({ changes }: { changes: ConfigChange[] }) {
+  const t = useT();
+  return (
+    <>
+      <span className="block">{t("config.confirmIntro")}</span>
+      <ul className="mt-2 list-disc pl-5" data-testid="config-changes">
+        {changes.map((c, i) => (
+          <li key={i} data-change={c.key.slice("config.changes.".length)}>
+            {t(c.key, c.label)}: <span className="font-mono">{c.from || "—"}</span> → <span className="font-mono font-semibold">{c.to || "—"}</span>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
 
 function ConfigForm({ data: d, lastResult, revision }: { data: LoaderData; lastResult?: SubmissionResult<string[]>; revision: number }) {
   const t = useT();

@@ -19,17 +19,18 @@ import { LiveBus, LiveBusContext } from "~/ui/dashboard/liveBus";
 import { RangeBar } from "~/ui/dashboard/RangeBar";
 import { resolveRange, resolveRefresh } from "~/ui/dashboard/timeRange";
 import { useChartSeries } from "~/ui/dashboard/useChartSeries";
-import { usePolledData } from "~/ui/dashboard/useDashboardLive";
+import { AWAY_POLL_MS, usePolledData } from "~/ui/dashboard/useDashboardLive";
 import { WidgetCard } from "~/ui/dashboard/WidgetCard";
 import { useFormatters } from "~/ui/format";
-import { kioskAlarms } from "~/ui/kiosk/kiosk.server";
+import { kioskAlarms, type KioskAlarms } from "~/ui/kiosk/kiosk.server";
 import { KioskSlot } from "~/ui/kiosk/KioskSlot";
-import { DashboardOutage, OUTAGE_RETRY_S, OutageRefresh, useOutageRecovery } from "~/ui/kiosk/DashboardOutage";
+import { DashboardOutage, OutageRefresh, useOutageRecovery } from "~/ui/kiosk/DashboardOutage";
 import { planCycle } from "~/ui/kiosk/kioskCycle";
 import { loggerAway, offlineStamps, recallPage, rememberPage } from "~/ui/kiosk/outage.server";
 import { withoutAlarmLists } from "~/ui/kiosk/outageAlarms.server";
-import type { FreshnessSummary } from "~/ui/live/freshness";
+import type { QualitySummary } from "~/ui/live/quality";
 import { LiveBadge } from "~/ui/live/LiveBadge";
+import { Annunciator } from "~/ui/alarms/Annunciator";
 import { readStamps } from "~/ui/live/stamps.server";
 import { useLiveValues, type LiveState, type Stamps } from "~/ui/live/useLiveValues";
 import { useRootData } from "~/ui/rootData";
@@ -57,6 +58,25 @@ export async function loader(args: Route.LoaderArgs) {
     throw error;
   }
   const { logger } = stateOf(args.context);
+  let page;
+  try {
+    page = await currentPage(args, params, auth);
+  } catch (error) {
+    if (!loggerAway(error)) throw error;
+    page = null;
+  }
+  // The logger did not answer within the page's deadline: a poll keeps the picture it has; a page
+  // load is the remembered page if there is one (its charts too), else what was kept, offline.
+  if (logger.outage || !page) {
+    if (params.has("poll")) return { offline: true as const };
+    const last = outagePage(args, params);
+    if (last.dashboard || !page) return last;
+  }
+  return page;
+}
+
+async function currentPage(args: Route.LoaderArgs, params: URLSearchParams, auth: Awaited<ReturnType<typeof requireFeature>>) {
+  const { logger } = stateOf(args.context);
   // The demo content in the reader's language (app/ui/seedTexts.ts); what anyone changed, as it is.
   const { t } = getInstance(args.context);
   const dashboards = (await listDashboards(logger)).map((d) => ({ ...d, Name: seedText(t, d.Name) }));
@@ -77,10 +97,10 @@ export async function loader(args: Route.LoaderArgs) {
   const mayAlarms = featureOpen(auth, "alarming");
   const [data, strip] = await Promise.all([loadDashboardData(logger, dashboard.content, range, mayAlarms, auth), kiosk ? kioskStrip(params, logger, dashboards, dashboard.ID, refresh, mayAlarms) : null]);
   stateOf(args.context).charts = chartSources(data, dashboard.content, range);
-  // The values' times, from the same (cached) reads: the page is judged live / stale / offline.
+  // The values' times, from the same (cached) reads: the page is judged live / stale / offline, with the reason.
   const live = await readStamps(logger, Object.keys(data.values), liveIds(dashboard.content, data.variables), VALUES_MAX_AGE_MS, data.valuesError !== null || data.variablesError !== null);
-  rememberPage<LastPage>(args.context, wanted?.toLowerCase() ?? "", { dashboards, dashboard, data, range, refresh, stamps: live.stamps });
-  return { ...base, range, refresh, data: pageData(data, dashboard.content), live, strip };
+  if (!logger.outage) rememberPage<LastPage>(args.context, wanted?.toLowerCase() ?? "", { dashboards, dashboard, data, range, refresh, stamps: live.stamps });
+  return { ...base, outage: logger.outage !== null, range, refresh, data: pageData(data, dashboard.content), live, strip };
 }
 
 type LastPage = { dashboards: Awaited<ReturnType<typeof listDashboards>>; dashboard: NonNullable<Awaited<ReturnType<typeof getDashboard>>>; data: Parameters<typeof pageData>[0]; range: ReturnType<typeof resolveRange>; refresh: keyof typeof REFRESH_MS; stamps: Stamps };
@@ -89,7 +109,8 @@ type LastPage = { dashboards: Awaited<ReturnType<typeof listDashboards>>; dashbo
 function outagePage(args: Route.LoaderArgs, params: URLSearchParams) {
   const last = recallPage<LastPage>(args.context, params.get("id")?.toLowerCase() ?? "");
   const kiosk = params.has("kiosk");
-  const strip = kiosk ? { alarms: null, cycle: null, at: Date.now() } : null;
+  // The kiosk's alarm strip says the alarm state is unknown: remembered alarms could be untrue now.
+  const strip = kiosk ? { alarms: { unknown: true as const }, cycle: null, at: Date.now() } : null;
   const base = { offline: false as const, outage: true, polled: false, missing: false, kiosk, strip, may: { analytics: false, annotate: false } };
   if (!last?.dashboard.content) return { ...base, dashboards: last?.dashboards ?? [], dashboard: null, range: null, refresh: "off" as const, data: null, live: null };
   const { dashboard, data, range } = last;
@@ -107,7 +128,8 @@ function liveIds(content: DashboardContent, variables: Record<string, unknown>):
 async function kioskStrip(params: URLSearchParams, logger: Parameters<typeof kioskAlarms>[0], dashboards: { ID: string }[], id: string, refresh: keyof typeof REFRESH_MS, mayAlarms: boolean) {
   const refreshS = Math.round((REFRESH_MS[refresh] || KIOSK_FALLBACK_MS) / 1000);
   const cycle = planCycle(params, dashboards.map((d) => d.ID), id, refreshS, Math.floor(Date.now() / 1000));
-  return { alarms: mayAlarms ? await kioskAlarms(logger) : null, cycle, at: Date.now() };
+  const alarms: KioskAlarms | null = mayAlarms ? await kioskAlarms(logger) : null;
+  return { alarms, cycle, at: Date.now() };
 }
 
 
@@ -117,7 +139,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const kiosk = !loaderData.offline && loaderData.kiosk;
   const outage = !loaderData.offline && loaderData.outage;
   const ownMs = loaderData.offline ? 0 : REFRESH_MS[loaderData.refresh];
-  const refreshMs = outage ? OUTAGE_RETRY_S * 1000 : kiosk ? Math.min(ownMs || KIOSK_FALLBACK_MS, KIOSK_MAX_MS) : ownMs;
+  const refreshMs = outage ? AWAY_POLL_MS : kiosk ? Math.min(ownMs || KIOSK_FALLBACK_MS, KIOSK_MAX_MS) : ownMs;
   const { data: shown, offline } = usePolledData(refreshMs, loaderData);
   useOutageRecovery(outage, shown, offline);
   if (shown.offline) return null;
@@ -208,9 +230,11 @@ function DashboardView({ loaderData, offline, mayEdit }: { loaderData: Loaded; o
     );
   }
   const content = dashboard.content;
-  // A poll that found the logger away makes everything offline, whatever the stream said last.
+  // A poll that found the logger away makes everything offline — unless the live stream has heard
+  // from the logger since (it is back: the stream is the quicker of the two to know).
   const summary = live.freshness;
-  const badge = (ids.length === 0 && !loaderData.outage) || !summary ? null : offline && summary.state !== "offline" ? { state: "offline" as const, ageMs: null } : summary;
+  const away = offline && live.state !== "live";
+  const badge = (ids.length === 0 && !loaderData.outage) || !summary ? null : away && summary.state !== "offline" ? { state: "offline" as const, ageMs: null, reason: { kind: "logger" as const } } : summary;
   const each = badge?.state === "offline" ? Object.fromEntries(ids.map((id) => [id, "offline" as const])) : summary?.each;
   const strip = loaderData.strip;
   const back = `${location.pathname}${location.search.replace(/([?&])poll=[^&]*&?/, "$1").replace(/[?&]$/, "")}`;
@@ -220,12 +244,13 @@ function DashboardView({ loaderData, offline, mayEdit }: { loaderData: Loaded; o
     <LiveBusContext.Provider value={bus}>
       {ids.length > 0 && !loaderData.outage && <LiveFeed ids={ids} initial={data.values} stamps={loaderData.live?.stamps} bus={bus} onChange={setLive} />}
       {kiosk && strip ? (
-        <KioskSlot name={dashboard.Name} badge={badge} renderedAt={strip.at} alarms={strip.alarms} cycle={strip.cycle} />
+        <KioskSlot name={dashboard.Name} badge={badge} renderedAt={strip.at} alarms={strip.alarms} cycle={strip.cycle} annunciator={<Annunciator className="text-[clamp(0.875rem,1.6vh,2rem)]" />} />
       ) : (
         <div className="flex flex-wrap items-center justify-between gap-3">
           <h1 className="text-2xl font-semibold">{dashboard.Name}</h1>
           <div className="flex flex-wrap items-center gap-4 text-sm">
-            {badge && <LiveBadge state={badge.state} ageMs={badge.ageMs} />}
+            {badge && <LiveBadge state={badge.state} ageMs={badge.ageMs} reason={badge.reason} />}
+            <Annunciator />
             <span className="text-slate-500" data-testid="dashboard-range">
               {fmt.dateTime(range.from)} – {fmt.dateTime(range.to)}
             </span>
@@ -274,7 +299,7 @@ function DashboardView({ loaderData, offline, mayEdit }: { loaderData: Loaded; o
   );
 }
 
-type LiveView = { values: Record<string, number | null>; state: LiveState; freshness: FreshnessSummary | null };
+type LiveView = { values: Record<string, number | null>; state: LiveState; freshness: QualitySummary | null };
 
 /** Holds the live stream and judges its values' ages; remounted (reconnected) by its key after an outage. */
 function LiveFeed({ ids, initial, stamps, bus, onChange }: { ids: string[]; initial: Record<string, number | null>; stamps?: Stamps; bus: LiveBus; onChange(s: LiveView): void }) {

@@ -4,7 +4,8 @@ import { stateOf } from "~/services/context.server";
 import { getDashboard, loadDashboardData } from "~/services/dashboards.server";
 import { requireFeature } from "~/services/guards.server";
 import { featureOpen } from "~/services/header.server";
-import type { ChartEvent, ChartThreshold, SeriesData } from "~/ui/dashboard/types";
+import { limitsOf } from "~/services/limits.server";
+import type { ChartEvent, ChartLimit, ChartThreshold, SeriesData } from "~/ui/dashboard/types";
 import type { ChartAnnotation } from "~/ui/dashboard/annotations";
 import type { Route } from "./+types/dashboardSeries";
 
@@ -31,12 +32,17 @@ export async function loader(args: Route.LoaderArgs) {
   const loaded = await loadDashboardData(logger, { ...dashboard.content, Widgets: charts }, { from, to }, featureOpen(auth, "alarming"), auth);
   const widgets: Record<string, SeriesData | { error: string }> = {};
   // Beside the buckets: what the interactive chart draws over them (the page's SVG has them too).
-  const extras: Record<string, { thresholds: ChartThreshold[]; events: ChartEvent[]; annotations: ChartAnnotation[] }> = {};
+  const extras: Record<string, { thresholds: ChartThreshold[]; events: ChartEvent[]; limits: ChartLimit[]; annotations: ChartAnnotation[] }> = {};
   for (const w of charts) {
     const d = loaded.widgets[w.ID];
     if (d?.state === "ok" && d.series) widgets[w.ID] = d.series;
     else if (d?.state === "error") widgets[w.ID] = { error: d.error };
-    extras[w.ID] = { thresholds: w.Options.Thresholds ?? [], events: loaded.chartEvents?.[w.ID] ?? [], annotations: loaded.chartAnnotations?.[w.ID] ?? [] };
+    extras[w.ID] = {
+      thresholds: w.Options.Thresholds ?? [],
+      events: loaded.chartEvents?.[w.ID] ?? [],
+      limits: limitsOf(loaded.limits, w.Variables),
+      annotations: loaded.chartAnnotations?.[w.ID] ?? [],
+    };
   }
   return Response.json({ from, to, widgets, extras }, { headers: { "Cache-Control": "private, no-store" } });
 }

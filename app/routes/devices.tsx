@@ -28,9 +28,10 @@ const measurementName = z.string().trim().min(1, "live.validation.measurementNam
 export async function loader(args: Route.LoaderArgs) {
   const auth = await requireFeature(args, "devices");
   const { logger } = stateOf(args.context);
+  // Never from the cache; with the logger away the last answers, marked by the shell's strip (issue 26 §2).
   const [{ Devices }, { State }, sources] = await Promise.all([
-    logger.rpc("DeviceAPI.GetDevices", {}, devicesAnswer),
-    logger.rpc("ProjectAPI.GetState", {}, projectStateAnswer),
+    logger.readFreshRpc("DeviceAPI.GetDevices", {}, devicesAnswer),
+    logger.readFreshRpc("ProjectAPI.GetState", {}, projectStateAnswer),
     sourceStates(logger),
   ]);
   const manageSources = gateFeature(featureByKey("dataSources"), gateInputOf(auth)) === "ok";
@@ -52,8 +53,9 @@ export async function action(args: Route.ActionArgs) {
   } as const;
   const [method, , done] = calls[intent];
   const control = intent.startsWith("project") ? "project" : "measurement";
-  // Starting or stopping acquisition is asked first (issue 15 §2): the first post only answers what would change.
-  if (control === "project" && formData.get("confirm") !== "yes") return { confirm: intent, nonce: crypto.randomUUID() } as const;
+  // Starting or stopping acquisition is asked first (issue 15 §2), and so is ending a recording run
+  // (issue 26 §5): the first post only answers what would change.
+  if ((control === "project" || intent === "measurementStop") && formData.get("confirm") !== "yes") return { confirm: intent, nonce: crypto.randomUUID() } as const;
   let params: object = {};
   if (intent === "measurementStart") {
     const name = measurementName.safeParse(formData.get("name") ?? "");
@@ -83,7 +85,17 @@ export default function Devices({ loaderData, actionData }: Route.ComponentProps
   return (
     <section className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold">{t("nav.devices")}</h1>
-      {confirming && (
+      {confirming && confirming.confirm === "measurementStop" && (
+        <ConfirmStep
+          nonce={confirming.nonce}
+          title={t("operator.confirm.measurementTitle")}
+          message={state.Measurement ? t("operator.confirm.measurement", { name: state.Measurement.Name, since: dateTime(state.Measurement.Start) }) : t("operator.confirm.noMeasurement")}
+          confirmLabel={t("live.measurement.stop")}
+          fields={{ intent: "measurementStop" }}
+          cancelHref="/devices"
+        />
+      )}
+      {confirming && confirming.confirm !== "measurementStop" && (
         <ConfirmStep
           nonce={confirming.nonce}
           title={t(confirming.confirm === "projectStop" ? "operator.confirm.stopTitle" : "operator.confirm.startTitle")}

@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useT } from "~/ui/useT";
 import type { z } from "zod";
 import { data, Form, redirectDocument, useNavigation } from "react-router";
+import { ANNUNCIATOR_SEVERITIES, annunciatorSeverities } from "~/schemas/annunciator";
 import {
   chosenColour,
   generalSchema,
@@ -45,6 +46,7 @@ export async function loader(args: Route.LoaderArgs) {
       jupyterUrl: config.JupyterUrl ?? "",
       mapTileUrl: config.MapTileUrl ?? "",
       mapTileAttribution: config.MapTileAttribution ?? "",
+      annunciator: annunciatorSeverities(config),
     },
     styling: { mainColor: webUi.theme.mainColor, hoverColor: webUi.theme.hoverColor, customLogo: webUi.theme.logo !== null },
     zones,
@@ -91,6 +93,7 @@ async function saveGeneral(args: Route.ActionArgs, formData: FormData) {
     JupyterUrl: v.jupyterUrl ?? "",
     MapTileUrl: v.mapTileUrl ?? "",
     MapTileAttribution: v.mapTileAttribution ?? "",
+    AnnunciatorSeverities: v.annunciator,
   };
   try {
     await logger.rpc("AdminAPI.SetGlobalSettings", { Config }, emptyAnswer);
@@ -271,6 +274,20 @@ function GeneralForm({ data: d, lastResult }: { data: LoaderData; lastResult?: S
             {fields.features.errors.map((e) => t(e)).join(" ")}
           </span>
         ) : null}
+      </fieldset>
+      <fieldset className="flex flex-col gap-2 text-sm sm:col-span-2" aria-describedby={`${fields.annunciator.id}-hint`}>
+        <legend className="mb-1 font-medium">{t("globalSettings.annunciator")}</legend>
+        <div className="flex flex-wrap gap-x-6 gap-y-2">
+          {getCollectionProps(fields.annunciator, { type: "checkbox", options: [...ANNUNCIATOR_SEVERITIES] }).map((props, i) => (
+            <label key={props.key} className="flex items-center gap-2">
+              <input {...props} className="h-4 w-4 accent-brand" />
+              {t(`severity.${ANNUNCIATOR_SEVERITIES[i]}`)}
+            </label>
+          ))}
+        </div>
+        <span id={`${fields.annunciator.id}-hint`} className="text-xs text-slate-500">
+          {t("globalSettings.annunciatorHint")}
+        </span>
       </fieldset>
       <div className="sm:col-span-2">
         <button type="submit" className={buttonClass} disabled={navigation.state === "submitting"}>

@@ -2,6 +2,8 @@ import { data } from "react-router";
 import { z } from "zod";
 import { stateOf } from "~/services/context.server";
 import { requireAnyFeature } from "~/services/guards.server";
+import { env } from "~/services/env.server";
+import { isLoggerAway } from "~/services/logger/client.server";
 import { LoggerError } from "~/services/logger/errors";
 import { LiveSocketError, subscribeLive, type LiveSample, type LiveSubscription } from "~/services/logger/liveSocket.server";
 import type { Route } from "./+types/live";
@@ -17,7 +19,14 @@ const ids = z.array(z.string().regex(/^[A-Za-z0-9._:-]{1,64}$/)).min(1).max(256)
 
 /** What the SSE stream pushed at most: one event per 250 ms. */
 const INTERVAL_MS = 250;
-const KEEPALIVE_MS = 15_000;
+/**
+ * A `beat` event this often, saying whether the logger is heard from: the page tells a silent
+ * logger (paused, hung: "logger") from a lost connection (no beats: "network") within 5 s
+ * (issue 26 §2). It also keeps proxies from closing an idle stream.
+ */
+const BEAT_MS = 1_000;
+/** How soon a browser tries again when the logger is away at subscription time. */
+const AWAY_RETRY_MS = 3_000;
 /** How soon the browser comes back after a planned end (the access token ran out upstream). */
 const RENEW_RETRY_MS = 250;
 /** Events queued for a browser that reads slowly; beyond that an event is skipped (the next one has every value). */
@@ -36,13 +45,12 @@ export async function loader(args: Route.LoaderArgs) {
   const encoder = new TextEncoder();
   let sub: LiveSubscription | null = null;
   let ended = false;
-  let lastWrite = Date.now();
-  let keepalive: NodeJS.Timeout | undefined;
+  let beats: NodeJS.Timeout | undefined;
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   const end = () => {
     if (ended) return;
     ended = true;
-    clearInterval(keepalive);
+    clearInterval(beats);
     sub?.close();
     try {
       controller.close();
@@ -52,7 +60,6 @@ export async function loader(args: Route.LoaderArgs) {
   };
   const write = (text: string, droppable: boolean) => {
     if (ended || (droppable && (controller.desiredSize ?? 1) <= 0)) return;
-    lastWrite = Date.now();
     controller.enqueue(encoder.encode(text));
   };
   // Frames that arrive in the same read as the first one are handed over before the first is
@@ -71,7 +78,8 @@ export async function loader(args: Route.LoaderArgs) {
 
   const open = (token: string) =>
     subscribeLive(
-      { baseUrl: logger.config.baseUrl, token, ids: variables, intervalMs: INTERVAL_MS, timeoutMs: logger.config.timeoutMs, signal, clientAuth: logger.clientAuthorization() },
+      // The subscription is part of the page's wait: a silent logger is known within the page's deadline.
+      { baseUrl: logger.config.baseUrl, token, ids: variables, intervalMs: INTERVAL_MS, timeoutMs: Math.min(logger.config.timeoutMs, env.loggerPageDeadlineMs || logger.config.timeoutMs), signal, clientAuth: logger.clientAuthorization() },
       event,
       // Whatever ended the socket, the browser reconnects and comes back here; for an expired
       // token at once, and the page is told it is a renewal rather than an outage.
@@ -90,9 +98,13 @@ export async function loader(args: Route.LoaderArgs) {
       sub = await open(session.get("accessToken") ?? "None");
     }
   } catch (err) {
+    // The logger away (unreachable, silent past the deadline, a 503 upgrade refusal: busy, or its
+    // PostgreSQL store away): the browser is told so in the stream's own words and comes back
+    // after AWAY_RETRY_MS — not an HTTP error, after which EventSource would give up.
+    if ((err instanceof LiveSocketError && (err.kind === "unreachable" || err.status === 503)) || isLoggerAway(err)) {
+      return new Response(`retry: ${AWAY_RETRY_MS}\nevent: beat\ndata: {"logger":"away"}\n\n`, { headers: SSE_HEADERS });
+    }
     if (!(err instanceof LiveSocketError)) throw err;
-    // A 503 upgrade refusal (the logger busy, or its PostgreSQL store away) is an outage too, not a 500.
-    if (err.kind === "unreachable" || err.status === 503) throw data({ reason: "logger-unavailable" }, { status: 503 });
     throw new LoggerError(err.status, err.message, err.value);
   }
   if (sub === null) {
@@ -104,9 +116,8 @@ export async function loader(args: Route.LoaderArgs) {
   const early = pending;
   pending = null;
   for (const s of [sub.first, ...early]) event(s);
-  keepalive = setInterval(() => {
-    if (Date.now() - lastWrite >= KEEPALIVE_MS) write(": keepalive\n\n", false);
-  }, KEEPALIVE_MS / 3);
+  const live = sub;
+  beats = setInterval(() => write(`event: beat\ndata: {"logger":"${live.silent() ? "silent" : "ok"}"}\n\n`, false), BEAT_MS);
   if (signal.aborted) end();
   else signal.addEventListener("abort", end, { once: true });
   return new Response(body, { headers: SSE_HEADERS });

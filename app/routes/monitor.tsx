@@ -16,6 +16,7 @@ import { Sparkline } from "~/ui/live/Sparkline";
 import { useLiveValues, type LiveSample } from "~/ui/live/useLiveValues";
 import { VALUE_STATE_CLASS, valueState } from "~/ui/live/valueState";
 import { pageTitle } from "~/ui/title";
+import { usePolling } from "~/ui/usePolling";
 import type { Route } from "./+types/monitor";
 
 const MAX_TILES = 24;
@@ -77,6 +78,8 @@ export default function Monitor({ loaderData }: Route.ComponentProps) {
   const { values, freshness } = useLiveValues(ids, loaderData.values, onSample, loaderData.live.stamps);
   // Before hydration (and without JavaScript) the server's judgement; then the live one.
   const summary = freshness ?? loaderData.live.summary;
+  // With values not live, the page asks again now and then: the reason (who stopped, which device) may change.
+  usePolling(5000, summary.state !== "live");
   const chosen = new Set(params.getAll("v"));
   return (
     <section className="flex flex-col gap-4">
@@ -87,7 +90,7 @@ export default function Monitor({ loaderData }: Route.ComponentProps) {
       )}
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-2xl font-semibold">{t("nav.monitor")}</h1>
-        {selected.length > 0 && <LiveBadge state={summary.state} ageMs={summary.ageMs} />}
+        {selected.length > 0 && <LiveBadge state={summary.state} ageMs={summary.ageMs} reason={summary.reason} />}
       </div>
       {selected.length === 0 ? (
         <p className="text-slate-600 dark:text-slate-300">{t("live.monitor.empty")}</p>

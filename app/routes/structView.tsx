@@ -1,10 +1,15 @@
+import { useMemo } from "react";
 import { useT } from "~/ui/useT";
 import { Link, useSearchParams } from "react-router";
 import { stateOf } from "~/services/context.server";
 import { requireFeature } from "~/services/guards.server";
-import { readStampedValues } from "~/services/valueTimes.server";
 import { loadVariables, type VariableRow } from "~/services/variables.server";
 import { FreshnessBadge } from "~/ui/FreshnessBadge";
+import { LiveBadge, ReasonText } from "~/ui/live/LiveBadge";
+import { readStamps } from "~/ui/live/stamps.server";
+import type { QualitySummary } from "~/ui/live/quality";
+import { useLiveValues } from "~/ui/live/useLiveValues";
+import { usePolling } from "~/ui/usePolling";
 import { freshnessOf, NOT_LIVE_CLASS, periodMsOf } from "~/ui/live/freshness";
 import { useFormatters } from "~/ui/format";
 import { VALUE_STATE_CLASS, valueState } from "~/ui/live/valueState";
@@ -19,16 +24,16 @@ export async function loader(args: Route.LoaderArgs) {
   const { variables, devices } = await loadVariables(logger);
   const node = args.url.searchParams.get("node");
   const selected = variables.find((v) => v.Id === node) ?? null;
-  const read = selected ? await readStampedValues(logger, [selected.Id]) : null;
-  const value = (selected && read?.values[selected.Id]) ?? null;
-  const at = (selected && read?.times[selected.Id]) ?? null;
-  return { devices, variables, selectedDevice: devices.find((d) => d.ID === node) ?? null, selected, value, at, now: Date.now() };
+  // The selected value judged as every live screen does (issue 26 §3): its age, and why it is not live.
+  const live = selected ? await readStamps(logger, [selected.Id], [selected.Id], 0, false) : null;
+  const value = (selected && live?.values[selected.Id]) ?? null;
+  return { devices, variables, selectedDevice: devices.find((d) => d.ID === node) ?? null, selected, value, live, now: Date.now() };
 }
 
 export default function StructView({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const [params] = useSearchParams();
-  const { devices, variables, selected, selectedDevice, value, at, now } = loaderData;
+  const { devices, variables, selected, selectedDevice, value, now } = loaderData;
   const node = params.get("node");
   const byId = new Map(variables.map((v) => [v.Id, v]));
   const openDevice = (id: string, moduleVars: string[][]) => node === id || moduleVars.some((ids) => node !== null && ids.includes(node));
@@ -84,25 +89,41 @@ export default function StructView({ loaderData }: Route.ComponentProps) {
           </ul>
         </nav>
         <div className="rounded-lg bg-white p-5 shadow-sm dark:bg-slate-800" data-testid="struct-details">
-          {selected ? <VariableDetails v={selected} value={value} at={at} now={now} /> : selectedDevice ? <DeviceDetails device={selectedDevice} now={now} /> : <p className="text-slate-500">{t("live.struct.choose")}</p>}
+          {selected && loaderData.live ? <LiveDetails v={selected} value={value} live={loaderData.live} /> : selectedDevice ? <DeviceDetails device={selectedDevice} now={now} /> : <p className="text-slate-500">{t("live.struct.choose")}</p>}
         </div>
       </div>
     </section>
   );
 }
 
-/** The value as read at render time; stale after 3 sample periods (issue 15 §1). */
-function VariableDetails({ v, value, at, now }: { v: VariableRow; value: number | null; at: number | null; now: number }) {
+/** The selected variable's value, followed live with JavaScript and judged as the server did without. */
+function LiveDetails({ v, value, live }: { v: VariableRow; value: number | null; live: { stamps: Parameters<typeof useLiveValues>[3] & object; summary: QualitySummary } }) {
+  const ids = useMemo(() => [v.Id], [v.Id]);
+  const initial = useMemo(() => ({ [v.Id]: value }), [v.Id, value]);
+  const { values, freshness } = useLiveValues(ids, initial, undefined, live.stamps);
+  const summary = freshness ?? live.summary;
+  usePolling(5000, summary.state !== "live");
+  return <VariableDetails v={v} value={values[v.Id] ?? null} summary={summary} at={live.stamps.times[v.Id] ?? null} />;
+}
+
+/** The value with its state: stale after 3 sample periods (issue 15 §1), and why (issue 26 §3). */
+function VariableDetails({ v, value, summary, at }: { v: VariableRow; value: number | null; summary: QualitySummary; at: number | null }) {
   const t = useT();
   const fmt = useFormatters();
-  const freshness = freshnessOf(at, periodMsOf(v.SampleRateHz), now);
+  const freshness = summary.each[v.Id] ?? "stale";
+  const reason = summary.reasons[v.Id] ?? null;
   const rows: [string, React.ReactNode][] = [
     [t("live.columns.device"), `${v.deviceName}${v.moduleName ? ` / ${v.moduleName}` : ""}`],
     [
       t("live.columns.value"),
-      <span key="v" data-testid="struct-value" data-freshness={freshness}>
+      <span key="v" data-testid="struct-value" data-freshness={freshness} data-reason={reason?.kind}>
         <span className={`font-mono ${VALUE_STATE_CLASS[valueState(value, v.RangeMin, v.RangeMax)]} ${freshness === "live" ? "" : NOT_LIVE_CLASS}`}>{`${fmt.value(value, v.Precision)} ${v.Unit}`}</span>
-        <FreshnessBadge freshness={freshness} ageMs={at === null ? null : now - at} />
+        <FreshnessBadge freshness={freshness} ageMs={summary.ages[v.Id] ?? null} />
+        {reason && (
+          <span className="block text-xs text-slate-500" data-testid="struct-reason">
+            <ReasonText reason={reason} />
+          </span>
+        )}
       </span>,
     ],
     [t("operator.freshness.sampledAt"), at === null ? "—" : fmt.dateTime(at)],
@@ -115,7 +136,10 @@ function VariableDetails({ v, value, at, now }: { v: VariableRow; value: number 
   ];
   return (
     <>
-      <h2 className="mb-3 text-lg font-semibold">{v.Name}</h2>
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+        <h2 className="text-lg font-semibold">{v.Name}</h2>
+        <LiveBadge state={summary.state} ageMs={summary.ageMs} reason={summary.reason} />
+      </div>
       <DetailList rows={rows} />
     </>
   );

@@ -5,20 +5,21 @@ import { z } from "zod";
 import { stateOf } from "~/services/context.server";
 import { readIntent } from "~/services/forms.server";
 import { holds, redirectWithToast, requireFeature, requirePermission } from "~/services/guards.server";
-import { getInstance } from "~/services/i18n.server";
+import { getInstance, getLocale } from "~/services/i18n.server";
+import { LOCALE_IDS, type Language } from "~/locales";
 import { emptyAnswer, isOutput } from "~/services/logger/schemas";
 import { isRefusal } from "~/services/submission.server";
-import { readStampedValues } from "~/services/valueTimes.server";
-import { loadVariables } from "~/services/variables.server";
+import { loadVariables, readStampedValues } from "~/services/variables.server";
 import { ConfirmStep } from "~/ui/ConfirmAction";
 import { inputClass } from "~/ui/FormField";
-import { useFormatters } from "~/ui/format";
+import { formatValue, useFormatters } from "~/ui/format";
+import { periodMsOf } from "~/ui/live/freshness";
 import { LiveBadge } from "~/ui/live/LiveBadge";
+import { readQualityFacts, stampsOf } from "~/ui/live/stamps.server";
 import { useLiveValues } from "~/ui/live/useLiveValues";
-import { freshnessOf, periodMsOf } from "~/ui/live/freshness";
-import { useNow } from "~/ui/FreshnessBadge";
+import { usePolling } from "~/ui/usePolling";
+import { outputValue, rangeText } from "~/ui/variables/outputValue";
 import { VariableLine } from "~/ui/variables/VariableLine";
-import { useValueTimes } from "~/ui/variables/useValueTimes";
 import { SortHeader, sortRows } from "~/ui/SortHeader";
 import { pageTitle } from "~/ui/title";
 import type { Route } from "./+types/variableOverview";
@@ -42,16 +43,26 @@ export async function loader(args: Route.LoaderArgs) {
   const matching = variables.filter(
     (v) => (!q || v.Name.toLowerCase().includes(q) || v.Unit.toLowerCase().includes(q)) && (!filter.device || v.DeviceId === filter.device || v.deviceName === filter.device) && (!filter.dir || v.Direction === filter.dir),
   );
-  const { values, times } = await readStampedValues(logger, matching.map((v) => v.Id));
+  const [{ values, times }, facts] = await Promise.all([
+    readStampedValues(logger, matching.map((v) => v.Id)).catch(() => ({ values: {} as Record<string, number | null>, times: {} as Record<string, number | null> })),
+    readQualityFacts(logger, matching.map((v) => v.Id)),
+  ]);
   const sorted = sortRows(matching, params, { name: (v) => v.Name, device: (v) => v.deviceName, unit: (v) => v.Unit, type: (v) => v.DataFormat, direction: (v) => v.Direction, value: (v) => values[v.Id] ?? Number.NEGATIVE_INFINITY }, "device");
   const pages = Math.max(1, Math.ceil(sorted.length / PAGE_SIZE));
   const page = Math.min(filter.page, pages);
   const rows = sorted.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+  // One quality model (issue 26 §3): every shown value judged by its own time and period, the
+  // page's badge the worst of them — never "Live" over a stale value — and why, where known.
+  const live = stampsOf(
+    Object.fromEntries(rows.map((r) => [r.Id, times[r.Id] ?? null])),
+    Object.fromEntries(rows.map((r) => [r.Id, periodMsOf(r.SampleRateHz)])),
+    facts,
+    logger.outage !== null,
+  );
   return {
     rows,
     values: Object.fromEntries(rows.map((r) => [r.Id, values[r.Id] ?? null])),
-    times: Object.fromEntries(rows.map((r) => [r.Id, times[r.Id] ?? null])),
-    now: Date.now(),
+    live,
     total: sorted.length,
     page,
     pages,
@@ -76,13 +87,17 @@ export async function action(args: Route.ActionArgs) {
   const { variables } = await loadVariables(logger);
   const variable = variables.find((v) => v.Id === parsed.data.variable);
   if (!variable) return refuse(t("live.validation.unknownVariable"), 404);
-  const value = parseValue(parsed.data.value, variable.DataFormat);
-  if (value === null) return refuse(t("live.validation.value"), 400);
   if (!isOutput(variable)) return refuse(t("live.validation.notOutput"), 400);
+  // A switch takes On or Off; a number must lie in the variable's range, and the message names it (issue 26 §5).
+  const value = outputValue(parsed.data.value, variable);
+  if (value === "not-a-switch") return refuse(t("live.validation.switch"), 400);
+  if (value === "not-a-number") return refuse(t("live.validation.number"), 400);
+  const locale = LOCALE_IDS[getLocale(args.context) as Language] ?? "en-US";
+  if (value === "out-of-range") return refuse(t("live.validation.range", { range: rangeText(variable, (n) => formatValue(locale, n, variable.Precision)) }), 400);
   if (formData.get("confirm") !== "yes") {
     // The first post only asks: what the output holds now and what it would be set to.
     const { values } = await readStampedValues(logger, [variable.Id]);
-    return { confirm: { variable: variable.Id, name: variable.Name, unit: variable.Unit, precision: variable.Precision, typed: parsed.data.value, from: values[variable.Id] ?? null, to: value }, nonce: crypto.randomUUID() };
+    return { confirm: { variable: variable.Id, name: variable.Name, unit: variable.Unit, precision: variable.Precision, format: variable.DataFormat, typed: parsed.data.value, from: values[variable.Id] ?? null, to: value }, nonce: crypto.randomUUID() };
   }
   try {
     await logger.rest("POST", "/online/data", { Variables: [variable.Id], Values: [value], Function: "write" }, emptyAnswer.loose());
@@ -90,19 +105,8 @@ export async function action(args: Route.ActionArgs) {
     if (!isRefusal(error)) throw error;
     return refuse(error.message, error.status);
   }
-  return redirectWithToast(args.context, `/variableOverview${args.url.search}`, { type: "success", text: t("live.written", { name: variable.Name, value: parsed.data.value }) });
-}
-
-/** Numbers in either decimal notation ("1.5" or "1,5"); booleans also as true/false/on/off. */
-function parseValue(text: string, format: string): number | null {
-  if (format === "BOOL") {
-    const v = text.toLowerCase();
-    if (["1", "true", "on"].includes(v)) return 1;
-    if (["0", "false", "off"].includes(v)) return 0;
-    return null;
-  }
-  const n = Number(text.replace(",", "."));
-  return Number.isFinite(n) ? n : null;
+  const written = variable.DataFormat === "BOOL" ? t(value ? "live.on" : "live.off") : parsed.data.value;
+  return redirectWithToast(args.context, `/variableOverview${args.url.search}`, { type: "success", text: t("live.written", { name: variable.Name, value: written }) });
 }
 
 export default function VariableOverview({ loaderData, actionData }: Route.ComponentProps) {
@@ -111,13 +115,15 @@ export default function VariableOverview({ loaderData, actionData }: Route.Compo
   const { rows, page, pages, total, devices, canWrite } = loaderData;
   const fmt = useFormatters();
   const ids = useMemo(() => rows.map((r) => r.Id), [rows]);
-  const { times, onSample } = useValueTimes(loaderData.times);
-  const { values, state } = useLiveValues(ids, loaderData.values, onSample);
-  // The clock ticks only in the browser (effects do not run on the server), so values age there.
-  const now = useNow(loaderData.now, true);
+  const { values, freshness } = useLiveValues(ids, loaderData.values, undefined, loaderData.live.stamps);
+  // Before hydration (and without JavaScript) the server's judgement; then the browser's, as time passes.
+  const summary = freshness ?? loaderData.live.summary;
   const failure = actionData && "failure" in actionData ? actionData.failure : undefined;
   const confirming = actionData && "confirm" in actionData ? actionData : undefined;
-  const shown = (v: number | null, unit: string, precision?: number) => `${fmt.value(v, precision)}${unit ? ` ${unit}` : ""}`;
+  // With values not live, the page asks again now and then: the reason (who stopped, which device) may change.
+  usePolling(5000, summary.state !== "live" && !confirming && !failure);
+  const shown = (v: number | null, c: { unit: string; precision?: number; format: string }) =>
+    c.format === "BOOL" && v !== null ? t(v ? "live.on" : "live.off") : `${fmt.value(v, c.precision)}${c.unit && v !== null ? ` ${c.unit}` : ""}`;
   const pageHref = (p: number) => {
     const next = new URLSearchParams(params);
     next.set("page", String(p));
@@ -127,7 +133,7 @@ export default function VariableOverview({ loaderData, actionData }: Route.Compo
     <section className="flex flex-col gap-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-2xl font-semibold">{t("nav.variableOverview")}</h1>
-        <LiveBadge state={state} />
+        {rows.length > 0 && <LiveBadge state={summary.state} ageMs={summary.ageMs} reason={summary.reason} />}
       </div>
       <Form method="get" className="flex flex-wrap items-end gap-2" role="search">
         {params.get("sort") && <input type="hidden" name="sort" value={params.get("sort")!} />}
@@ -184,19 +190,18 @@ export default function VariableOverview({ loaderData, actionData }: Route.Compo
               </tr>
             )}
             {rows.map((v) => {
-              const at = times[v.Id] ?? null;
-              const freshness = freshnessOf(at, periodMsOf(v.SampleRateHz), now, state !== "offline");
               const c = confirming?.confirm.variable === v.Id ? confirming : undefined;
+              const state = summary.each[v.Id] ?? "stale";
               return (
                 <Fragment key={v.Id}>
-                  <VariableLine v={v} value={values[v.Id] ?? null} freshness={freshness} ageMs={at === null ? null : now - at} canWrite={canWrite} failure={failure?.variable === v.Id ? failure : undefined} />
+                  <VariableLine v={v} value={values[v.Id] ?? null} freshness={state} ageMs={summary.ages[v.Id] ?? null} reason={summary.reasons[v.Id] ?? null} canWrite={canWrite} failure={failure?.variable === v.Id ? failure : undefined} />
                   {c && (
                     <tr>
                       <td colSpan={9} className="px-4 pb-3">
                         <ConfirmStep
                           nonce={c.nonce}
                           title={t("operator.confirm.writeTitle")}
-                          message={t("operator.confirm.write", { name: c.confirm.name, from: shown(c.confirm.from, c.confirm.unit, c.confirm.precision), to: shown(c.confirm.to, c.confirm.unit, c.confirm.precision) })}
+                          message={t("operator.confirm.write", { name: c.confirm.name, from: shown(c.confirm.from, c.confirm), to: shown(c.confirm.to, c.confirm) })}
                           confirmLabel={t("live.write")}
                           fields={{ intent: "write", variable: c.confirm.variable, value: c.confirm.typed }}
                           cancelHref={`?${params}`}

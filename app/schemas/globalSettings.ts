@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { FEATURES } from "~/features";
 import { LANGUAGES } from "~/locales";
+import { ANNUNCIATOR_SEVERITIES } from "./annunciator";
 import { isTileUrl } from "./map";
 
 // Global Settings: shared by the forms (inline validation) and the action. Messages are i18n keys.
@@ -34,6 +35,7 @@ export const generalSchema = z
     // The Map's base layer ({z}/{x}/{y} template); empty means the built-in offline map.
     mapTileUrl: z.string().trim().refine(isTileUrl, "globalSettings.errors.mapTileUrl").optional(),
     mapTileAttribution: z.string().trim().max(300, "globalSettings.errors.mapTileAttribution").optional(),
+    annunciator: z.array(z.enum(ANNUNCIATOR_SEVERITIES, { error: "validation.choose" })).default([]),
   })
   .superRefine((v, ctx) => {
     // Without sign-in and without any screen the console would show nothing at all.
@@ -90,3 +92,4 @@ export const stylingSchema = z
     }
   });
 export type StylingInput = z.infer<typeof stylingSchema>;
+

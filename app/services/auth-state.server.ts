@@ -1,6 +1,6 @@
 import type { RouterContextProvider } from "react-router";
 import { stateOf } from "./context.server";
-import type { LoggerClient } from "./logger/client.server";
+import { isLoggerAway, type LoggerClient } from "./logger/client.server";
 import { globalSettingsAnswer, loginRequiredAnswer, versionInfoAnswer, type GlobalConfig } from "./logger/schemas";
 
 export interface AuthState {
@@ -23,9 +23,15 @@ let versionCache: { at: number; name: string } | null = null;
 
 async function versionName(logger: LoggerClient): Promise<string> {
   if (versionCache && Date.now() - versionCache.at < VERSION_TTL_MS) return versionCache.name;
-  const answer = await logger.rpc("system.getVersionInfo", {}, versionInfoAnswer);
-  versionCache = { at: Date.now(), name: answer.Value.Name };
-  return answer.Value.Name;
+  try {
+    const answer = await logger.rpc("system.getVersionInfo", {}, versionInfoAnswer);
+    versionCache = { at: Date.now(), name: answer.Value.Name };
+    return answer.Value.Name;
+  } catch (error) {
+    // The logger away: it is still the system it was (issue 26 §2, pages render what is known).
+    if (versionCache && isLoggerAway(error)) return versionCache.name;
+    throw error;
+  }
 }
 
 export function globalSettingsMethod(controller: boolean) {

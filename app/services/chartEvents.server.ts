@@ -26,7 +26,7 @@ export async function loadRangeEvents(logger: LoggerClient, range: { from: numbe
 async function alarmEvents(logger: LoggerClient, range: { from: number; to: number }): Promise<RangeEvents["alarms"]> {
   try {
     const params = { From: new Date(range.from).toISOString(), To: new Date(range.to).toISOString(), Limit: MAX_ALARM_EVENTS };
-    const { History } = await logger.readRpc("AlarmAPI.GetHistory", params, alarmHistoryAnswer);
+    const { History } = await logger.readRpc("AlarmAPI.GetHistory", params, alarmHistoryAnswer, { keep: false });
     return History.flatMap((h) => {
       const kind = h.Event === "Activated" ? "alarmRaised" : h.Event === "Cleared" ? "alarmCleared" : null;
       const t = Date.parse(h.Timestamp);
@@ -41,7 +41,8 @@ async function measurementEvents(logger: LoggerClient, range: { from: number; to
   try {
     const query = { Start: Math.round(range.from), End: Math.round(range.to), Order: "desc", Limit: MAX_MEASUREMENTS };
     const { Data: sources } = await logger.readRest("GET", "/history/structure/sources", undefined, sourcesAnswer);
-    const lists = await Promise.all(sources.map((s) => logger.readRest("POST", `/history/structure/sources/${encodeURIComponent(s.Id)}/measurements`, query, measurementsAnswer)));
+    // Keyed by the range, which moves on: not worth keeping for an outage.
+    const lists = await Promise.all(sources.map((s) => logger.readRest("POST", `/history/structure/sources/${encodeURIComponent(s.Id)}/measurements`, query, measurementsAnswer, undefined, { keep: false })));
     const events: RangeEvents["measurements"] = [];
     for (const m of lists.flatMap((l) => l.Data)) {
       if (m.Kind === "Continuous") continue;

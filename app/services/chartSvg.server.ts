@@ -10,7 +10,7 @@ import { noteLabel } from "~/ui/dashboard/annotations";
 const drawn = new WeakMap<SeriesData, Map<string, string>>();
 
 export function chartMarkup(source: ChartSource, look: SvgLook): string {
-  const key = `${source.from}|${source.to}|${look.height}|${look.locale}|${look.timeZone}|${look.label}|${JSON.stringify(source.thresholds ?? null)}|${JSON.stringify(source.events ?? null)}|${look.eventWords.alarmRaised}|${look.annotationWord}|${annotationsKey(source.annotations)}`;
+  const key = `${source.from}|${source.to}|${look.height}|${look.locale}|${look.timeZone}|${look.label}|${JSON.stringify(source.thresholds ?? null)}|${JSON.stringify(source.events ?? null)}|${JSON.stringify(source.limits ?? null)}|${look.eventWords.alarmRaised}|${look.annotationWord}|${annotationsKey(source.annotations)}`;
   let byLook = drawn.get(source.series);
   if (!byLook) drawn.set(source.series, (byLook = new Map()));
   let svg = byLook.get(key);

@@ -40,7 +40,8 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   // Only requests that change nothing read through the cache; any other one may have changed
   // what the cached answers say, so they are all dropped once it is done.
   const reading = request.method === "GET" || request.method === "HEAD";
-  const logger = loggerClientFor(session, { cache: reading, clientAddress: clientAddressOf(request) });
+  // A page load waits for the logger at most its deadline (issue 26 §2); a write gets the full timeout.
+  const logger = loggerClientFor(session, { cache: reading, clientAddress: clientAddressOf(request), deadlineMs: reading ? env.loggerPageDeadlineMs : 0 });
   context.set(requestState, { session, logger });
   let response: Response;
   try {
@@ -71,7 +72,7 @@ export function clientAddressOf(request: Request): string | null {
 }
 
 /** A logger client bound to the tokens of this cookie session (also used by the VNC proxy's upgrade check). */
-export function loggerClientFor(session: AppSession, options: { cache?: boolean; clientAddress?: string | null } = {}): LoggerClient {
+export function loggerClientFor(session: AppSession, options: { cache?: boolean; clientAddress?: string | null; deadlineMs?: number } = {}): LoggerClient {
   return new LoggerClient(
     { baseUrl: env.loggerUrl, clientId: env.clientId, clientSecret: env.clientSecret, timeoutMs: env.loggerTimeoutMs },
     {

@@ -6,11 +6,13 @@ import { alarmsAnswer, dashboardListAnswer, emptyAnswer, timeSeriesAnswer, type 
 import type { ChartSource } from "~/ui/dashboard/serverCharts";
 import { CHART_POINTS } from "~/ui/dashboard/timeRange";
 import type { AlarmItem, DashboardData, SeriesData, WidgetData } from "~/ui/dashboard/types";
+import { withCurrentValues } from "./alarmFigures.server";
 import { onlineVariables, readValues, selector } from "./variables.server";
 import { eventsFor, loadRangeEvents } from "./chartEvents.server";
 import { loadAnnotations } from "./annotations.server";
 import type { AuthState } from "./auth-state.server";
 import { annotationsFor } from "~/ui/dashboard/annotations";
+import { limitsOf, loadLimits } from "./limits.server";
 
 const dashboardAnswer = z.object({
   Dashboard: z.object({ ID: z.string(), Name: z.string(), IsDefault: z.boolean(), Version: z.number(), Content: z.unknown() }),
@@ -112,6 +114,8 @@ export async function loadDashboardData(logger: LoggerClient, content: Dashboard
   const notesRead = charts.length && auth ? loadAnnotations(logger, auth, range) : null;
   // Charts' variables too: their times say whether a chart that runs up to now is live (issue 15 §1).
   const current = [...new Set(content.Widgets.filter((w) => w.Type !== "alarms").flatMap((w) => w.Variables))].filter((id) => variables[id]);
+  // Alarm limits of every variable shown (issue 26 §6), drawn on its charts, gauges and bars.
+  const limitsRead = loadLimits(logger, Object.values(variables));
   const [values, series] = await Promise.all([
     current.length
       ? readValues(logger, current, VALUES_MAX_AGE_MS).then(
@@ -124,10 +128,12 @@ export async function loadDashboardData(logger: LoggerClient, content: Dashboard
   const widgets: Record<string, WidgetData> = {};
   content.Widgets.forEach((w, i) => (widgets[w.ID] = series[i]!));
   const alarms = alarmsRead && (await alarmsRead);
-  for (const w of alarmLists) {
-    if (!alarms) widgets[w.ID] = { state: "forbidden" };
-    else widgets[w.ID] = "error" in alarms ? { state: "error", error: alarms.error } : { state: "ok", alarms: alarmRows(alarms.list, w) };
-  }
+  await Promise.all(
+    alarmLists.map(async (w) => {
+      if (!alarms) widgets[w.ID] = { state: "forbidden" };
+      else widgets[w.ID] = "error" in alarms ? { state: "error", error: alarms.error } : { state: "ok", alarms: await withCurrentValues(logger, alarmRows(alarms.list, w)) };
+    }),
+  );
   const events = eventsRead && (await eventsRead);
   const chartEvents = events ? Object.fromEntries(charts.map((w) => [w.ID, eventsFor(events, w.Variables)])) : undefined;
   const notes = notesRead && (await notesRead);
@@ -135,6 +141,7 @@ export async function loadDashboardData(logger: LoggerClient, content: Dashboard
   return {
     chartEvents,
     chartAnnotations,
+    limits: await limitsRead,
     variables: Object.fromEntries(Object.values(variables).map((v) => [v.Id, { Id: v.Id, Name: v.Name, Unit: v.Unit, DataFormat: v.DataFormat, Precision: v.Precision, RangeMin: v.RangeMin, RangeMax: v.RangeMax }])),
     variablesError: listed.error,
     values: values.values,
@@ -145,7 +152,8 @@ export async function loadDashboardData(logger: LoggerClient, content: Dashboard
 
 /** The logger's alarms, one cached read for every alarm list on the page. */
 export function readAlarms(logger: LoggerClient): Promise<{ list: Alarm[] } | { error: string }> {
-  return logger.readRpc("AlarmAPI.GetAlarms", {}, alarmsAnswer).then(
+  // Never an old answer: alarms from before the logger went away could be untrue now.
+  return logger.readRpc("AlarmAPI.GetAlarms", {}, alarmsAnswer, { keep: false }).then(
     (a) => ({ list: a.Alarms }),
     (error: unknown) => ({ error: failureText(error) }),
   );
@@ -167,7 +175,7 @@ export function alarmRows(alarms: Alarm[], w: Widget): { rows: AlarmItem[]; tota
     .toSorted((a, b) => rank(a) - rank(b) || time(b) - time(a) || a.ID - b.ID);
   const rows = matching
     .slice(0, o.MaxRows ?? ALARM_ROWS_DEFAULT)
-    .map((a) => ({ ID: a.ID, Name: a.Name, Severity: a.Severity, State: a.State, Value: a.Value, Unit: a.Unit, VariableName: a.VariableName, Since: a.Since }));
+    .map((a) => ({ ID: a.ID, Name: a.Name, Severity: a.Severity, State: a.State, Value: a.Value, Unit: a.Unit, VariableId: a.VariableId, VariableName: a.VariableName, Since: a.Since, Precision: null }));
   return { rows, total: matching.length };
 }
 
@@ -191,6 +199,8 @@ async function widgetSeries(logger: LoggerClient, w: Widget, variables: Record<s
       timeSeriesAnswer,
       // Buckets already complete do not change; the newest may, within one bucket width.
       (range.to - range.from) / points,
+      // Large, and keyed by a range that moves on: an outage draws the remembered page's (decision 0011).
+      { keep: false },
     );
     return { state: "ok", series: seriesOf(answer.Data.TimeSeries) };
   } catch (error) {
@@ -239,7 +249,16 @@ export function chartSources(data: DashboardData, content: DashboardContent, ran
     const d = data.widgets[w.ID];
     if (w.Type !== "chart" || d?.state !== "ok" || !d.series) continue;
     const vars = w.Variables.map((id) => data.variables[id]).filter((v) => v !== undefined);
-    charts.set(w.ID, { series: d.series, vars, from: range.from, to: range.to, thresholds: w.Options.Thresholds, events: data.chartEvents?.[w.ID], annotations: data.chartAnnotations?.[w.ID] });
+    charts.set(w.ID, {
+      series: d.series,
+      vars,
+      from: range.from,
+      to: range.to,
+      thresholds: w.Options.Thresholds,
+      events: data.chartEvents?.[w.ID],
+      limits: limitsOf(data.limits, w.Variables),
+      annotations: data.chartAnnotations?.[w.ID],
+    });
   }
   return charts;
 }

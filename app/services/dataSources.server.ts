@@ -34,7 +34,7 @@ export async function browseLevel(logger: LoggerClient, source: DataSourceView, 
  */
 export async function sourceStates(logger: LoggerClient): Promise<SourceState[]> {
   try {
-    return (await logger.rpc("DataSourceAPI.GetState", {}, sourceStatesAnswer)).States;
+    return (await logger.readFreshRpc("DataSourceAPI.GetState", {}, sourceStatesAnswer)).States;
   } catch (error) {
     if (error instanceof LoggerError && error.status === 404) return [];
     throw error;

@@ -9,6 +9,8 @@ const schema = z.object({
   LOGGER_CLIENT_ID: z.string().min(1).default("loggia-console"),
   LOGGER_CLIENT_SECRET: z.string().default("loggia-console-secret"),
   LOGGER_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  // A page load's wait for the logger's first answer; past it the page shows what it knows (0: off).
+  LOGGER_PAGE_DEADLINE_MS: z.coerce.number().int().min(0).default(2_000),
   SESSION_SECRET: z.string().min(16).optional(),
   // The same secret from a file (a mounted secret): every replica of one deployment reads it.
   SESSION_SECRET_FILE: z.string().min(1).optional(),
@@ -54,6 +56,7 @@ function load() {
     clientId: env.LOGGER_CLIENT_ID,
     clientSecret: env.LOGGER_CLIENT_SECRET,
     loggerTimeoutMs: env.LOGGER_TIMEOUT_MS,
+    loggerPageDeadlineMs: env.LOGGER_PAGE_DEADLINE_MS,
     sessionSecrets: secrets,
     sessionMaxAge: env.SESSION_MAX_AGE,
     /** The origin browsers use (scheme://host[:port]), or null: then the request's own. */

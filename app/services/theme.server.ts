@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { LoggerClient } from "./logger/client.server";
+import { isLoggerAway, type LoggerClient } from "./logger/client.server";
 import { downloadFileAnswer, settingsAnswer } from "./logger/schemas";
 
 export interface Theme {
@@ -46,7 +46,14 @@ let themeCache: { at: number; theme: Theme } | null = null;
 
 export async function loadTheme(logger: LoggerClient): Promise<Theme> {
   if (themeCache && Date.now() - themeCache.at < THEME_TTL_MS) return themeCache.theme;
-  const answer = await logger.rpc("GI.system/SettingsManagementAPI.GetSetting", { ID: -1, Key: "WebUI" }, settingsAnswer);
+  let answer;
+  try {
+    answer = await logger.rpc("GI.system/SettingsManagementAPI.GetSetting", { ID: -1, Key: "WebUI" }, settingsAnswer);
+  } catch (error) {
+    // The logger away: the page keeps the site's look (the last one read, else the default).
+    if (isLoggerAway(error)) return themeCache?.theme ?? DEFAULT_THEME;
+    throw error;
+  }
   const theme = parseWebUiSetting(answer.Settings.find((s) => s.Key === "WebUI")?.Value);
   themeCache = { at: Date.now(), theme };
   return theme;

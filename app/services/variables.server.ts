@@ -64,7 +64,7 @@ export async function storedOnlyVariables(logger: LoggerClient, online: Readonly
  * Measurement Explorer read imported recordings too).
  */
 export async function loadVariables(logger: LoggerClient, opts: { stored?: boolean } = {}): Promise<{ variables: VariableRow[]; devices: Device[] }> {
-  const [Data, { Devices }] = await Promise.all([onlineVariables(logger), logger.rpc("DeviceAPI.GetDevices", {}, devicesAnswer)]);
+  const [Data, { Devices }] = await Promise.all([onlineVariables(logger), logger.readFreshRpc("DeviceAPI.GetDevices", {}, devicesAnswer)]);
   const owner = new Map<string, { device: string; module: string }>();
   for (const d of Devices) for (const m of d.Modules) for (const id of m.Variables) owner.set(id, { device: d.Name, module: m.Name });
   const variables = Data.map((v) => ({
@@ -86,7 +86,11 @@ export async function readValues(logger: LoggerClient, ids: readonly string[], m
 
 /**
  * readValues with each value's sample time (epoch ms; null when the logger has none), so a page
- * can tell live from stale values (issue 15 §1). Same requests, so the same cached answers.
+ * can tell live from stale values (issue 15 §1). Same requests, so the same cached answers. A
+ * variable without a current value (acquisition stopped, device disconnected) keeps its last
+ * value with that value's own time, where the logger gives them (`LastValues`): it shows aged and
+ * greyed, never blank (issue 26 §3). Without `maxAgeMs` the read is never cached, but its last
+ * answer stands in while the logger is away (the client notes that in its `outage`).
  */
 export async function readStampedValues(logger: LoggerClient, ids: readonly string[], maxAgeMs = 0): Promise<{ values: Record<string, number | null>; times: Record<string, number | null> }> {
   const values: Record<string, number | null> = {};
@@ -94,11 +98,12 @@ export async function readStampedValues(logger: LoggerClient, ids: readonly stri
   for (let i = 0; i < ids.length; i += READ_CHUNK) {
     const chunk = ids.slice(i, i + READ_CHUNK);
     const body = { Variables: chunk, Function: "read" };
-    const { Data } = await (maxAgeMs > 0 ? logger.readRest("POST", "/online/data", body, onlineValuesAnswer, maxAgeMs) : logger.rest("POST", "/online/data", body, onlineValuesAnswer));
+    const { Data } = await (maxAgeMs > 0 ? logger.readRest("POST", "/online/data", body, onlineValuesAnswer, maxAgeMs) : logger.readFresh("POST", "/online/data", body, onlineValuesAnswer));
     chunk.forEach((id, k) => {
-      values[id] = Data.Values[k] ?? null;
+      const current = Data.Values[k] ?? null;
+      values[id] = current ?? Data.LastValues?.[k] ?? null;
       // A logger that sends no times leaves its values unjudged rather than all stale.
-      if (Data.Timestamps) times[id] = Data.Timestamps[k] ?? null;
+      if (Data.Timestamps) times[id] = current !== null ? (Data.Timestamps[k] ?? null) : (Data.LastTimestamps?.[k] ?? null);
     });
   }
   return { values, times };

@@ -10,6 +10,10 @@ import { LAYOUT_TYPE_CLASS, SHELL_LAYOUTS } from "./layout/shellLayout";
 import { PendingBar } from "./PendingBar";
 import { Toast } from "./Toasts";
 import { UserMenu } from "./UserMenu";
+import { AlarmBannerSlot } from "./alarms/AlarmBannerSlot";
+import { AlarmFeedContext } from "./alarms/alarmFeedContext";
+import { useAlarmFeed } from "./alarms/useAlarmFeed";
+import { ConnectionStrip, LoggerAwayStrip } from "./connection/ConnectionStrip";
 
 /** Closes open popup menus on navigation and on a click elsewhere (they open without JS too). */
 function useMenuDismissal() {
@@ -55,13 +59,16 @@ export function AppShell({ data, bare, kiosk = false, children }: { data: RootDa
     [data.nav, data.dashboards, data.loginRequired, data.helpUrl],
   );
   const toast = <Toast key={data.toast?.id ?? "none"} toast={data.toast} />;
+  // The alarm state, kept current with JavaScript (the banner, the bell; issue 26 §4).
+  const alarms = useAlarmFeed(data.alerts?.alarms ?? null, data.signedIn || !data.loginRequired);
   if (bare) {
     return (
       <>
         <PendingBar />
+        {!kiosk && <ConnectionStrip />}
         {data.banner && <MaintenanceBanner banner={data.banner} />}
         <main className={kiosk ? "min-h-screen p-2" : "min-h-screen"} data-kiosk={kiosk || undefined}>
-          {children}
+          <AlarmFeedContext.Provider value={alarms}>{children}</AlarmFeedContext.Provider>
         </main>
         {toast}
       </>
@@ -88,7 +95,7 @@ export function AppShell({ data, bare, kiosk = false, children }: { data: RootDa
       <div className={`flex-1 ${L.topMenu ? "flex justify-center" : ""}`}>
         {!L.vertical && !L.menuBar && <HeaderMenu entries={entries} compact={L.compact} className={L.topMenu ? "md:flex md:justify-center" : ""} />}
       </div>
-      {data.alerts && <HeaderAlerts alerts={data.alerts} />}
+      {data.alerts && <HeaderAlerts alerts={data.alerts} alarms={alarms} />}
       {data.loginRequired && data.authUser && <UserMenu user={data.authUser} />}
     </header>
   );
@@ -103,13 +110,22 @@ export function AppShell({ data, bare, kiosk = false, children }: { data: RootDa
   );
   // One content width (issue 28 §7): every screen as wide as the window up to the xl breakpoint
   // (1920 px, spec §9); only the screens that show the plant itself (dashboards, the Map, Jupyter)
-  // say data-wide and fill a wider one.
+  // say data-wide and fill a wider one. (The context provider adds no element: the route's own
+  // element stays main's child.)
   const main = (
     <main id="main" tabIndex={-1} className={`min-w-0 flex-1 p-4 outline-none md:p-6 [&>:not([data-wide])]:w-full [&>:not([data-wide])]:max-w-screen-xl ${L.noHeader ? "md:col-start-2 md:row-span-2 md:row-start-1" : ""}`}>
-      {children}
+      <AlarmFeedContext.Provider value={alarms}>{children}</AlarmFeedContext.Provider>
     </main>
   );
-  const banner = data.banner && <MaintenanceBanner banner={data.banner} />;
+  // Below the header: the connection, the logger, alarms, then the maintenance notice.
+  const banner = (
+    <>
+      <ConnectionStrip />
+      {data.logger && <LoggerAwayStrip since={data.logger.since} />}
+      <AlarmBannerSlot alarms={alarms} />
+      {data.banner && <MaintenanceBanner banner={data.banner} />}
+    </>
+  );
   return (
     <div
       className={`group/shell flex min-h-screen flex-col ${LAYOUT_TYPE_CLASS[data.layoutType]} ${data.layoutType === "framed" ? "min-[1366px]:min-h-[calc(100vh-3rem)]" : ""}`}

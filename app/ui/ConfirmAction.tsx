@@ -6,7 +6,7 @@ import { Form, Link, useNavigation } from "react-router";
 interface ConfirmFormProps {
   /** Hidden fields posted with the confirmation (intent, id, …). */
   fields: Record<string, string>;
-  message: string;
+  message: React.ReactNode;
   confirmLabel: string;
   /** Where "Cancel" leads without JavaScript (the same page without the confirm query). */
   cancelHref: string;
@@ -23,7 +23,7 @@ export function ConfirmForm({ fields, message, confirmLabel, cancelHref, onCance
         <input key={name} type="hidden" name={name} value={value} />
       ))}
       <input type="hidden" name="confirm" value="yes" />
-      <p>{message}</p>
+      <div>{message}</div>
       <div className="flex justify-end gap-2">
         {onCancel ? (
           <button type="button" onClick={onCancel} className="rounded-md px-4 py-2 hover:bg-slate-100 dark:hover:bg-slate-700">

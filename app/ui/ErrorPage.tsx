@@ -6,6 +6,10 @@ export function ErrorPage({ status, reason }: { status: number; reason?: string 
   let title: string;
   let detail: string | null = null;
   if (status === 404) title = t("errors.notFound");
+  else if (status === 0) {
+    title = t("errors.networkTitle");
+    detail = t("errors.network");
+  }
   else if (reason === "cross-origin") {
     title = t("errors.crossOriginTitle");
     detail = t("errors.crossOrigin");
@@ -24,7 +28,7 @@ export function ErrorPage({ status, reason }: { status: number; reason?: string 
   } else title = t("errors.server");
   return (
     <div className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 py-16 text-center" data-testid={`error-${status}`}>
-      <div className="text-6xl font-bold text-brand">{status}</div>
+      {status !== 0 && <div className="text-6xl font-bold text-brand">{status}</div>}
       <h1 className="text-xl font-semibold">{title}</h1>
       {detail && <p className="text-slate-600 dark:text-slate-300">{detail}</p>}
       <a href="/" className="rounded-md bg-brand px-4 py-2 font-medium text-on-brand hover:bg-brand-hover hover:text-on-brand-hover">

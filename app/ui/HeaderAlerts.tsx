@@ -7,12 +7,12 @@ import { Icon } from "./Icon";
 const TYPE_DOT: Record<string, string> = { Error: "bg-red-500", Warning: "bg-amber-500", Success: "bg-green-500", Info: "bg-sky-500" };
 
 /** Header badges: active alarms (a link to Alarming) and a popover of the latest messages. */
-export function HeaderAlerts({ alerts }: { alerts: Alerts }) {
+export function HeaderAlerts({ alerts, alarms }: { alerts: Alerts; alarms: Alerts["alarms"] }) {
   const t = useT();
   const { dateTime } = useFormatters();
   return (
     <div className="flex items-center gap-1">
-      {alerts.alarms !== null && <AlarmBell {...alerts.alarms} />}
+      {alarms === "unknown" ? <UnknownBell /> : alarms !== null && <AlarmBell {...alarms} />}
       {alerts.messages !== null && (
         <details data-menu className="relative">
           <summary className="list-none rounded-full p-2 hover:bg-black/5 dark:hover:bg-white/10" aria-label={t("header.messages")} title={t("header.messages")} data-testid="messages-popover">
@@ -46,6 +46,20 @@ export function HeaderAlerts({ alerts }: { alerts: Alerts }) {
         </details>
       )}
     </div>
+  );
+}
+
+/** The logger did not answer: no count (an old one could be untrue), but the bell says so (issue 26 §2). */
+function UnknownBell() {
+  const t = useT();
+  const label = t("header.alarmsUnknown");
+  return (
+    <Link to="/alarming" className="relative rounded-full p-2 hover:bg-black/5 dark:hover:bg-white/10" data-testid="alarm-count" data-state="unknown" aria-label={label} title={label}>
+      <Icon name="bell" className="h-6 w-6" />
+      <span className="absolute -right-0.5 -top-0.5 min-w-5 rounded-full bg-slate-500 px-1 text-center text-xs font-bold leading-5 text-white" aria-hidden="true" data-testid="alarm-badge">
+        ?
+      </span>
+    </Link>
   );
 }
 

@@ -1,6 +1,6 @@
 import { useT } from "~/ui/useT";
 import { DefaultLogo } from "./DefaultLogo";
-import { useCallback } from "react";
+import { useCallback, useState } from "react";
 import { Form, Link, useLocation, useNavigate } from "react-router";
 import { Icon } from "./Icon";
 import { groupActive, type NavEntry, type NavGroup, type NavLink } from "./navTree";
@@ -211,11 +211,15 @@ export function SideMenu({ entries, label, compact = false }: { entries: NavEntr
 
 export function Logo({ src, className = "" }: { src: string | null; className?: string }) {
   const t = useT();
+  // A custom logo that cannot be loaded (the network away, issue 26 §1) gives way to the default
+  // one rather than a broken image.
+  const [failed, setFailed] = useState<string | null>(null);
+  const custom = src && failed !== src ? src : null;
   // Spec §9: default logo 151x41, custom logo up to 215x69.
   return (
     <Link to="/" className={`flex items-center ${className}`} aria-label={t("nav.home")}>
-      {src ? (
-        <img src={src} alt="Loggia" className="max-h-[69px] max-w-[215px] object-contain" />
+      {custom ? (
+        <img src={custom} alt="Loggia" className="max-h-[69px] max-w-[215px] object-contain" onError={() => setFailed(custom)} />
       ) : (
         <DefaultLogo />
       )}

@@ -34,11 +34,26 @@ export function formatDateTime(locale: string, timeZone: string, value: string |
   return showDateTime(`${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}`, locale, true);
 }
 
+/**
+ * A time of day with seconds (hh:mm:ss, 24-hour) in the user's zone: "last update 10:42:13" — the
+ * time part of formatDateTime's one format, in every language.
+ */
+export function formatClock(_locale: string, timeZone: string, value: number): string {
+  const p: Record<string, string> = {};
+  for (const part of wallFormat(timeZone).formatToParts(value)) p[part.type] = part.value;
+  return `${p.hour}:${p.minute}:${p.second}`;
+}
+
 /** A measured value with the variable's precision; "—" when there is none; never "-0". */
 export function formatValue(locale: string, value: number | null | undefined, precision?: number): string {
   if (value === null || value === undefined || Number.isNaN(value)) return "—";
   const digits = precision === undefined ? undefined : Math.min(Math.max(precision, 0), 12);
   return (digits === undefined ? numberFormat(locale, undefined, 3) : numberFormat(locale, digits, digits)).format(value);
+}
+
+/** A plain number in the locale, up to 6 decimals (settings, not measured values). */
+export function formatNumber(locale: string, value: number): string {
+  return numberFormat(locale, undefined, 6).format(value);
 }
 
 /** Dates and numbers in the user's locale and time zone (spec: Intl, the user's zone). */
@@ -50,6 +65,7 @@ export function useFormatters() {
     locale,
     timeZone,
     dateTime: (value: string | number | Date) => formatDateTime(locale, timeZone, value),
+    clock: (value: number) => formatClock(locale, timeZone, value),
     value: (value: number | null | undefined, precision?: number) => formatValue(locale, value, precision),
     number(value: number, digits?: number) {
       return numberFormat(locale, digits, digits).format(value);

@@ -230,7 +230,10 @@ export class AlarmEngine {
       if (!row) return null;
       if (event === "activate") row.Active = true;
       if (event === "clear") row.Active = false;
-      if (a.value !== undefined) row.Value = a.value;
+      // The row keeps the value that raised the alarm (shown as "value at activation"); the
+      // value of any other condition change goes to the history and the message only.
+      if (a.value !== undefined && event === "activate") row.Value = a.value;
+      const eventValue = a.value !== undefined ? a.value : row.Value;
       const from = row.State;
       const to = nextState(from, event, row.Active);
       const iso = new Date(a.time).toISOString();
@@ -272,17 +275,18 @@ export class AlarmEngine {
         Event: name,
         FromState: from,
         ToState: to,
-        Value: row.Value,
+        Value: eventValue,
         User: a.user,
         Comment: a.comment,
         Timestamp: iso,
       });
       const v = this.variable(rule.VariableId);
-      const text = this.messageText(rule, v, row, event, a);
-      // The text in English, and what it says as fields for a reader in another language.
+      const text = this.messageText(rule, v, row, event, a, eventValue);
+      // The text in English, and what it says as fields for a reader in another language (the
+      // value of this event, as the text says it: the clearing value on a clear).
       const fields = {
         Event: name,
-        ...messageFields(rule, v, row.Value),
+        ...messageFields(rule, v, eventValue),
         User: a.user,
         Comment: a.comment,
         ...(event === "shelve" ? { ShelvedUntil: row.ShelvedUntil } : {}),
@@ -317,14 +321,14 @@ export class AlarmEngine {
     return "Info";
   }
 
-  private messageText(rule: Rule, v: Variable | undefined, row: AlarmRow, event: AlarmEvent, a: Action): string {
+  private messageText(rule: Rule, v: Variable | undefined, row: AlarmRow, event: AlarmEvent, a: Action, value: number | null): string {
     const by = a.user ? ` by ${a.user}` : "";
     const comment = a.comment ? `: ${a.comment}` : "";
     switch (event) {
       case "activate":
         return renderMessage(rule, v, row.Value);
       case "clear":
-        return `${rule.Name} returned to normal${row.Value === null ? "" : ` (${renderMessage({ ...rule, Message: "{value} {unit}" }, v, row.Value).trim()})`}`;
+        return `${rule.Name} returned to normal${value === null ? "" : ` (${renderMessage({ ...rule, Message: "{value} {unit}" }, v, value).trim()})`}`;
       case "acknowledge":
         return `${rule.Name} acknowledged${by}${comment}`;
       case "shelve":

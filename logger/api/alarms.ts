@@ -88,6 +88,21 @@ export const alarmMethods: Registry = {
     handler: async (_p, ctx) => ({ Rules: await listRules(ctx.db) }),
   }),
 
+  // The limits of the rules that have them, for drawing on charts, gauges and bars (issue 26 §6):
+  // any signed-in caller, as anyone who may see a variable's chart may see where its limits lie
+  // (names, messages and targets stay behind UseRulesNotifications).
+  [`${API}.GetLimits`]: method({
+    params: z.object({ VariableIds: z.array(z.string().min(1).max(100)).max(1000).optional() }),
+    permission: null,
+    handler: async (p, ctx) => {
+      const wanted = p.VariableIds ? new Set(p.VariableIds) : null;
+      const Limits = (await listRules(ctx.db))
+        .filter((r) => r.InService && (r.Type === "high" || r.Type === "low" || r.Type === "range") && (!wanted || wanted.has(r.VariableId)))
+        .map((r) => ({ RuleID: r.ID, Name: r.Name, VariableId: r.VariableId, Type: r.Type, Severity: r.Severity, High: r.Type === "low" ? null : r.High, Low: r.Type === "high" ? null : r.Low }));
+      return { Limits };
+    },
+  }),
+
   [`${API}.AddRule`]: method({
     params: z.object({ Rule: partial }),
     permission: PERMISSION,

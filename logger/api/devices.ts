@@ -18,11 +18,26 @@ async function state(db: Db, data: DataContext) {
       ProjectName: s.ProjectName,
       Running: configured && data.acquisition.running,
       Since: configured ? data.acquisition.since : null,
+      // Who stopped (or started) it: the console says why values are stale (issue 26 §3).
+      ChangedBy: configured ? await changedBy(db, data) : null,
       Measurement: await runningMeasurement(db),
       // Loggia: whether the series store takes writes, how full its outage buffer is, what the last outage cost.
       Store: data.store.outageStatus(),
     },
   };
+}
+
+/** The user who last started or stopped acquisition; after a restart read once from the audit log. */
+async function changedBy(db: Db, data: DataContext): Promise<string | null> {
+  const acq = data.acquisition;
+  if (acq.changedBy === undefined) {
+    const row = await db.get<{ Sender: string; Text: string }>(
+      "SELECT Sender, Text FROM messages WHERE Topic = 'Audit' AND Text IN ('Started the project', 'Stopped the project') ORDER BY ID DESC LIMIT 1",
+    );
+    // Only if it matches the state now (a start or stop that was not stored says nothing).
+    acq.changedBy = row && (row.Text === "Stopped the project") === !acq.running ? row.Sender : null;
+  }
+  return acq.changedBy;
 }
 
 const NOTHING_TO_ACQUIRE = "No acquisition is configured (the simulator is off and there is no data source)";
@@ -83,7 +98,7 @@ export const deviceMethods: Registry = {
       const acq = ctx.data.acquisition;
       if (!acq.configured()) throw refused(NOTHING_TO_ACQUIRE).coded("nothingToAcquire");
       if (!acq.running) {
-        await acq.setRunning(true);
+        await acq.setRunning(true, ctx.me.username);
         await ctx.audit("Started the project");
       }
       return state(ctx.db, ctx.data);
@@ -102,7 +117,7 @@ export const deviceMethods: Registry = {
           const m = await runningMeasurement(q);
           if (m) await endMeasurement(ctx, q, m);
         });
-        await acq.setRunning(false);
+        await acq.setRunning(false, ctx.me.username);
         await ctx.audit("Stopped the project");
       }
       return state(ctx.db, ctx.data);

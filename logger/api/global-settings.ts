@@ -32,6 +32,8 @@ export const configPatch = z.looseObject({
     ])
     .optional(),
   MapTileAttribution: z.string().max(300).optional(),
+  // Alarm priorities the console's audible annunciator sounds for; [] switches it off.
+  AnnunciatorSeverities: z.array(z.enum(["critical", "high", "medium", "low"])).max(4).optional(),
 });
 
 export const setGlobalParams = z.object({ Config: configPatch });

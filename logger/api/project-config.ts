@@ -9,6 +9,7 @@ import type { ChannelConfig, StoredProjectConfig } from "../store/project-config
 import { method } from "./registry.ts";
 import type { CallContext, Registry } from "./registry.ts";
 import { nameField } from "./schemas.ts";
+import { storageFigures } from "./storage-figures.ts";
 
 // ConfigAPI.GetProjectConfig / SetProjectConfig: the Simple Config screen. Project name, the
 // bench controller's sample rate and its analog channels; applied to the running simulator at
@@ -188,5 +189,12 @@ export const projectConfigMethods: Registry = {
     params: SetParams,
     permission: "ManageProject",
     handler: (p, ctx) => setProjectConfig(p, ctx),
+  }),
+
+  // The disk figures behind the screen's "at this rate this disk holds ~N days" (issue 29).
+  "ConfigAPI.GetStorage": method({
+    params: z.object({}),
+    permission: "ManageProject",
+    handler: async (_p, ctx) => ({ Storage: await storageFigures(ctx) }),
   }),
 };

@@ -11,6 +11,11 @@ import type { Db } from "../store/db.ts";
 export class Acquisition {
   running: boolean;
   since: number;
+  /**
+   * Who started or stopped acquisition last (a user name), null when no one did (the state it
+   * started in); undefined until looked up in the audit log after a restart (changedByLookup).
+   */
+  changedBy: string | null | undefined = undefined;
   private readonly db: Db;
   private readonly sim: Simulator | null;
   private readonly sources: SourceManager;
@@ -32,10 +37,11 @@ export class Acquisition {
     return this.sim !== null || this.sources.count() > 0;
   }
 
-  /** Switches at once; resolves when the new state is stored. */
-  setRunning(running: boolean): Promise<void> {
+  /** Switches at once (`by`: the user who asked); resolves when the new state is stored. */
+  setRunning(running: boolean, by: string | null = null): Promise<void> {
     if (running === this.running) return this.stored;
     this.running = running;
+    this.changedBy = by;
     this.sim?.setRunning(running);
     this.since = this.sim?.since ?? this.now();
     this.sources.setRunning(running);

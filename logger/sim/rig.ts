@@ -1,7 +1,7 @@
 import type { DataFormat, Device, Model, Module, Variable } from "../model/types.ts";
 import { stableUuid, uniform } from "./prng.ts";
 import type { ResolvedSim } from "./options.ts";
-import { digital, held, load, pressure, solar, speed, strain, temperature, vibration, wander } from "./signals.ts";
+import { converter, digital, held, load, pressure, solar, speed, strain, temperature, vibration, wander } from "./signals.ts";
 import type { Fill, SignalContext } from "./signals.ts";
 
 // A small engine test programme around Modena: a bench controller (analog + digital I/O) in the
@@ -117,7 +117,9 @@ export function buildRig(o: ResolvedSim): Rig {
       fills.set(v.Id, fill);
     } else {
       const ctx = { seed: o.seed, stream: ++stream * 7919 };
-      makers.set(v.Id, (periodUs) => make!({ ...ctx, periodUs }));
+      // The bench controller's analog inputs go through its 24-bit converters.
+      const adc = mod.Type === "AI";
+      makers.set(v.Id, (periodUs) => (adc ? converter({ ...ctx, periodUs }, ch.min, ch.max, make!({ ...ctx, periodUs })) : make!({ ...ctx, periodUs })));
       fills.set(v.Id, makers.get(v.Id)!(src.PeriodUs));
     }
     return v;

@@ -1,4 +1,4 @@
-import { smooth, uniform } from "./prng.ts";
+import { gauss, smooth, uniform } from "./prng.ts";
 
 /** Fills out[0..n) with samples start … start+n-1; NaN = no sample (the store keeps it as a gap). */
 export type Fill = (out: Float32Array, start: number, n: number) => void;
@@ -10,6 +10,35 @@ const seconds = (c: SignalContext, g: number) => (g * c.periodUs) / 1e6;
 // Triangular noise in [-1, 1]: two hashes instead of a gaussian's four.
 const noise = (c: SignalContext, g: number) => uniform(c.seed, c.stream, g * 2) + uniform(c.seed, c.stream, g * 2 + 1) - 1;
 const param = (c: SignalContext, k: number) => uniform(c.seed, c.stream ^ 0x5bd1e995, k);
+
+/** Bits of the bench controller's converters (the logger family's controllers acquire at 24 bits). */
+export const CONVERTER_BITS = 24;
+/**
+ * The converter's own noise, RMS in LSB: about 21 effective bits, what a 24-bit delta-sigma
+ * converter gives at tens to hundreds of samples per second.
+ */
+export const CONVERTER_NOISE_LSB = 8;
+
+/**
+ * What a 24-bit converter on [min, max] makes of a signal, as in real recordings: its noise
+ * added, then quantised to one of its 2^24 codes (clipped at the ends of the range) and scaled
+ * back to the channel's unit as float32. Gaps (NaN) stay gaps. The quantisation and noise are
+ * what the store's packing meets in a user's data (docs/storage.md).
+ */
+export function converter(c: SignalContext, min: number, max: number, signal: Fill): Fill {
+  const codes = 2 ** CONVERTER_BITS;
+  const lsb = (max - min) / codes;
+  const stream = c.stream ^ 0x2c1b3c6d;
+  return (out, start, n) => {
+    signal(out, start, n);
+    for (let i = 0; i < n; i++) {
+      const x = out[i]!;
+      if (x !== x) continue;
+      const code = Math.round((x - min) / lsb + CONVERTER_NOISE_LSB * gauss(c.seed, stream, start + i));
+      out[i] = min + Math.min(codes - 1, Math.max(0, code)) * lsb;
+    }
+  };
+}
 
 /** A slowly drifting temperature: minutes-long wander, a daily swing, a little sensor noise. */
 export function temperature(c: SignalContext, base: number, swing: number): Fill {

@@ -25,6 +25,12 @@ async function open(page: Page) {
 
 const SAVED = "Successfully saved the project config";
 
+/** Save, then apply at the confirmation that lists the changes (issue 26 §5). */
+async function save(page: Page) {
+  await page.getByRole("button", { name: "Save config" }).click();
+  await page.getByTestId("confirm-form").getByRole("button", { name: "Apply changes" }).click();
+}
+
 test("a renamed channel with a new unit shows in Variable Overview, and the change is in Log Messages", async ({ page }) => {
   const original = await stored();
   const last = original.Config.Channels.length;
@@ -35,7 +41,7 @@ test("a renamed channel with a new unit shows in Variable Overview, and the chan
     await expect(page.getByLabel(`Name of channel ${last}`)).toHaveValue(was);
     await page.getByLabel(`Name of channel ${last}`).fill(name);
     await page.getByLabel(`Unit of channel ${last}`).fill("g");
-    await page.getByRole("button", { name: "Save config" }).click();
+    await save(page);
     await expect(page.getByTestId("toast-success")).toHaveText(SAVED);
     await page.waitForURL((u) => u.pathname === "/config");
     await expect(page.getByLabel(`Name of channel ${last}`)).toHaveValue(name);
@@ -87,7 +93,7 @@ test("a new sample rate is applied at once and shows on Project State", async ({
   try {
     await open(page);
     await page.getByLabel("Sample rate").selectOption({ label: `${rate} Hz` });
-    await page.getByRole("button", { name: "Save config" }).click();
+    await save(page);
     await expect(page.getByTestId("toast-success")).toHaveText(SAVED);
     await expect(page.getByLabel("Sample rate")).toHaveValue(String(rate));
     await page.goto("/devices");
@@ -106,13 +112,44 @@ test("a change based on an old revision is refused with a clear message, input k
     await page.getByLabel("Project name").fill("Mine");
     // Someone else saves meanwhile.
     await rpc("ConfigAPI.SetProjectConfig", { Config: { ...original.Config, ProjectName: "Theirs", Channels: original.Config.Channels.map(({ VariableId, Enabled, Name, Unit, RangeMin, RangeMax, Precision }) => ({ VariableId, Enabled, Name, Unit, RangeMin, RangeMax, Precision })) }, Revision: original.Revision });
-    await page.getByRole("button", { name: "Save config" }).click();
+    await save(page);
     await expect(page.getByTestId("form-error")).toContainText("Someone else changed the project config meanwhile");
     await expect(page.getByLabel("Project name")).toHaveValue("Mine");
     // A second save knowingly overwrites.
-    await page.getByRole("button", { name: "Save config" }).click();
+    await save(page);
     await expect(page.getByTestId("toast-success")).toHaveText(SAVED);
     expect((await stored()).Config.ProjectName).toBe("Mine");
+  } finally {
+    await restore(original);
+  }
+});
+
+test("a save lists every change old → new and applies nothing until it is confirmed", async ({ page }) => {
+  const original = await stored();
+  const rate = original.Config.SampleRateHz === 50 ? 100 : 50;
+  const third = original.Config.Channels[2]!;
+  try {
+    await open(page);
+    await page.getByLabel("Sample rate").selectOption({ label: `${rate} Hz` });
+    await page.getByLabel("Channel 3 enabled", { exact: true }).uncheck();
+    await page.getByLabel("Range max of channel 1", { exact: true }).fill(String(original.Config.Channels[0]!.RangeMax + 10));
+    await page.getByRole("button", { name: "Save config" }).click();
+    const confirm = page.getByTestId("confirm-form");
+    const changes = confirm.getByTestId("config-changes");
+    await expect(changes.locator("li")).toHaveCount(3);
+    await expect(changes.locator("[data-change=sampleRate]")).toHaveText(`Sample rate of Test bench controller: ${original.Config.SampleRateHz} Hz → ${rate} Hz`);
+    await expect(changes.locator("[data-change=enabled]")).toHaveText(`Channel 3 (${third.Name}): recording → disabled`);
+    await expect(changes.locator("[data-change=range]")).toContainText("Range of channel 1");
+    // Nothing applied yet: the running acquisition keeps its rate and channels.
+    expect((await stored()).Revision).toBe(original.Revision);
+    await confirm.getByRole("link", { name: "Cancel" }).or(confirm.getByRole("button", { name: "Cancel" })).click();
+    expect((await stored()).Revision).toBe(original.Revision);
+
+    await page.goto("/config");
+    await page.getByLabel("Sample rate").selectOption({ label: `${rate} Hz` });
+    await save(page);
+    await expect(page.getByTestId("toast-success")).toHaveText(SAVED);
+    expect((await stored()).Config.SampleRateHz).toBe(rate);
   } finally {
     await restore(original);
   }

@@ -33,22 +33,16 @@ test("Variable Overview lists values, filters, pages, and writes an output", asy
   await expect(table.locator('tr[data-variable="Oil pressure"] [data-testid=value]')).not.toHaveText("—");
 
   await page.goto("/variableOverview?direction=O");
-  const horn = table.locator('tr[data-variable="Horn"]');
-  await expect(horn.getByTestId("value")).toHaveText("0");
-  await horn.getByLabel("New value for Horn").fill("on");
-  await horn.getByRole("button", { name: "Write" }).click();
-  // Writes are confirmed first (issue 15 §2; safe-actions.nojs.spec.ts tests the step itself).
+  const horn = () => table.locator('tr[data-variable="Horn"]');
+  await expect(horn().getByTestId("value")).toHaveText("Off");
+  // A switch: On and Off (issue 26 §5), confirmed first (issue 15 §2; safe-actions.nojs.spec.ts tests the steps).
+  await horn().getByRole("button", { name: "Switch Horn on" }).click();
   await page.getByTestId("confirm-form").getByRole("button", { name: "Write" }).click();
-  await expect(page.getByTestId("toast-success")).toHaveText("Horn set to on");
-  await expect(table.locator('tr[data-variable="Horn"] [data-testid=value]')).toHaveText("1");
-  await table.locator('tr[data-variable="Horn"]').getByLabel("New value for Horn").fill("maybe");
-  await table.locator('tr[data-variable="Horn"]').getByRole("button", { name: "Write" }).click();
-  await expect(table.locator('tr[data-variable="Horn"]').getByTestId("field-error")).toContainText("Enter a number");
-  await expect(table.locator('tr[data-variable="Horn"]').getByLabel("New value for Horn")).toHaveValue("maybe");
-  await table.locator('tr[data-variable="Horn"]').getByLabel("New value for Horn").fill("0");
-  await table.locator('tr[data-variable="Horn"]').getByRole("button", { name: "Write" }).click();
+  await expect(page.getByTestId("toast-success")).toHaveText("Horn set to On");
+  await expect(horn().getByTestId("value")).toHaveText("On");
+  await horn().getByRole("button", { name: "Switch Horn off" }).click();
   await page.getByTestId("confirm-form").getByRole("button", { name: "Write" }).click();
-  await expect(table.locator('tr[data-variable="Horn"] [data-testid=value]')).toHaveText("0");
+  await expect(horn().getByTestId("value")).toHaveText("Off");
 });
 
 test("Monitor shows tiles of the chosen variables, kept in the URL", async ({ page }) => {
@@ -78,7 +72,11 @@ test("Project State shows devices and starts and stops measurements and the proj
   await page.getByRole("button", { name: "Start measurement" }).click();
   await expect(page.getByTestId("toast-success")).toHaveText("Measurement started");
   await expect(measurement).toContainText("Endurance run 7");
-  await page.getByRole("button", { name: "Stop measurement" }).click();
+  // Ending a recording run asks first (issue 26 §5), with the run's name; nothing ends on one click.
+  await measurement.getByRole("button", { name: "Stop measurement" }).click();
+  await expect(page.getByTestId("confirm-form")).toContainText("Measurement “Endurance run 7”, recording since");
+  await expect(measurement).toContainText("Endurance run 7");
+  await page.getByTestId("confirm-form").getByRole("button", { name: "Stop measurement" }).click();
   await expect(measurement).toContainText("No measurement is recording.");
 
   await page.getByTestId("project-card").getByRole("button", { name: "Stop project" }).click();

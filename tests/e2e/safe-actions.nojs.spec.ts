@@ -53,43 +53,77 @@ test("stopping and starting the project asks first, and only the confirmation ac
   }
 });
 
-test("writing an output shows old → new before writing; a bad value is refused next to its field", async ({ page }) => {
+test("a switch is set with On or Off, shown old → new before writing (issue 26 §5)", async ({ page }) => {
   await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/variableOverview?direction=O");
   const row = () => page.getByTestId("variables-table").locator('tr[data-variable="Lamp red"]');
-  const field = () => row().getByLabel("New value for Lamp red");
-  await expect(row().getByTestId("value")).toHaveText("0");
+  await expect(row().getByTestId("value")).toHaveText("Off");
+  // No field to type "5" into: two buttons, the current state pressed.
+  await expect(row().getByRole("textbox")).toHaveCount(0);
+  await expect(row().getByRole("button", { name: "Switch Lamp red off" })).toHaveAttribute("aria-pressed", "true");
 
-  // A bad value: the error is in the row, tied to the field, which keeps the text and has focus.
-  await field().fill("maybe");
-  await row().getByRole("button", { name: "Write" }).click();
-  const error = row().getByTestId("field-error");
-  await expect(error).toContainText("Enter a number");
-  await expect(field()).toHaveValue("maybe");
-  await expect(field()).toHaveAttribute("aria-invalid", "true");
-  await expect(field()).toHaveAttribute("aria-describedby", (await error.getAttribute("id"))!);
-  await expect(field()).toBeFocused();
-  await accessible(page, "a write refused next to its field");
-  await expect(page.getByTestId("form-error")).toHaveCount(0);
-
-  await field().fill("on");
-  await row().getByRole("button", { name: "Write" }).click();
-  await expect(confirmForm(page)).toContainText("Write Lamp red: 0 → 1");
+  await row().getByRole("button", { name: "Switch Lamp red on" }).click();
+  await expect(confirmForm(page)).toContainText("Write Lamp red: Off → On");
+  await accessible(page, "a switch's confirmation");
   // Nothing is written before the confirmation.
   await page.goto("/variableOverview?direction=O");
-  await expect(row().getByTestId("value")).toHaveText("0");
+  await expect(row().getByTestId("value")).toHaveText("Off");
 
-  await field().fill("on");
-  await row().getByRole("button", { name: "Write" }).click();
+  await row().getByRole("button", { name: "Switch Lamp red on" }).click();
   await confirmForm(page).getByRole("button", { name: "Write" }).click();
-  await expect(page.getByTestId("toast-success")).toHaveText("Lamp red set to on");
-  await expect(row().getByTestId("value")).toHaveText("1");
+  await expect(page.getByTestId("toast-success")).toHaveText("Lamp red set to On");
+  await expect(row().getByTestId("value")).toHaveText("On");
+  await expect(row().getByRole("button", { name: "Switch Lamp red on" })).toHaveAttribute("aria-pressed", "true");
 
-  await field().fill("0");
-  await row().getByRole("button", { name: "Write" }).click();
-  await expect(confirmForm(page)).toContainText("Write Lamp red: 1 → 0");
+  await row().getByRole("button", { name: "Switch Lamp red off" }).click();
+  await expect(confirmForm(page)).toContainText("Write Lamp red: On → Off");
   await confirmForm(page).getByRole("button", { name: "Write" }).click();
-  await expect(row().getByTestId("value")).toHaveText("0");
+  await expect(row().getByTestId("value")).toHaveText("Off");
+});
+
+test("a number is refused outside its output's range, and the refusal names the range, next to the field", async ({ page }) => {
+  // A numeric output of a data source (the simulated rig's outputs are all switches); its broker
+  // need not exist: the value is checked before anything is sent.
+  const name = `Setpoint ${Date.now().toString(36)}`;
+  const { Source } = await rpc<{ Source: { ID: number } }>("DataSourceAPI.Set", {
+    Source: {
+      ID: -1,
+      Name: `Range check ${Date.now().toString(36)}`,
+      Protocol: "mqtt",
+      Enabled: false,
+      PeriodMs: 1000,
+      Connection: { Url: "mqtt://127.0.0.1:1", Username: "", Password: "", ClientId: "" },
+      Variables: [{ VariableId: "", Name: name, Unit: "°C", RangeMin: 0, RangeMax: 100, Precision: 1, Direction: "O", Address: { Topic: "cell/setpoint", JsonPath: "", TimestampPath: "", Qos: 1 } }],
+    },
+  });
+  try {
+    await signInDirect(page, "admin", ADMIN_PASSWORD);
+    await page.goto(`/variableOverview?direction=O&q=${encodeURIComponent(name)}`);
+    const row = page.getByTestId("variables-table").locator(`tr[data-variable="${name}"]`);
+    const field = () => row.getByLabel(`New value for ${name}`);
+    await expect(row).toContainText("Range 0.0 … 100.0 °C");
+
+    await field().fill("150");
+    await row.getByRole("button", { name: "Write" }).click();
+    const error = row.getByTestId("field-error");
+    await expect(error).toHaveText("Enter a value within 0.0 … 100.0 °C.");
+    await expect(field()).toHaveValue("150");
+    await expect(field()).toHaveAttribute("aria-invalid", "true");
+    await expect(field()).toHaveAttribute("aria-describedby", (await error.getAttribute("id"))!);
+    await expect(field()).toBeFocused();
+    await accessible(page, "a write refused next to its field");
+
+    await field().fill("maybe");
+    await row.getByRole("button", { name: "Write" }).click();
+    await expect(row.getByTestId("field-error")).toHaveText("Enter a number, such as 12.5.");
+
+    // Within the range it is asked, as every write is (the broker is not there: cancelled).
+    await field().fill("40");
+    await row.getByRole("button", { name: "Write" }).click();
+    await expect(confirmForm(page)).toContainText(`Write ${name}: — → 40.0 °C`);
+  } finally {
+    await rpc("DataSourceAPI.Delete", { ID: Source.ID });
+  }
 });
 
 test("a write without the permission is refused (403) also at the confirmation step", async ({ page, baseURL }) => {

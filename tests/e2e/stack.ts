@@ -95,3 +95,70 @@ export async function startConsole(loggerUrl: string): Promise<{ url: string; st
   await waitFor(`${url}/signin`);
   return { url, stop: () => stopChild(child) };
 }
+
+export interface OwnStack {
+  /** The console's origin and its logger's. */
+  url: string;
+  loggerUrl: string;
+  adminPassword: string;
+  /** SIGSTOP / SIGCONT the logger: a hung logger (connections accepted, nothing answered). */
+  pauseLogger(): void;
+  resumeLogger(): void;
+  /** Stops the logger, and starts it again on the same port and data. */
+  stopLogger(): Promise<void>;
+  startLogger(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A console and an embedded logger of their own, for tests that take the logger away (pause,
+ * stop) without touching the run's shared logger. `consoleEnv` goes to the console (e.g.
+ * LOGGER_PAGE_DEADLINE_MS). Stop it in `finally`; a worker that exits reaps both anyway.
+ */
+export async function ownStack(opts: { adminPassword: string; consoleEnv?: Record<string, string> }): Promise<OwnStack> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), "loggia-e2e-own-"));
+  const loggerUrl = `http://127.0.0.1:${port}`;
+  const runLogger = () => runNode(["logger/main.ts", "--port", String(port), "--data", dataDir], { ADMIN_PASSWORD: opts.adminPassword });
+  let logger = runLogger();
+  await waitFor(`${loggerUrl}/rpc/AdminAPI.LoginRequired`, 22_500);
+  const consolePort = await freePort();
+  const console = runNode([...CONSOLE_NODE_FLAGS, join("server", "main.ts"), "build/server/index.js"], {
+    PORT: String(consolePort),
+    LOGGER_URL: loggerUrl,
+    NODE_ENV: "production",
+    SESSION_SECRET: "e2e-own-secret-0123456789abcdef",
+    ...opts.consoleEnv,
+  });
+  const url = `http://localhost:${consolePort}`;
+  await waitFor(`${url}/signin`);
+  let paused = false;
+  return {
+    url,
+    loggerUrl,
+    adminPassword: opts.adminPassword,
+    pauseLogger: () => {
+      paused = true;
+      logger.kill("SIGSTOP");
+    },
+    resumeLogger: () => {
+      paused = false;
+      logger.kill("SIGCONT");
+    },
+    stopLogger: async () => {
+      if (paused) logger.kill("SIGCONT");
+      paused = false;
+      await stopChild(logger);
+    },
+    startLogger: async () => {
+      logger = runLogger();
+      await waitFor(`${loggerUrl}/rpc/AdminAPI.LoginRequired`, 22_500);
+    },
+    stop: async () => {
+      if (paused) logger.kill("SIGCONT");
+      await stopChild(console);
+      await stopChild(logger);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

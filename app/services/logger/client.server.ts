@@ -3,6 +3,7 @@ import { data } from "react-router";
 import type { z } from "zod";
 import { cachedAnswer, sharedRevision } from "./cache.server";
 import { LoggerError, errorText, problemIn, refusalIn, retryAfterOf, type RefusalTexts } from "./errors";
+import { keepAnswer, keptAnswer } from "./kept.server";
 import { oauthError, tokenPair, verifyAnswer, type TokenPair, type VerifyAnswer } from "./schemas";
 
 export interface LoggerConfig {
@@ -52,10 +53,27 @@ function sessionBinding(sessionId: string): { session_binding?: string } {
   return sessionId ? { session_binding: createHash("sha256").update(`loggia-session\0${sessionId}`).digest("base64url") } : {};
 }
 
+/** How a read may be answered while the logger does not answer. */
+export interface ReadOptions {
+  /**
+   * Keep the answer, and give the last kept one (with its age) while the logger is away (default
+   * true). Off for what must never be shown old as if current (alarm states) and for chart data.
+   */
+  keep?: boolean;
+}
+
+/** Whether an error is the logger being away (unreachable, past the page's deadline, or answering 503). */
+export function isLoggerAway(error: unknown): boolean {
+  return (error as { init?: { status?: number } } | null)?.init?.status === 503;
+}
+
 /**
  * The only way the console talks to the logger. Attaches the bearer token, refreshes once on
  * 401/403 and retries once (spec §4, §7), validates every answer with zod, and turns an
- * unreachable logger into a 503 the error boundary explains.
+ * unreachable logger into a 503 the error boundary explains. A page load (a request that changes
+ * nothing) gives the logger a deadline: once the logger has answered anything in the request it
+ * is alive and calls get the full timeout, but a logger that answers nothing within
+ * `deadlineMs` is taken for away, and every call of the request ends then (issue 26 §2).
  */
 export class LoggerClient {
   private refreshing: Promise<boolean> | null = null;
@@ -70,13 +88,29 @@ export class LoggerClient {
   private readonly sessionId: string;
   /** Coded refusals in the reader's language (set per request once its language is known; app/services/refusalTexts.server.ts). */
   refusalTexts: RefusalTexts | null = null;
+  /** A page's deadline for the logger's first answer (ms); 0: calls only have their own timeout. */
+  private readonly deadlineMs: number;
+  private deadline: { controller: AbortController; timer: NodeJS.Timeout } | null = null;
+  /** The logger answered something in this request: it is alive, the deadline no longer applies. */
+  private answered = false;
+  private away = false;
+  private staleSince: number | null = null;
 
-  constructor(config: LoggerConfig, tokens: TokenStore, options: { cache?: boolean; clientAddress?: string | null; sessionId?: string } = {}) {
+  constructor(config: LoggerConfig, tokens: TokenStore, options: { cache?: boolean; clientAddress?: string | null; sessionId?: string; deadlineMs?: number } = {}) {
     this.config = config;
     this.tokens = tokens;
     this.cache = options.cache ?? false;
     this.clientAddress = options.clientAddress ?? null;
     this.sessionId = options.sessionId ?? "";
+    this.deadlineMs = options.deadlineMs ?? 0;
+  }
+
+  /**
+   * Null while every call of this request was answered; else the logger was away, and `since` is
+   * the time of the oldest kept answer given instead (null: none was given, something is missing).
+   */
+  get outage(): { since: number | null } | null {
+    return this.away ? { since: this.staleSince } : null;
   }
 
   /** The logger's change revision, asked once per request; null when it has none (no caching). */
@@ -94,20 +128,51 @@ export class LoggerClient {
   }
 
   /** A read that may come from the cache while the logger's revision is unchanged. */
-  private async cached<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
-    const revision = await this.revision();
-    if (revision === null) return load();
-    return cachedAnswer(`${this.tokens.get().accessToken ?? "-"}\u0000${key}`, revision, ttlMs, load);
+  private async cached<T>(key: string, ttlMs: number, load: () => Promise<T>, options: ReadOptions = {}): Promise<T> {
+    return this.keeping(key, options, async () => {
+      const revision = await this.revision();
+      if (revision === null) return load();
+      return cachedAnswer(`${this.tokens.get().accessToken ?? "-"}\u0000${key}`, revision, ttlMs, load);
+    });
+  }
+
+  /**
+   * A read whose good answer is kept for this sign-in, and whose last kept answer stands in while
+   * the logger is away (its time noted in `outage`). Without a session id nothing is kept.
+   */
+  private async keeping<T>(key: string, options: ReadOptions, load: () => Promise<T>): Promise<T> {
+    const keep = (options.keep ?? true) && this.sessionId !== "";
+    const keptKey = `${this.sessionId}\u0000${key}`;
+    try {
+      const value = await load();
+      if (keep) keepAnswer(keptKey, value);
+      return value;
+    } catch (error) {
+      const old = keep && isLoggerAway(error) ? keptAnswer<T>(keptKey) : undefined;
+      if (!old) throw error;
+      this.staleSince = Math.min(this.staleSince ?? old.at, old.at);
+      return old.value;
+    }
   }
 
   /** rpc() for reads: the same answer, from the cache when the logger changed nothing since. */
-  readRpc<S extends z.ZodType>(method: string, params: object, schema: S): Promise<z.infer<S>> {
-    return this.cached(`rpc\u0000${method}\u0000${JSON.stringify(params)}`, CACHE_TTL_MS, () => this.rpc(method, params, schema));
+  readRpc<S extends z.ZodType>(method: string, params: object, schema: S, options?: ReadOptions): Promise<z.infer<S>> {
+    return this.cached(`rpc\u0000${method}\u0000${JSON.stringify(params)}`, CACHE_TTL_MS, () => this.rpc(method, params, schema), options);
   }
 
   /** rest() for reads (GET, or a POST query such as /history/data); ttlMs bounds data that moves on. */
-  readRest<S extends z.ZodType>(method: "GET" | "POST", path: string, body: object | undefined, schema: S, ttlMs = CACHE_TTL_MS): Promise<z.infer<S>> {
-    return this.cached(`rest\u0000${method}\u0000${path}\u0000${JSON.stringify(body ?? null)}`, Math.min(ttlMs, CACHE_TTL_MS), () => this.rest(method, path, body, schema));
+  readRest<S extends z.ZodType>(method: "GET" | "POST", path: string, body: object | undefined, schema: S, ttlMs = CACHE_TTL_MS, options?: ReadOptions): Promise<z.infer<S>> {
+    return this.cached(`rest\u0000${method}\u0000${path}\u0000${JSON.stringify(body ?? null)}`, Math.min(ttlMs, CACHE_TTL_MS), () => this.rest(method, path, body, schema), options);
+  }
+
+  /** rest() for current data (values): never from the cache, but its last answer stands in during an outage. */
+  readFresh<S extends z.ZodType>(method: "GET" | "POST", path: string, body: object | undefined, schema: S): Promise<z.infer<S>> {
+    return this.keeping(`fresh\u0000${method}\u0000${path}\u0000${JSON.stringify(body ?? null)}`, {}, () => this.rest(method, path, body, schema));
+  }
+
+  /** rpc() for current state (devices' heartbeats): never from the cache, but its last answer stands in during an outage. */
+  readFreshRpc<S extends z.ZodType>(method: string, params: object, schema: S): Promise<z.infer<S>> {
+    return this.keeping(`fresh\u0000rpc\u0000${method}\u0000${JSON.stringify(params)}`, {}, () => this.rpc(method, params, schema));
   }
 
   async rpc<S extends z.ZodType>(method: string, params: object, schema: S): Promise<z.infer<S>> {
@@ -158,7 +223,7 @@ export class LoggerClient {
     const res = await this.exchange(path, method, body === undefined ? undefined : JSON.stringify(body), signal, extra);
     if (!res.ok) {
       const json = await readJson(res);
-      storeAway(res.status, path);
+      this.storeAway(res.status, path);
       throw this.failure(res, json);
     }
     return res;
@@ -180,7 +245,7 @@ export class LoggerClient {
   private async authorized(path: string, method: "GET" | "POST" | "DELETE" = "POST", body?: string): Promise<unknown> {
     const res = await this.exchange(path, method, body ?? (method === "POST" ? "{}" : undefined));
     const json = await readJson(res);
-    if (!res.ok) storeAway(res.status, path);
+    if (!res.ok) this.storeAway(res.status, path);
     if (!res.ok) throw this.failure(res, json);
     const value = valueOf(json);
     if (value !== undefined && value < 0) throw this.failure(res, json);
@@ -300,15 +365,54 @@ export class LoggerClient {
     );
   }
 
-  /** Streams pass their own signal (the browser going away); calls get the timeout. */
+  /**
+   * Streams pass their own signal (the browser going away); calls get the timeout, and in a page
+   * load the deadline until the logger answered anything (a paused logger costs a page at most
+   * `deadlineMs`, not the timeout; issue 26 §2).
+   */
   private async fetch(path: string, init: RequestInit, signal?: AbortSignal): Promise<Response> {
+    const own = signal ?? this.callSignal();
     try {
-      return await fetch(`${this.config.baseUrl}${path}`, { ...init, signal: signal ?? AbortSignal.timeout(this.config.timeoutMs) });
+      const res = await fetch(`${this.config.baseUrl}${path}`, { ...init, signal: own });
+      this.alive();
+      return res;
     } catch (cause) {
       if (signal?.aborted) throw cause;
-      console.error(`logger unreachable at ${this.config.baseUrl}${path}:`, (cause as Error).message);
+      this.away = true;
+      const why = this.deadline?.controller.signal.aborted && !this.answered ? `no answer within the page's ${this.deadlineMs} ms` : (cause as Error).message;
+      logAway(`logger unreachable at ${this.config.baseUrl}${path}: ${why}`);
       throw data({ reason: "logger-unavailable" }, { status: 503 });
     }
+  }
+
+  private callSignal(): AbortSignal {
+    const timeout = AbortSignal.timeout(this.config.timeoutMs);
+    if (this.deadlineMs <= 0 || this.answered) return timeout;
+    if (!this.deadline) {
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), this.deadlineMs);
+      timer.unref();
+      this.deadline = { controller, timer };
+    }
+    return AbortSignal.any([timeout, this.deadline.controller.signal]);
+  }
+
+  /** The logger answered: the calls of this request still running keep their own timeout only. */
+  private alive(): void {
+    if (this.answered) return;
+    this.answered = true;
+    if (this.deadline) clearTimeout(this.deadline.timer);
+  }
+
+  /**
+   * A logger that answers 503 cannot serve now (its PostgreSQL store is away, or it is busy): the
+   * same outage page and retry as an unreachable logger (decision 0011), not the 500 page.
+   */
+  private storeAway(status: number, path: string): void {
+    if (status !== 503) return;
+    this.away = true;
+    logAway(`logger unavailable (503) at ${path}`);
+    throw data({ reason: "logger-unavailable" }, { status: 503 });
   }
 
   private parse<S extends z.ZodType>(what: string, schema: S, body: unknown): z.infer<S> {
@@ -321,14 +425,19 @@ export class LoggerClient {
   }
 }
 
-/**
- * A logger that answers 503 cannot serve now (its PostgreSQL store is away, or it is busy): the
- * same outage page and retry as an unreachable logger (decision 0011), not the 500 page.
- */
-function storeAway(status: number, path: string): void {
-  if (status !== 503) return;
-  console.error(`logger unavailable (503) at ${path}`);
-  throw data({ reason: "logger-unavailable" }, { status: 503 });
+/** While the logger is away every page's calls fail: the log gets one line per 10 s, with how many more there were. */
+const AWAY_LOG_MS = 10_000;
+let awayLoggedAt = 0;
+let awaySuppressed = 0;
+function logAway(line: string): void {
+  const now = Date.now();
+  if (now - awayLoggedAt < AWAY_LOG_MS) {
+    awaySuppressed++;
+    return;
+  }
+  console.error(awaySuppressed ? `${line} (and ${awaySuppressed} more calls since the last such line)` : line);
+  awayLoggedAt = now;
+  awaySuppressed = 0;
 }
 
 async function readJson(res: Response): Promise<unknown> {

@@ -15,6 +15,12 @@ const MAX_SUBSCRIPTIONS_PER_SOCKET = 32;
 const MAX_FRAME = 8 * 1024 * 1024;
 
 export const CLOSE_AUTH = 4001;
+/** The logger is pinged this often; every frame or pong from it counts as a sign of life. */
+const PING_MS = 1_000;
+/** Nothing heard for this long: the logger is silent (paused, hung), and the pages are told at once (issue 26 §2). */
+export const SILENT_MS = 2_500;
+/** Nothing heard for this long: the connection is given up (a reconnect finds out whether the logger is back). */
+const GIVE_UP_MS = 30_000;
 
 const Header = z.tuple([z.string(), z.number().int(), z.number().int(), z.union([z.number(), z.string()]), z.string()]);
 const num = z.number().nullable();
@@ -53,7 +59,12 @@ export class LiveSocketError extends Error {
   }
 }
 
-export type LiveSubscription = { first: LiveSample; close(): void };
+export type LiveSubscription = {
+  first: LiveSample;
+  close(): void;
+  /** The logger has not been heard from for SILENT_MS (paused or hung): values are not current. */
+  silent(): boolean;
+};
 
 type Subscriber = {
   workerId: number;
@@ -98,6 +109,9 @@ class LoggerSocket {
   private readonly onGone: () => void;
   /** Set once the socket closed: a subscription that comes after that fails with it. */
   closedWith: LiveEnd | null = null;
+  /** When the logger was last heard from (a frame or a pong). */
+  private lastHeard = Date.now();
+  private pinger: NodeJS.Timeout | null = null;
 
   constructor(baseUrl: string, token: string, timeoutMs: number, clientAuth: string | undefined, onGone: () => void) {
     this.onGone = onGone;
@@ -107,7 +121,12 @@ class LoggerSocket {
     const headers = clientAuth ? { "X-Client-Authorization": clientAuth } : undefined;
     this.ws = new WebSocket(url, { maxPayload: MAX_FRAME, perMessageDeflate: false, handshakeTimeout: timeoutMs, headers });
     this.opened = new Promise((resolve, reject) => {
-      this.ws.once("open", () => resolve("open"));
+      this.ws.once("open", () => {
+        this.lastHeard = Date.now();
+        this.pinger = setInterval(() => this.ping(), PING_MS);
+        this.pinger.unref();
+        resolve("open");
+      });
       this.ws.on("unexpected-response", (_req, res) => {
         const status = res.statusCode ?? 0;
         res.resume();
@@ -120,13 +139,35 @@ class LoggerSocket {
     // The rejection is also reported to each subscriber; this one only keeps Node from calling it unhandled.
     this.opened.catch(() => {});
     this.ws.on("message", (data, isBinary) => {
+      this.lastHeard = Date.now();
       if (isBinary) this.onFrame(data as Buffer);
+    });
+    this.ws.on("pong", () => {
+      this.lastHeard = Date.now();
     });
     this.ws.on("close", (code, reason) => this.onClose(code, reason.toString()));
   }
 
   get full(): boolean {
     return this.subs.size >= MAX_SUBSCRIPTIONS_PER_SOCKET;
+  }
+
+  /** No frame or pong from the logger for SILENT_MS: it is paused or hung, though the connection stands. */
+  get silent(): boolean {
+    return this.ws.readyState === WebSocket.OPEN && Date.now() - this.lastHeard > SILENT_MS;
+  }
+
+  /**
+   * A heartbeat: a frame of ours the logger answers even when no values move (acquisition
+   * stopped). A logger silent for GIVE_UP_MS is given up: its streams end and reconnect.
+   */
+  private ping(): void {
+    if (this.ws.readyState !== WebSocket.OPEN) return;
+    if (Date.now() - this.lastHeard > GIVE_UP_MS) {
+      this.ws.terminate();
+      return;
+    }
+    this.ws.ping();
   }
 
   add(ids: string[], intervalMs: number, onSample: Subscriber["onSample"], onEnd: Subscriber["onEnd"]): { workerId: number; first: Promise<LiveSample> } {
@@ -181,7 +222,9 @@ class LoggerSocket {
     } else if (sample) sub.onSample(sample);
   }
 
-  // The SSE relay sent every variable's current value with the logger's time; so does this.
+  // The SSE relay sent every variable's current value with the logger's time; so does this. A
+  // variable without a current value ("NoValue": acquisition stopped, device away) keeps its last
+  // value and that value's time: it ages into "stale" on the page instead of turning blank.
   private apply(sub: Subscriber, items: z.infer<typeof Publish>): LiveSample | null {
     let t = 0;
     let changed = false;
@@ -190,7 +233,8 @@ class LoggerSocket {
       if (!(item.Id in sub.values)) continue;
       const list = Array.isArray(item.Values) ? item.Values : [item.Values];
       const last = list.length ? list[list.length - 1]! : null;
-      const value = item.State === "OK" ? last : null;
+      if (item.State !== "OK" || last === null) continue;
+      const value = last;
       if (sub.values[item.Id] !== value) changed = true;
       sub.values[item.Id] = value;
       if ((item.New ?? 0) > 0) fresh = true;
@@ -206,6 +250,7 @@ class LoggerSocket {
   }
 
   private onClose(code: number, reason: string): void {
+    if (this.pinger) clearInterval(this.pinger);
     this.onGone();
     this.closedWith = { code, reason, auth: code === CLOSE_AUTH };
     const subs = [...this.subs.values()];
@@ -254,12 +299,13 @@ export async function subscribeLive(
   const { workerId, first } = s.add(o.ids, o.intervalMs, onSample, onEnd);
   const close = () => s.remove(workerId);
   o.signal?.addEventListener("abort", close, { once: true });
+  const silent = () => s.silent;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new LiveSocketError("unreachable", `No answer to the live subscription within ${o.timeoutMs} ms`, 503)), o.timeoutMs);
   });
   try {
-    return { first: await Promise.race([first, timeout]), close };
+    return { first: await Promise.race([first, timeout]), close, silent };
   } catch (err) {
     close();
     throw err;

@@ -178,6 +178,9 @@ export const onlineValuesAnswer = z.object({
   Data: z.object({
     Values: z.array(z.union([z.number(), z.boolean().transform(Number)]).nullable()),
     Timestamps: z.array(z.number().nullable()).optional(),
+    // Loggia: the last value each variable had and its time, kept while it has none.
+    LastValues: z.array(z.union([z.number(), z.boolean().transform(Number)]).nullable()).optional(),
+    LastTimestamps: z.array(z.number().nullable()).optional(),
   }),
 });
 
@@ -324,6 +327,8 @@ export const projectStateAnswer = z.object({
     ProjectName: z.string().optional().default(""),
     Running: z.boolean(),
     Since: z.union([z.string(), z.number()]).nullable().optional(),
+    // Loggia: who last started or stopped acquisition.
+    ChangedBy: z.string().nullable().optional(),
     Measurement: rpcMeasurement.nullable().optional(),
     Store: storeState.optional().catch(undefined),
   }),
@@ -407,6 +412,22 @@ export type AlarmHistoryEntry = z.infer<typeof alarmHistoryEntry>;
 export const alarmHistoryAnswer = z.object({ History: z.array(alarmHistoryEntry), Total: z.number() });
 export const acknowledgeAnswer = z.object({ Acknowledged: z.array(z.number()) });
 export const alarmStateAnswer = z.object({ State: z.enum(ALARM_STATES) });
+
+/** AlarmAPI.GetLimits: where each limit rule's limits lie (drawn on charts, gauges and bars). */
+export const alarmLimitsAnswer = z.object({
+  Limits: z.array(
+    z.object({
+      RuleID: z.number(),
+      Name: z.string(),
+      VariableId: z.string(),
+      Type: z.enum(["high", "low", "range"]),
+      Severity: z.enum(SEVERITIES).catch("medium"),
+      High: z.number().nullable(),
+      Low: z.number().nullable(),
+    }),
+  ),
+});
+export type AlarmLimit = z.infer<typeof alarmLimitsAnswer>["Limits"][number];
 
 export const alarmRule = z.looseObject({
   ID: z.number(),
@@ -526,3 +547,17 @@ export const projectConfigAnswer = z.object({
   Revision: z.number(),
 });
 export type ProjectConfigAnswer = z.infer<typeof projectConfigAnswer>;
+
+// ConfigAPI.GetStorage (issue 29): the figures behind "at this rate this disk holds ~N days".
+const bytes = z.number().finite().min(0);
+export const storageFigures = z.looseObject({
+  Engine: z.enum(["embedded", "postgres"]),
+  StoreBytes: bytes,
+  FreeBytes: bytes.nullable(),
+  BytesPerSample: z.number().finite().positive(),
+  Measured: z.boolean(),
+  SamplesPerDay: bytes,
+  RetentionSec: z.number().finite().positive().nullable(),
+});
+export type StorageFigures = z.infer<typeof storageFigures>;
+export const storageAnswer = z.object({ Storage: storageFigures });

@@ -1,4 +1,5 @@
 import type { Alarm } from "~/services/logger/schemas";
+import { AlarmValues } from "~/ui/alarms/AlarmValues";
 import { SeverityBadge } from "~/ui/alarms/SeverityBadge";
 import { useAlarmText } from "~/ui/alarms/useAlarmText";
 import { Cell, DataTable, Row } from "~/ui/DataTable";
@@ -16,7 +17,10 @@ const buttonLink = "cursor-pointer rounded text-brand hover:underline focus-visi
  * The active alarms, inside the page's acknowledge form: the check boxes and the per-row
  * Acknowledge buttons post to it; Unshelve posts to a hidden per-alarm form (`unshelve-ID`).
  */
-export function ActiveAlarmsTable({ alarms, shelveHref }: { alarms: Alarm[]; shelveHref: (a: Alarm) => string }) {
+/** An alarm with its variable's decimals and current value (issue 26 §4). */
+export type ShownAlarm = Alarm & { Precision: number | null; Current?: number | null };
+
+export function ActiveAlarmsTable({ alarms, shelveHref }: { alarms: ShownAlarm[]; shelveHref: (a: Alarm) => string }) {
   const t = useT();
   return (
     <DataTable
@@ -32,9 +36,9 @@ export function ActiveAlarmsTable({ alarms, shelveHref }: { alarms: Alarm[]; she
   );
 }
 
-function AlarmRow({ alarm: a, shelveHref }: { alarm: Alarm; shelveHref: string }) {
+function AlarmRow({ alarm: a, shelveHref }: { alarm: ShownAlarm; shelveHref: string }) {
   const t = useT();
-  const { dateTime, value } = useFormatters();
+  const { dateTime } = useFormatters();
   const texts = useAlarmText();
   return (
     <Row data-alarm={a.Name} data-state={a.State}>
@@ -56,8 +60,8 @@ function AlarmRow({ alarm: a, shelveHref }: { alarm: Alarm; shelveHref: string }
           </div>
         )}
       </Cell>
-      <Cell className="tabular-nums">
-        {value(a.Value)} {a.Unit}
+      <Cell>
+        <AlarmValues alarm={a} />
       </Cell>
       <Cell>{dateTime(a.Since)}</Cell>
       <Cell className="text-xs">

@@ -7,7 +7,10 @@ import { useT } from "~/ui/useT";
 const COLUMNS = ["time", "severity", "name", "event", "transition", "value", "user", "comment"];
 
 /** The alarm history page: one row per raise, clear, acknowledgement or shelving. */
-export function HistoryTable({ history }: { history: AlarmHistoryEntry[] }) {
+/** A history entry with its variable's decimals and unit, when known. */
+type ShownEntry = AlarmHistoryEntry & { Precision?: number | null; VariableUnit?: string };
+
+export function HistoryTable({ history }: { history: ShownEntry[] }) {
   const t = useT();
   const { dateTime, value } = useFormatters();
   return (
@@ -28,7 +31,11 @@ export function HistoryTable({ history }: { history: AlarmHistoryEntry[] }) {
           <Cell className="text-xs">
             {t(`alarmState.${h.FromState}`, { defaultValue: h.FromState })} → {t(`alarmState.${h.ToState}`, { defaultValue: h.ToState })}
           </Cell>
-          <Cell className="tabular-nums">{value(h.Value)}</Cell>
+          {/* The value at this event (raised: at activation; cleared: when it returned), as a live tile shows it. */}
+          <Cell className="whitespace-nowrap tabular-nums">
+            {value(h.Value, h.Precision ?? undefined)}
+            {h.Value !== null && h.VariableUnit ? ` ${h.VariableUnit}` : ""}
+          </Cell>
           <Cell>{h.User}</Cell>
           <Cell>{h.Comment}</Cell>
         </Row>

@@ -1,4 +1,5 @@
 import { Form, Link, useLocation } from "react-router";
+import { AlarmValues } from "~/ui/alarms/AlarmValues";
 import { SeverityBadge } from "~/ui/alarms/SeverityBadge";
 import { useFormatters } from "~/ui/format";
 import { useT } from "~/ui/useT";
@@ -22,7 +23,7 @@ const awaitsAck = (state: string) => state === "ActiveUnacknowledged" || state =
  */
 export function AlarmListWidget({ rows, total, link, acknowledge = link }: { rows: AlarmItem[]; total: number; link: boolean; acknowledge?: boolean }) {
   const t = useT();
-  const { dateTime, value } = useFormatters();
+  const { dateTime } = useFormatters();
   const location = useLocation();
   const columns = ["severity", "state", "name", "variable", "value", "since"] as const;
   const canAck = acknowledge && rows.some((a) => awaitsAck(a.State));
@@ -62,8 +63,8 @@ export function AlarmListWidget({ rows, total, link, acknowledge = link }: { row
                   </td>
                   <td className="px-2 py-1 font-medium">{a.Name}</td>
                   <td className="px-2 py-1">{a.VariableName}</td>
-                  <td className="whitespace-nowrap px-2 py-1 tabular-nums">
-                    {value(a.Value)} {a.Unit}
+                  <td className="px-2 py-1">
+                    <AlarmValues alarm={a} named={false} />
                   </td>
                   <td className="whitespace-nowrap px-2 py-1 tabular-nums">{dateTime(a.Since)}</td>
                   {canAck && (

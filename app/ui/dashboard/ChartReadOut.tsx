@@ -2,8 +2,8 @@ import { createPortal } from "react-dom";
 import type uPlot from "uplot";
 import { formatDateTime } from "~/ui/format";
 import { formatOffset } from "./chartGeometry";
-import { COLOUR_HEX, EVENT_HEX, seriesStyle } from "./colours";
-import type { ChartEvent, ChartEventKind, ChartOverlay, ChartThreshold, VariableInfo } from "./types";
+import { COLOUR_HEX, EVENT_HEX, seriesStyle, severityHex } from "./colours";
+import type { ChartEvent, ChartEventKind, ChartLimit, ChartOverlay, ChartThreshold, VariableInfo } from "./types";
 
 // What the interactive chart shows over uPlot's canvas: thresholds and events (drawn in uPlot's
 // draw hook, labelled by elements) and the read-out at the cursor. Part of the chart's lazy chunk,
@@ -14,10 +14,12 @@ export interface Markers {
   events: { left: number; kind: ChartEventKind; name: string }[];
   /** Threshold labels: y in CSS px within the plot. */
   thresholds: { top: number; value: number; colour: string }[];
+  /** Alarm limit labels: y in CSS px within the plot. */
+  limits?: { top: number; value: number; colour: string; name: string; side: "high" | "low"; severity: string }[];
 }
 
 /** Thresholds as dashed lines over a faint band up to the next one; events as dotted verticals. */
-export function drawOverlays(u: uPlot, thresholds: readonly ChartThreshold[], events: readonly ChartEvent[], scale: string) {
+export function drawOverlays(u: uPlot, thresholds: readonly ChartThreshold[], events: readonly ChartEvent[], scale: string, limits: readonly ChartLimit[] = []) {
   const { ctx, bbox } = u;
   const dpr = globalThis.devicePixelRatio || 1;
   ctx.save();
@@ -41,6 +43,24 @@ export function drawOverlays(u: uPlot, thresholds: readonly ChartThreshold[], ev
       ctx.stroke();
     });
   }
+  // Alarm limits (issue 26 §6): a solid line in the rule's priority colour, the alarm side shaded.
+  ctx.setLineDash([]);
+  for (const l of limits) {
+    const scaleKey = `u:${l.Unit}`;
+    if (!u.scales[scaleKey]) continue;
+    const y = u.valToPos(l.Value, scaleKey, true);
+    if (y < bbox.top || y > bbox.top + bbox.height) continue;
+    const colour = severityHex(l.Severity);
+    ctx.fillStyle = `${colour}10`;
+    if (l.Side === "high") ctx.fillRect(bbox.left, bbox.top, bbox.width, y - bbox.top);
+    else ctx.fillRect(bbox.left, y, bbox.width, bbox.top + bbox.height - y);
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = 1.5 * dpr;
+    ctx.beginPath();
+    ctx.moveTo(bbox.left, y);
+    ctx.lineTo(bbox.left + bbox.width, y);
+    ctx.stroke();
+  }
   ctx.lineWidth = 1 * dpr;
   ctx.setLineDash([2 * dpr, 2 * dpr]);
   for (const e of events) {
@@ -55,10 +75,16 @@ export function drawOverlays(u: uPlot, thresholds: readonly ChartThreshold[], ev
   ctx.restore();
 }
 
-export function markersOf(u: uPlot, thresholds: readonly ChartThreshold[], events: readonly ChartEvent[], scale: string): Markers {
+export function markersOf(u: uPlot, thresholds: readonly ChartThreshold[], events: readonly ChartEvent[], scale: string, limits: readonly ChartLimit[] = []): Markers {
   const width = u.bbox.width / (globalThis.devicePixelRatio || 1);
   const height = u.bbox.height / (globalThis.devicePixelRatio || 1);
-  const out: Markers = { events: [], thresholds: [] };
+  const out: Markers = { events: [], thresholds: [], limits: [] };
+  for (const l of limits) {
+    const scaleKey = `u:${l.Unit}`;
+    if (!u.scales[scaleKey]) continue;
+    const top = Math.round(u.valToPos(l.Value, scaleKey));
+    if (top >= 0 && top <= height) out.limits!.push({ top, value: l.Value, colour: severityHex(l.Severity), name: l.Name, side: l.Side, severity: l.Severity });
+  }
   for (const e of events) {
     const left = Math.round(u.valToPos(e.t / 1000, "x"));
     if (left >= 0 && left <= width) out.events.push({ left, kind: e.kind, name: e.name });
@@ -84,6 +110,18 @@ export function ChartMarkers({ markers, eventWords, plot }: { markers: Markers; 
           title={`${eventWords[e.kind]}: ${e.name}`}
           data-event={e.kind}
         />
+      ))}
+      {markers.limits?.map((l, k) => (
+        <span
+          key={`l${k}`}
+          className="pointer-events-none absolute left-1 -translate-y-full rounded bg-white/80 px-1 text-[10px] leading-tight text-slate-800 dark:bg-slate-900/80 dark:text-slate-100"
+          style={{ top: l.top, borderLeft: `3px solid ${l.colour}` }}
+          data-limit={l.value}
+          data-side={l.side}
+          data-severity={l.severity}
+        >
+          {l.name}
+        </span>
       ))}
       {markers.thresholds.map((t) => (
         <span key={t.value} className="pointer-events-none absolute right-1 -translate-y-full rounded bg-white/80 px-1 text-[10px] leading-tight text-slate-800 dark:bg-slate-900/80 dark:text-slate-100" style={{ top: t.top, borderLeft: `3px solid ${t.colour}` }} data-threshold={t.value}>

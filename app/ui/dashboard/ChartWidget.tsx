@@ -3,7 +3,7 @@ import { useT } from "~/ui/useT";
 import { useFormatters } from "~/ui/format";
 import { useRootData } from "~/ui/rootData";
 import { ServerChartsContext } from "./serverCharts";
-import type { ChartEvent, ChartEventKind, ChartOverlay, ChartThreshold, SeriesData, VariableInfo } from "./types";
+import type { ChartEvent, ChartEventKind, ChartLimit, ChartOverlay, ChartThreshold, SeriesData, VariableInfo } from "./types";
 import { CHART_EVENT_KINDS } from "./types";
 import { seriesStyle } from "./colours";
 import type { ChartAnnotation } from "./annotations";
@@ -23,6 +23,7 @@ interface Loaded {
   thresholds?: readonly ChartThreshold[];
   events?: readonly ChartEvent[];
   annotations?: readonly ChartAnnotation[];
+  limits?: readonly ChartLimit[];
 }
 
 export type ChartWidgetProps = Common &
@@ -148,6 +149,7 @@ export function ChartWidget(props: ChartWidgetProps) {
               overlay={props.overlay}
               thresholds={loaded.thresholds}
               events={loaded.events}
+              limits={loaded.limits}
               eventWords={eventWords}
               label={label}
               keysHint={notes?.mayAdd ? `${t("dashboards.chart.keys")}. ${t("dashboards.notes.keys")}` : t("dashboards.chart.keys")}

@@ -1,6 +1,6 @@
-import type { ChartEvent, ChartEventKind, ChartOverlay, ChartThreshold, SeriesData, VariableInfo } from "./types";
+import type { ChartEvent, ChartEventKind, ChartLimit, ChartOverlay, ChartThreshold, SeriesData, VariableInfo } from "./types";
 import { fittedTimeTicks, fittedValueTicks, formatOffset, labelWidth, LABEL_GAP_PX, offsetTicks, SVG_TIERS, tickNumber, unitScales, type UnitScale } from "./chartGeometry";
-import { AXIS_TEXT_CLASS, COLOUR_HEX, EVENT_HEX, SERIES, seriesStyle } from "./colours";
+import { AXIS_TEXT_CLASS, COLOUR_HEX, EVENT_HEX, SERIES, seriesStyle, severityHex } from "./colours";
 import type { ChartAnnotation } from "./annotations";
 import { SvgAnnotationBands, SvgAnnotationFlags } from "./SvgAnnotations";
 
@@ -22,6 +22,8 @@ export interface SvgChartProps {
   overlay?: ChartOverlay;
   thresholds?: readonly ChartThreshold[];
   events?: readonly ChartEvent[];
+  /** Alarm limits of the chart's variables, each on its variable's unit scale. */
+  limits?: readonly ChartLimit[];
   /** Translated names of the event kinds (the markup is drawn outside React's i18n context). */
   eventWords?: Record<ChartEventKind, string>;
   /** Operator annotations in the range, and how a flag's title says one. */
@@ -48,7 +50,7 @@ const TIER_CLASS = [
  * markers. It fills its box in width and height without JavaScript (the data stretch, the text
  * does not); uPlot replaces it when it can.
  */
-export function SvgChart({ series, vars, from, to, locale, timeZone, label, overlay, thresholds, events, eventWords, annotations, annotationLabel }: SvgChartProps) {
+export function SvgChart({ series, vars, from, to, locale, timeZone, label, overlay, thresholds, events, limits, eventWords, annotations, annotationLabel }: SvgChartProps) {
   const scales = unitScales(vars, series);
   const span = to - from || 1;
   const delta = series.delta || span;
@@ -102,6 +104,20 @@ export function SvgChart({ series, vars, from, to, locale, timeZone, label, over
               )}
             </g>
           ))}
+          {/* Alarm limits: a line in the rule's priority colour, the alarm side shaded (issue 26 §6). */}
+          {(limits ?? []).map((l, k) => {
+            const s = scaleOf.get(l.Unit);
+            if (!s || !inScale(s, l.Value)) return null;
+            const y = frac(s, l.Value) * Q;
+            const colour = severityHex(l.Severity);
+            return (
+              <g key={`limit${k}`} data-limit={l.Value} data-side={l.Side} data-severity={l.Severity}>
+                <title>{`${l.Name}: ${tickNumber(locale, l.Value)} ${l.Unit}`.trim()}</title>
+                <rect x={0} width={width} y={l.Side === "high" ? 0 : y.toFixed(1)} height={(l.Side === "high" ? y : Q - y).toFixed(1)} fill={colour} fillOpacity={0.06} />
+                <line x1={0} x2={width} y1={y.toFixed(1)} y2={y.toFixed(1)} stroke={colour} strokeWidth={1.5} vectorEffect="non-scaling-stroke" />
+              </g>
+            );
+          })}
           {/* Data in bucket units: x = bucket index from the range's start, y = 0…1000 of its unit's scale; short relative paths. */}
           <g transform={`translate(${((series.start - from) / delta).toFixed(3)} 0)`}>
             {vars.map((v, i) => {

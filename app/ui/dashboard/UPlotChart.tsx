@@ -6,7 +6,7 @@ import { fittedTimeTicks, formatOffset, offsetTicks, tickNumber, timeFormat } fr
 import { AXIS_TEXT_DARK, AXIS_TEXT_LIGHT, SERIES, seriesStyle } from "./colours";
 import { useLiveSamples } from "./liveBus";
 import { ChartMarkers, drawOverlays, markersOf, ReadOut, type Markers } from "./ChartReadOut";
-import type { ChartEvent, ChartEventKind, ChartOverlay, ChartThreshold, SeriesData, VariableInfo } from "./types";
+import type { ChartEvent, ChartEventKind, ChartLimit, ChartOverlay, ChartThreshold, SeriesData, VariableInfo } from "./types";
 import { annotationsPlugin, NoteDraft, NoteFlags, notePlaces, type NotesConfig } from "./ChartNotes";
 import { crosshairCursor, markFollowing, moveCursorShared } from "./crosshairSync";
 
@@ -34,6 +34,8 @@ export interface UPlotChartProps {
   overlay?: ChartOverlay;
   thresholds?: readonly ChartThreshold[];
   events?: readonly ChartEvent[];
+  /** Alarm limits of the chart's variables (issue 26 §6). */
+  limits?: readonly ChartLimit[];
   eventWords: Record<ChartEventKind, string>;
   /** The chart's accessible name, and how to use it by keyboard. */
   label: string;
@@ -45,10 +47,12 @@ export interface UPlotChartProps {
 
 type Columns = (number | null)[][];
 
-const NO_MARKERS: Markers = { events: [], thresholds: [] };
+const NO_MARKERS: Markers = { events: [], thresholds: [], limits: [] };
 /** Markers placed alike (a redraw that moved nothing must not re-render the labels). */
 function sameMarkers(a: Markers, b: Markers): boolean {
   return (
+    (a.limits ?? []).length === (b.limits ?? []).length &&
+    (a.limits ?? []).every((l, k) => l.top === b.limits![k]!.top && l.value === b.limits![k]!.value) &&
     a.events.length === b.events.length &&
     a.thresholds.length === b.thresholds.length &&
     a.events.every((e, k) => e.left === b.events[k]!.left && e.kind === b.events[k]!.kind && e.name === b.events[k]!.name) &&
@@ -175,7 +179,7 @@ export function UPlotChart(props: UPlotChartProps) {
   /** What the plot shows, so the mount is not followed by a second identical draw. */
   const shown = useRef<{ series: SeriesData; from: number; to: number } | null>(null);
   /** The thresholds and events the plot was drawn with. */
-  const marksDrawn = useRef<Pick<UPlotChartProps, "thresholds" | "events"> | null>(null);
+  const marksDrawn = useRef<Pick<UPlotChartProps, "thresholds" | "events" | "limits"> | null>(null);
   const latest = useRef(props);
   latest.current = props;
   const n = props.vars.length;
@@ -232,7 +236,8 @@ export function UPlotChart(props: UPlotChartProps) {
             const q = latest.current;
             const thresholds = q.thresholds ?? [];
             const events = q.events ?? [];
-            if (thresholds.length === 0 && events.length === 0) {
+            const limits = q.limits ?? [];
+            if (thresholds.length === 0 && events.length === 0 && limits.length === 0) {
               if (hasMarkers.current) requestAnimationFrame(() => setMarkers(NO_MARKERS));
               hasMarkers.current = false;
               return;
@@ -242,11 +247,11 @@ export function UPlotChart(props: UPlotChartProps) {
             const draw = ++draws;
             const place = () => {
               if (plot.current !== u) return;
-              const next = markersOf(u, thresholds, events, scale);
+              const next = markersOf(u, thresholds, events, scale, limits);
               setMarkers((m) => (sameMarkers(m, next) ? m : next));
             };
             if (draw > 1) {
-              drawOverlays(u, thresholds, events, scale);
+              drawOverlays(u, thresholds, events, scale, limits);
               // The labels' places are worked out after the frame, not during the draw; a state
               // update here would also re-render synchronously inside a layout effect.
               requestAnimationFrame(place);
@@ -258,7 +263,7 @@ export function UPlotChart(props: UPlotChartProps) {
             requestAnimationFrame(() =>
               setTimeout(() => {
                 if (plot.current !== u || draws !== draw) return;
-                drawOverlays(u, thresholds, events, scale);
+                drawOverlays(u, thresholds, events, scale, limits);
                 place();
               }),
             );
@@ -283,7 +288,7 @@ export function UPlotChart(props: UPlotChartProps) {
       plot.current = u;
       u.setScale("x", { min: p.from / 1000, max: p.to / 1000 });
       shown.current = { series: p.series, from: p.from, to: p.to };
-      marksDrawn.current = { thresholds: p.thresholds, events: p.events };
+      marksDrawn.current = { thresholds: p.thresholds, events: p.events, limits: p.limits };
       u.over.addEventListener("dblclick", onDblClick);
       u.over.addEventListener("mousedown", onDown);
       u.over.addEventListener("click", onClick);
@@ -312,10 +317,10 @@ export function UPlotChart(props: UPlotChartProps) {
   // the chart was created with: a redraw on mount doubled the first draw's work before the frame.
   useEffect(() => {
     const drawn = marksDrawn.current;
-    if (!plot.current || (drawn && drawn.thresholds === props.thresholds && drawn.events === props.events)) return;
-    marksDrawn.current = { thresholds: props.thresholds, events: props.events };
+    if (!plot.current || (drawn && drawn.thresholds === props.thresholds && drawn.events === props.events && drawn.limits === props.limits)) return;
+    marksDrawn.current = { thresholds: props.thresholds, events: props.events, limits: props.limits };
     plot.current.redraw(false, false);
-  }, [props.thresholds, props.events]);
+  }, [props.thresholds, props.events, props.limits]);
 
   // Notes: drawn again when they change, their flags placed after every draw that moved them.
   const noteList = props.notes?.list;

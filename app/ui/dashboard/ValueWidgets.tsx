@@ -3,8 +3,8 @@ import type { Widget } from "~/schemas/dashboards";
 import { useFormatters } from "~/ui/format";
 import { NOT_LIVE_CLASS, type Freshness } from "~/ui/live/freshness";
 import { Sparkline } from "~/ui/live/Sparkline";
-import { COLOUR_HEX, SERIES, thresholdColour } from "./colours";
-import type { SeriesData, VariableInfo } from "./types";
+import { COLOUR_HEX, SERIES, severityHex, thresholdColour } from "./colours";
+import type { ChartLimit, SeriesData, VariableInfo } from "./types";
 
 // Widgets that show current values: single value, gauge, bar, state lamp, table.
 
@@ -12,6 +12,8 @@ interface OneValue {
   widget: Widget;
   v: VariableInfo;
   value: number | null;
+  /** The variable's alarm limits: marks on gauges and bars in the rule's priority colour (issue 26 §6). */
+  limits?: readonly ChartLimit[];
   /** On a wall display numbers scale with the screen's height (≥ 48 px at 1080p: read from 3 m). */
   kiosk?: boolean;
 }
@@ -49,19 +51,39 @@ function useMeterValue(value: number | null, [min]: [number, number]) {
 
 const fraction = (value: number | null, [min, max]: [number, number]) => (value === null ? 0 : Math.min(1, Math.max(0, (value - min) / (max - min))));
 
-export function GaugeWidget({ widget, v, value, kiosk }: OneValue) {
+/** A point on the gauge's half circle at fraction f of its scale, at radius r. */
+const arcPoint = (f: number, r: number) => ({ x: 50 + r * Math.cos(Math.PI * (1 - f)), y: 50 - r * Math.sin(Math.PI * (1 - f)) });
+
+export function GaugeWidget({ widget, v, value, kiosk, limits = [] }: OneValue) {
   const fmt = useFormatters();
   const scale = scaleOf(widget, v);
   const meter = useMeterValue(value, scale);
   const f = fraction(value, scale);
   const colour = thresholdColour(value, widget.Options.Thresholds) ?? "var(--loggia-main, #3056a8)";
   // A half circle from the left (min) over the top to the right (max).
-  const angle = Math.PI * (1 - f);
-  const end = { x: 50 + 40 * Math.cos(angle), y: 50 - 40 * Math.sin(angle) };
+  const end = arcPoint(f, 40);
   return (
     <div className="flex h-full flex-col items-center justify-center" role="meter" aria-label={v.Name} aria-valuemin={scale[0]} aria-valuemax={scale[1]} {...meter}>
       <svg viewBox="0 0 100 58" className={kiosk ? "min-h-0 w-full flex-1" : "max-h-full w-full"} aria-hidden="true">
         <path d="M10 50 A40 40 0 0 1 90 50" fill="none" className="stroke-slate-200 dark:stroke-slate-700" strokeWidth={9} />
+        {/* Alarm limits: the alarm side of the scale as a thin band outside the arc, and a tick across it. */}
+        {limits.map((l, k) => {
+          const lf = fraction(l.Value, scale);
+          if (l.Value < scale[0] || l.Value > scale[1]) return null;
+          const [a, b] = l.Side === "high" ? [lf, 1] : [0, lf];
+          const from = arcPoint(a, 46.5);
+          const to = arcPoint(b, 46.5);
+          const inner = arcPoint(lf, 34);
+          const outer = arcPoint(lf, 49);
+          const c = severityHex(l.Severity);
+          return (
+            <g key={k} data-limit={l.Value} data-side={l.Side} data-severity={l.Severity}>
+              <title>{`${l.Name}: ${fmt.value(l.Value, precisionOf(widget, v))} ${v.Unit}`.trim()}</title>
+              {b > a && <path d={`M${from.x.toFixed(2)} ${from.y.toFixed(2)} A46.5 46.5 0 0 1 ${to.x.toFixed(2)} ${to.y.toFixed(2)}`} fill="none" stroke={c} strokeWidth={2} />}
+              <line x1={inner.x.toFixed(2)} y1={inner.y.toFixed(2)} x2={outer.x.toFixed(2)} y2={outer.y.toFixed(2)} stroke={c} strokeWidth={1.5} />
+            </g>
+          );
+        })}
         {value !== null && f > 0 && <path d={`M10 50 A40 40 0 0 1 ${end.x.toFixed(2)} ${end.y.toFixed(2)}`} fill="none" stroke={colour} strokeWidth={9} />}
         <text x={10} y={57} fontSize={5} textAnchor="middle" className="fill-slate-500">
           {fmt.value(scale[0], precisionOf(widget, v))}
@@ -77,7 +99,7 @@ export function GaugeWidget({ widget, v, value, kiosk }: OneValue) {
   );
 }
 
-export function BarWidget({ widget, v, value, kiosk }: OneValue) {
+export function BarWidget({ widget, v, value, kiosk, limits = [] }: OneValue) {
   const fmt = useFormatters();
   const scale = scaleOf(widget, v);
   const meter = useMeterValue(value, scale);
@@ -87,8 +109,20 @@ export function BarWidget({ widget, v, value, kiosk }: OneValue) {
       <div className={`font-mono font-semibold tabular-nums ${kiosk ? KIOSK_NUMBER : "text-2xl"}`} data-testid="widget-value">
         {fmt.value(value, precisionOf(widget, v))} <span className={`font-normal text-slate-500 ${kiosk ? KIOSK_UNIT : "text-sm"}`}>{v.Unit}</span>
       </div>
-      <div className={`w-full ${kiosk ? "h-[clamp(1.5rem,3vh,5rem)]" : "h-6"} overflow-hidden rounded bg-slate-200 dark:bg-slate-700`} role="meter" aria-label={v.Name} aria-valuemin={scale[0]} aria-valuemax={scale[1]} {...meter}>
+      <div className={`relative w-full ${kiosk ? "h-[clamp(1.5rem,3vh,5rem)]" : "h-6"} overflow-hidden rounded bg-slate-200 dark:bg-slate-700`} role="meter" aria-label={v.Name} aria-valuemin={scale[0]} aria-valuemax={scale[1]} {...meter}>
         <div className="h-full transition-[width]" style={{ width: `${(fraction(value, scale) * 100).toFixed(1)}%`, background: colour }} />
+        {/* Alarm limits: a mark at each, the alarm side underlined in the rule's priority colour. */}
+        {limits.map((l, k) => {
+          if (l.Value < scale[0] || l.Value > scale[1]) return null;
+          const at = fraction(l.Value, scale) * 100;
+          const c = severityHex(l.Severity);
+          return (
+            <span key={k} aria-hidden="true" title={`${l.Name}: ${fmt.value(l.Value, precisionOf(widget, v))} ${v.Unit}`.trim()} data-limit={l.Value} data-side={l.Side} data-severity={l.Severity}>
+              <span className="absolute inset-y-0 w-0.5" style={{ left: `calc(${at.toFixed(1)}% - 1px)`, background: c }} />
+              <span className="absolute bottom-0 h-1" style={l.Side === "high" ? { left: `${at.toFixed(1)}%`, right: 0, background: c } : { left: 0, width: `${at.toFixed(1)}%`, background: c }} />
+            </span>
+          );
+        })}
       </div>
       <div className="flex justify-between text-xs text-slate-500">
         <span>{fmt.value(scale[0], precisionOf(widget, v))}</span>

@@ -125,9 +125,9 @@ function Body({ widget, data, values, range, loaded, approx, syncKey, kiosk, fre
     case "value":
       return <ValueWidget widget={widget} v={v} value={value} kiosk={kiosk} series={result?.state === "ok" ? result.series : undefined} />;
     case "gauge":
-      return <GaugeWidget widget={widget} v={v} value={value} kiosk={kiosk} />;
+      return <GaugeWidget widget={widget} v={v} value={value} kiosk={kiosk} limits={data.limits?.[v.Id]} />;
     case "bar":
-      return <BarWidget widget={widget} v={v} value={value} kiosk={kiosk} />;
+      return <BarWidget widget={widget} v={v} value={value} kiosk={kiosk} limits={data.limits?.[v.Id]} />;
     case "lamp":
       return <LampWidget widget={widget} v={v} value={value} kiosk={kiosk} />;
     case "table":

@@ -40,3 +40,7 @@ export const AXIS_TEXT_CLASS = [
 
 /** Event markers: raised alarms red, cleared green, measurements violet. */
 export const EVENT_HEX = { alarmRaised: "#dc2626", alarmCleared: "#16a34a", measStart: "#7c3aed", measStop: "#7c3aed" } as const;
+
+/** Alarm priorities' colours (as SeverityBadge's): limits on charts, gauges and bars. */
+export const SEVERITY_HEX: Record<string, string> = { critical: "#b91c1c", high: "#ea580c", medium: "#d97706", low: "#0284c7" };
+export const severityHex = (severity: string) => SEVERITY_HEX[severity] ?? SEVERITY_HEX.medium!;

@@ -1,5 +1,5 @@
 import { createContext } from "react";
-import type { ChartEvent, ChartEventKind, ChartThreshold, SeriesData, VariableInfo } from "./types";
+import type { ChartEvent, ChartEventKind, ChartLimit, ChartThreshold, SeriesData, VariableInfo } from "./types";
 import type { ChartAnnotation } from "./annotations";
 
 /** What the server needs to draw one chart widget as SVG. */
@@ -11,6 +11,7 @@ export interface ChartSource {
   thresholds?: readonly ChartThreshold[];
   events?: readonly ChartEvent[];
   annotations?: readonly ChartAnnotation[];
+  limits?: readonly ChartLimit[];
 }
 
 export interface SvgLook {

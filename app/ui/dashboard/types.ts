@@ -20,10 +20,16 @@ export interface AlarmItem {
   Name: string;
   Severity: string;
   State: string;
+  /** The value that raised the alarm. */
   Value: number | null;
   Unit: string;
+  VariableId: string;
   VariableName: string;
   Since: string;
+  /** The variable's decimals (null: not known). */
+  Precision: number | null;
+  /** The variable's value now (null: none; undefined: could not be read). */
+  Current?: number | null;
 }
 
 /**
@@ -50,6 +56,8 @@ export interface DashboardData {
   values: Record<string, number | null>;
   valuesError: string | null;
   widgets: Record<string, WidgetData>;
+  /** Alarm limits per variable id (only variables that have some). */
+  limits?: Record<string, ChartLimit[]>;
 }
 
 /** An event drawn on a chart's time axis: an alarm raised or cleared, a measurement started or stopped. */
@@ -61,6 +69,22 @@ export interface ChartEvent {
 }
 export const CHART_EVENT_KINDS = ["alarmRaised", "alarmCleared", "measStart", "measStop"] as const;
 export type ChartEventKind = (typeof CHART_EVENT_KINDS)[number];
+
+/**
+ * An alarm rule's limit on a variable (issue 26 §6): drawn on its charts as a line in the rule's
+ * priority colour with the side beyond it shaded, and as a mark on its gauges and bars.
+ */
+export interface ChartLimit {
+  Value: number;
+  Severity: string;
+  /** "high": the alarm is above the line; "low": below it. */
+  Side: "high" | "low";
+  /** The rule's name. */
+  Name: string;
+  /** The limited variable's id and unit (a chart draws it on that unit's scale). */
+  VariableId: string;
+  Unit: string;
+}
 
 /** A threshold line of a widget, in its first unit's scale. */
 export interface ChartThreshold {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import type { ChartEvent, ChartThreshold, SeriesData } from "./types";
+import type { ChartEvent, ChartLimit, ChartThreshold, SeriesData } from "./types";
 import type { ChartAnnotation } from "./annotations";
 
 export interface LoadedChart {
@@ -9,6 +9,7 @@ export interface LoadedChart {
   thresholds?: readonly ChartThreshold[];
   events?: readonly ChartEvent[];
   annotations?: readonly ChartAnnotation[];
+  limits?: readonly ChartLimit[];
 }
 type Loaded = Record<string, LoadedChart>;
 
@@ -32,12 +33,18 @@ export function useChartSeries(want: { id: string; from: number; to: number } | 
     fetch(`/dashboard/series?${key}`, { signal: ctrl.signal, headers: { Accept: "application/json" } })
       .then((res) => (res.ok ? res.json() : null))
       .then((json: unknown) => {
-        const answer = json as { from?: unknown; to?: unknown; widgets?: Record<string, unknown>; extras?: Record<string, { thresholds?: ChartThreshold[]; events?: ChartEvent[]; annotations?: ChartAnnotation[] }> } | null;
+        const answer = json as {
+          from?: unknown;
+          to?: unknown;
+          widgets?: Record<string, unknown>;
+          extras?: Record<string, { thresholds?: ChartThreshold[]; events?: ChartEvent[]; limits?: ChartLimit[]; annotations?: ChartAnnotation[] }>;
+        } | null;
         if (!answer || typeof answer.from !== "number" || typeof answer.to !== "number" || !answer.widgets) return;
         const next: Loaded = {};
         for (const [id, s] of Object.entries(answer.widgets)) {
           const extra = answer.extras?.[id];
-          if (isSeries(s)) next[id] = { series: s, from: answer.from, to: answer.to, thresholds: extra?.thresholds ?? [], events: extra?.events ?? [], annotations: extra?.annotations ?? [] };
+          if (isSeries(s))
+            next[id] = { series: s, from: answer.from, to: answer.to, thresholds: extra?.thresholds ?? [], events: extra?.events ?? [], limits: extra?.limits ?? [], annotations: extra?.annotations ?? [] };
         }
         setLoaded(next);
       })

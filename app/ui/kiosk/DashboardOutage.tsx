@@ -1,4 +1,5 @@
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
+import { useRevalidator } from "react-router";
 import { useT } from "~/ui/useT";
 import { KioskSlot } from "./KioskSlot";
 
@@ -15,20 +16,25 @@ export function OutageRefresh() {
 }
 
 /**
- * With JavaScript: the page polls (every OUTAGE_RETRY_S); the first answer that is not "offline"
- * means the logger is back, and the page is loaded again whole (its shell was drawn from memory too).
+ * With JavaScript: the page polls (every AWAY_POLL_MS); the first answer that is not "offline"
+ * means the logger is back, and every loader runs again (its shell was drawn from memory too) —
+ * a revalidation, not a reload: a reload while the network is still shaky can land on the
+ * browser's own error page, a revalidation waits and retries (issue 26 §1).
  */
 export function useOutageRecovery(outage: boolean, answer: { offline?: boolean; outage?: boolean }, stillAway: boolean) {
   const back = outage && !stillAway && !answer.offline && answer.outage === false;
+  const revalidator = useRevalidator();
+  const latest = useRef(revalidator);
+  latest.current = revalidator;
   useEffect(() => {
-    if (back) window.location.reload();
+    if (back) void latest.current.revalidate();
   }, [back]);
 }
 
 /** Nothing remembered of this dashboard: the kiosk's chrome with its outage strip, or a heading and the notice. */
 export function DashboardOutage({ kiosk, renderedAt }: { kiosk: boolean; renderedAt: number }) {
   const t = useT();
-  if (kiosk) return <KioskSlot name={t("dashboard.title")} badge={{ state: "offline", ageMs: null }} renderedAt={renderedAt} alarms={null} cycle={null} nothing />;
+  if (kiosk) return <KioskSlot name={t("dashboard.title")} badge={{ state: "offline", ageMs: null, reason: { kind: "logger" } }} renderedAt={renderedAt} alarms={null} cycle={null} nothing />;
   return (
     <>
       <h1 className="text-2xl font-semibold">{t("dashboard.title")}</h1>

@@ -1,10 +1,10 @@
 import type { RouterContextProvider } from "react-router";
-import { LOCALE_IDS, type Language } from "~/locales";
 import { stateOf } from "~/services/context.server";
 import { getLocale } from "~/services/i18n.server";
 import { readPrefs } from "~/services/prefs.server";
-import { DEFAULT_THEME } from "~/services/theme.server";
-import { summarizeFreshness } from "~/ui/live/freshness";
+import { defaultShell } from "~/ui/layout/defaultShell";
+import { summarizeQuality } from "~/ui/live/quality";
+import type { RootData } from "~/ui/rootData";
 import type { Stamps } from "~/ui/live/useLiveValues";
 
 // A dashboard while the logger is unreachable (issue 15 §1, §5): instead of the error page, the
@@ -77,36 +77,26 @@ export function rememberShell<T>(context: Readonly<RouterContextProvider>, reque
 
 /**
  * The shell for a dashboard page while the logger is away: the remembered one (without the
- * one-time toast and the header's counts, which would be stale), else a bare one from the
- * cookies alone (locale, theme mode, zone) — enough for the kiosk's chrome and its strip.
+ * one-time toast; the header's alarm state unknown, since a count from before could be untrue),
+ * else the app's default shell with what the cookies say (locale, theme mode, zone) — enough for
+ * the kiosk's chrome and its strip.
  */
 export async function outageShell(context: Readonly<RouterContextProvider>, request: Request): Promise<unknown> {
-  const kept = fresh(entryFor(context, false)?.shell) as Record<string, unknown> | undefined;
-  if (kept) return { ...kept, toast: null, hashToken: false, alerts: { alarms: null, messages: null } };
+  const entry = entryFor(context, false)?.shell;
+  const kept = fresh(entry) as Pick<RootData, "alerts"> | undefined;
+  if (kept && entry) {
+    const alarms = kept.alerts?.alarms ? ("unknown" as const) : null;
+    return { ...kept, toast: null, hashToken: false, alerts: { alarms, messages: null }, logger: { since: entry.at } };
+  }
   const prefs = await readPrefs(request);
-  const locale = getLocale(context) as Language;
-  return {
-    locale,
-    localeId: LOCALE_IDS[locale] ?? "en-US",
-    // Unknown: the bare page a signed-out caller gets (no menus that could not work anyway).
-    loginRequired: true,
-    signedIn: false,
-    mustChangePassword: false,
-    authUser: null,
-    nav: [],
-    helpUrl: null,
-    dashboards: [],
-    theme: { mainColor: DEFAULT_THEME.mainColor, hoverColor: DEFAULT_THEME.hoverColor, lightColor: DEFAULT_THEME.lightColor, logo: null },
+  return defaultShell(getLocale(context), {
     themeMode: prefs.theme,
     layout: prefs.layout,
     layoutType: prefs.layoutType,
     sidebarWidth: prefs.sidebarWidth,
     timeZone: prefs.timezone || prefs.browserZone || "UTC",
-    banner: null,
-    alerts: { alarms: null, messages: null },
-    toast: null,
-    hashToken: false,
-  };
+    logger: { since: null },
+  });
 }
 
 /** What the dashboard loader read for a page (`key`: the asked id, "" for the default dashboard). */
@@ -128,7 +118,7 @@ export function recallPage<T>(context: Readonly<RouterContextProvider>, key: str
 /** The remembered values' times judged now with the logger away: offline, aged since the newest value. */
 export function offlineStamps(stamps: Stamps) {
   const at = Date.now();
-  return { stamps: { ...stamps, at, offline: true }, summary: summarizeFreshness(stamps.times, stamps.periods, at, false) };
+  return { stamps: { ...stamps, at, offline: true }, summary: summarizeQuality(stamps.times, stamps.periods, at, "logger", stamps.facts) };
 }
 
 /** Tests start from an empty memory. */

@@ -7,8 +7,11 @@ import { buttonClass, inputClass } from "~/ui/FormField";
 import { useFormatters } from "~/ui/format";
 import { FreshnessBadge } from "~/ui/FreshnessBadge";
 import { NOT_LIVE_CLASS, type Freshness } from "~/ui/live/freshness";
+import { ReasonText } from "~/ui/live/LiveBadge";
+import type { QualityReason } from "~/ui/live/quality";
 import { VALUE_STATE_CLASS, valueState } from "~/ui/live/valueState";
 import { useT } from "~/ui/useT";
+import { isSwitch, rangeText } from "./outputValue";
 
 /** A write that failed: shown in its row, next to the field, with what was typed. */
 export interface WriteFailure {
@@ -23,18 +26,22 @@ interface Props {
   value: number | null;
   freshness: Freshness;
   ageMs: number | null;
+  /** Why the value is not live, where known (shown for a device of its own: the page badge says the rest). */
+  reason?: QualityReason | null;
   canWrite: boolean;
   failure?: WriteFailure;
 }
 
 /** One Variable Overview row: the value with its freshness, and for outputs the write form. */
-export function VariableLine({ v, value, freshness, ageMs, canWrite, failure }: Props) {
+export function VariableLine({ v, value, freshness, ageMs, reason = null, canWrite, failure }: Props) {
   const t = useT();
   const fmt = useFormatters();
   const state = valueState(value, v.RangeMin, v.RangeMax);
   const busy = useNavigation().state === "submitting";
   const input = useRef<HTMLInputElement>(null);
   const errorId = `write-error-${v.Id}`;
+  const hintId = `write-range-${v.Id}`;
+  const range = rangeText(v, (n) => fmt.value(n, v.Precision));
   // Without JavaScript autoFocus brings the field into view; after a client-side post it is already mounted.
   useEffect(() => {
     if (failure) input.current?.focus();
@@ -45,9 +52,14 @@ export function VariableLine({ v, value, freshness, ageMs, canWrite, failure }: 
       <td className="px-4 py-2">{v.deviceName}</td>
       <td className="whitespace-nowrap px-4 py-2 text-right">
         <span className={`font-mono tabular-nums ${VALUE_STATE_CLASS[state]} ${freshness === "live" ? "" : NOT_LIVE_CLASS}`} data-testid="value" data-state={state}>
-          {fmt.value(value, v.Precision)}
+          {isSwitch(v) && value !== null ? t(value ? "live.on" : "live.off") : fmt.value(value, v.Precision)}
         </span>
         <FreshnessBadge freshness={freshness} ageMs={ageMs} />
+        {reason?.kind === "disconnected" && (
+          <span className="block text-xs text-slate-500" data-testid="value-reason">
+            <ReasonText reason={reason} />
+          </span>
+        )}
       </td>
       <td className="px-4 py-2">{v.Unit}</td>
       <td className="px-4 py-2">{v.DataFormat}</td>
@@ -56,27 +68,56 @@ export function VariableLine({ v, value, freshness, ageMs, canWrite, failure }: 
       <td className="px-4 py-2">{v.Precision ?? "—"}</td>
       {canWrite && (
         <td className="px-4 py-2">
-          {isOutput(v) && (
-            <Form method="post" className="flex flex-wrap items-center gap-1" preventScrollReset>
-              <input type="hidden" name="intent" value="write" />
-              <input type="hidden" name="variable" value={v.Id} />
-              <input
-                ref={input}
-                name="value"
-                key={failure?.nonce}
-                defaultValue={failure?.value ?? ""}
-                aria-label={t("live.writeLabel", { name: v.Name })}
-                aria-invalid={failure ? true : undefined}
-                aria-describedby={failure ? errorId : undefined}
-                autoFocus={!!failure}
-                className={`${inputClass} w-24 py-1`}
-              />
-              <button type="submit" className={`${buttonClass} py-1`} disabled={busy}>
-                {t("live.write")}
-              </button>
-              <FieldError id={errorId} error={failure?.error} />
-            </Form>
-          )}
+          {isOutput(v) &&
+            (isSwitch(v) ? (
+              // A switch is set with On or Off (confirmed like every write), never typed (issue 26 §5).
+              <Form method="post" className="flex flex-wrap items-center gap-1" preventScrollReset aria-label={t("live.writeLabel", { name: v.Name })}>
+                <input type="hidden" name="intent" value="write" />
+                <input type="hidden" name="variable" value={v.Id} />
+                {([1, 0] as const).map((on) => (
+                  <button
+                    key={on}
+                    type="submit"
+                    name="value"
+                    value={String(on)}
+                    // The switch's current state is the filled one.
+                    className={value === on ? `${buttonClass} py-1` : "rounded-md border border-slate-300 px-4 py-1 font-medium hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-700"}
+                    disabled={busy}
+                    aria-pressed={value === on}
+                    aria-label={t(on ? "live.switchOn" : "live.switchOff", { name: v.Name })}
+                  >
+                    {t(on ? "live.on" : "live.off")}
+                  </button>
+                ))}
+                <FieldError id={errorId} error={failure?.error} />
+              </Form>
+            ) : (
+              <Form method="post" className="flex flex-wrap items-center gap-1" preventScrollReset>
+                <input type="hidden" name="intent" value="write" />
+                <input type="hidden" name="variable" value={v.Id} />
+                <input
+                  ref={input}
+                  name="value"
+                  key={failure?.nonce}
+                  defaultValue={failure?.value ?? ""}
+                  inputMode="decimal"
+                  aria-label={t("live.writeLabel", { name: v.Name })}
+                  aria-invalid={failure ? true : undefined}
+                  aria-describedby={failure ? errorId : range ? hintId : undefined}
+                  autoFocus={!!failure}
+                  className={`${inputClass} w-24 py-1`}
+                />
+                <button type="submit" className={`${buttonClass} py-1`} disabled={busy}>
+                  {t("live.write")}
+                </button>
+                {range && !failure && (
+                  <span id={hintId} className="w-full text-xs text-slate-500">
+                    {t("live.rangeHint", { range })}
+                  </span>
+                )}
+                <FieldError id={errorId} error={failure?.error} />
+              </Form>
+            ))}
         </td>
       )}
     </tr>

@@ -212,7 +212,7 @@ async function streamCsv(r: RestRequest, plan: Plan, columns: Column[], s: CsvSe
     const k1 = Math.min(plan.size, k0 + CSV_SLICE);
     // The slice's rows in one read (on PostgreSQL it may run twice: fetch, then fill; no side
     // effects). work() gives other requests their turns even to a client that reads as fast as we write.
-    const out = await work(() => ctx.data.store.read((rows) => csvSlice(rows, plan, columns, s, time, round, direct, delimiter, k0, k1)));
+    const out = await work(() => ctx.data.store.read((rows) => csvSlice(rows, plan, columns, s, time, round, direct, delimiter, k0, k1), { transient: true }));
     if (!res.write(out.buf.subarray(0, out.pos)) && !(await drainedWithin(res, idleMs))) return;
   }
   res.end();

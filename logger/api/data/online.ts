@@ -22,13 +22,20 @@ export const onlineRoutes: RestRoute[] = [
       if (p.Function === "read") {
         const values: (number | null)[] = [];
         const times: (number | null)[] = [];
+        // Loggia: the last value each variable had, kept while it has none (a stopped project, a
+        // disconnected device), so a reader can show it aged instead of a blank.
+        const lastValues: (number | null)[] = [];
+        const lastTimes: (number | null)[] = [];
         for (const id of p.Variables) {
           if (!findVariable(data, id)) throw notFound(`Unknown variable ${id}`);
           const e = data.live.get(id);
           values.push(e && e.v !== null ? f32(e.v) : null);
           times.push(e?.t ?? null);
+          const last = data.live.last(id);
+          lastValues.push(last ? f32(last.v) : null);
+          lastTimes.push(last?.t ?? null);
         }
-        return sendData(r.res, { Values: values, Timestamps: times });
+        return sendData(r.res, { Values: values, Timestamps: times, LastValues: lastValues, LastTimestamps: lastTimes });
       }
 
       sendData(r.res, await writeOutputs(data, r.caller, p.Variables, p.Values, r.audit));

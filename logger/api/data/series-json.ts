@@ -58,10 +58,7 @@ export async function writeSeriesJson(
       for (let k0 = 0; k0 < plan.size; k0 += slice) {
         const k1 = Math.min(plan.size, k0 + slice);
         // A fresh reader per slice: its cache holds only this slice's rows (on PostgreSQL fetched first).
-        const text = await work(async () => {
-          const values = await store.read((rows) => trackColumns(rows, parts, plan, k0, k1)[which]);
-          return JSON.stringify(round(values)).slice(1, -1);
-        });
+        const text = await work(() => store.read((rows) => JSON.stringify(round(trackColumns(rows, parts, plan, k0, k1)[which])).slice(1, -1), { transient: true }));
         if (!(await out.put(k0 ? `,${text}` : text))) return;
       }
       if (!(await out.put("]"))) return;

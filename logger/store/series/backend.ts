@@ -14,6 +14,13 @@ export type StoredRow = { id: bigint; data: Uint8Array };
 /** A row to write; tEndUs is the end of the time it covers (the partition key on PostgreSQL). */
 export type WriteRow = { id: bigint; data: Uint8Array; level: number; tEndUs: number };
 export type PartRow = { Key: number; VarId: string; Seq: number };
+/**
+ * How far background compaction got in one part and level: every row below index Upto is packed
+ * or stays plain because packing would not make it smaller (series_packed; see compaction.ts).
+ */
+export type PackedMark = { Key: number; Level: number; Upto: number };
+/** A plain row's packed form; replaces the stored row only while that still has oldLength bytes. */
+export type RepackRow = { id: bigint; data: Uint8Array; oldLength: number; level: number; tEndUs: number };
 export type Registry = {
   sources: SeriesSource[];
   segments: Array<Segment & { SourceId: string }>;
@@ -50,6 +57,16 @@ export interface SeriesBackend {
    */
   dropBefore(horizonUs: number): number | Promise<number>;
   sizeOnDisk(): number | Promise<number>;
+  // ---- background compaction of plain rows (compaction.ts) ----
+  loadPackedMarks(): PackedMark[] | Promise<PackedMark[]>;
+  /** Plain rows (a multiple of 4 bytes long) with lo ≤ id ≤ hi, in id order. */
+  plainRows(lo: bigint, hi: bigint): StoredRow[] | Promise<StoredRow[]>;
+  /**
+   * In one transaction: each row replaced by its packed form where the stored row still has
+   * oldLength bytes (never re-creating a row that retention removed meanwhile), and the marks
+   * saved. Resolves to the rows replaced.
+   */
+  repack(rows: readonly RepackRow[], marks: readonly PackedMark[]): number | Promise<number>;
   /** Resolves when every write handed over so far is stored. */
   settled(): Promise<void>;
   close(): void | Promise<void>;

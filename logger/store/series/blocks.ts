@@ -1,9 +1,15 @@
+import { MAX_VALUES, packInts, packedBound, unpackInts } from "./packing.ts";
+
 // Layout of one stored row: raw samples or rollup buckets of one variable, addressed by a
 // computed rowid so that one B-tree lookup finds it and a variable's rows are contiguous.
 
-// 16 KiB pages hold exactly one full row each (no overflow pages, no half-empty leaves):
-// 4080 float32 samples = 16320 bytes, 816 rollup buckets × 20 bytes = 16320 bytes.
-export const PAGE_SIZE = 16384;
+// A full plain row is 16320 bytes: 4080 float32 samples, or 816 rollup buckets × 20 bytes.
+// Packed rows are smaller and of every size (docs/storage.md). series.db files made since issue 29
+// have 4 KiB pages: SQLite fills a big row's overflow pages completely and puts the rest of it in
+// a leaf page shared with other rows — 5 % over the rows' bytes, where 16 KiB pages (one plain
+// row each, the size before) left 23 % of the file empty around packed rows. An existing file
+// keeps its page size (docs/storage.md says how to change it).
+export const PAGE_SIZE = 4096;
 export const BLOCK_SAMPLES = 4080;
 export const CHUNK_BUCKETS = 816;
 
@@ -30,28 +36,174 @@ export function rowIndex(key: bigint): number {
 
 // The store assumes a little-endian host (every platform Node runs on in practice); typed
 // arrays are written as their bytes.
+//
+// Two forms of a row (docs/storage.md, "Row format"), told apart by their length:
+// * plain — the typed arrays' bytes, a multiple of 4 long: every row written before issue 29,
+//   the row still being filled (rewritten at every flush), and a row that would not get smaller;
+// * packed — a codec byte, then the codec's data, padded to a length that is NOT a multiple of
+//   4: raw blocks and rollup chunks once they are complete (packing.ts: lossless, every bit
+//   pattern back as it was).
+export const CODEC_BLOCK = 1;
+export const CODEC_CHUNK = 2;
+
+/** Whether a stored row is packed (else plain). */
+export function isPacked(bytes: Uint8Array): boolean {
+  return bytes.byteLength % 4 !== 0;
+}
+
+/** The plain form of the first `length` samples. */
 export function encodeBlock(samples: Float32Array, length: number): Uint8Array {
   return new Uint8Array(samples.buffer, samples.byteOffset, length * 4).slice();
 }
 
+// Scratch for packing (one thread; never awaited in between).
+const scratch = new Uint8Array(4 + packedBound(BLOCK_SAMPLES) + 4);
+const scratch2 = new Uint8Array(scratch.length);
+const chunkScratch = new Uint8Array(4 + 5 * packedBound(CHUNK_BUCKETS) + 4);
+const ints = new Int32Array(MAX_VALUES);
+const ints2 = new Int32Array(MAX_VALUES);
+
+/**
+ * A complete block for storage: packed, or plain when packing would not make it smaller
+ * (white noise at full float32 resolution does not compress).
+ * Packed: u8 CODEC_BLOCK, u8 transform, u16 length, the samples' bit patterns as one stream —
+ * as they are (DELTA), or with the sign bit moved to the bottom (SIGN_LAST) when that packs
+ * smaller: a signal swinging around zero then changes only low bits where it changes sign.
+ */
+export function packBlock(samples: Float32Array, length: number): Uint8Array {
+  const bits = new Int32Array(samples.buffer, samples.byteOffset, length);
+  const end = packWith(scratch, bits, length, DELTA);
+  // Only a block that packed poorly is worth a second try (it costs another pass).
+  if (end > length * 3) {
+    for (let i = 0; i < length; i++) {
+      const v = bits[i]!;
+      ints[i] = (v << 1) | (v >>> 31);
+    }
+    const other = packWith(scratch2, ints, length, SIGN_LAST);
+    if (other < end) return other >= length * 4 ? encodeBlock(samples, length) : finish(scratch2, other);
+  }
+  if (end >= length * 4) return encodeBlock(samples, length);
+  return finish(scratch, end);
+}
+
+const DELTA = 0;
+const SIGN_LAST = 1;
+
+function packWith(out: Uint8Array, values: Int32Array, length: number, transform: number): number {
+  out[0] = CODEC_BLOCK;
+  out[1] = transform;
+  out[2] = length & 0xff;
+  out[3] = length >>> 8;
+  return packInts(values, length, out, 4);
+}
+
+/** Copies a packed row out of scratch, one byte longer than its (aligned) data: not a multiple of 4. */
+function finish(buf: Uint8Array, end: number): Uint8Array {
+  const out = new Uint8Array(end % 4 === 0 ? end + 1 : end);
+  out.set(buf.subarray(0, end));
+  return out;
+}
+
+/** A packed row's bytes, 4-byte aligned (a copy only when the engine handed out an unaligned view). */
+function aligned(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+}
+
 export function decodeBlock(bytes: Uint8Array): Float32Array {
-  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
-  return new Float32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength >> 2);
+  if (!isPacked(bytes)) {
+    const a = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+    return new Float32Array(a.buffer, a.byteOffset, a.byteLength >> 2);
+  }
+  const b = aligned(bytes);
+  if (b[0] !== CODEC_BLOCK) throw new Error(`Series row: codec ${b[0]} is not a raw block's`);
+  const n = b[2]! | (b[3]! << 8);
+  const room = Math.max(32, (n + 31) & ~31);
+  const at = take(room);
+  const out = new Int32Array(slab, at * 4, room);
+  if (b[1] !== DELTA && b[1] !== SIGN_LAST) throw new Error(`Series row: unknown transform ${b[1]} of a raw block`);
+  unpackInts(b, new Int32Array(b.buffer, b.byteOffset, b.byteLength >> 2), 4, n, out, b[1] === SIGN_LAST);
+  return new Float32Array(slab, out.byteOffset, n);
+}
+
+// Decoded blocks are cut from shared 1 MB buffers, not zeroed (every value a block shows is
+// written first): an ArrayBuffer of its own per block — calloc, zeroing, a finaliser for the
+// garbage collector — took a third of the decode time. A block kept keeps its buffer alive;
+// decoded blocks live for one query (the reader's cache, one slice of an export).
+const SLAB_WORDS = 1 << 18;
+const newSlab = () => {
+  const b = Buffer.allocUnsafeSlow(SLAB_WORDS * 4);
+  return b.buffer as ArrayBuffer;
+};
+let slab = newSlab();
+let slabAt = 0;
+
+/**
+ * Word offset in `slab` of `words` 32-bit words (an even number: float64 views stay aligned).
+ * It may start a new slab: read `slab` after calling it.
+ */
+function take(words: number): number {
+  if (slabAt + words > SLAB_WORDS) {
+    slab = newSlab();
+    slabAt = 0;
+  }
+  const at = slabAt;
+  slabAt += words;
+  return at;
+}
+
+/**
+ * Runs fn (synchronous), whose result holds none of the blocks and chunks decoded meanwhile (text,
+ * copies), and gives the read buffers they took back at once. Slices of a long answer otherwise
+ * leave a dead buffer behind every 64 blocks; a buffer lives long enough to reach V8's old
+ * generation, so the dead ones were freed only by a full collection, which external memory
+ * starts after ~64 MB: a streamed answer grew the logger by +45 MB (heavy-readers.test.ts).
+ * Nothing else decodes while fn runs, so whatever was taken after the mark is fn's.
+ */
+export function givingBackReads<T>(fn: () => T): T {
+  const mark = slab;
+  const markAt = slabAt;
+  try {
+    return fn();
+  } finally {
+    // A buffer started meanwhile holds only fn's blocks: start it over.
+    slabAt = slab === mark ? markAt : 0;
+  }
+}
+
+/** A chunk to decode into, cut from the read buffers (its arrays are written before being read). */
+function readChunk(): Chunk {
+  const at = take(CHUNK_BYTES >> 2);
+  return chunkAt(slab, at * 4);
 }
 
 export type Chunk = { min: Float32Array; max: Float32Array; sum: Float64Array; count: Float32Array; length: number };
 
-export function emptyChunk(): Chunk {
+/** Room of a chunk's arrays: CHUNK_BUCKETS up to a whole group of 32, so packed columns unpack in place. */
+const CHUNK_ROOM = (CHUNK_BUCKETS + 31) & ~31;
+
+/** Bytes of a chunk's four arrays, laid out in one buffer: sum (float64) first, for alignment. */
+const CHUNK_BYTES = CHUNK_ROOM * 20;
+
+/** A chunk's arrays as views of one buffer: one allocation instead of four (a third of a read's cost). */
+function chunkAt(buffer: ArrayBuffer, at: number): Chunk {
   return {
-    min: new Float32Array(CHUNK_BUCKETS).fill(Number.NaN),
-    max: new Float32Array(CHUNK_BUCKETS).fill(Number.NaN),
-    sum: new Float64Array(CHUNK_BUCKETS),
-    count: new Float32Array(CHUNK_BUCKETS),
+    sum: new Float64Array(buffer, at, CHUNK_ROOM),
+    min: new Float32Array(buffer, at + CHUNK_ROOM * 8, CHUNK_ROOM),
+    max: new Float32Array(buffer, at + CHUNK_ROOM * 12, CHUNK_ROOM),
+    count: new Float32Array(buffer, at + CHUNK_ROOM * 16, CHUNK_ROOM),
     length: 0,
   };
 }
 
-// Struct of arrays: [min f32 × n][max f32 × n][sum f64 × n][count f32 × n]; 8n keeps sums aligned.
+/** An empty chunk with a buffer of its own (a writer keeps it for as long as it fills it). */
+export function emptyChunk(): Chunk {
+  const c = chunkAt(new ArrayBuffer(CHUNK_BYTES), 0);
+  c.min.fill(Number.NaN);
+  c.max.fill(Number.NaN);
+  return c;
+}
+
+// Plain: struct of arrays, [min f32 × n][max f32 × n][sum f64 × n][count f32 × n]; 8n keeps sums aligned.
 export function encodeChunk(c: Chunk): Uint8Array {
   const n = c.length;
   const out = new Uint8Array(n * 20);
@@ -63,15 +215,79 @@ export function encodeChunk(c: Chunk): Uint8Array {
   return out;
 }
 
-export function decodeChunk(bytes: Uint8Array, into: Chunk = emptyChunk()): Chunk {
-  const aligned = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
-  const n = aligned.byteLength / 20;
-  const buf = aligned.buffer;
-  const at = aligned.byteOffset;
+/**
+ * A complete chunk for storage: packed, or plain when that is not smaller. Packed: u8
+ * CODEC_CHUNK, u8 shift, u16 length, then five streams: min, max, the sums' high and low words
+ * (the low words shifted right by their common trailing zero bits — sums of float32 samples
+ * leave many), count.
+ */
+export function packChunk(c: Chunk): Uint8Array {
+  const n = c.length;
+  const sum = new Int32Array(c.sum.buffer, c.sum.byteOffset, 2 * n);
+  let low = 0;
+  for (let i = 0; i < n; i++) low |= sum[2 * i]!;
+  const shift = low === 0 ? 0 : 31 - Math.clz32(low & -low);
+  for (let i = 0; i < n; i++) {
+    ints[i] = sum[2 * i + 1]!;
+    ints2[i] = sum[2 * i]! >>> shift;
+  }
+  const b = chunkScratch;
+  b[0] = CODEC_CHUNK;
+  b[1] = shift;
+  b[2] = n & 0xff;
+  b[3] = n >>> 8;
+  let at = packInts(new Int32Array(c.min.buffer, c.min.byteOffset, n), n, b, 4);
+  at = packInts(new Int32Array(c.max.buffer, c.max.byteOffset, n), n, b, at);
+  at = packInts(ints, n, b, at);
+  at = packInts(ints2, n, b, at);
+  at = packInts(new Int32Array(c.count.buffer, c.count.byteOffset, n), n, b, at);
+  if (at >= n * 20) return encodeChunk(c);
+  return finish(b, at);
+}
+
+/**
+ * A stored chunk, either form. Without `into`, its arrays are cut from the shared read buffers
+ * (like decoded blocks: for a query's life); give `into` (emptyChunk()) for a chunk kept longer.
+ */
+export function decodeChunk(bytes: Uint8Array, into: Chunk = readChunk()): Chunk {
+  if (isPacked(bytes)) return unpackChunk(aligned(bytes), into);
+  const a = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
+  const n = a.byteLength / 20;
+  const buf = a.buffer;
+  const at = a.byteOffset;
   into.min.set(new Float32Array(buf, at, n));
   into.max.set(new Float32Array(buf, at + n * 4, n));
   into.sum.set(new Float64Array(buf, at + n * 8, n));
   into.count.set(new Float32Array(buf, at + n * 16, n));
-  into.length = n;
-  return into;
+  return emptyAfter(into, n);
+}
+
+/** Every bucket past the chunk's length is empty (a writer recovering a chunk appends after it, over gaps). */
+function emptyAfter(c: Chunk, n: number): Chunk {
+  c.min.fill(Number.NaN, n);
+  c.max.fill(Number.NaN, n);
+  c.sum.fill(0, n);
+  c.count.fill(0, n);
+  c.length = n;
+  return c;
+}
+
+function unpackChunk(b: Uint8Array, into: Chunk): Chunk {
+  if (b[0] !== CODEC_CHUNK) throw new Error(`Series row: codec ${b[0]} is not a rollup chunk's`);
+  const shift = b[1]!;
+  const n = b[2]! | (b[3]! << 8);
+  const words = new Int32Array(b.buffer, b.byteOffset, b.byteLength >> 2);
+  const bits = (a: Float32Array) => new Int32Array(a.buffer, a.byteOffset, CHUNK_ROOM);
+  let at = unpackInts(b, words, 4, n, bits(into.min));
+  at = unpackInts(b, words, at, n, bits(into.max));
+  at = unpackInts(b, words, at, n, ints);
+  at = unpackInts(b, words, at, n, ints2);
+  unpackInts(b, words, at, n, bits(into.count));
+  const sum = new Int32Array(into.sum.buffer, into.sum.byteOffset, 2 * CHUNK_ROOM);
+  for (let i = 0; i < n; i++) {
+    sum[2 * i + 1] = ints[i]!;
+    sum[2 * i] = ints2[i]! << shift;
+  }
+  // Unpacking wrote whole groups of 32: past the length they are emptied again.
+  return emptyAfter(into, n);
 }

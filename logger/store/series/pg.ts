@@ -1,7 +1,7 @@
 import pg from "pg";
 import type { PoolClient } from "pg";
 import { MISS } from "./backend.ts";
-import type { PartRow, Registry, SeriesBackend, StoredRow, WriteRow } from "./backend.ts";
+import type { PackedMark, PartRow, Registry, RepackRow, SeriesBackend, StoredRow, WriteRow } from "./backend.ts";
 import type { Segment, SeriesSource, SeriesVariable } from "./store.ts";
 
 // The series store on PostgreSQL (STORE_URL, issue 17; docs/decisions/0013). The same rows as
@@ -91,6 +91,7 @@ export class PgSeries implements SeriesBackend {
         CREATE TABLE IF NOT EXISTS ${s}.series_vars (key integer PRIMARY KEY, id text NOT NULL UNIQUE, source_id text NOT NULL, name text NOT NULL, unit text NOT NULL);
         CREATE TABLE IF NOT EXISTS ${s}.series_segments (source_id text NOT NULL, seq integer NOT NULL, start_us bigint NOT NULL, period_us bigint NOT NULL, PRIMARY KEY (source_id, seq));
         CREATE TABLE IF NOT EXISTS ${s}.series_parts (key integer PRIMARY KEY, var_id text NOT NULL, seq integer NOT NULL, UNIQUE (var_id, seq));
+        CREATE TABLE IF NOT EXISTS ${s}.series_packed (key integer NOT NULL, level integer NOT NULL, upto bigint NOT NULL, PRIMARY KEY (key, level));
         CREATE TABLE IF NOT EXISTS ${this.rollups} (id bigint PRIMARY KEY, data bytea NOT NULL);
         ALTER TABLE ${this.rollups} ALTER COLUMN data SET STORAGE EXTERNAL;
       `);
@@ -294,6 +295,53 @@ export class PgSeries implements SeriesBackend {
       this.partitions.delete(n);
     }
     return dropped;
+  }
+
+  async loadPackedMarks(): Promise<PackedMark[]> {
+    const res = await this.pool.query(`SELECT key, level, upto FROM "${this.schema}".series_packed`);
+    return res.rows.map((r) => ({ Key: Number(r.key), Level: Number(r.level), Upto: Number(r.upto) }));
+  }
+
+  // length() of bytea stored EXTERNAL is the TOAST pointer's size: the value is not fetched.
+  async plainRows(lo: bigint, hi: bigint): Promise<StoredRow[]> {
+    const table = level(lo) === 0 ? this.blocks : this.rollups;
+    const res = await this.pool.query(`SELECT id, data FROM ${table} WHERE id BETWEEN $1 AND $2 AND length(data) % 4 = 0 ORDER BY id`, [String(lo), String(hi)]);
+    return res.rows.map((r) => ({ id: BigInt(r.id), data: r.data }));
+  }
+
+  /** Queued behind the writes in progress like write(), so it never races a flush or a retention sweep. */
+  repack(rows: readonly RepackRow[], marks: readonly PackedMark[]): Promise<number> {
+    const p = this.last.catch(() => {}).then(() => this.repackNow(rows, marks));
+    this.last = p.then(() => {});
+    return p;
+  }
+
+  private async repackNow(rows: readonly RepackRow[], marks: readonly PackedMark[]): Promise<number> {
+    const c = await this.pool.connect();
+    let changed = 0;
+    try {
+      await c.query("BEGIN");
+      for (const r of rows) {
+        const data = Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength);
+        const res = r.level === 0
+          ? await c.query(`UPDATE ${this.blocks} SET data = $1 WHERE id = $2 AND t_end = $3 AND length(data) = $4`, [data, String(r.id), r.tEndUs, r.oldLength])
+          : await c.query(`UPDATE ${this.rollups} SET data = $1 WHERE id = $2 AND length(data) = $3`, [data, String(r.id), r.oldLength]);
+        changed += res.rowCount ?? 0;
+      }
+      for (const m of marks) {
+        await c.query(
+          `INSERT INTO "${this.schema}".series_packed (key, level, upto) VALUES ($1, $2, $3) ON CONFLICT (key, level) DO UPDATE SET upto = EXCLUDED.upto`,
+          [m.Key, m.Level, m.Upto],
+        );
+      }
+      await c.query("COMMIT");
+      return changed;
+    } catch (err) {
+      await c.query("ROLLBACK").catch(() => {});
+      throw err;
+    } finally {
+      c.release();
+    }
   }
 
   /** Partitions of raw blocks that exist now (tests, benchmark). */

@@ -4,7 +4,7 @@ import { DatabaseSync } from "node:sqlite";
 import type { StatementSync } from "node:sqlite";
 import { Worker } from "node:worker_threads";
 import { PAGE_SIZE } from "./blocks.ts";
-import type { PartRow, Registry, SeriesBackend, StoredRow, WriteRow } from "./backend.ts";
+import type { PackedMark, PartRow, Registry, RepackRow, SeriesBackend, StoredRow, WriteRow } from "./backend.ts";
 import type { Segment, SeriesSource, SeriesVariable } from "./store.ts";
 
 const SCHEMA = `
@@ -24,6 +24,10 @@ const SCHEMA = `
   );
   CREATE TABLE IF NOT EXISTS series_parts (
     Key INTEGER PRIMARY KEY, VarId TEXT NOT NULL, Seq INTEGER NOT NULL, UNIQUE (VarId, Seq)
+  );
+  -- Background compaction (compaction.ts): rows of (Key, Level) below Upto need no packing.
+  CREATE TABLE IF NOT EXISTS series_packed (
+    Key INTEGER NOT NULL, Level INTEGER NOT NULL, Upto INTEGER NOT NULL, PRIMARY KEY (Key, Level)
   );
 `;
 
@@ -57,6 +61,9 @@ export class SqliteSeries implements SeriesBackend {
   private readonly lastRow: StatementSync;
   private readonly firstRow: StatementSync;
   private readonly delRange: StatementSync;
+  private readonly plainIn: StatementSync;
+  private readonly repackRow: StatementSync;
+  private readonly putMark: StatementSync;
   private checkpointer: Worker | null = null;
 
   constructor(dataDir: string) {
@@ -79,6 +86,11 @@ export class SqliteSeries implements SeriesBackend {
     this.firstRow = this.db.prepare("SELECT Id, Data FROM series_rows WHERE Id BETWEEN ? AND ? ORDER BY Id LIMIT 1");
     this.firstRow.setReadBigInts(true);
     this.delRange = this.db.prepare("DELETE FROM series_rows WHERE Id BETWEEN ? AND ?");
+    // length() of a BLOB is read from the record header, without the blob itself.
+    this.plainIn = this.db.prepare("SELECT Id, Data FROM series_rows WHERE Id BETWEEN ? AND ? AND length(Data) % 4 = 0 ORDER BY Id");
+    this.plainIn.setReadBigInts(true);
+    this.repackRow = this.db.prepare("UPDATE series_rows SET Data = ? WHERE Id = ? AND length(Data) = ?");
+    this.putMark = this.db.prepare("INSERT OR REPLACE INTO series_packed (Key, Level, Upto) VALUES (?, ?, ?)");
   }
 
   loadRegistry(): Registry {
@@ -161,6 +173,23 @@ export class SqliteSeries implements SeriesBackend {
 
   dropBefore(): number {
     return 0;
+  }
+
+  loadPackedMarks(): PackedMark[] {
+    return this.db.prepare("SELECT Key, Level, Upto FROM series_packed").all() as PackedMark[];
+  }
+
+  plainRows(lo: bigint, hi: bigint): StoredRow[] {
+    return (this.plainIn.all(lo, hi) as Array<{ Id: bigint; Data: Uint8Array }>).map((r) => ({ id: r.Id, data: r.Data }));
+  }
+
+  repack(rows: readonly RepackRow[], marks: readonly PackedMark[]): number {
+    let changed = 0;
+    this.transaction(() => {
+      for (const r of rows) changed += Number(this.repackRow.run(r.data, r.id, r.oldLength).changes);
+      for (const m of marks) this.putMark.run(m.Key, m.Level, m.Upto);
+    });
+    return changed;
   }
 
   /** Bytes on disk (database + WAL). */

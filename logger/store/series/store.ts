@@ -1,8 +1,9 @@
 import type { DatabaseSync } from "node:sqlite";
-import { BLOCK_SAMPLES, CHUNK_BUCKETS, LEVELS, TOP, decodeBlock, decodeChunk, rowKey, rowRange } from "./blocks.ts";
+import { BLOCK_SAMPLES, CHUNK_BUCKETS, FANOUT, LEVELS, TOP, decodeBlock, decodeChunk, emptyChunk, givingBackReads, packBlock, packChunk, rowKey, rowRange } from "./blocks.ts";
 import type { Chunk } from "./blocks.ts";
 import { MISS } from "./backend.ts";
 import type { Registry, SeriesBackend, StoredRow, WriteRow } from "./backend.ts";
+import { Compactor } from "./compaction.ts";
 import { summarize } from "./ranges.ts";
 import type { RowReader } from "./ranges.ts";
 import { emptySummary } from "./rollups.ts";
@@ -11,6 +12,7 @@ import { SqliteSeries } from "./sqlite.ts";
 import { VarSeries } from "./writer.ts";
 import { HUNG_WRITE_MS, OutageBuffer } from "./outage.ts";
 import type { OutageStatus } from "./outage.ts";
+import type { RowCodec } from "./writer.ts";
 
 export type SeriesSource = { Id: string; Name: string; PeriodUs: number; RetentionSec: number | null };
 export type SeriesVariable = { Key: number; Id: string; SourceId: string; Name: string; Unit: string };
@@ -36,6 +38,11 @@ class TooManyMisses extends Error {}
 /** Time series of equidistant float32 samples: in ${dataDir}/series.db, or in PostgreSQL (open()). */
 export class SeriesStore {
   readonly backend: SeriesBackend;
+  /**
+   * Complete rows packed (the default) or plain; set before appending (SERIES_CODEC=plain, the
+   * benchmark's reference). Rows are read in either form whatever this says.
+   */
+  readonly codec: RowCodec = { pack: true };
   private readonly sources = new Map<string, SeriesSource>();
   private readonly vars = new Map<string, SeriesVariable>();
   private readonly series = new Map<number, VarSeries>();
@@ -61,6 +68,9 @@ export class SeriesStore {
    * which would delete a recording of 2015 the moment it is imported, so these keep everything.
    */
   readonly retentionExempt = new Set<string>();
+  /** Packs the plain rows the store holds from before (startCompaction; compaction.ts). */
+  private compactor: Compactor | null = null;
+  private compactTimer: NodeJS.Timeout | null = null;
   /** Told about write failures and recoveries (the logger's trace). */
   onEvent: (level: "warn" | "info", message: string) => void = () => {};
   /** The bound on what waits in memory while writes fail, and what an outage cost (outage.ts). */
@@ -83,6 +93,7 @@ export class SeriesStore {
           if (vs.end >= 0) vs.pending = pendingOf(vs, this.reader());
         }
       }
+      this.compactor = this.newCompactor();
     }
   }
 
@@ -106,6 +117,7 @@ export class SeriesStore {
     await Promise.all(Array.from({ length: 8 }, async () => {
       for (let job = jobs.shift(); job; job = jobs.shift()) await job();
     }));
+    store.compactor = store.newCompactor();
     return store;
   }
 
@@ -233,7 +245,7 @@ export class SeriesStore {
       this.backend.putPart({ Key: key, VarId: v.Id, Seq: seg.Seq });
       keys.set(seg.Seq, key);
     }
-    const vs = new VarSeries(key, seg.PeriodUs, this.sinkFor(key));
+    const vs = new VarSeries(key, seg.PeriodUs, this.sinkFor(key), this.codec);
     vs.floor = Math.ceil(seg.StartUs / seg.PeriodUs);
     this.series.set(key, vs);
   }
@@ -281,7 +293,7 @@ export class SeriesStore {
     this.backend.putVariable(sv, seg.Seq);
     this.vars.set(v.Id, sv);
     this.keysOf(v.Id).set(seg.Seq, key);
-    const vs = new VarSeries(key, seg.PeriodUs, this.sinkFor(key));
+    const vs = new VarSeries(key, seg.PeriodUs, this.sinkFor(key), this.codec);
     vs.floor = Math.ceil(seg.StartUs / seg.PeriodUs);
     this.series.set(key, vs);
     return sv;
@@ -415,11 +427,92 @@ export class SeriesStore {
   }
 
   private rowOf(id: bigint, data: Uint8Array): WriteRow {
+    return { id, data, level: Number((id >> 40n) & 7n), tEndUs: this.tEndUs(id) };
+  }
+
+  /** End of the time a row covers, µs (the partition key of raw blocks on PostgreSQL). */
+  private tEndUs(id: bigint): number {
     const level = Number((id >> 40n) & 7n);
     const index = Number(id & 0xffffffffffn);
     const vs = this.series.get(Number(id >> 43n));
     const span = level === 0 ? BLOCK_SAMPLES : CHUNK_BUCKETS * LEVELS[level]!;
-    return { id, data, level, tEndUs: (index + 1) * span * (vs?.periodUs ?? 1) };
+    return (index + 1) * span * (vs?.periodUs ?? 1);
+  }
+
+  // ---- background compaction (compaction.ts) ----
+
+  private newCompactor(): Compactor {
+    const store = this;
+    return new Compactor({
+      backend: this.backend,
+      codec: this.codec,
+      parts: () => store.allParts(),
+      queued: (id) => Boolean(store.unflushed.get(Number(id >> 43n))?.has(id) || store.writing.has(id)),
+      queuedFloor: (key, level) => {
+        let floor = Number.POSITIVE_INFINITY;
+        const ids = [...(store.unflushed.get(key)?.keys() ?? []), ...store.writing.keys()];
+        for (const id of ids) {
+          if (Number(id >> 43n) === key && Number((id >> 40n) & 7n) === level) floor = Math.min(floor, Number(id & 0xffffffffffn));
+        }
+        return floor;
+      },
+      tEndUs: (id) => store.tEndUs(id),
+    });
+  }
+
+  /** Every part's write state, and whether appends go to it (the current segment of its source). */
+  private allParts(): Array<{ vs: VarSeries; open: boolean }> {
+    const out: Array<{ vs: VarSeries; open: boolean }> = [];
+    for (const [varId, keys] of this.partKeys) {
+      const v = this.vars.get(varId);
+      const list = v ? this.segments.get(v.SourceId) : undefined;
+      const currentSeq = list?.[list.length - 1]?.Seq;
+      for (const [seq, key] of keys) {
+        const vs = this.series.get(key);
+        if (vs) out.push({ vs, open: seq === currentSeq });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Starts packing, in the background, the plain rows stored before packing existed: after
+   * delayMs (never during start-up), one window of rows per step, pauseMs between steps. Stops
+   * at close; says in the trace (onEvent) when it found rows to pack and when it is done.
+   */
+  startCompaction(o: { delayMs?: number; pauseMs?: number } = {}): void {
+    const compactor = this.compactor;
+    if (!compactor || this.compactTimer || this.closed || !this.codec.pack) return;
+    const pauseMs = o.pauseMs ?? 50;
+    const wait = (ms: number) => new Promise<void>((done) => (this.compactTimer = setTimeout(done, ms).unref()));
+    const run = async () => {
+      try {
+        let announced = false;
+        while (!this.closed && (await compactor.step())) {
+          if (!announced && compactor.packed > 0) {
+            announced = true;
+            this.onEvent("info", "Series store: packing the rows stored before packing existed, in the background");
+          }
+          await wait(pauseMs);
+        }
+        if (announced) this.onEvent("info", `Series store: background packing done, ${compactor.packed} rows packed, ${(compactor.saved / 2 ** 20).toFixed(0)} MiB saved`);
+        while (!this.closed) {
+          await wait(60_000);
+          if (!this.closed) await compactor.saveMarks();
+        }
+      } catch (err) {
+        if (!this.closed) this.onEvent("warn", `Series store: background packing stopped (${(err as Error).message}); it resumes at the next start`);
+      }
+    };
+    this.compactTimer = setTimeout(() => void run(), o.delayMs ?? 30_000).unref();
+  }
+
+  /** Runs background compaction to its end now (tests, tools); resolves to the rows packed. */
+  async compactAll(onStep?: (packed: number) => void): Promise<number> {
+    const compactor = this.compactor;
+    if (!compactor) return 0;
+    while (!this.closed && (await compactor.step())) onStep?.(compactor.packed);
+    return compactor.packed;
   }
 
   // PostgreSQL: one write at a time (queueWrite chains them), rows readable in `writing` until it
@@ -475,7 +568,7 @@ export class SeriesStore {
   // the raw rows, so after a crash they are never behind; the unfinished bucket of each level
   // is recomputed from the level below (pendingOf; bounded: < 64 buckets or samples per level).
   private recoverEdges(key: number, seg: Segment, edge: (lo: bigint, hi: bigint, last: boolean) => StoredRow | undefined): VarSeries {
-    const vs = new VarSeries(key, seg.PeriodUs, this.sinkFor(key));
+    const vs = new VarSeries(key, seg.PeriodUs, this.sinkFor(key), this.codec);
     vs.floor = Math.ceil(seg.StartUs / seg.PeriodUs);
     this.series.set(key, vs);
     const last = edge(...rowRange(key, 0), true);
@@ -491,7 +584,8 @@ export class SeriesStore {
       const row = edge(...rowRange(key, j), true);
       if (row) {
         vs.chunkIdx[j] = Number(row.id & 0xffffffffffn);
-        vs.chunks[j] = decodeChunk(row.data);
+        // A buffer of its own: the writer keeps filling this chunk.
+        vs.chunks[j] = decodeChunk(row.data, emptyChunk());
       }
     }
     return vs;
@@ -538,9 +632,12 @@ export class SeriesStore {
    * reading as it goes. PostgreSQL: fn runs with the rows fetched so far; the rows it missed are
    * fetched in one query and fn runs again, until it misses nothing (the rows a summary needs
    * depend on the range, not on the values, so that is usually the second run). fn must not
-   * have side effects beyond its result.
+   * have side effects beyond its result. `transient`: the result holds none of the rows fn read
+   * (text, copies), so the buffers they were decoded into are reused at once (long answers read
+   * slice by slice).
    */
-  async read<T>(fn: (rows: RowReader) => T): Promise<T> {
+  async read<T>(read: (rows: RowReader) => T, opts: { transient?: boolean } = {}): Promise<T> {
+    const fn = opts.transient ? (rows: RowReader) => givingBackReads(() => read(rows)) : read;
     if (this.backend instanceof SqliteSeries) return fn(this.reader());
     const fetched = new Map<bigint, Uint8Array | null>();
     for (;;) {
@@ -641,6 +738,50 @@ export class SeriesStore {
     this.backend.setRetention(sourceId, retentionSec);
   }
 
+  /**
+   * Bytes per sample that rows written now take, raw block and rollups together: from the last
+   * complete block and level-1 chunk of up to `sample` variables, packed as they would be
+   * written if stored plain. `measured` false: nothing complete yet, the plain size is assumed.
+   * Rows' bytes only: the embedded file adds ~5 % (4 KiB pages), PostgreSQL its row overhead.
+   */
+  async bytesPerSample(sample = 64): Promise<{ value: number; measured: boolean }> {
+    const parts = this.allParts().filter((p) => p.open).slice(0, sample);
+    const rows = await this.read((r) => {
+      const out: Array<{ level: number; data: Uint8Array | Float32Array | Chunk }> = [];
+      for (const { vs } of parts) {
+        if (vs.blockIdx > 0) {
+          const b = r.block(vs, vs.blockIdx - 1);
+          if (b && b.length === BLOCK_SAMPLES) out.push({ level: 0, data: b });
+        }
+        if (vs.chunkIdx[1]! > 0) {
+          const c = r.chunk(vs, 1, vs.chunkIdx[1]! - 1);
+          if (c && c.length === CHUNK_BUCKETS) out.push({ level: 1, data: c });
+        }
+      }
+      return out;
+    });
+    let raw = 0;
+    let samples = 0;
+    let rollup = 0;
+    let buckets = 0;
+    for (const r of rows) {
+      if (r.level === 0) {
+        const b = r.data as Float32Array;
+        raw += this.codec.pack ? packBlock(b, b.length).byteLength : b.length * 4;
+        samples += b.length;
+      } else {
+        const c = r.data as Chunk;
+        rollup += this.codec.pack ? packChunk(c).byteLength : c.length * 20;
+        buckets += c.length;
+      }
+    }
+    // Every level above 1 has 1/64 of the buckets of the one below.
+    const levels = 1 + 1 / FANOUT + 1 / FANOUT ** 2;
+    const rollupPerSample = (buckets ? rollup / buckets : 20) / FANOUT * levels;
+    if (!samples) return { value: 4 + 20 / FANOUT * levels, measured: false };
+    return { value: raw / samples + rollupPerSample, measured: true };
+  }
+
   /** Bytes on disk of the embedded engine (database + WAL); size() on either engine. */
   sizeOnDisk(): number {
     if (!(this.backend instanceof SqliteSeries)) throw new Error("The series store is not on SQLite: use size()");
@@ -661,14 +802,19 @@ export class SeriesStore {
    */
   close(): Promise<void> {
     if (this.closing) return this.closing;
+    if (this.compactTimer) clearTimeout(this.compactTimer);
     if (this.backend instanceof SqliteSeries) {
       void this.flush();
       this.closed = true;
+      const marks = this.compactor?.followingMarks() ?? [];
+      if (marks.length) this.backend.repack([], marks);
       return (this.closing = this.backend.close());
     }
     const backend = this.backend;
     return (this.closing = this.settled().then(async () => {
       this.closed = true;
+      const marks = this.compactor?.followingMarks() ?? [];
+      if (marks.length) await Promise.resolve(backend.repack([], marks)).catch(() => {});
       await backend.close();
     }));
   }

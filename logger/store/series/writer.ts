@@ -1,9 +1,16 @@
-import { BLOCK_SAMPLES, CHUNK_BUCKETS, FANOUT, LEVELS, TOP, emptyChunk, encodeBlock, encodeChunk, rowKey } from "./blocks.ts";
+import { BLOCK_SAMPLES, CHUNK_BUCKETS, FANOUT, LEVELS, TOP, emptyChunk, encodeBlock, encodeChunk, packBlock, packChunk, rowKey } from "./blocks.ts";
 import type { Chunk } from "./blocks.ts";
 import { addSamples, addSummary, emptySummary, putBucket, resetSummary } from "./rollups.ts";
 import type { Summary } from "./rollups.ts";
 
 export type RowSink = (key: bigint, bytes: Uint8Array) => void;
+
+/**
+ * How complete rows are stored, shared by every variable of a store: packed (docs/storage.md;
+ * the default) or plain (SERIES_CODEC=plain, and the benchmark's reference). The row still
+ * being filled is always written plain: it is rewritten at every flush until it is complete.
+ */
+export type RowCodec = { pack: boolean };
 
 // The write side of one variable: the block and rollup chunks being filled, and the
 // unfinished bucket of every level. Invariant: pending[j] is bucket floor(end / LEVELS[j]),
@@ -25,11 +32,13 @@ export class VarSeries {
   pending: Summary[] = [];
   pendingIdx: number[] = new Array(TOP + 1).fill(0);
   private readonly sink: RowSink;
+  private readonly codec: RowCodec;
 
-  constructor(key: number, periodUs: number, sink: RowSink) {
+  constructor(key: number, periodUs: number, sink: RowSink, codec: RowCodec = { pack: false }) {
     this.key = key;
     this.periodUs = periodUs;
     this.sink = sink;
+    this.codec = codec;
     for (let j = 0; j <= TOP; j++) {
       this.chunks.push(emptyChunk());
       this.pending.push(emptySummary());
@@ -122,7 +131,10 @@ export class VarSeries {
   }
 
   private nextBlock(blk: number): void {
-    if (this.blockIdx >= 0 && this.rawDirty) this.sink(rowKey(this.key, 0, this.blockIdx), encodeBlock(this.raw, this.rawLen));
+    if (this.blockIdx >= 0 && this.rawDirty) {
+      // Complete: no sample of it comes any more (the store only grows forward).
+      this.sink(rowKey(this.key, 0, this.blockIdx), this.codec.pack ? packBlock(this.raw, this.rawLen) : encodeBlock(this.raw, this.rawLen));
+    }
     this.blockIdx = blk;
     // Reused, not replaced: encodeBlock copied it, and two 16 KB arrays per block were an
     // import's main garbage. Readers use a block they get synchronously (no await in between).
@@ -133,7 +145,8 @@ export class VarSeries {
 
   private nextChunk(level: number, c: number): void {
     if (this.chunkIdx[level]! >= 0 && this.chunkDirty[level]) {
-      this.sink(rowKey(this.key, level, this.chunkIdx[level]!), encodeChunk(this.chunks[level]!));
+      const chunk = this.chunks[level]!;
+      this.sink(rowKey(this.key, level, this.chunkIdx[level]!), this.codec.pack ? packChunk(chunk) : encodeChunk(chunk));
     }
     this.chunkIdx[level] = c;
     this.chunks[level] = emptyChunk();

@@ -35,7 +35,7 @@ describe("outage memory", () => {
     expect(mod.recallPage(contextOf({ sid: "sid-a" }), "")).toBeUndefined();
   });
 
-  it("remembers the shell only for dashboard pages, and serves it without the one-time toast or stale counts", async () => {
+  it("remembers the shell only for dashboard pages, and serves it without the one-time toast, with the alarm state unknown and the outage said", async () => {
     mod.forgetOutagePages();
     const session = { sid: "sid-c", accessToken: "token-c" };
     const shell = { nav: ["dashboard"], toast: { text: "saved" }, hashToken: true, alerts: { alarms: { active: 2, unacknowledged: 1 }, messages: [] } };
@@ -43,7 +43,9 @@ describe("outage memory", () => {
     mod.rememberShell(contextOf(session), new Request("http://localhost/dashboard?kiosk"), shell);
     const kept = (await mod.outageShell(contextOf(session), new Request("http://localhost/dashboard?kiosk"))) as typeof shell;
     expect(kept.nav).toEqual(["dashboard"]);
-    expect(kept).toMatchObject({ toast: null, hashToken: false, alerts: { alarms: null, messages: null } });
+    // A count from before could be untrue: the bell says the alarm state is unknown (issue 26 §2),
+    // and the shell says since when the page is the one remembered.
+    expect(kept).toMatchObject({ toast: null, hashToken: false, alerts: { alarms: "unknown", messages: null }, logger: { since: expect.any(Number) } });
     // Nothing remembered: a bare, signed-out shell from the cookies alone.
     const { i18nextMiddleware } = await import("~/services/i18n.server");
     const request = new Request("http://localhost/dashboard?kiosk", { headers: { Cookie: "loggia_tz=Europe%2FRome" } });
@@ -53,7 +55,7 @@ describe("outage memory", () => {
       bare = (await mod.outageShell(context, request)) as Record<string, unknown>;
       return new Response();
     });
-    expect(bare).toMatchObject({ signedIn: false, loginRequired: true, nav: [], dashboards: [], locale: "it", timeZone: "Europe/Rome", toast: null });
+    expect(bare).toMatchObject({ signedIn: false, loginRequired: true, nav: [], dashboards: [], locale: "it", timeZone: "Europe/Rome", toast: null, logger: { since: null } });
   });
 
   it("judges the remembered values offline, aged since the newest one", () => {

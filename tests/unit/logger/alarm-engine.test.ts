@@ -92,6 +92,23 @@ describe("alarm engine", () => {
     return id;
   }
 
+  it("keeps the value that raised the alarm on its row after it returns; the history has both (issue 26 §4)", async () => {
+    const id = await addRule();
+    await feed([80, 93.5]);
+    expect(await alarmRow(id)).toMatchObject({ State: "ActiveUnacknowledged", Value: 93.5 });
+    await feed([84]);
+    // Returned, not acknowledged: the row still says what raised it (the console labels it "at activation").
+    expect(await alarmRow(id)).toMatchObject({ State: "ReturnedUnacknowledged", Active: false, Value: 93.5 });
+    const events = (await history(id)).map((h) => [h.Event, h.Value]);
+    expect(events).toEqual([
+      ["Activated", 93.5],
+      ["Cleared", 84],
+    ]);
+    expect((await alarming()).at(-1)?.Text).toContain("returned to normal (84");
+    await feed([96]);
+    expect(await alarmRow(id)).toMatchObject({ State: "ActiveUnacknowledged", Value: 96 });
+  });
+
   it("walks the full lifecycle and writes history and messages", async () => {
     const id = await addRule();
     await feed([80, 85, 91]);

@@ -98,13 +98,21 @@ describe("a heavy answer in a logger process of its own", () => {
   it("streams a JSON answer of 10 variables × 300,000 buckets: the logger grows by a fraction of it", async () => {
     // On a whole second: buckets of 2 ms then start at Start (an odd one would add a bucket before it).
     const end = Math.floor(Date.now() / 1000) * 1000 - 60_000;
-    const before = rssOf(child.pid!);
-    const { peak, result } = await peakRss(child.pid!, async () => drain(await post(url, admin, "/history/data", heavyBody(end))));
+    const read = async () => {
+      const before = rssOf(child.pid!);
+      const { peak, result } = await peakRss(child.pid!, async () => drain(await post(url, admin, "/history/data", heavyBody(end))));
+      return { growth: peak - before, result };
+    };
+    // The first read of these rows also fills SQLite's page cache (up to 32 MB, PRAGMA
+    // cache_size) and compiles the code it runs: +16…30 MB, the same for any size of answer.
+    const first = await read();
+    expect(first.growth).toBeLessThan(first.result.bytes / 2);
+    const { growth, result } = await read();
     expect(result.head).toMatch(/^\{"Success":true,"Data":\[\{"TimeSeries":\{"Type":"equidistant","Format":"json","Unit":"ms","Start":\d+,"AbsoluteStart":\d+,"Delta":2,"End":\d+,"Size":300000,"MeasurementId":"","Updating":false,"Values":\[\[/);
     expect(result.tail).toMatch(/\]\]\}\}\],"ReturnState":\{"Value":0,"Description":"OK"\}\}$/);
     expect(result.bytes).toBeGreaterThan(50 * MB);
     // Built whole, the columns alone were ~100 MB of numbers (and the issue saw 460 MB for 10 × 1 M).
-    expect(peak - before).toBeLessThan(result.bytes / 4);
+    expect(growth).toBeLessThan(result.bytes / 4);
   }, 120_000);
 
   it("five Viewers that stop reading hold a piece each, and the memory is back when they leave", async () => {

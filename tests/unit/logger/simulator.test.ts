@@ -37,6 +37,28 @@ describe("simulator", () => {
     }
   });
 
+  it("acquires the bench's analog inputs through a 24-bit converter on each channel's range", () => {
+    const rig = buildRig(resolveSim({ seed: 1 }));
+    for (const name of ["Oil temperature", "Hydraulic pressure", "Strain gauge 1", "Shaft speed", "Vibration"]) {
+      const v = rig.model.variables.find((x) => x.Name === name)!;
+      const lsb = (v.RangeMax! - v.RangeMin!) / 2 ** 24;
+      const x = samples(1, name, START, 20_000);
+      const codes = new Set<number>();
+      for (const value of x) {
+        // Every sample is one of the converter's 2^24 codes, scaled to the unit as float32.
+        const code = Math.round((value - v.RangeMin!) / lsb);
+        expect(code).toBeGreaterThanOrEqual(0);
+        expect(code).toBeLessThan(2 ** 24);
+        expect(Math.fround(v.RangeMin! + code * lsb)).toBe(value);
+        codes.add(code);
+      }
+      // With the converter's noise: many codes, also where the signal holds still.
+      expect(codes.size, name).toBeGreaterThan(1000);
+    }
+    // Digital inputs and the other devices are not the bench's converters.
+    expect(samples(1, "Valve 1 open", START, 1000).every((b) => b === 0 || b === 1)).toBe(true);
+  });
+
   it("gives the vibration channel spectral lines above the noise floor", () => {
     const n = 4000;
     const x = samples(1, "Vibration", START, n);

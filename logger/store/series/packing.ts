@@ -1,0 +1,245 @@
+// Lossless packing of int32 streams (the bit patterns of float32 samples, of rollup columns):
+// zigzag deltas, bit-packed 32 at a time at the width that costs least, with the few values too
+// wide for it (a zero crossing, the edge of a gap) kept whole as exceptions (patched frame of
+// reference, "PFOR"). Integer arithmetic on bit patterns is exact, so every pattern — NaN, ±0,
+// ±Inf, subnormals — comes back as it was.
+//
+// Hand-written rather than a library: npm has zstd/lz4 bindings and varint/FastPFOR ports for
+// plain integers, but nothing for float32 bit patterns at the decode speed raw reads need
+// (≥ 500 M samples/s per core: shuffle + zstd through node:zlib decodes 20–130 M/s here, see
+// docs/storage.md); these are plain loops over typed arrays.
+//
+// A stream of n values (G = ceil(n / 32) groups), every section 4-byte aligned:
+//   u16 exceptions, u16 0, i32 first value (deltas start from it) | G widths (u8, 0–32), padded
+//   | Σ widths u32 words | u32 0 (read-ahead) | exceptions × u16 position, padded
+//   | exceptions × u32 value (the whole residual)
+
+const GROUP = 32;
+/** Largest stream: a raw block (4080 samples); chunk columns are 816. */
+export const MAX_VALUES = 4096;
+const EXCEPTION_BYTES = 6;
+/** Past any position: no exception left. */
+const NONE = 1 << 30;
+
+const pad4 = (n: number) => (n + 3) & ~3;
+// Integer arithmetic stays in int32 (V8 deoptimises a loop whose value leaves it: (1 << 31) - 1
+// does; so does -0 from negating 0).
+const maskOf = (w: number) => (w === 0 ? 0 : (-1 >>> (32 - w)) | 0);
+
+// Scratch space of the encoder (one thread; encoding never awaits).
+const residual = new Int32Array(MAX_VALUES);
+const widths = new Uint8Array(MAX_VALUES / GROUP);
+const histogram = new Int32Array(33);
+
+/** Upper bound of the bytes packInts writes for n values. */
+export function packedBound(n: number): number {
+  const groups = Math.ceil(n / GROUP);
+  return 8 + pad4(groups) + groups * GROUP * 4 + 4 + pad4(2 * n) + 4 * n;
+}
+
+/**
+ * Packs values[0..n) into out at byte offset `at` (a multiple of 4; out's byteOffset too) and
+ * returns the offset after it. out must have packedBound(n) bytes from `at`.
+ */
+export function packInts(values: Int32Array, n: number, out: Uint8Array, at: number): number {
+  if (n > MAX_VALUES) tooMany(n);
+  const first = n > 0 ? values[0]! : 0;
+  zigzagDeltas(values, n, first);
+  const groups = (n + GROUP - 1) >>> 5;
+  residual.fill(0, n, groups * GROUP);
+  let exceptions = 0;
+  let words = 0;
+  for (let g = 0; g < groups; g++) {
+    const w = chooseWidth(g * GROUP);
+    widths[g] = w;
+    words += w;
+    exceptions += histogramAbove(w);
+  }
+  out[at] = exceptions & 0xff;
+  out[at + 1] = exceptions >>> 8;
+  out[at + 2] = 0;
+  out[at + 3] = 0;
+  new Int32Array(out.buffer, out.byteOffset + at + 4, 1)[0] = first;
+  let p = at + 8;
+  out.set(widths.subarray(0, groups), p);
+  out.fill(0, p + groups, p + pad4(groups));
+  p += pad4(groups);
+  const w32 = new Int32Array(out.buffer, out.byteOffset + p, words + 1);
+  let wi = 0;
+  for (let g = 0; g < groups; g++) {
+    const w = widths[g]!;
+    if (w !== 0) wi = packGroup(w32, wi, w, g * GROUP);
+  }
+  w32[wi] = 0;
+  p += (words + 1) * 4;
+  const positions = new Uint16Array(out.buffer, out.byteOffset + p, exceptions);
+  const valuesAt = p + pad4(2 * exceptions);
+  const whole = new Int32Array(out.buffer, out.byteOffset + valuesAt, exceptions);
+  let e = 0;
+  for (let g = 0; g < groups && e < exceptions; g++) {
+    const w = widths[g]!;
+    if (w !== 32) e = collectExceptions(positions, whole, e, w, g * GROUP, n);
+  }
+  out.fill(0, p + 2 * exceptions, valuesAt);
+  return valuesAt + 4 * exceptions;
+}
+
+function tooMany(n: number): never {
+  throw new Error(`packInts: ${n} values, at most ${MAX_VALUES}`);
+}
+
+function zigzagDeltas(values: Int32Array, n: number, first: number): void {
+  let prev = first;
+  for (let i = 0; i < n; i++) {
+    const v = values[i]!;
+    const d = (v - prev) | 0;
+    residual[i] = (d << 1) ^ (d >> 31);
+    prev = v;
+  }
+}
+
+// The width of the group at `from`: 4 bytes per bit of width, EXCEPTION_BYTES per value that
+// does not fit. Leaves the group's histogram of bit lengths in `histogram`.
+function chooseWidth(from: number): number {
+  histogram.fill(0);
+  for (let i = from, end = from + GROUP; i < end; i++) histogram[32 - Math.clz32(residual[i]!)]!++;
+  let best = 32;
+  let bestCost = 4 * 32;
+  let over = 0;
+  for (let w = 31; w >= 0; w--) {
+    over += histogram[w + 1]!;
+    const cost = 4 * w + EXCEPTION_BYTES * over;
+    if (cost <= bestCost) {
+      best = w;
+      bestCost = cost;
+    }
+  }
+  return best;
+}
+
+function histogramAbove(w: number): number {
+  let o = 0;
+  for (let k = w + 1; k <= 32; k++) o += histogram[k]!;
+  return o;
+}
+
+function packGroup(w32: Int32Array, wi: number, w: number, from: number): number {
+  const mask = maskOf(w);
+  let acc = 0;
+  let bits = 0;
+  for (let i = from, end = from + GROUP; i < end; i++) {
+    const v = residual[i]! & mask;
+    acc |= v << bits;
+    bits += w;
+    if (bits >= 32) {
+      w32[wi++] = acc;
+      bits -= 32;
+      acc = bits > 0 ? (v >>> (w - bits)) | 0 : 0;
+    }
+  }
+  return wi;
+}
+
+function collectExceptions(positions: Uint16Array, whole: Int32Array, e: number, w: number, from: number, n: number): number {
+  const end = from + GROUP < n ? from + GROUP : n;
+  for (let i = from; i < end; i++) {
+    const r = residual[i]!;
+    if (r >>> w !== 0) {
+      positions[e] = i;
+      whole[e++] = r;
+    }
+  }
+  return e;
+}
+
+/**
+ * Unpacks n values packed at byte offset `at` of a row into out[0..n) (out needs room for
+ * ceil(n / 32) × 32). `words` is the row as Int32Array from its start (4-byte aligned).
+ * Returns the byte offset after the stream.
+ */
+export function unpackInts(bytes: Uint8Array, words: Int32Array, at: number, n: number, out: Int32Array, signLast = false): number {
+  const runs = signLast ? RUNS_SIGN_LAST : RUNS;
+  const exceptions = bytes[at]! | (bytes[at + 1]! << 8);
+  const groups = (n + GROUP - 1) >>> 5;
+  const widthsAt = at + 8;
+  let wi = (widthsAt + pad4(groups)) >> 2;
+  let total = 0;
+  for (let g = 0; g < groups; g++) total += bytes[widthsAt + g]!;
+  const positionsAt = (wi + total + 1) << 2;
+  const valuesAt = positionsAt + pad4(2 * exceptions);
+  let e = 0;
+  let nextException = exceptions > 0 ? bytes[positionsAt]! | (bytes[positionsAt + 1]! << 8) : NONE;
+  let p = words[(at + 4) >> 2]!;
+  for (let g = 0, o = 0; g < groups; g++, o += GROUP) {
+    const w = bytes[widthsAt + g]!;
+    if (nextException >= o + GROUP) {
+      // The common case, in one pass: unpack, undo zigzag and delta (a last, partial group
+      // too: out has room for it, and its padding decodes to repeats of the last value).
+      if (w === 0) out.fill(signLast ? signFirst(p) : p, o, o + GROUP);
+      else p = runs[w]!(words, wi, out, o, p);
+      wi += w;
+      continue;
+    }
+    if (w === 0) out.fill(0, o, o + GROUP);
+    else unpackGroup(words, wi, w, out, o);
+    wi += w;
+    // Exceptions of this group replace what was packed for them.
+    while (nextException < o + GROUP) {
+      out[nextException] = words[(valuesAt >> 2) + e]!;
+      e++;
+      nextException = e < exceptions ? bytes[positionsAt + 2 * e]! | (bytes[positionsAt + 2 * e + 1]! << 8) : NONE;
+    }
+    const end = o + GROUP < n ? o + GROUP : n;
+    for (let i = o; i < end; i++) {
+      const r = out[i]!;
+      p = (p + ((r >>> 1) ^ (0 - (r & 1)))) | 0;
+      out[i] = signLast ? signFirst(p) : p;
+    }
+  }
+  return valuesAt + 4 * exceptions;
+}
+
+/** Moves the sign bit back from the bottom to the top (the inverse of signLast's packing). */
+const signFirst = (v: number) => (v >>> 1) | (v << 31);
+
+type Run = (words: Int32Array, wi: number, out: Int32Array, o: number, p: number) => number;
+
+/**
+ * One function per width (1–32) that unpacks a whole group of 32 values from words[wi…] into
+ * out[o…] and undoes zigzag and delta from p; returns the last value. Generated as straight-line
+ * code with constant shifts and masks: 1.3–1.6× faster than a loop over a variable width, which
+ * V8 cannot unroll (measured in one process on the simulator's bench signals). The source is
+ * built here from numbers only — nothing from outside reaches it.
+ */
+const RUNS: Array<Run | null> = Array.from({ length: 33 }, (_, w) => (w === 0 ? null : runOf(w, false)));
+/** The same, storing each value with its sign bit moved back to the top (blocks packed sign-last). */
+const RUNS_SIGN_LAST: Array<Run | null> = Array.from({ length: 33 }, (_, w) => (w === 0 ? null : runOf(w, true)));
+
+function runOf(w: number, signLast: boolean): Run {
+  const mask = maskOf(w);
+  let code = "let c = words[wi];\nlet v = 0;\n";
+  for (let j = 0, bit = 0; j < GROUP; j++, bit += w) {
+    const k = bit >>> 5;
+    const sh = bit & 31;
+    if (sh + w > 32) code += `v = ((c >>> ${sh}) | ((c = words[wi + ${k + 1}]) << ${32 - sh})) & ${mask};\n`;
+    else code += `v = ${sh === 0 ? "c" : `(c >>> ${sh})`} & ${mask};\n${sh + w === 32 && j < GROUP - 1 ? `c = words[wi + ${k + 1}];\n` : ""}`;
+    code += `p = (p + ((v >>> 1) ^ (0 - (v & 1)))) | 0;\nout[o + ${j}] = ${signLast ? "(p >>> 1) | (p << 31)" : "p"};\n`;
+  }
+  return new Function("words", "wi", "out", "o", "p", `${code}return p;`) as Run;
+}
+
+function unpackGroup(words: Int32Array, wi: number, w: number, out: Int32Array, o: number): void {
+  const mask = maskOf(w);
+  let cur = words[wi]!;
+  let sh = 0;
+  for (let j = 0; j < GROUP; j++) {
+    let v = cur >>> sh;
+    sh += w;
+    if (sh >= 32) {
+      sh -= 32;
+      cur = words[++wi]!;
+      if (sh > 0) v |= cur << (w - sh);
+    }
+    out[o + j] = v & mask;
+  }
+}

@@ -1,0 +1,143 @@
+import type { Page } from "@playwright/test";
+import { ADMIN_PASSWORD, expect, faultTest as test, signIn } from "./fixtures";
+import { ownStack, type OwnStack } from "./stack";
+
+// Issue 26 §1–§2 on the ordinary pages, with and without JavaScript: a logger that stops answering
+// (SIGSTOP) costs a page about its deadline, not the 15 s logger timeout; the page shows what was
+// known, marked, with the alarm state unknown — inside the shell, never a bare error page — and
+// comes back by itself. With JavaScript a network blip keeps the page and says Reconnecting.
+
+const PASSWORD = "faults-nojs-Admin-pass-1";
+const js = () => test.info().project.name !== "nojs";
+
+async function signInAt(page: Page, url: string) {
+  await page.goto(`${url}/signin`);
+  await page.getByLabel(/username/i).fill("admin");
+  await page.getByLabel(/^password$/i).fill(PASSWORD);
+  await page.getByLabel(/^password$/i).press("Enter");
+  await page.waitForURL((u) => !u.pathname.startsWith("/signin"));
+}
+
+async function withStack(run: (s: OwnStack) => Promise<void>) {
+  const stack = await ownStack({ adminPassword: PASSWORD });
+  try {
+    await run(stack);
+  } finally {
+    await stack.stop();
+  }
+}
+
+/** A page load, timed to its answer; the shell is there (logo, header) and no error page. */
+async function load(page: Page, url: string): Promise<{ ms: number; status: number | undefined }> {
+  const started = Date.now();
+  const answer = await page.goto(url);
+  const ms = Date.now() - started;
+  await expect(page.locator("header img[alt=Loggia]")).toBeVisible();
+  await expect(page.locator("[data-testid^=error-]")).toHaveCount(0);
+  return { ms, status: answer?.status() };
+}
+
+test("a paused logger: Variable Overview, Alarming and the dashboard answer within seconds with what was known, the alarm state unknown", async ({ page }) => {
+  test.setTimeout(150_000);
+  await withStack(async (stack) => {
+    await signInAt(page, stack.url);
+    // Seen once while the logger answers (what a page can show later is what this sign-in saw).
+    for (const path of ["/variableOverview?q=Oil", "/alarming", "/dashboard"]) await page.goto(`${stack.url}${path}`);
+    await expect(page.getByTestId("alarm-count")).not.toHaveAttribute("data-state", "unknown");
+
+    stack.pauseLogger();
+    try {
+      const vo = await load(page, `${stack.url}/variableOverview?q=Oil`);
+      expect(vo.ms).toBeLessThan(8_000);
+      expect(vo.status).toBe(503);
+      // Said in the shell: the logger is not answering, and as of when the page is.
+      await expect(page.getByTestId("logger-away")).toContainText(/The logger is not answering: this page shows what was known at \d\d:\d\d:\d\d/);
+      await expect(page.getByTestId("alarm-count")).toHaveAttribute("data-state", "unknown");
+      await expect(page.getByTestId("alarm-count")).toHaveAttribute("aria-label", "Alarm state unknown");
+      // The values: the last ones known, offline, never blank.
+      const row = page.getByTestId("variables-table").locator('tr[data-variable="Oil temperature"]');
+      await expect(row.getByTestId("value")).toHaveText(/\d/);
+      await expect(row).toHaveAttribute("data-freshness", "offline");
+      await expect(page.getByTestId("live-state")).toHaveAttribute("data-state", "offline");
+      await expect(page.getByTestId("live-state")).toHaveAttribute("data-reason", "logger");
+
+      const alarming = await load(page, `${stack.url}/alarming`);
+      expect(alarming.ms).toBeLessThan(8_000);
+      await expect(page.getByTestId("alarms-unknown")).toHaveText("Alarm state unknown: the logger is not answering.");
+      await expect(page.getByTestId("alarms-table")).toBeHidden();
+      if (!js()) expect(await page.content()).toMatch(/<noscript><meta http-equiv="refresh" content="10"\/?><\/noscript>/);
+
+      const dashboard = await load(page, `${stack.url}/dashboard`);
+      expect(dashboard.ms).toBeLessThan(8_000);
+      await expect(page.getByTestId("live-state")).toHaveAttribute("data-state", "offline");
+      await expect(page.getByTestId("alarm-banner")).toHaveAttribute("data-state", "unknown");
+    } finally {
+      stack.resumeLogger();
+    }
+    // Back by itself: with JavaScript the page polls and catches up; without, its refresh does.
+    await expect
+      .poll(
+        async () => {
+          if (!js()) await page.goto(`${stack.url}/dashboard`);
+          return page.getByTestId("live-state").getAttribute("data-state");
+        },
+        { timeout: 25_000 },
+      )
+      .toBe("live");
+    if (!js()) await page.goto(`${stack.url}/alarming`);
+    else await page.goto(`${stack.url}/alarming`);
+    await expect(page.getByTestId("logger-away")).toHaveCount(0);
+    await expect(page.getByTestId("alarm-count")).not.toHaveAttribute("data-state", "unknown");
+    await expect(page.getByTestId("alarms-unknown")).toHaveCount(0);
+    await page.goto("about:blank");
+  });
+});
+
+test("nothing known yet (the logger paused before anyone signed in): the error page is inside the shell, says it tries again, and the page comes back", async ({ page }) => {
+  test.setTimeout(120_000);
+  await withStack(async (stack) => {
+    stack.pauseLogger();
+    try {
+      const started = Date.now();
+      const answer = await page.goto(`${stack.url}/signin`);
+      expect(Date.now() - started).toBeLessThan(8_000);
+      expect(answer?.status()).toBe(503);
+      // The app's logo and header, not a bare page; the page says it tries again by itself.
+      await expect(page.locator("header img[alt=Loggia]")).toBeVisible();
+      await expect(page.getByTestId("error-503")).toContainText("The logger cannot be reached");
+      await expect(page.getByTestId("error-retry")).toHaveText("The page tries again by itself.");
+      if (!js()) expect(await page.content()).toMatch(/<noscript><meta http-equiv="refresh" content="10"\/?><\/noscript>/);
+    } finally {
+      stack.resumeLogger();
+    }
+    if (js()) {
+      // No reload: the error page revalidates with back-off, and the sign-in form appears.
+      await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
+      await expect(page.getByLabel(/username/i)).toBeVisible({ timeout: 15_000 });
+      expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
+    } else {
+      await page.goto(`${stack.url}/signin`);
+      await expect(page.getByLabel(/username/i)).toBeVisible();
+    }
+    await page.goto("about:blank");
+  });
+});
+
+test("the network lost during a navigation: the page stays, says Reconnecting, and goes on when the network is back", async ({ page, context }) => {
+  test.skip(!js(), "navigation by the router: JavaScript only");
+  await signIn(page, "admin", ADMIN_PASSWORD);
+  await page.goto("/versionInfo");
+  const heading = page.getByRole("heading", { level: 1 });
+  const before = await heading.textContent();
+  await context.setOffline(true);
+  await page.getByRole("link", { name: "Analytics" }).first().click();
+  await expect(page.getByTestId("reconnecting")).toHaveText(/^Reconnecting… \(last update \d\d:\d\d:\d\d\)$/, { timeout: 6_000 });
+  // The page it came from, not an error page.
+  await expect(heading).toHaveText(before!);
+  await expect(page.locator("[data-testid^=error-]")).toHaveCount(0);
+  await expect(page).toHaveURL(/\/versionInfo$/);
+  await context.setOffline(false);
+  await expect(page).toHaveURL(/\/analytics/, { timeout: 6_000 });
+  await expect(page.getByTestId("reconnecting")).toHaveCount(0);
+  await expect(page.locator("[data-testid^=error-]")).toHaveCount(0);
+});

@@ -1,0 +1,129 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { forgetCachedAnswers } from "~/services/logger/cache.server";
+import { isLoggerAway, LoggerClient } from "~/services/logger/client.server";
+import { forgetKeptAnswers } from "~/services/logger/kept.server";
+import { globalSettingsAnswer } from "~/services/logger/schemas";
+
+// Issue 26 §2: a hung logger (a paused process: connections accepted, nothing answered) costs a
+// page the page's deadline, not the 15 s call timeout; a logger that answered something in the
+// request is alive and its slow calls get their full timeout; and while the logger is away the
+// last good answer of the same sign-in stands in, with its age — never for another session, and
+// never for reads that must not be shown old (alarm states).
+
+let server: Server;
+let url = "";
+let mode: "ok" | "hang" | "slow" = "ok";
+let settingsVersion = 1;
+const held = new Set<ServerResponse>();
+const sockets = new Set<Socket>();
+
+function answer(res: ServerResponse, body: object) {
+  res.writeHead(200, { "Content-Type": "application/json" });
+  res.end(JSON.stringify({ ...body, ReturnState: { Value: 0, Description: "OK" } }));
+}
+
+beforeAll(async () => {
+  server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    req.resume();
+    if (mode === "hang") return void held.add(res);
+    const reply = () => (req.url === "/revision" ? answer(res, { Revision: "r1" }) : answer(res, { Config: { DefaultStartPage: `v${settingsVersion}`, Features: [] } }));
+    // "slow": the logger is alive (the revision comes at once) but the call itself takes a while.
+    if (mode === "slow" && req.url !== "/revision") setTimeout(reply, 800);
+    else reply();
+  });
+  server.on("connection", (s) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+});
+afterAll(async () => {
+  for (const s of sockets) s.destroy();
+  await new Promise<void>((r) => server.close(() => r()));
+});
+beforeEach(() => {
+  mode = "ok";
+  forgetCachedAnswers();
+  forgetKeptAnswers();
+  for (const res of held) res.destroy();
+  held.clear();
+});
+
+/** One console page load (a GET): its own client, with the page's deadline. */
+const pageLoad = (sessionId = "sid-1", deadlineMs = 400) =>
+  new LoggerClient({ baseUrl: url, clientId: "loggia-console", clientSecret: "s", timeoutMs: 5_000 }, { get: () => ({ accessToken: `token-of-${sessionId}` }), set: () => {} }, { cache: true, sessionId, deadlineMs });
+const settings = (c: LoggerClient, keep?: boolean) => c.readRpc("ConfigAPI.GetGlobalSettings", {}, globalSettingsAnswer, keep === undefined ? undefined : { keep });
+
+describe("a page load's deadline for the logger", () => {
+  it("ends every call of the page at the deadline when the logger answers nothing (a paused logger)", async () => {
+    mode = "hang";
+    const client = pageLoad("sid-1", 400);
+    const start = performance.now();
+    const results = await Promise.allSettled([settings(client), client.rpc("ConfigAPI.GetGlobalSettings", {}, globalSettingsAnswer), client.rest("GET", "/online/structure/variables", undefined, globalSettingsAnswer)]);
+    const ms = performance.now() - start;
+    for (const r of results) {
+      expect(r.status).toBe("rejected");
+      expect(isLoggerAway((r as PromiseRejectedResult).reason)).toBe(true);
+    }
+    // All three at the one deadline, far below the 5 s timeout of a single call.
+    expect(ms).toBeGreaterThanOrEqual(380);
+    expect(ms).toBeLessThan(2_500);
+    expect(client.outage).toEqual({ since: null });
+  });
+
+  it("lets a logger that answered in this request take its time (alive, only slow)", async () => {
+    mode = "slow";
+    const client = pageLoad("sid-1", 400);
+    const value = await settings(client);
+    expect(value.Config.DefaultStartPage).toBe(`v${settingsVersion}`);
+    expect(client.outage).toBeNull();
+  });
+
+  it("without a deadline (a write) a silent logger is waited for up to the call's timeout", async () => {
+    mode = "hang";
+    const client = new LoggerClient({ baseUrl: url, clientId: "loggia-console", clientSecret: "s", timeoutMs: 1_200 }, { get: () => ({ accessToken: "t" }), set: () => {} }, { sessionId: "sid-w" });
+    const start = performance.now();
+    await expect(client.rpc("ConfigAPI.GetGlobalSettings", {}, globalSettingsAnswer)).rejects.toSatisfy(isLoggerAway);
+    expect(performance.now() - start).toBeGreaterThanOrEqual(1_150);
+  });
+});
+
+describe("answers kept for an outage", () => {
+  it("give the same sign-in its last good answer while the logger is away, with the answer's time", async () => {
+    settingsVersion = 7;
+    const before = Date.now();
+    expect((await settings(pageLoad("sid-1"))).Config.DefaultStartPage).toBe("v7");
+    settingsVersion = 8;
+    mode = "hang";
+    const client = pageLoad("sid-1");
+    const kept = await settings(client);
+    expect(kept.Config.DefaultStartPage).toBe("v7");
+    expect(client.outage?.since).toBeGreaterThanOrEqual(before);
+    expect(client.outage?.since).toBeLessThanOrEqual(Date.now());
+  });
+
+  it("never give another sign-in's answer, nor an answer asked not to be kept", async () => {
+    await settings(pageLoad("sid-1"));
+    await settings(pageLoad("sid-2"), false);
+    mode = "hang";
+    await expect(settings(pageLoad("sid-other"))).rejects.toSatisfy(isLoggerAway);
+    await expect(settings(pageLoad("sid-2"), false)).rejects.toSatisfy(isLoggerAway);
+    // Without a session (no cookie yet) nothing is kept at all.
+    await settings(pageLoad("")).catch(() => undefined);
+  });
+
+  it("say nothing once the logger answers again (the new answer replaces the kept one)", async () => {
+    settingsVersion = 1;
+    await settings(pageLoad("sid-1"));
+    settingsVersion = 2;
+    forgetCachedAnswers();
+    const client = pageLoad("sid-1");
+    expect((await settings(client)).Config.DefaultStartPage).toBe("v2");
+    expect(client.outage).toBeNull();
+    mode = "hang";
+    expect((await settings(pageLoad("sid-1"))).Config.DefaultStartPage).toBe("v2");
+  });
+});

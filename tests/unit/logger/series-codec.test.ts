@@ -1,0 +1,187 @@
+import { randomFillSync } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { BLOCK_SAMPLES, CHUNK_BUCKETS, decodeBlock, decodeChunk, emptyChunk, encodeBlock, encodeChunk, isPacked, packBlock, packChunk } from "../../../logger/store/series/blocks.ts";
+import type { Chunk } from "../../../logger/store/series/blocks.ts";
+import { gauss, mulberry32 } from "../../../logger/sim/prng.ts";
+
+const bitsOf = (a: Float32Array, n = a.length) => Array.from(new Uint32Array(a.buffer, a.byteOffset, n));
+
+/** A block of bit patterns (given as uint32) as float32 samples. */
+function fromBits(bits: number[]): Float32Array {
+  const a = new Float32Array(bits.length);
+  new Uint32Array(a.buffer).set(bits);
+  return a;
+}
+
+function pattern(n: number, f: (i: number) => number): Float32Array {
+  return fromBits(Array.from({ length: n }, (_, i) => f(i) >>> 0));
+}
+
+const f32bits = (v: number) => new Uint32Array(Float32Array.of(v).buffer)[0]!;
+
+// Every edge a float32 sample may hold: quiet and signalling NaNs with payloads, both zeros,
+// both infinities, the smallest and largest subnormals and normals.
+const EDGES = [0x7fc00000, 0xffc00000, 0x7fa00001, 0x7f800001, 0xffffffff, 0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x00000001, 0x807fffff, 0x00800000, 0x7f7fffff, 0xff7fffff];
+
+function roundTrip(a: Float32Array, n: number): Uint8Array {
+  const row = packBlock(a, n);
+  const back = decodeBlock(row);
+  expect(back.length).toBe(n);
+  expect(bitsOf(back)).toEqual(bitsOf(a, n));
+  return row;
+}
+
+describe("series codec: raw blocks", () => {
+  // [name, samples, at most this part of the plain size when packed (null: need not be smaller)]
+  const kinds: Array<[string, Float32Array, number | null]> = (() => {
+    const rnd = mulberry32(5);
+    const random = new Float32Array(BLOCK_SAMPLES);
+    randomFillSync(new Uint8Array(random.buffer));
+    const lsb = 170 / 2 ** 24;
+    return [
+      ["edge patterns in turn", pattern(BLOCK_SAMPLES, (i) => EDGES[i % EDGES.length]!), null],
+      ["edge patterns at random", pattern(BLOCK_SAMPLES, () => EDGES[Math.floor(rnd() * EDGES.length)]!), null],
+      ["constant", new Float32Array(BLOCK_SAMPLES).fill(23.5), 0.75],
+      ["all NaN (a gap)", new Float32Array(BLOCK_SAMPLES).fill(Number.NaN), 0.75],
+      ["negative zeros", new Float32Array(BLOCK_SAMPLES).fill(-0), 0.75],
+      // A sign flip is a full-width delta: lossless, not smaller.
+      ["alternating +1 / -1", pattern(BLOCK_SAMPLES, (i) => f32bits(i % 2 ? 1 : -1)), null],
+      ["alternating value / NaN", pattern(BLOCK_SAMPLES, (i) => (i % 2 ? 0x7fc00000 : f32bits(i * 0.5))), null],
+      ["subnormal ramp", pattern(BLOCK_SAMPLES, (i) => i + 1), 0.75],
+      ["ramp", Float32Array.from({ length: BLOCK_SAMPLES }, (_, i) => 10 + i * 0.001), 0.75],
+      ["ramp through zero", Float32Array.from({ length: BLOCK_SAMPLES }, (_, i) => -2 + i * 0.001), 0.75],
+      ["random bit patterns", random, null],
+      ["24-bit quantised noise on a range", Float32Array.from({ length: BLOCK_SAMPLES }, (_, i) => -20 + Math.round((108 + 0.3 * Math.sin(i / 300)) / lsb + 16 * gauss(3, 4, i)) * lsb), 0.75],
+      // Swings around zero: packed with the sign bit moved to the bottom.
+      ["noise around zero", Float32Array.from({ length: BLOCK_SAMPLES }, (_, i) => 4 * Math.sin(i * 0.52) + 1.8 * Math.sin(i * 1.36) + 0.6 * gauss(5, 6, i)), 0.92],
+      ["quantised noise with gaps", Float32Array.from({ length: BLOCK_SAMPLES }, (_, i) => (i % 1000 < 50 ? Number.NaN : 2.5 + Math.round(gauss(1, 2, i) * 40) * 2 ** -20)), 0.75],
+    ];
+  })();
+
+  for (const [name, a, ratio] of kinds) {
+    it(`round-trips ${name} bit for bit, at every length`, () => {
+      for (const n of [1, 2, 31, 32, 33, 64, 1000, BLOCK_SAMPLES - 1, BLOCK_SAMPLES]) roundTrip(a, n);
+      const row = roundTrip(a, BLOCK_SAMPLES);
+      if (ratio !== null) {
+        expect(isPacked(row)).toBe(true);
+        expect(row.byteLength).toBeLessThan(BLOCK_SAMPLES * 4 * ratio);
+      }
+    });
+  }
+
+  it("keeps a block plain when packing would not make it smaller, and reads old plain rows as they are", () => {
+    const random = new Float32Array(BLOCK_SAMPLES);
+    randomFillSync(new Uint8Array(random.buffer));
+    const row = packBlock(random, BLOCK_SAMPLES);
+    expect(isPacked(row)).toBe(false);
+    expect(row.byteLength).toBe(BLOCK_SAMPLES * 4);
+    // A row written before packing existed: the float32 bytes, a multiple of 4 long.
+    const old = encodeBlock(Float32Array.from({ length: 100 }, (_, i) => i - 50.25), 100);
+    expect(isPacked(old)).toBe(false);
+    expect(Array.from(decodeBlock(old))).toEqual(Array.from({ length: 100 }, (_, i) => i - 50.25));
+    // Packed rows are never a multiple of 4 long, so the two forms cannot be confused.
+    for (let n = 1; n <= 200; n++) {
+      const row = packBlock(new Float32Array(n).fill(1), n);
+      if (n >= 8) expect(isPacked(row), `n = ${n}`).toBe(true);
+      expect(row.byteLength % 4 !== 0 || row.byteLength === 4 * n, `n = ${n}`).toBe(true);
+    }
+  });
+
+  it("decodes rows handed out at any byte offset", () => {
+    const a = Float32Array.from({ length: BLOCK_SAMPLES }, (_, i) => 88 + Math.round(gauss(7, 1, i) * 100) * 2 ** -17);
+    const row = packBlock(a, BLOCK_SAMPLES);
+    for (const offset of [1, 2, 3, 5]) {
+      const shifted = new Uint8Array(row.byteLength + offset);
+      shifted.set(row, offset);
+      expect(bitsOf(decodeBlock(shifted.subarray(offset)))).toEqual(bitsOf(a));
+    }
+  });
+
+  it("keeps every decoded block and chunk intact while many more are decoded (shared read buffers)", () => {
+    const blocks = Array.from({ length: 150 }, (_, k) => Float32Array.from({ length: BLOCK_SAMPLES }, (_, i) => k * 1000 + Math.round(gauss(k, 1, i) * 50) / 64));
+    const chunks = blocks.map((b, k) => {
+      const c = emptyChunk();
+      for (let i = 0; i < CHUNK_BUCKETS; i++) (c.min[i] = b[i]!), (c.max[i] = b[i]! + 1), (c.sum[i] = k + i / 8), (c.count[i] = 64);
+      c.length = CHUNK_BUCKETS;
+      return c;
+    });
+    // Blocks and chunks decoded in turn, all kept: more than one shared buffer's worth.
+    const decoded = blocks.map((b, k) => [decodeBlock(packBlock(b, BLOCK_SAMPLES)), decodeChunk(packChunk(chunks[k]!))] as const);
+    decoded.forEach(([b, c], k) => {
+      expect(bitsOf(b), `block ${k}`).toEqual(bitsOf(blocks[k]!));
+      expect(Array.from(c.sum.subarray(0, CHUNK_BUCKETS)), `chunk ${k}`).toEqual(Array.from(chunks[k]!.sum.subarray(0, CHUNK_BUCKETS)));
+      expect(bitsOf(c.min, CHUNK_BUCKETS), `chunk ${k}`).toEqual(bitsOf(chunks[k]!.min, CHUNK_BUCKETS));
+    });
+  });
+
+  it("refuses a row of an unknown codec instead of misreading it", () => {
+    const row = packBlock(new Float32Array(100).fill(5), 100);
+    row[0] = 77;
+    expect(() => decodeBlock(row)).toThrow(/codec 77/);
+    row[0] = 1;
+    row[1] = 9;
+    expect(() => decodeBlock(row)).toThrow(/transform 9/);
+  });
+});
+
+describe("series codec: rollup chunks", () => {
+  function sameChunk(a: Chunk, b: Chunk): void {
+    expect(a.length).toBe(b.length);
+    const n = a.length;
+    expect(bitsOf(a.min, n)).toEqual(bitsOf(b.min, n));
+    expect(bitsOf(a.max, n)).toEqual(bitsOf(b.max, n));
+    expect(Array.from(new Uint32Array(a.sum.buffer, a.sum.byteOffset, 2 * n))).toEqual(Array.from(new Uint32Array(b.sum.buffer, b.sum.byteOffset, 2 * n)));
+    expect(bitsOf(a.count, n)).toEqual(bitsOf(b.count, n));
+  }
+
+  it("round-trips chunks bit for bit: gaps, edge values, exact float64 sums, every length", () => {
+    const rnd = mulberry32(11);
+    for (const n of [1, 2, 33, 500, CHUNK_BUCKETS]) {
+      const c = emptyChunk();
+      for (let i = 0; i < n; i++) {
+        if (rnd() < 0.05) continue; // a gap: NaN min and max, sum 0, count 0
+        const base = 80 + 5 * Math.sin(i / 50);
+        const lsb = 2 ** -17;
+        const lo = Math.fround(base - Math.round(rnd() * 100) * lsb);
+        const hi = Math.fround(base + Math.round(rnd() * 100) * lsb);
+        c.min[i] = lo;
+        c.max[i] = hi;
+        c.count[i] = rnd() < 0.9 ? 64 : 1 + Math.floor(rnd() * 63);
+        c.sum[i] = c.count[i]! * Math.fround(base);
+      }
+      c.min[0] = -0;
+      c.max[n - 1] = Number.POSITIVE_INFINITY;
+      c.sum[n - 1] = Number.NEGATIVE_INFINITY;
+      c.length = n;
+      const row = packChunk(c);
+      sameChunk(decodeChunk(row), c);
+      if (n >= 500) {
+        expect(isPacked(row)).toBe(true);
+        expect(row.byteLength).toBeLessThan(n * 20 * 0.6);
+      }
+    }
+  });
+
+  it("reads old plain chunks, keeps random chunks plain, and decodes into a given chunk", () => {
+    const c = emptyChunk();
+    for (let i = 0; i < CHUNK_BUCKETS; i++) {
+      c.min[i] = -i;
+      c.max[i] = i * 2;
+      c.sum[i] = i * 1.5e9 + 0.125;
+      c.count[i] = i % 65;
+    }
+    c.length = CHUNK_BUCKETS;
+    sameChunk(decodeChunk(encodeChunk(c)), c);
+    const noise = emptyChunk();
+    randomFillSync(new Uint8Array(noise.min.buffer));
+    randomFillSync(new Uint8Array(noise.max.buffer));
+    randomFillSync(new Uint8Array(noise.sum.buffer));
+    randomFillSync(new Uint8Array(noise.count.buffer));
+    noise.length = CHUNK_BUCKETS;
+    const row = packChunk(noise);
+    expect(isPacked(row)).toBe(false);
+    const into = emptyChunk();
+    expect(decodeChunk(packChunk(c), into)).toBe(into);
+    sameChunk(into, c);
+  });
+});
