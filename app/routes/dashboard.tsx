@@ -10,7 +10,7 @@ import { requireFeature } from "~/services/guards.server";
 import { featureOpen } from "~/services/header.server";
 import { mayAddAnnotations } from "~/services/annotations.server";
 import { getInstance } from "~/services/i18n.server";
-import { seededContent, seedText } from "~/ui/seedTexts";
+import { seededContent, seedText } from "~/services/shellTexts.server";
 import { ChartNotesContext } from "~/ui/dashboard/notesContext";
 import { rangeBackHref } from "~/ui/dashboard/ChartBack";
 import { DashboardGrid } from "~/ui/dashboard/DashboardGrid";

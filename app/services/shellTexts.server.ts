@@ -1,12 +1,16 @@
 import type { TFunction } from "i18next";
 import { alarmMessageText } from "~/ui/alarms/alarmText";
 import { formatDateTime } from "~/ui/format";
-import { seedText } from "~/ui/seedTexts";
+import { seededContent, seedText } from "~/ui/seedTexts";
 import type { HeaderAlerts } from "./header.server";
 
 // The shell's data in the reader's language, said on the server (issue 28 §5): the demo
 // dashboards' names in the menu and the header's latest messages. Here rather than in the
 // browser, so every page's JavaScript carries neither the seeded texts nor the alarm texts.
+
+// For loaders that say the demo content on the server (the dashboard page): the browser then needs
+// neither app/ui/seedTexts.ts nor its texts (seed.json) for them.
+export { seededContent, seedText };
 
 export function shellDashboardNames<D extends { Name: string }>(t: TFunction, dashboards: D[]): D[] {
   return dashboards.map((d) => ({ ...d, Name: seedText(t, d.Name) }));
