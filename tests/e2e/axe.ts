@@ -102,6 +102,12 @@ export async function drawnContrast(page: Page, selector: string): Promise<{ col
  * that is in the list too), so forcing them together draws each as a pointer over it would.
  */
 export async function hoverContrastFindings(page: Page, limit = 80): Promise<string[]> {
+  // With JavaScript, an alarm banner's server markup is replaced by the browser's own once its
+  // chunk is there (AlarmBannerSlot): elements marked before that are gone when their hover state
+  // is forced ("Could not find node with given id"). Wait for the browser's banner first.
+  if (await page.evaluate(() => "__reactRouterContext" in window && document.querySelector('[data-testid="alarm-banner"]') !== null)) {
+    await expect(page.locator('[data-banner="live"] [data-testid="alarm-banner"]')).toBeVisible();
+  }
   const count = await page.evaluate((max) => {
     const all = [...document.querySelectorAll<HTMLElement>('[class*="hover:bg-"], [class*="hover:text-"]')].sort((a, b) => Number(!a.closest("main")) - Number(!b.closest("main")));
     const shown = all.filter((el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden" && !el.closest("[aria-hidden=true]"));

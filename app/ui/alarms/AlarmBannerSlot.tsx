@@ -18,9 +18,10 @@ export function AlarmBannerSlot({ alarms }: { alarms: AlarmFeed }) {
     if (shows && !Loaded) void load().then((b) => setLoaded(() => (banner = b)));
   }, [shows, Loaded]);
   if (!shows) return null;
-  // The same wrapper on both sides, so the server's markup inside it can stay as it is.
+  // The same wrapper on both sides, so the server's markup inside it can stay as it is; data-banner
+  // says the browser's own banner has taken its place (its elements are new then).
   return Loaded ? (
-    <div className="contents">
+    <div className="contents" data-banner="live">
       <Loaded alarms={alarms} />
     </div>
   ) : (

@@ -2,6 +2,8 @@ import { useEffect, useId, useRef, useState } from "react";
 import { createPortal } from "react-dom";
 import { Link, useFetcher } from "react-router";
 import type uPlot from "uplot";
+import { useFormatters } from "~/ui/format";
+import { useT } from "~/ui/useT";
 import { ANNOTATION_HEX, annotationsHref, noteLabel, type ChartAnnotation } from "./annotations";
 
 // Operator annotations on the interactive chart (issue 28 §6), beside uPlot in the chart's lazy
@@ -32,7 +34,26 @@ export interface NotesConfig {
   variables: readonly string[];
   /** The page to come back to after the annotations screen. */
   back: string;
-  texts: NoteTexts;
+}
+
+/** The notes' texts, looked up here in the chart's lazy chunk rather than by every page's ChartWidget. */
+function useNoteTexts(): NoteTexts {
+  const t = useT();
+  const fmt = useFormatters();
+  return {
+    word: t("dashboards.notes.word"),
+    add: t("dashboards.notes.add"),
+    text: t("dashboards.notes.text"),
+    tags: t("dashboards.notes.tags"),
+    tagsHint: t("dashboards.notes.tagsHint"),
+    save: t("dashboards.notes.save"),
+    cancel: t("common.cancel"),
+    edit: t("dashboards.notes.edit"),
+    remove: t("dashboards.notes.remove"),
+    close: t("dashboards.notes.close"),
+    failed: t("dashboards.notes.failed"),
+    at: (start, end) => (end > start ? `${fmt.dateTime(start)} – ${fmt.dateTime(end)}` : fmt.dateTime(start)),
+  };
 }
 
 /** Draws the notes on the canvas (spans as bands with dashed edges, times as lines); nothing when there are none. */
@@ -97,7 +118,7 @@ export function NoteFlags({ plot, places, config }: { plot: uPlot; places: { id:
   const [open, setOpen] = useState<number | null>(null);
   const note = config.list.find((a) => a.id === open);
   const at = places.find((p) => p.id === open);
-  const t = config.texts;
+  const t = useNoteTexts();
   return createPortal(
     <>
       {places.map((p) => {
@@ -159,7 +180,7 @@ export function NoteFlags({ plot, places, config }: { plot: uPlot; places: { id:
 /** The form a Shift-drag or Shift-click opens: the note's text and tags, posted to the annotations screen. */
 export function NoteDraft({ plot, draft, config, onDone }: { plot: uPlot; draft: { start: number; end: number }; config: NotesConfig; onDone(): void }) {
   const fetcher = useFetcher<{ ok?: boolean; error?: string }>();
-  const t = config.texts;
+  const t = useNoteTexts();
   const id = useId();
   const text = useRef<HTMLTextAreaElement>(null);
   useEffect(() => text.current?.focus(), []);

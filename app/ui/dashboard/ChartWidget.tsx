@@ -99,20 +99,6 @@ export function ChartWidget(props: ChartWidgetProps) {
         // A compare overlay's B series are the same variables at another time.
         variables: props.vars.map((v) => v.Id).filter((id) => !id.endsWith("~cmp")),
         back: notesPage?.back ?? "",
-        texts: {
-          word: look.annotationWord,
-          add: t("dashboards.notes.add"),
-          text: t("dashboards.notes.text"),
-          tags: t("dashboards.notes.tags"),
-          tagsHint: t("dashboards.notes.tagsHint"),
-          save: t("dashboards.notes.save"),
-          cancel: t("common.cancel"),
-          edit: t("dashboards.notes.edit"),
-          remove: t("dashboards.notes.remove"),
-          close: t("dashboards.notes.close"),
-          failed: t("dashboards.notes.failed"),
-          at: (start, end) => (end > start ? `${fmt.dateTime(start)} – ${fmt.dateTime(end)}` : fmt.dateTime(start)),
-        },
       }
     : undefined;
   const toggle = (id: string) =>
