@@ -1,56 +1,65 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { defineConfig, devices } from "@playwright/test";
+import { availableParallelism } from "node:os";
+import { defineConfig, devices, type Project } from "@playwright/test";
+import { STACK_ENV } from "./tests/e2e/workerStack.ts";
 
-// One console + embedded logger for the whole run, on spare ports and a throwaway data folder.
-// Values go into process.env so the workers (which re-read this file) see the same ones.
-process.env.E2E_PORT ??= "39310";
-process.env.E2E_LOGGER_PORT ??= "39311";
-process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), "loggia-e2e-"));
-process.env.E2E_ADMIN_PASSWORD ??= "e2e-Admin-pass-1";
+// Every worker has its own console + embedded logger (tests/e2e/fixtures.ts starts it once per
+// worker, tests/e2e/workerStack.ts), so workers run side by side: as many as the machine has
+// cores (E2E_WORKERS to choose). A worker's ports come from its parallel index; each worker
+// process reads this file again, after Playwright has put that index into its environment, and
+// everything else (fixtures, specs) reads them from process.env.
+const PORT_BASE = Number(process.env.E2E_PORT_BASE ?? 39310);
+const slot = Number(process.env.TEST_PARALLEL_INDEX ?? 0);
+process.env.E2E_PORT = String(PORT_BASE + 2 * slot);
+process.env.E2E_LOGGER_PORT = String(PORT_BASE + 2 * slot + 1);
+process.env.E2E_ADMIN_PASSWORD = STACK_ENV.ADMIN_PASSWORD;
 
 const baseURL = `http://localhost:${process.env.E2E_PORT}`;
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
   args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
 };
+const desktop = { ...devices["Desktop Chrome"], launchOptions: chromium };
+
+const SQLITE: Project[] = [
+  { name: "js", use: desktop, testIgnore: /kiosk\.spec|pg-outage\.spec/ },
+  { name: "nojs", use: { ...desktop, javaScriptEnabled: false }, testMatch: /(signin|password|banner|nojs|gating)\.spec/ },
+  { name: "kiosk", use: { ...desktop, viewport: { width: 1920, height: 1080 } }, testMatch: /kiosk\.spec/ },
+];
+
+// A representative subset on the PostgreSQL store (issue 17), its workers' loggers on a
+// throwaway PostgreSQL each. Every store of the logger is touched: users and roles (the
+// last-Administrator check-then-write), dashboards, live values, history and analytics series,
+// CSV export, alarms, the kiosk; and the outage of PostgreSQL itself (pg-outage.spec.ts, which
+// starts a stack of its own and runs only here).
+const spec = (...names: string[]) => names.map((n) => new RegExp(`/${n.replace(/\./g, "\\.")}\\.spec\\.ts$`));
+const PG_SUBSET: Record<string, RegExp[]> = {
+  // Signing in with JavaScript is what every js spec's first step does.
+  js: spec("dashboards", "live", "analytics", "pg-outage"),
+  nojs: spec("signin", "users.nojs", "export.nojs", "alarming.nojs"),
+  kiosk: spec("kiosk"),
+};
+const POSTGRES: Project[] = SQLITE.map((p) => ({
+  ...p,
+  name: `pg-${p.name}`,
+  metadata: { store: "postgres" },
+  testMatch: PG_SUBSET[p.name!]!,
+  testIgnore: [],
+  // Tests of the console alone (URL state, redirects, menus), nothing the store answers: kept lean.
+  grepInvert: /time range and refresh interval live in the URL|redirect_uri is followed|user menu offers|a long link while signed out/,
+}));
 
 export default defineConfig({
   testDir: "tests/e2e",
-  // The tests share one logger and some change global state (banner, login mode): run in order.
-  workers: 1,
+  globalSetup: "./tests/e2e/globalSetup.ts",
+  workers: Number(process.env.E2E_WORKERS ?? availableParallelism()),
+  // The tests of one file run in order in one worker (some build on what the one before did);
+  // files are spread over the workers.
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 7_000 },
-  reporter: process.env.CI ? [["list"]] : [["list"]],
+  reporter: [["list"], ["./tests/e2e/timingReporter.ts"]],
   use: { baseURL, launchOptions: chromium, trace: "off", screenshot: "only-on-failure" },
-  projects: [
-    { name: "js", use: { ...devices["Desktop Chrome"], launchOptions: chromium }, testIgnore: /kiosk\.spec|pg-outage\.spec/ },
-    { name: "nojs", use: { ...devices["Desktop Chrome"], launchOptions: chromium, javaScriptEnabled: false }, testMatch: /(signin|password|banner|nojs|gating)\.spec/ },
-    { name: "kiosk", use: { ...devices["Desktop Chrome"], launchOptions: chromium, viewport: { width: 1920, height: 1080 } }, testMatch: /kiosk\.spec/ },
-  ],
-  webServer: {
-    command: "node scripts/start.ts",
-    url: `${baseURL}/signin`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: {
-      PORT: process.env.E2E_PORT,
-      LOGGER_PORT: process.env.E2E_LOGGER_PORT,
-      DATA_DIR: process.env.E2E_DATA_DIR,
-      ADMIN_PASSWORD: process.env.E2E_ADMIN_PASSWORD,
-      SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
-      // The fixtures talk to the logger as the console does; on loopback the documented default
-      // is accepted (npm start would otherwise generate one in DATA_DIR/.client-secret).
-      LOGGER_CLIENT_SECRET: "loggia-console-secret",
-      // Notification tests run their SMTP and webhook receivers on 127.0.0.1.
-      NOTIFY_ALLOW: "127.0.0.1",
-      ACCESS_TOKEN_TTL: "900",
-    },
-  },
+  projects: [...SQLITE, ...POSTGRES],
 });

@@ -25,6 +25,8 @@ export class ModbusDriver implements Driver {
   private retryTimer: NodeJS.Timeout | null = null;
   private backoff = BACKOFF_MIN_MS;
   private polling = false;
+  /** Counts connections: a poll of an earlier one that never ended does not hold up this one's. */
+  private generation = 0;
   private nextDue = 0;
   /** Serialises requests on the one connection (polls and writes). */
   private queue: Promise<unknown> = Promise.resolve();
@@ -93,6 +95,12 @@ export class ModbusDriver implements Driver {
     const { Host, Port, UnitId, TimeoutMs } = this.config.Connection;
     const client = new ModbusRTU();
     this.client = client;
+    // A fresh queue and poll slot per connection: modbus-serial's destroy() cancels the timeouts
+    // of requests in flight without ever settling them, so a request cut off by an outage would
+    // otherwise hold the queue (and the poll) for good — "connected", every value stale.
+    this.generation++;
+    this.queue = Promise.resolve();
+    this.polling = false;
     client.setID(UnitId);
     client.setTimeout(TimeoutMs);
     // modbus-serial re-emits socket errors; without a listener an 'error' event would crash the process.
@@ -198,10 +206,11 @@ export class ModbusDriver implements Driver {
       const start = this.opts.now();
       if (this.recordLateness) this.stats.lateMs.push(start - due);
       this.polling = true;
+      const generation = this.generation;
       this.poll(start, due)
         .catch((e: unknown) => this.events.bad(null, describeError(e, this.where)))
         .finally(() => {
-          this.polling = false;
+          if (generation === this.generation) this.polling = false;
         });
     }
     this.schedule(false);
@@ -256,10 +265,18 @@ export class ModbusDriver implements Driver {
   }
 
   private exclusive<T>(job: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(job, job);
+    // Bounded too: a request the library never settles (see connect()) fails after its timeout.
+    const bounded = () => settleWithin(job(), this.config.Connection.TimeoutMs + 1000, `No answer from ${this.where}`);
+    const run = this.queue.then(bounded, bounded);
     this.queue = run.catch(() => {});
     return run;
   }
+}
+
+function settleWithin<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)));
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 export const createModbusDriver: DriverFactory = (config, events, opts) => {

@@ -1,8 +1,8 @@
-import { ADMIN_PASSWORD, expect, signIn, test } from "./fixtures";
+import { ADMIN_PASSWORD, expect, signInDirect, test } from "./fixtures";
 import { recordMeasurement, variableIds } from "./history";
 
 test.beforeEach(async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
 });
 
 test("analyse two variables over a measurement: charts and exact statistics, state in the URL", async ({ page }) => {

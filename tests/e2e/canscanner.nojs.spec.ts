@@ -37,9 +37,12 @@ test("scans the simulated bus: IDs, DLC, count, rate and changing bytes", async 
   // The count grows: polled with JavaScript, by the Refresh button without.
   const count = async () => Number((await engine.getByTestId("can-count").textContent())!.replace(/\D/g, ""));
   const before = await count();
-  await page.waitForTimeout(1500);
-  await page.getByRole("button", { name: "Refresh" }).click();
-  await expect.poll(count).toBeGreaterThan(before);
+  await expect
+    .poll(async () => {
+      await page.getByRole("button", { name: "Refresh" }).click();
+      return count();
+    })
+    .toBeGreaterThan(before);
 });
 
 test("uploads a capture and a DBC file, decodes known values, adds a signal as a variable", async ({ page }, testInfo) => {

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, createDashboardInManager, expect, LOGGER, rpc, signIn, test, token, unique } from "./fixtures";
+import { ADMIN_PASSWORD, createDashboardInManager, expect, LOGGER, rpc, signInDirect, test, token, unique } from "./fixtures";
 
 // Dashboard Manager flows as plain forms: the same test runs with and without JavaScript.
 
@@ -26,7 +26,7 @@ async function addWidget(page: Page, type: string, fill: (page: Page) => Promise
 }
 
 test.beforeEach(async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
 });
 
 test("create a dashboard, add and edit widgets through forms, see it with server charts, delete it", async ({ page }) => {

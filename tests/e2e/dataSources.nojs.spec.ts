@@ -197,6 +197,8 @@ test.describe("data sources", () => {
     await expectLive(page, source.DeviceId, "Wave");
     await expectHistory(page, source, "Wave", 10);
     await writeOutput(page, source.DeviceId, "Setpoint", "42");
+    // An IO variable's direction in words (it showed its translation key, live.direction.IO).
+    await expect(page.locator('tr[data-variable="Setpoint"]')).toContainText("Input and output");
     await expect.poll(() => modbus.writes).toContainEqual({ kind: "register", address: 100, values: [42] });
     await outageAndReturn(page, source, "Wave", modbus);
   });

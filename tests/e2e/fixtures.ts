@@ -1,4 +1,5 @@
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type Cookie, type Page } from "@playwright/test";
+import { startWorkerStack } from "./workerStack";
 
 export const LOGGER = `http://127.0.0.1:${process.env.E2E_LOGGER_PORT}`;
 export const ADMIN_PASSWORD = process.env.E2E_ADMIN_PASSWORD!;
@@ -161,11 +162,32 @@ export async function signIn(page: Page, username: string, password: string) {
  * itself is tried by signIn() and the sign-in specs. The browser's language is not sent.
  */
 export async function signInDirect(page: Page, username: string, password: string) {
+  const kept = signedIn.get(username);
+  if (kept && kept.password === password && Date.now() < kept.until) {
+    await page.context().addCookies([kept.cookie]);
+    // A test since may have signed this user out (which ends the sign-in the copy holds).
+    const check = await page.request.get("/versionInfo", { maxRedirects: 0 });
+    if (check.status() === 200) return;
+    signedIn.delete(username);
+    await page.context().clearCookies({ name: "loggia_session" });
+  }
   const origin = new URL(page.url().startsWith("http") ? page.url() : test.info().project.use.baseURL!).origin;
   const res = await page.request.post("/signin", { form: { username, password }, headers: { Origin: origin } });
   expect(res.ok(), `sign-in of ${username} (${res.status()})`).toBe(true);
   expect(new URL(res.url()).pathname, `sign-in of ${username} landed`).not.toMatch(/^\/(signin|changePassword)/);
+  const cookie = (await page.context().cookies()).find((c) => c.name === "loggia_session");
+  if (cookie) signedIn.set(username, { password, cookie, until: Date.now() + SESSION_REUSE_MS });
 }
+
+/**
+ * Sign-ins of signInDirect, reused by the later tests of this worker (issue 25: one sign-in per
+ * user and worker instead of one per test; a password check costs the logger a scrypt, and the
+ * landing page a render). A copy is used for at most SESSION_REUSE_MS, well inside the access
+ * token's life (ACCESS_TOKEN_TTL, 15 min): no test refreshes the tokens while another test's
+ * copy still holds the old ones (a refresh token used twice ends the whole sign-in).
+ */
+const signedIn = new Map<string, { password: string; cookie: Cookie; until: number }>();
+const SESSION_REUSE_MS = 8 * 60_000;
 
 /** Signs out as the menus do: a POST (GET /logout only asks, it never signs anyone out). */
 export async function signOut(page: Page) {
@@ -179,7 +201,18 @@ export async function setGlobalSettings(config: Record<string, unknown>) {
 }
 
 /** Every test fails on a browser console error (STYLE.md). */
-export const test = base.extend<{ failOnConsoleError: void; hydratedAfterGoto: void }>({
+export const test = base.extend<{ failOnConsoleError: void; hydratedAfterGoto: void }, { workerStack: void }>({
+  // The worker's own console + embedded logger (issue 25), up before its first test or hook and
+  // stopped after its last; its ports are the worker's (playwright.config.ts).
+  workerStack: [
+    async ({}, use, workerInfo) => {
+      const store = workerInfo.project.metadata?.store === "postgres" ? "postgres" : "sqlite";
+      const stack = await startWorkerStack({ port: Number(process.env.E2E_PORT), loggerPort: Number(process.env.E2E_LOGGER_PORT), store });
+      await use();
+      await stack.stop();
+    },
+    { scope: "worker", auto: true, timeout: 180_000 },
+  ],
   // With JavaScript, page.goto returns once the app has hydrated (root marks <html data-hydrated>):
   // a click before that is a plain form post or link, not what a js test means to try.
   hydratedAfterGoto: [

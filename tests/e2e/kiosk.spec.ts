@@ -55,8 +55,10 @@ test("the kiosk survives an access-token expiry and a logger restart", async ({ 
     await page.goto(`${console.url}/defaultDashboard?kiosk`);
     await expect(page.getByTestId("live-state")).toHaveAttribute("data-state", "live");
 
-    // The access token lives 2 s; the dashboard polls every 10 s and must keep its session.
-    await page.waitForTimeout(12_000);
+    // The access token lives 2 s; the dashboard polls every 10 s and must keep its session:
+    // wait for a poll answered after the token's end.
+    const expired = Date.now() + 2_000;
+    await page.waitForResponse((r) => /[?&]poll\b/.test(r.url()) && Date.now() > expired, { timeout: 25_000 });
     await expect(page).toHaveURL(/\/dashboard\?kiosk/);
     await expect(page.getByTestId("kiosk-outage")).toHaveCount(0);
 

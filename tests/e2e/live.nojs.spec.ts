@@ -1,10 +1,10 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, createUser, expect, signIn, signInDirect, test } from "./fixtures";
+import { ADMIN_PASSWORD, createUser, expect, signInDirect, test } from "./fixtures";
 
 // The four live-data screens against the simulated rig of the embedded logger, with and
 // without JavaScript.
 async function admin(page: Page) {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
 }
 
 test("Struct View shows devices, modules and variables with a details panel", async ({ page }) => {

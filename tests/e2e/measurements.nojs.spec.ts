@@ -1,8 +1,8 @@
-import { ADMIN_PASSWORD, expect, rpc, signIn, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, expect, rpc, signInDirect, test, unique } from "./fixtures";
 import { recordMeasurement, variableIds } from "./history";
 
 test.beforeEach(async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
 });
 
 test("edit a measurement's metadata, find it by that metadata, open it in Analytics, delete it", async ({ page }) => {

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { FEATURES } from "../../app/features";
-import { ADMIN_PASSWORD, expect, rpc, signIn, test } from "./fixtures";
+import { ADMIN_PASSWORD, expect, rpc, signInDirect, test } from "./fixtures";
 
 // Issue 15 §7: on a 390 px phone no screen scrolls sideways; wide tables scroll inside their own
 // box (DataTable) and forms wrap. Every routed screen of the feature table, signed in as the
@@ -50,7 +50,7 @@ async function settled(page: Page) {
 }
 
 test.beforeEach(async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
 });
 
 test("the default dashboard's editor fits a phone", async ({ page }) => {

@@ -1,4 +1,4 @@
-import { ADMIN_PASSWORD, expect, signIn, test } from "./fixtures";
+import { ADMIN_PASSWORD, expect, signInDirect, test } from "./fixtures";
 
 // Issue 15 §8: every list screen uses the one DataTable — a named table, the same header look,
 // column sorting through links (no JavaScript needed) — and the same content width rule.
@@ -6,7 +6,7 @@ import { ADMIN_PASSWORD, expect, signIn, test } from "./fixtures";
 const LISTS = ["/userManagement", "/roleManagement", "/alarming", "/fileBrowser", "/dashboardManager", "/vncview", "/log", "/measurementUI", "/traceLog", "/metadata"];
 
 test.beforeEach(async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
 });
 
 test("list screens share one table look and one width rule", async ({ page }) => {

@@ -526,12 +526,14 @@ export class SeriesStore {
       for (const r of this.take(keys.slice(i, paced ? i + SLICE_VARS : keys.length))) {
         rows.push(r);
         this.writing.set(r.id, r.data);
+        // Counted as it is taken: across the turns below a row was in neither count, and the
+        // outage buffer looked emptier than it was (and took more) while the write was assembled.
+        this.writingBytes += r.data.byteLength;
       }
       if (paced && i + SLICE_VARS < keys.length) await turn();
     }
     rows.sort((a, b) => b.level - a.level);
     const bytes = rows.reduce((n, r) => n + r.data.byteLength, 0);
-    this.writingBytes += bytes;
     this.writeStartedAt = Date.now();
     try {
       await this.backend.write(rows);

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ADMIN_PASSWORD, API, login, rpc, start } from "./helpers.ts";
+import { API, login, rpc, startWithAdmin } from "./helpers.ts";
 import type { TestLogger } from "./helpers.ts";
 
 // The stores answer asynchronously, so requests interleave between their awaits: a check and
@@ -11,8 +11,7 @@ describe("concurrent writes that check before they write", () => {
   let admin: string;
 
   beforeEach(async () => {
-    lg = await start({ adminPassword: ADMIN_PASSWORD });
-    admin = (await login(lg.url, "admin", ADMIN_PASSWORD)).access;
+    ({ lg, admin } = await startWithAdmin());
   });
   afterEach(() => lg.stop());
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { QUICK_RANGES, RANGES as CONSOLE_RANGES } from "../../../app/schemas/dashboardConstants.ts";
 import { contentSchema, settingsSchema } from "../../../app/schemas/dashboards.ts";
 import { RANGES as LOGGER_RANGES } from "../../../logger/api/dashboards.ts";
-import { ADMIN_PASSWORD, login, rpc, start } from "./helpers.ts";
+import { rpc, startWithAdmin } from "./helpers.ts";
 import type { TestLogger } from "./helpers.ts";
 
 // A dashboard's stored default range may be any quick range (15 min … 30 d); "5m", which the
@@ -14,8 +14,7 @@ describe("stored default ranges", () => {
   let lg: TestLogger;
   let admin: string;
   beforeAll(async () => {
-    lg = await start({ adminPassword: ADMIN_PASSWORD });
-    admin = (await login(lg.url, "admin", ADMIN_PASSWORD)).access;
+    ({ lg, admin } = await startWithAdmin());
   });
   afterAll(() => lg.stop());
 

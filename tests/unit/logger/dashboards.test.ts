@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_PASSWORD, addUser, login, rpc, start } from "./helpers.ts";
+import { addUser, ADMIN_PASSWORD, login, rpc, start, startWithAdmin } from "./helpers.ts";
 import type { TestLogger } from "./helpers.ts";
 
 const content = (widgets: object[] = []) => ({ Columns: 12, RowHeight: 80, Range: "1h", Refresh: "30s", Widgets: widgets });
@@ -11,8 +11,7 @@ describe("WebUIAPI dashboards", () => {
   let viewer: string;
 
   beforeAll(async () => {
-    lg = await start({ adminPassword: ADMIN_PASSWORD });
-    admin = (await login(lg.url, "admin", ADMIN_PASSWORD)).access;
+    ({ lg, admin } = await startWithAdmin());
     viewer = (await addUser(lg.url, admin, "vera", "Viewer")).token;
   });
   afterAll(() => lg.stop());

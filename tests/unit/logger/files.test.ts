@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_PASSWORD, addUser, login, rpc, start, tempDir } from "./helpers.ts";
+import { addUser, rpc, startWithAdmin, tempDir } from "./helpers.ts";
 import type { TestLogger } from "./helpers.ts";
 
 describe("file API over HTTP", () => {
@@ -21,8 +21,7 @@ describe("file API over HTTP", () => {
   const download = (p: string) => call("GET", `/files/download?Path=${encodeURIComponent(p)}`);
 
   beforeAll(async () => {
-    lg = await start({ adminPassword: ADMIN_PASSWORD });
-    admin = (await login(lg.url, "admin", ADMIN_PASSWORD)).access;
+    ({ lg, admin } = await startWithAdmin());
     root = join(lg.dataDir, "files");
     outside = tempDir();
     writeFileSync(join(outside, "secret.txt"), "top secret");

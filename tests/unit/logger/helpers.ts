@@ -39,6 +39,20 @@ export async function start(opts: Partial<LoggerOptions> = {}): Promise<TestLogg
   };
 }
 
+/**
+ * A logger for a group of tests: started with `opts` (admin's password ADMIN_PASSWORD unless
+ * given), and admin's access token — the set-up most logger test files begin with.
+ */
+export async function startWithAdmin(opts: Partial<LoggerOptions> = {}): Promise<{ lg: TestLogger; admin: string }> {
+  const lg = await start({ adminPassword: ADMIN_PASSWORD, ...opts });
+  try {
+    return { lg, admin: (await login(lg.url, "admin", opts.adminPassword ?? ADMIN_PASSWORD)).access };
+  } catch (err) {
+    await lg.stop();
+    throw err;
+  }
+}
+
 export type Answer = { status: number; body: any; headers: Headers };
 
 export async function rpc(base: string, method: string, params?: unknown, token?: string, raw?: string): Promise<Answer> {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_PASSWORD, addUser, login, rpc, sleep, start } from "./helpers.ts";
+import { addUser, rpc, sleep, startWithAdmin } from "./helpers.ts";
 import type { TestLogger } from "./helpers.ts";
 
 const API = "GI.system/MessagingAPI";
@@ -10,8 +10,7 @@ describe("MessagingAPI", () => {
   const ids: number[] = [];
   let middle = "";
   beforeAll(async () => {
-    lg = await start({ adminPassword: ADMIN_PASSWORD });
-    admin = (await login(lg.url, "admin", ADMIN_PASSWORD)).access;
+    ({ lg, admin } = await startWithAdmin());
     for (let i = 0; i < 12; i++) {
       if (i === 6) {
         await sleep(15);

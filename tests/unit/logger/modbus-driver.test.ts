@@ -182,6 +182,26 @@ describe("Modbus TCP driver", () => {
     }
   });
 
+  it("a connection cut while a request is in flight does not hold up the next connection's polls", async () => {
+    // The first device takes the request and drops the connection without an answer: the
+    // library then cancels that request's timeout and never settles it. Before, it held the
+    // driver's request queue for good: "connected" again, and never another value.
+    const port = await freePort();
+    let cut = 0;
+    const cutter = createServer((socket) => socket.once("data", () => (cut++, socket.destroy())));
+    await new Promise<void>((resolve) => cutter.listen(port, "127.0.0.1", resolve));
+    const { rec } = run(source([variable("counter", { Register: "input", Address: 0 })], { port }));
+    await vi.waitFor(() => expect(cut).toBeGreaterThan(0), { timeout: 5000, interval: 20 });
+    await new Promise<void>((resolve) => cutter.close(() => resolve()));
+    const dev = await startModbusServer({ port, tickMs: 50 });
+    try {
+      await vi.waitFor(() => expect(rec.valuesOf(0).length).toBeGreaterThan(2), { timeout: 10_000, interval: 20 });
+      expect(rec.state()).toBe("connected");
+    } finally {
+      await dev.close();
+    }
+  });
+
   it("stop() ends polling and the connection", async () => {
     const { rec, driver } = run(source([variable("counter", { Register: "input", Address: 0 })]));
     await vi.waitFor(() => expect(rec.values.length).toBeGreaterThan(1), { timeout: 5000, interval: 20 });

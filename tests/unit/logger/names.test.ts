@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_PASSWORD, API, login, rpc, start } from "./helpers.ts";
+import { ADMIN_PASSWORD, API, login, rpc, start, startWithAdmin } from "./helpers.ts";
 import type { TestLogger } from "./helpers.ts";
 
 // Names people give (issue 14): control and format characters refused, NFC-normalised before they
@@ -81,8 +81,7 @@ describe("password length", () => {
   let lg: TestLogger;
   let admin: string;
   beforeAll(async () => {
-    lg = await start({ adminPassword: ADMIN_PASSWORD });
-    admin = (await login(lg.url, "admin", ADMIN_PASSWORD)).access;
+    ({ lg, admin } = await startWithAdmin());
   });
   afterAll(() => lg.stop());
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_PASSWORD, API, addUser, login, rpc, start } from "./helpers.ts";
+import { addUser, ADMIN_PASSWORD, API, login, rpc, startWithAdmin } from "./helpers.ts";
 import type { TestLogger } from "./helpers.ts";
 import { testEngineName } from "../../support/testStore.ts";
 
@@ -7,8 +7,7 @@ describe("RPC envelope and errors", () => {
   let lg: TestLogger;
   let admin: string;
   beforeAll(async () => {
-    lg = await start({ adminPassword: ADMIN_PASSWORD });
-    admin = (await login(lg.url, "admin", ADMIN_PASSWORD)).access;
+    ({ lg, admin } = await startWithAdmin());
   });
   afterAll(() => lg.stop());
 

@@ -5,6 +5,7 @@ import { bucketTime, f32, finestPeriod, planQuery, trackColumns } from "../../..
 import { trackStatistics } from "../../../logger/store/series/statistics.ts";
 import { SeriesStore } from "../../../logger/store/series/store.ts";
 import { tempDir } from "./helpers.ts";
+import { brute, fillRandom, newTruth, openSeries, type Truth } from "./seriesFixture.ts";
 
 // A source whose sample rate changes (docs/decisions/0008): queries, statistics and rollups
 // across the boundaries must be exactly what the samples say, also after a restart.
@@ -15,60 +16,9 @@ afterEach(() => {
 });
 
 const T0 = Date.UTC(2026, 0, 1) * 1000; // µs
-type Truth = { t: number[]; v: number[] };
-
-function open(dir: string, periodUs = 1000) {
-  const store = new SeriesStore(dir);
-  store.defineSource({ Id: "src", Name: "Source", PeriodUs: periodUs });
-  store.defineVariable({ Id: "v", SourceId: "src", Name: "V", Unit: "" });
-  return store;
-}
-
-/** n samples at the current period from sample index g, random values with a few NaN gaps. */
+/** n samples at the current period from sample index g, random values with a few NaN gaps; times in µs. */
 function fill(store: SeriesStore, periodUs: number, g: number, n: number, seed: number, truth: Truth) {
-  const rnd = mulberry32(seed);
-  for (let done = 0; done < n; ) {
-    const k = Math.min(n - done, 1 + Math.floor(rnd() * 5000));
-    const batch = new Float32Array(k);
-    for (let i = 0; i < k; i++) {
-      batch[i] = rnd() < 0.01 ? Number.NaN : (rnd() - 0.5) * 1000;
-      if (!Number.isNaN(batch[i]!)) truth.t.push((g + done + i) * periodUs), truth.v.push(batch[i]!);
-    }
-    store.append("v", g + done, batch);
-    done += k;
-    if (rnd() < 0.3) store.flush();
-  }
-  return g + n;
-}
-
-function lowerBound(xs: number[], x: number) {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (xs[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-function brute(truth: Truth, t0: number, t1: number) {
-  let min = Infinity;
-  let max = -Infinity;
-  let sum = 0;
-  let count = 0;
-  const from = lowerBound(truth.t, t0);
-  const to = lowerBound(truth.t, t1);
-  for (let i = from; i < to; i++) {
-    const v = truth.v[i]!;
-    min = Math.min(min, v);
-    max = Math.max(max, v);
-    sum += v;
-    count++;
-  }
-  let squares = 0;
-  for (let i = from; i < to; i++) squares += (truth.v[i]! - sum / count) ** 2;
-  return { min, max, sum, count, std: Math.sqrt(squares / count), first: truth.t[from], last: truth.t[to - 1] };
+  return fillRandom(store, { from: g, count: n, seed, maxBatch: 5000, flushChance: 0.3, exact: true, unit: periodUs }, truth);
 }
 
 /** 1 kHz, then 100 Hz, then 500 Hz: three segments with different periods. */
@@ -87,9 +37,9 @@ function build(store: SeriesStore, truth: Truth) {
 function check(store: SeriesStore, truth: Truth, seed: number) {
   const rnd = mulberry32(seed);
   const v = store.variable("v")!;
-  const span = truth.t[truth.t.length - 1]! - truth.t[0]! + 2_000_000;
+  const span = truth.at[truth.at.length - 1]! - truth.at[0]! + 2_000_000;
   for (let q = 0; q < 40; q++) {
-    const t0 = truth.t[0]! - 1_000_000 + Math.floor(rnd() * span);
+    const t0 = truth.at[0]! - 1_000_000 + Math.floor(rnd() * span);
     const t1 = t0 + 1000 + Math.floor(rnd() * (span / 2));
     const parts = store.partsOf(v, t0, t1);
     const points = 1 + Math.floor(rnd() * 300);
@@ -125,8 +75,8 @@ describe("series store: period changes", () => {
   it("answers buckets and statistics across rate changes exactly, also after a restart", () => {
     const dir = tempDir();
     dirs.push(dir);
-    const truth: Truth = { t: [], v: [] };
-    let store = open(dir);
+    const truth = newTruth();
+    let store = openSeries(dir);
     build(store, truth);
     expect(store.segmentsOf("src").map((s) => s.PeriodUs)).toEqual([1000, 10_000, 2000]);
     expect(store.source("src")!.PeriodUs).toBe(2000);
@@ -144,7 +94,7 @@ describe("series store: period changes", () => {
     expect(raw.mean.slice(50).filter((x) => x !== null).length).toBe(brute(truth, boundary, boundary + 50_000).count);
     store.close();
 
-    store = open(dir, 2000);
+    store = openSeries(dir, 2000);
     expect(store.segmentsOf("src").map((s) => s.PeriodUs)).toEqual([1000, 10_000, 2000]);
     check(store, truth, 8);
     // Acquisition continues in the current segment after the restart.
@@ -154,7 +104,7 @@ describe("series store: period changes", () => {
     store.close();
 
     // A restart at another rate starts a new segment after what is stored.
-    store = open(dir, 20_000);
+    store = openSeries(dir, 20_000);
     expect(store.segmentsOf("src").map((s) => s.PeriodUs)).toEqual([1000, 10_000, 2000, 20_000]);
     const seg = store.segmentsOf("src")[3]!;
     fill(store, 20_000, seg.StartUs / 20_000 + 10, 3000, 5, truth);
@@ -165,10 +115,10 @@ describe("series store: period changes", () => {
   it("changes the period of a source that holds no samples in place", () => {
     const dir = tempDir();
     dirs.push(dir);
-    const store = open(dir);
+    const store = openSeries(dir);
     store.changePeriod("src", 5000, 0);
     expect(store.segmentsOf("src")).toEqual([{ Seq: 0, StartUs: 0, PeriodUs: 5000 }]);
-    const truth: Truth = { t: [], v: [] };
+    const truth = newTruth();
     fill(store, 5000, T0 / 5000, 1000, 6, truth);
     const s = trackStatistics(() => store.reader(), store.partsOf(store.variable("v")!), 0, Number.MAX_SAFE_INTEGER, Infinity);
     expect(s.count).toBe(truth.v.length);
@@ -178,8 +128,8 @@ describe("series store: period changes", () => {
   it("drops whole segments that fall behind the retention horizon", () => {
     const dir = tempDir();
     dirs.push(dir);
-    const truth: Truth = { t: [], v: [] };
-    const store = open(dir);
+    const truth = newTruth();
+    const store = openSeries(dir);
     build(store, truth);
     const segs = store.segmentsOf("src");
     // Keep from just after the second boundary: the first two segments go.

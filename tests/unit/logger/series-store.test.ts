@@ -7,6 +7,7 @@ import { emptySummary } from "../../../logger/store/series/rollups.ts";
 import { SeriesStore } from "../../../logger/store/series/store.ts";
 import { mulberry32 } from "../../../logger/sim/prng.ts";
 import { tempDir } from "./helpers.ts";
+import { brute, fillRandom, newTruth, openSeries, type Truth } from "./seriesFixture.ts";
 
 const dirs: string[] = [];
 const newDir = () => {
@@ -18,54 +19,9 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-/** Appends random batches with random gaps and NaNs, and keeps every sample for brute force. */
-type Truth = { g: number[]; v: number[] };
-const newTruth = (): Truth => ({ g: [], v: [] });
-
-function fill(store: SeriesStore, id: string, start: number, total: number, seed: number, truth: Truth): number {
-  const rnd = mulberry32(seed);
-  let g = start;
-  let written = 0;
-  while (written < total) {
-    const n = 1 + Math.floor(rnd() * 3000);
-    const batch = new Float32Array(n);
-    for (let i = 0; i < n; i++) {
-      batch[i] = rnd() < 0.01 ? Number.NaN : (rnd() - 0.5) * 1000;
-      if (!Number.isNaN(batch[i]!)) truth.g.push(g + i), truth.v.push(batch[i]!);
-    }
-    store.append(id, g, batch);
-    g += n;
-    written += n;
-    if (rnd() < 0.1) g += Math.floor(rnd() * 300_000); // a gap, sometimes longer than a level-3 bucket
-    if (rnd() < 0.2) store.flush();
-  }
-  return g;
-}
-
-function lowerBound(xs: number[], x: number): number {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (xs[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-function brute(truth: Truth, a: number, b: number) {
-  let min = Infinity;
-  let max = -Infinity;
-  let sum = 0;
-  let count = 0;
-  for (let i = lowerBound(truth.g, a), to = lowerBound(truth.g, b); i < to; i++) {
-    const v = truth.v[i]!;
-    min = Math.min(min, v);
-    max = Math.max(max, v);
-    sum += v;
-    count++;
-  }
-  return { min, max, sum, count };
+/** Appends random batches with random gaps and NaNs to `v`; the truth keeps every sample by its index. */
+function fill(store: SeriesStore, start: number, total: number, seed: number, truth: Truth): number {
+  return fillRandom(store, { from: start, count: total, seed, maxBatch: 3000, flushChance: 0.2, gaps: true }, truth);
 }
 
 function expectSame(got: { min: number; max: number; sum: number; count: number }, want: ReturnType<typeof brute>, where: string) {
@@ -76,12 +32,6 @@ function expectSame(got: { min: number; max: number; sum: number; count: number 
   expect(got.sum / got.count, where).toBeCloseTo(want.sum / want.count, 6);
 }
 
-function openStore(dir: string) {
-  const store = new SeriesStore(dir);
-  store.defineSource({ Id: "src", Name: "Source", PeriodUs: 1000 });
-  store.defineVariable({ Id: "v", SourceId: "src", Name: "Value", Unit: "V" });
-  return store;
-}
 
 describe("series blocks", () => {
   it("round-trips raw blocks and rollup chunks, including partial ones and NaN gaps", () => {
@@ -109,10 +59,10 @@ describe("series blocks", () => {
 
 describe("series store", () => {
   it("rollups give exact min, max and mean for random ranges (brute force)", () => {
-    const store = openStore(newDir());
+    const store = openSeries(newDir());
     const truth = newTruth();
     const start = 1_700_000_000_000;
-    const end = fill(store, "v", start, 400_000, 42, truth);
+    const end = fill(store, start, 400_000, 42, truth);
     const vs = store.seriesOf(store.variable("v")!);
     const rnd = mulberry32(7);
     for (let t = 0; t < 60; t++) {
@@ -127,10 +77,10 @@ describe("series store", () => {
   });
 
   it("answers buckets whose edges match a brute-force split of the range", () => {
-    const store = openStore(newDir());
+    const store = openSeries(newDir());
     const truth = newTruth();
     const start = 1_700_000_000_000;
-    const end = fill(store, "v", start, 300_000, 3, truth);
+    const end = fill(store, start, 300_000, 3, truth);
     const vs = store.seriesOf(store.variable("v")!);
     const rnd = mulberry32(9);
     for (const points of [1, 7, 100, 1000]) {
@@ -164,15 +114,15 @@ describe("series store", () => {
     const dir = newDir();
     const truth = newTruth();
     const start = 1_700_000_000_123;
-    let store = openStore(dir);
-    let g = fill(store, "v", start, 150_000, 11, truth);
+    let store = openSeries(dir);
+    let g = fill(store, start, 150_000, 11, truth);
     store.close();
-    store = openStore(dir);
+    store = openSeries(dir);
     const vs = store.seriesOf(store.variable("v")!);
     expect(vs.end).toBe(g);
-    g = fill(store, "v", g, 150_000, 12, truth);
+    g = fill(store, g, 150_000, 12, truth);
     store.close();
-    store = openStore(dir);
+    store = openSeries(dir);
     const s = emptySummary();
     summarize(store.reader(), store.seriesOf(store.variable("v")!), start, g, 3, s);
     expectSame(s, brute(truth, start, g), "whole range after two reopenings");
@@ -181,7 +131,7 @@ describe("series store", () => {
 
   it("deletes blocks and rollups past the retention horizon", () => {
     const dir = newDir();
-    const store = openStore(dir);
+    const store = openSeries(dir);
     const now = 1_800_000_000_000;
     const g0 = (now - 3 * 86400_000) * 1; // 1 kHz: index = ms
     const day = new Float32Array(86400_000 / 100).fill(1); // every 100th ms is enough data to test with

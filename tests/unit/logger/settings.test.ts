@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_PASSWORD, API, addUser, login, rpc, start, verify } from "./helpers.ts";
+import { addUser, ADMIN_PASSWORD, API, login, rpc, start, startWithAdmin, verify } from "./helpers.ts";
 import type { TestLogger } from "./helpers.ts";
 
 const SETTINGS = "GI.system/SettingsManagementAPI";
@@ -8,8 +8,7 @@ describe("global settings", () => {
   let lg: TestLogger;
   let admin: string;
   beforeAll(async () => {
-    lg = await start({ adminPassword: ADMIN_PASSWORD });
-    admin = (await login(lg.url, "admin", ADMIN_PASSWORD)).access;
+    ({ lg, admin } = await startWithAdmin());
   });
   afterAll(() => lg.stop());
 
@@ -106,8 +105,7 @@ describe("settings store", () => {
   let lg: TestLogger;
   let admin: string;
   beforeAll(async () => {
-    lg = await start({ adminPassword: ADMIN_PASSWORD });
-    admin = (await login(lg.url, "admin", ADMIN_PASSWORD)).access;
+    ({ lg, admin } = await startWithAdmin());
   });
   afterAll(() => lg.stop());
 

@@ -1,6 +1,6 @@
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_PASSWORD, API, addUser, login, rpc, start, tempDir } from "./helpers.ts";
+import { addUser, ADMIN_PASSWORD, API, login, rpc, start, startWithAdmin, tempDir } from "./helpers.ts";
 import type { TestLogger } from "./helpers.ts";
 import { LATEST_SCHEMA_VERSION } from "../../../logger/store/migrations.ts";
 
@@ -35,8 +35,7 @@ describe("WebUIAPI", () => {
   let admin: string;
   const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]).toString("base64");
   beforeAll(async () => {
-    lg = await start({ adminPassword: ADMIN_PASSWORD });
-    admin = (await login(lg.url, "admin", ADMIN_PASSWORD)).access;
+    ({ lg, admin } = await startWithAdmin());
   });
   afterAll(() => lg.stop());
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_PASSWORD, API, addUser, login, rpc, start, tokenRequest, verify } from "./helpers.ts";
+import { addUser, ADMIN_PASSWORD, API, login, rpc, start, startWithAdmin, tokenRequest, verify } from "./helpers.ts";
 import type { TestLogger } from "./helpers.ts";
 
 const roleId = async (base: string, token: string, name: string): Promise<number> =>
@@ -85,8 +85,7 @@ describe("user and role rules", () => {
   let admin: string;
   let alice: { id: number; token: string };
   beforeAll(async () => {
-    lg = await start({ adminPassword: ADMIN_PASSWORD });
-    admin = (await login(lg.url, "admin", ADMIN_PASSWORD)).access;
+    ({ lg, admin } = await startWithAdmin());
     alice = await addUser(lg.url, admin, "alice", "Operator", "alice-pass-1");
   });
   afterAll(() => lg.stop());

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_PASSWORD, addUser, CLIENT, login, rpc, start } from "./helpers.ts";
+import { addUser, CLIENT, rpc, startWithAdmin } from "./helpers.ts";
 import type { TestLogger } from "./helpers.ts";
 
 /** The console's confidential client, which alone may learn a target's password. */
@@ -10,8 +10,7 @@ describe("VncAPI", () => {
   let admin: string;
   let viewer: string;
   beforeAll(async () => {
-    lg = await start({ adminPassword: ADMIN_PASSWORD });
-    admin = (await login(lg.url, "admin", ADMIN_PASSWORD)).access;
+    ({ lg, admin } = await startWithAdmin());
     viewer = (await addUser(lg.url, admin, "vera", "Viewer")).token;
   });
   afterAll(() => lg.stop());
