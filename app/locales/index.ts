@@ -13,7 +13,8 @@ export type Texts = Record<string, unknown>;
 
 /** The shell's texts: at the top level (t("nav.home")); every other file under its name (t("users.title")). */
 const SHELL = "translation";
-const files = import.meta.glob<Texts>("./*/*.json", { import: "default" });
+// refusals.json is the server's alone (app/services/refusalTexts.server.ts): no browser asks for it.
+const files = import.meta.glob<Texts>(["./*/*.json", "!./*/refusals.json"], { import: "default" });
 
 const loaded: Partial<Record<Language, Texts>> = {};
 const loadedFiles = new Set<string>();
