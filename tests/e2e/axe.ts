@@ -114,7 +114,8 @@ export async function drawnContrast(page: Page, selector: string): Promise<{ col
 export async function hoverContrastFindings(page: Page, limit = 80): Promise<string[]> {
   // With JavaScript, an alarm banner's server markup is replaced by the browser's own once its
   // chunk is there (AlarmBannerSlot): elements marked before that are gone when their hover state
-  // is forced ("Could not find node with given id"). Wait for the browser's banner first.
+  // is forced ("Could not find node with given id", or one element fewer found than marked). Wait
+  // for the browser's banner first: data-banner="live" (the page as sent says "server").
   if (await page.evaluate(() => "__reactRouterContext" in window && document.querySelector('[data-testid="alarm-banner"]') !== null)) {
     await expect(page.locator('[data-banner="live"] [data-testid="alarm-banner"]')).toBeVisible();
   }
