@@ -69,7 +69,7 @@ async function sparePort(): Promise<number> {
 export function startEmbeddedWith(env: Record<string, string>): Promise<Target> {
   // On PostgreSQL (npm run test:pg) a LOGGER_ID of its own: the suite's logger holds the lease of
   // the suite's id, and a second logger under it is refused at start.
-  const id = process.env.LOGGER_ID ? { LOGGER_ID: `${process.env.LOGGER_ID}_${randomBytes(4).toString("hex")}` } : {};
+  const id: Record<string, string> = process.env.LOGGER_ID ? { LOGGER_ID: `${process.env.LOGGER_ID}_${randomBytes(4).toString("hex")}` } : {};
   return startEmbedded({ clientId: process.env.CONFORMANCE_CLIENT_ID || "gibench", importEnabled: true, writeEnabled: false }, { ...id, ...env });
 }
 
