@@ -67,7 +67,10 @@ async function sparePort(): Promise<number> {
 
 /** Another embedded logger with other start-up knobs (e.g. ACCESS_TOKEN_TTL), for a check that needs them. */
 export function startEmbeddedWith(env: Record<string, string>): Promise<Target> {
-  return startEmbedded({ clientId: process.env.CONFORMANCE_CLIENT_ID || "gibench", importEnabled: true, writeEnabled: false }, env);
+  // On PostgreSQL (npm run test:pg) a LOGGER_ID of its own: the suite's logger holds the lease of
+  // the suite's id, and a second logger under it is refused at start.
+  const id: Record<string, string> = process.env.LOGGER_ID ? { LOGGER_ID: `${process.env.LOGGER_ID}_${randomBytes(4).toString("hex")}` } : {};
+  return startEmbedded({ clientId: process.env.CONFORMANCE_CLIENT_ID || "gibench", importEnabled: true, writeEnabled: false }, { ...id, ...env });
 }
 
 async function startEmbedded(common: Pick<Target, "clientId" | "importEnabled" | "writeEnabled" | "writeVariable">, extra: Record<string, string> = {}): Promise<Target> {
