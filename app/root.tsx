@@ -25,12 +25,14 @@ import { formBodyMiddleware } from "./services/formBody.server";
 import { gateInputOf } from "./services/guards.server";
 import { visibleFeatures } from "./services/gating";
 import { loadHeaderAlerts } from "./services/header.server";
-import { getLocale, i18nextMiddleware } from "./services/i18n.server";
+import { getInstance, getLocale, i18nextMiddleware } from "./services/i18n.server";
+import { shellDashboardNames, shellMessages } from "./services/shellTexts.server";
 import { isLoggerAway } from "./services/logger/client.server";
 import { annunciatorSeverities } from "./schemas/annunciator";
 import { dashboardListAnswer, messagesAnswer, userAnswer } from "./services/logger/schemas";
 import { readClosedText, readMaintenanceInfo } from "./services/maintenance.server";
 import { readPrefs } from "./services/prefs.server";
+import { refusalTextsMiddleware } from "./services/refusalTexts.server";
 import { navigationFromSameSite } from "./services/origin.server";
 import { loadTheme } from "./services/theme.server";
 import { effectiveZone } from "./services/timezone";
@@ -45,7 +47,7 @@ import { ErrorPage } from "./ui/ErrorPage";
 import { useNonce } from "./ui/nonce";
 import { useRootData } from "./ui/rootData";
 
-export const middleware = [sessionMiddleware, i18nextMiddleware, dateParamsMiddleware, formBodyMiddleware];
+export const middleware = [sessionMiddleware, i18nextMiddleware, refusalTextsMiddleware, dateParamsMiddleware, formBodyMiddleware];
 // Browser navigation: the next screen's texts are there before it renders.
 export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
   async ({ request }, next) => {
@@ -83,7 +85,8 @@ async function shellData({ request, context }: Route.LoaderArgs) {
   const [user, dashboards, messages] = mayRead
     ? await Promise.all([
         auth.userId !== null ? logger.readRpc("GI.system/UserManagementAPI.GetUser", { ID: auth.userId }, userAnswer).then((a) => a.User, awayOr(null)) : null,
-        logger.readRpc("WebUIAPI.List", {}, dashboardListAnswer).then((a) => a.List, awayOr([])),
+        // The demo dashboards' names in the reader's language (app/ui/seedTexts.ts).
+        logger.readRpc("WebUIAPI.List", {}, dashboardListAnswer).then((a) => shellDashboardNames(getInstance(context).t, a.List), awayOr([])),
         logger
           .readRpc(
             "GI.system/MessagingAPI.GetMessages",
@@ -98,6 +101,7 @@ async function shellData({ request, context }: Route.LoaderArgs) {
   const [maintenance, closedText] = await Promise.all([readMaintenanceInfo(request), readClosedText(request)]);
   const gate = gateInputOf(auth);
   const nav = mayRead ? visibleFeatures(gate).map((f) => f.key) : [];
+  const timeZone = effectiveZone(user, prefs.browserZone, auth.settings?.DefaultTimezone || "UTC");
 
   return {
     locale,
@@ -114,9 +118,9 @@ async function shellData({ request, context }: Route.LoaderArgs) {
     layout: prefs.layout,
     layoutType: prefs.layoutType,
     sidebarWidth: prefs.sidebarWidth,
-    timeZone: effectiveZone(user, prefs.browserZone, auth.settings?.DefaultTimezone || "UTC"),
+    timeZone,
     banner: banner && bannerVisible(banner, maintenance, closedText) ? banner : null,
-    alerts: await alerts,
+    alerts: shellMessages(await alerts, getInstance(context).t, LOCALE_IDS[locale] ?? "en-US", timeZone),
     // The logger did not answer in time: the shell says so, and since when its data is (issue 26 §2).
     logger: logger.outage,
     // Alarm priorities the annunciator sounds for (Global Settings; an empty list: it is off).

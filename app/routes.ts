@@ -25,6 +25,7 @@ export default [
   route("fileBrowser/raw", "routes/fileBrowserRaw.tsx"),
   route("fileBrowser/upload", "routes/fileBrowserUpload.tsx"),
   route("refused", "routes/refused.tsx"),
+  route("annotations", "routes/annotations.tsx"),
   ...screens,
   // Also the bare-UUID redirect (spec §2); keeps i18n available for the 404 page.
   route("*", "routes/notFound.tsx"),

@@ -2,6 +2,7 @@
 // against bare uPlot on the same data, in the same page. Results land in window.__bench.
 import { createContext, createElement, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { createRoot } from "react-dom/client";
+import { MemoryRouter } from "react-router";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import { LiveBus, LiveBusContext } from "~/ui/dashboard/liveBus";
@@ -36,6 +37,18 @@ const extras = {
   label: "Chart of 8 signals",
   keysHint: "Arrow keys move the cursor",
   readOutTexts: { title: "Values at the cursor", noValue: "no data", minMax: (min: string, max: string) => `min ${min} · max ${max}` },
+  // Issue 28: operator annotations (a note at a time, one over a span) with their flags, and the
+  // shared crosshair, as the dashboard's charts carry them.
+  notes: {
+    list: [
+      { id: 1, start: end - 1_200_000, end: end - 1_200_000, text: "Changed injector", tags: ["maintenance"], author: "olga", variables: [], canEdit: true, canRemove: true },
+      { id: 2, start: end - 2_400_000, end: end - 1_800_000, text: "Warm-up run", tags: [], author: "olga", variables: [], canEdit: true, canRemove: true },
+    ],
+    mayAdd: true,
+    variables: vars.map((v) => v.Id),
+    back: "/dashboard",
+    texts: { word: "Note", add: "Add note", text: "Note", tags: "Tags", tagsHint: "", save: "Save note", cancel: "Cancel", edit: "Edit", remove: "Remove", close: "Close", failed: "", at: (s: number) => new Date(s).toISOString() },
+  },
 };
 const frame = () => new Promise<number>((r) => requestAnimationFrame(() => r(performance.now())));
 const median = (xs: number[]) => xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -63,19 +76,24 @@ async function component(): Promise<number> {
   const t0 = performance.now();
   await new Promise<void>((ready) =>
     root.render(
-      createElement(UPlotChart, {
-        ...props,
-        ...extras,
-        series,
-        follow: false,
-        hidden: new Set<string>(),
-        onZoom() {},
-        onReset() {},
-        // As ChartWidget gives it: the area's size from the layout before the chart mounted.
-        sizeHint: () => ({ width: 1200, height: 400 }),
-        // Called right after the chart was created: its commit (the first draw) is queued before this.
-        onReady: () => void afterCommit().then(ready),
-      }),
+      // In a router, as on a page: a note's flag links to the annotations screen.
+      createElement(
+        MemoryRouter,
+        null,
+        createElement(UPlotChart, {
+          ...props,
+          ...extras,
+          series,
+          follow: false,
+          hidden: new Set<string>(),
+          onZoom() {},
+          onReset() {},
+          // As ChartWidget gives it: the area's size from the layout before the chart mounted.
+          sizeHint: () => ({ width: 1200, height: 400 }),
+          // Called right after the chart was created: its commit (the first draw) is queued before this.
+          onReady: () => void afterCommit().then(ready),
+        }),
+      ),
     ),
   );
   drawnMs = performance.now() - t0;
@@ -104,7 +122,7 @@ async function liveUpdates(): Promise<{ bare: number; component: number }> {
   const bus = new LiveBus();
   const root = createRoot(document.getElementById("component")!);
   await new Promise<void>((ready) =>
-    root.render(createElement(LiveBusContext.Provider, { value: bus }, createElement(UPlotChart, { ...props, ...extras, series, follow: true, hidden: new Set<string>(), onZoom() {}, onReset() {}, onReady: ready }))),
+    root.render(createElement(MemoryRouter, null, createElement(LiveBusContext.Provider, { value: bus }, createElement(UPlotChart, { ...props, ...extras, series, follow: true, hidden: new Set<string>(), onZoom() {}, onReset() {}, onReady: ready })))),
   );
   // The chart exists at its first commit; its live subscription is a passive effect, run after paint.
   await frame();

@@ -13,7 +13,8 @@ export type Texts = Record<string, unknown>;
 
 /** The shell's texts: at the top level (t("nav.home")); every other file under its name (t("users.title")). */
 const SHELL = "translation";
-const files = import.meta.glob<Texts>("./*/*.json", { import: "default" });
+// refusals.json is the server's alone (app/services/refusalTexts.server.ts): no browser asks for it.
+const files = import.meta.glob<Texts>(["./*/*.json", "!./*/refusals.json"], { import: "default" });
 
 const loaded: Partial<Record<Language, Texts>> = {};
 const loadedFiles = new Set<string>();
@@ -23,7 +24,7 @@ export function isLanguage(value: unknown): value is Language {
 }
 
 /** Text files of the pages outside the feature table. */
-const PAGE_TEXTS: Record<string, readonly string[]> = { "/signin": ["signin"], "/changePassword": ["password"] };
+const PAGE_TEXTS: Record<string, readonly string[]> = { "/signin": ["signin"], "/changePassword": ["password"], "/annotations": ["annotations", "dashboards"] };
 
 /** The text files a path's screen needs besides the shell's. */
 export function textsFor(pathname: string): readonly string[] {

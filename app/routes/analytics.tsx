@@ -1,11 +1,14 @@
 import { useCallback } from "react";
 import { useT } from "~/ui/useT";
-import { Form, Link, useNavigate, useSearchParams } from "react-router";
+import { Form, Link, useLocation, useNavigate, useSearchParams } from "react-router";
 import { stateOf } from "~/services/context.server";
 import { userTimeZone } from "~/services/zoned.server";
 import { requireFeature } from "~/services/guards.server";
 import { featureOpen } from "~/services/header.server";
 import { eventsFor, loadRangeEvents } from "~/services/chartEvents.server";
+import { loadAnnotations, mayAddAnnotations } from "~/services/annotations.server";
+import { annotationsFor, annotationsHref, noteLabel } from "~/ui/dashboard/annotations";
+import { ChartNotesContext } from "~/ui/dashboard/notesContext";
 import { listMeasurements, loadSeries, loadSources, loadStatistics, localText, oldestKept } from "~/services/history.server";
 import { getInstance } from "~/services/i18n.server";
 import type { Variable } from "~/services/logger/schemas";
@@ -64,13 +67,15 @@ export async function loader(args: Route.LoaderArgs) {
   const withB = compare && cmpBeyond === null ? compare : null;
   const cmpName = withB ? (withB.measurement?.Name ?? t(`history.analytics.cmpLabel.${withB.kind}`, { start: localText(withB.from, zone) })) : "";
   // Alarm and measurement events in the visible range, marked on the charts of their variables.
-  // And the alarm rules' limits of those variables, drawn on their charts (issue 26 §6).
-  const [events, limits] = shown.length ? await Promise.all([loadRangeEvents(logger, visible, featureOpen(auth, "alarming")), loadLimits(logger, shown)]) : [null, {}];
+  // The operator annotations over that range, and the alarm rules' limits of those variables (issue 26 §6).
+  const [events, notes, limits] = shown.length
+    ? await Promise.all([loadRangeEvents(logger, visible, featureOpen(auth, "alarming")), loadAnnotations(logger, auth, visible), loadLimits(logger, shown)])
+    : [null, [], {}];
   const charts = await Promise.all(
     chartGroups(shown).map(async (vars) => {
       const [main, cmp] = await Promise.all([loadSeries(logger, vars, visible), withB ? loadSeries(logger, vars, other) : null]);
       const ids = vars.map((v) => v.Id);
-      return { vars: vars.map(info), events: events ? eventsFor(events, ids) : [], limits: limitsOf(limits, ids), ...overlay(main, cmp, vars, cmpName) };
+      return { vars: vars.map(info), events: events ? eventsFor(events, ids) : [], annotations: annotationsFor(notes, ids), limits: limitsOf(limits, ids), ...overlay(main, cmp, vars, cmpName) };
     }),
   );
   const [stats, cmpStats] = await Promise.all([loadStatistics(logger, shown, visible), withB ? loadStatistics(logger, shown, other) : null]);
@@ -87,6 +92,7 @@ export async function loader(args: Route.LoaderArgs) {
     stats: stats.stats,
     cmpStats: cmpStats?.stats ?? [],
     statsError: stats.error ?? cmpStats?.error ?? null,
+    mayAnnotate: mayAddAnnotations(auth),
   };
 }
 
@@ -125,7 +131,9 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const fmt = useFormatters();
+  const location = useLocation();
   const { range, charts, compare, problems, cmpChoice } = loaderData;
+  const here = `${location.pathname}${location.search}`;
   const hasProblems = problems.v.length + problems.range.length + problems.cmp.length > 0;
   const onZoom = useCallback(
     (from: number, to: number) => {
@@ -171,11 +179,14 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
     return `?${next}`;
   })();
   return (
+    <ChartNotesContext.Provider value={{ mayAdd: loaderData.mayAnnotate, back: here }}>
     <section className="flex flex-col gap-4">
       <h1 className="text-2xl font-semibold">{t("nav.analytics")}</h1>
+      {/* The one way to pick a relative range: the quick ranges (links that keep the choice). */}
+      <QuickRanges current={current.preset} presetHref={presetHref} zoomOutHref={zoomOutHref} backHref={backHref} />
       <Form method="get" className="flex flex-col gap-4 rounded-lg bg-white p-4 shadow-sm dark:bg-slate-800" data-testid="analytics-form">
         <VariablePicker variables={loaderData.variables} selected={loaderData.selected} errors={problems.v} />
-        <RangeFields range={range} measurements={loaderData.measurements} idPrefix="analytics" errors={problems.range} />
+        <RangeFields range={range} measurements={loaderData.measurements} idPrefix="analytics" errors={problems.range} quickRanges />
         <fieldset className="flex flex-wrap items-end gap-4" aria-invalid={problems.cmp.length ? true : undefined} aria-describedby={problems.cmp.length ? "compare-error" : undefined} data-testid="compare-fields">
           <legend className="mb-1 text-sm font-medium">{t("history.analytics.compareLegend")}</legend>
           {problems.cmp.length > 0 && (
@@ -218,9 +229,6 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
       </Form>
       {charts.length === 0 && !hasProblems && <p className="text-slate-600 dark:text-slate-300">{t("history.analytics.pick")}</p>}
       {charts.length > 0 && (
-        <QuickRanges current={current.preset} presetHref={presetHref} zoomOutHref={zoomOutHref} backHref={backHref} />
-      )}
-      {charts.length > 0 && (
         <div className="flex flex-wrap items-center gap-3 text-sm" data-testid="visible-range">
           <span data-testid="range-a">
             {compare ? `${t("history.analytics.rangeA")}: ` : ""}
@@ -236,6 +244,9 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
               {t("history.analytics.resetZoom")}
             </Link>
           )}
+          <Link to={annotationsHref({ from: range.from, to: range.to, variables: loaderData.selected, back: here })} className="text-brand hover:underline" data-testid="analytics-notes">
+            {t("history.analytics.notes", { count: charts.reduce((n, c) => n + c.annotations.length, 0) })}
+          </Link>
         </div>
       )}
       {charts.map((c, i) => (
@@ -253,6 +264,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
                 to={range.to}
                 follow={false}
                 events={c.events}
+                annotations={c.annotations}
                 limits={c.limits}
                 approx={{ width: 1100, height: 300 }}
                 syncKey="analytics"
@@ -267,6 +279,8 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
                     to={range.to}
                     overlay={compare && c.extra.length ? { origin: range.base.from, pairs: c.vars.length } : undefined}
                     events={c.events}
+                    annotations={c.annotations}
+                    annotationLabel={(a) => noteLabel(look.annotationWord, a)}
                     limits={c.limits}
                     {...look}
                   />
@@ -279,6 +293,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
       {loaderData.stats.length > 0 && <StatisticsTable stats={loaderData.stats} cmpStats={loaderData.cmpStats} compareName={compare?.name ?? null} variables={loaderData.variables} />}
       {loaderData.statsError && <FormErrors errors={[t(loaderData.statsError)]} />}
     </section>
+    </ChartNotesContext.Provider>
   );
 }
 

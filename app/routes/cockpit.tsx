@@ -41,7 +41,7 @@ export default function Cockpit({ loaderData }: Route.ComponentProps) {
   usePolling(REFRESH_MS);
   const located = devices.filter((d) => d.location);
   return (
-    <section className="flex flex-col gap-4">
+    <section className="flex flex-col gap-4" data-wide>
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-2xl font-semibold">{t("nav.cockpit")}</h1>
         <Legend />
@@ -74,7 +74,7 @@ function MapView({ devices, svg, tiles }: { devices: MapDevice[]; svg: NonNullab
   const [mounted, setMounted] = useState(false);
   const [leafletReady, setLeafletReady] = useState(false);
   useEffect(() => setMounted(true), []);
-  const stateText = (s: DeviceState) => t(`map.states.${s}`);
+  const stateText = (s: DeviceState) => t(`deviceState.${s}`);
   const label = (d: MapDevice) => t("map.markerLabel", { name: d.name, state: stateText(d.state) });
   const byId = new Map(devices.map((d) => [d.id, d]));
   const markers = svg.markers.flatMap((m) => {
@@ -140,7 +140,7 @@ function Legend() {
       {DEVICE_STATES.map((s) => (
         <li key={s} className="flex items-center gap-1.5">
           <StateDot state={s} />
-          {t(`map.states.${s}`)}
+          {t(`deviceState.${s}`)}
         </li>
       ))}
     </ul>
@@ -187,7 +187,7 @@ function DeviceList({ devices, canEditLocations }: { devices: MapDevice[]; canEd
               <td className="px-4 py-2">
                 <span className="flex items-center gap-2" data-testid="map-device-state" data-state={d.state}>
                   <StateDot state={d.state} />
-                  {t(`map.states.${d.state}`)}
+                  {t(`deviceState.${d.state}`)}
                 </span>
               </td>
               <td className="px-4 py-2" data-testid="map-device-location">

@@ -72,7 +72,7 @@ export async function action(args: Route.ActionArgs) {
   // Changed elsewhere meanwhile: the input stays, and a second save knowingly overwrites.
   if (refused?.status === 409) return reply(409, submission.reply({ formErrors: ["config.conflict"] }), current.Revision);
   if (refused) {
-    const field = fieldOf(refused.message);
+    const field = fieldOf(refused.description);
     const result = field ? submission.reply({ fieldErrors: { [field]: [refused.message] } }) : submission.reply({ formErrors: [refused.message] });
     return reply(refused.status === 403 ? 403 : 400, result);
   }
@@ -83,7 +83,7 @@ export default function Config({ loaderData, actionData }: Route.ComponentProps)
   const t = useT();
   const { config } = loaderData;
   return (
-    <section className="flex max-w-6xl flex-col gap-6">
+    <section className="flex flex-col gap-6">
       <div className="flex flex-col gap-1">
         <h1 className="text-2xl font-semibold">{t("config.title")}</h1>
         {config.DeviceName && <p className="text-sm text-slate-600 dark:text-slate-300">{t("config.intro", { device: config.DeviceName })}</p>}

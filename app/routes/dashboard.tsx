@@ -1,6 +1,6 @@
 import { useT } from "~/ui/useT";
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { Link, useNavigate, useNavigation, useSearchParams } from "react-router";
+import { Link, useLocation, useNavigate, useNavigation, useSearchParams } from "react-router";
 import { REFRESH_MS } from "~/schemas/dashboardConstants";
 import type { DashboardContent } from "~/schemas/dashboards";
 import { stateOf } from "~/services/context.server";
@@ -8,6 +8,10 @@ import { chartSources, getDashboard, listDashboards, loadDashboardData, pageData
 import { userTimeZone } from "~/services/zoned.server";
 import { requireFeature } from "~/services/guards.server";
 import { featureOpen } from "~/services/header.server";
+import { mayAddAnnotations } from "~/services/annotations.server";
+import { getInstance } from "~/services/i18n.server";
+import { seededContent, seedText } from "~/services/shellTexts.server";
+import { ChartNotesContext } from "~/ui/dashboard/notesContext";
 import { rangeBackHref } from "~/ui/dashboard/ChartBack";
 import { DashboardGrid } from "~/ui/dashboard/DashboardGrid";
 import { rangeToken } from "~/ui/dashboard/QuickRanges";
@@ -73,12 +77,17 @@ export async function loader(args: Route.LoaderArgs) {
 
 async function currentPage(args: Route.LoaderArgs, params: URLSearchParams, auth: Awaited<ReturnType<typeof requireFeature>>) {
   const { logger } = stateOf(args.context);
-  const dashboards = await listDashboards(logger);
+  // The demo content in the reader's language (app/ui/seedTexts.ts); what anyone changed, as it is.
+  const { t } = getInstance(args.context);
+  const dashboards = (await listDashboards(logger)).map((d) => ({ ...d, Name: seedText(t, d.Name) }));
   const wanted = params.get("id");
   const entry = wanted ? dashboards.find((d) => d.ID.toLowerCase() === wanted.toLowerCase()) : (dashboards.find((d) => d.IsDefault) ?? dashboards[0]);
-  const dashboard = entry ? await getDashboard(logger, entry.ID) : null;
+  const stored = entry ? await getDashboard(logger, entry.ID) : null;
+  const dashboard = stored && { ...stored, Name: seedText(t, stored.Name), content: stored.content && seededContent(t, stored.content) };
   const kiosk = params.has("kiosk");
-  const base = { offline: false as const, outage: false, polled: params.has("poll"), dashboards, dashboard, missing: wanted !== null && !dashboard, kiosk };
+  // A chart panel links to Analytics and to adding a note, for those who may (never on a wall display).
+  const may = { analytics: !kiosk && featureOpen(auth, "analytics"), annotate: !kiosk && mayAddAnnotations(auth) };
+  const base = { offline: false as const, outage: false, polled: params.has("poll"), dashboards, dashboard, missing: wanted !== null && !dashboard, kiosk, may };
   if (!dashboard?.content) return { ...base, range: null, refresh: "off" as const, data: null, live: null, strip: null };
   const needsZone = [params.get("from"), params.get("to")].some((v) => v && !/^\d+$/.test(v));
   const zone = needsZone ? await userTimeZone(args) : "UTC";
@@ -86,7 +95,7 @@ async function currentPage(args: Route.LoaderArgs, params: URLSearchParams, auth
   const refresh = resolveRefresh(params, dashboard.content.Refresh);
   // Alarm lists: only for those who may use Alarming; the others are told so, the logger is not asked.
   const mayAlarms = featureOpen(auth, "alarming");
-  const [data, strip] = await Promise.all([loadDashboardData(logger, dashboard.content, range, mayAlarms), kiosk ? kioskStrip(params, logger, dashboards, dashboard.ID, refresh, mayAlarms) : null]);
+  const [data, strip] = await Promise.all([loadDashboardData(logger, dashboard.content, range, mayAlarms, auth), kiosk ? kioskStrip(params, logger, dashboards, dashboard.ID, refresh, mayAlarms) : null]);
   stateOf(args.context).charts = chartSources(data, dashboard.content, range);
   // The values' times, from the same (cached) reads: the page is judged live / stale / offline, with the reason.
   const live = await readStamps(logger, Object.keys(data.values), liveIds(dashboard.content, data.variables), VALUES_MAX_AGE_MS, data.valuesError !== null || data.variablesError !== null);
@@ -102,7 +111,7 @@ function outagePage(args: Route.LoaderArgs, params: URLSearchParams) {
   const kiosk = params.has("kiosk");
   // The kiosk's alarm strip says the alarm state is unknown: remembered alarms could be untrue now.
   const strip = kiosk ? { alarms: { unknown: true as const }, cycle: null, at: Date.now() } : null;
-  const base = { offline: false as const, outage: true, polled: false, missing: false, kiosk, strip };
+  const base = { offline: false as const, outage: true, polled: false, missing: false, kiosk, strip, may: { analytics: false, annotate: false } };
   if (!last?.dashboard.content) return { ...base, dashboards: last?.dashboards ?? [], dashboard: null, range: null, refresh: "off" as const, data: null, live: null };
   const { dashboard, data, range } = last;
   stateOf(args.context).charts = chartSources(data, dashboard.content!, range);
@@ -138,7 +147,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const mayEdit = root?.nav.includes("dashboardManager") ?? false;
   return (
     // A kiosk fills the screen (minus <main>'s padding) and never scrolls: rows share its height.
-    <section className={`flex flex-col ${kiosk ? "gap-2 md:h-[calc(100dvh-1rem)] md:overflow-hidden" : "gap-4"}`}>
+    <section className={`flex flex-col ${kiosk ? "gap-2 md:h-[calc(100dvh-1rem)] md:overflow-hidden" : "gap-4"}`} data-wide>
       {shown.outage ? (
         <OutageRefresh />
       ) : shown.strip?.cycle ? (
@@ -188,6 +197,7 @@ function DashboardView({ loaderData, offline, mayEdit }: { loaderData: Loaded; o
   const navigate = useNavigate();
   const navigation = useNavigation();
   const [params] = useSearchParams();
+  const location = useLocation();
   const dashboard = loaderData.dashboard!;
   const { data, range, refresh, kiosk } = loaderData;
   const ids = useMemo(() => Object.keys(data?.variables ?? {}).filter((id) => dashboard.content?.Widgets.some((w) => w.Type !== "text" && w.Type !== "alarms" && w.Variables.includes(id))), [data, dashboard]);
@@ -227,7 +237,10 @@ function DashboardView({ loaderData, offline, mayEdit }: { loaderData: Loaded; o
   const badge = (ids.length === 0 && !loaderData.outage) || !summary ? null : away && summary.state !== "offline" ? { state: "offline" as const, ageMs: null, reason: { kind: "logger" as const } } : summary;
   const each = badge?.state === "offline" ? Object.fromEntries(ids.map((id) => [id, "offline" as const])) : summary?.each;
   const strip = loaderData.strip;
+  const back = `${location.pathname}${location.search.replace(/([?&])poll=[^&]*&?/, "$1").replace(/[?&]$/, "")}`;
+  const notes = kiosk ? null : { mayAdd: loaderData.may.annotate, back };
   return (
+    <ChartNotesContext.Provider value={notes}>
     <LiveBusContext.Provider value={bus}>
       {ids.length > 0 && !loaderData.outage && <LiveFeed ids={ids} initial={data.values} stamps={loaderData.live?.stamps} bus={bus} onChange={setLive} />}
       {kiosk && strip ? (
@@ -266,7 +279,8 @@ function DashboardView({ loaderData, offline, mayEdit }: { loaderData: Loaded; o
               widget={w}
               data={data}
               values={live.values}
-              range={{ from: range.from, to: range.to, follow: range.preset !== null }}
+              range={{ from: range.from, to: range.to, follow: range.preset !== null, preset: range.preset }}
+              analytics={loaderData.may.analytics}
               loaded={loaded?.[w.ID]}
               approx={approx}
               syncKey={`dashboard-${dashboard.ID}`}
@@ -281,6 +295,7 @@ function DashboardView({ loaderData, offline, mayEdit }: { loaderData: Loaded; o
         </DashboardGrid>
       )}
     </LiveBusContext.Provider>
+    </ChartNotesContext.Provider>
   );
 }
 

@@ -18,7 +18,10 @@ import {
 import { stateOf } from "~/services/context.server";
 import type { LoggerClient } from "~/services/logger/client.server";
 import { loadVariables } from "~/services/variables.server";
-import { failureText, getDashboard, listDashboards, removeDashboard, saveDashboard, setDefaultDashboard, type StoredDashboard } from "~/services/dashboards.server";
+import { failureText, getDashboard, getDashboardVersion, listDashboards, listDashboardVersions, removeDashboard, restoreDashboardVersion, saveDashboard, setDefaultDashboard, type StoredDashboard } from "~/services/dashboards.server";
+import { versionDiff } from "~/ui/dashboardManager/versionDiff";
+import { seedText } from "~/ui/seedTexts";
+import type { HistoryData } from "~/ui/dashboardManager/VersionHistory";
 import { readIntent, requireConfirmation } from "~/services/forms.server";
 import { redirectWithToast, requireFeature } from "~/services/guards.server";
 import { getInstance } from "~/services/i18n.server";
@@ -34,7 +37,7 @@ import { pageTitle } from "~/ui/title";
 import type { Route } from "./+types/dashboardManager";
 
 const PATH = "/dashboardManager";
-const INTENTS = ["create", "settings", "duplicate", "remove", "setDefault", "import", "widget", "removeWidget", "layout"] as const;
+const INTENTS = ["create", "settings", "duplicate", "remove", "setDefault", "import", "widget", "removeWidget", "layout", "restore"] as const;
 
 export async function loader(args: Route.LoaderArgs) {
   await requireFeature(args, "dashboardManager");
@@ -48,14 +51,42 @@ export async function loader(args: Route.LoaderArgs) {
     exportId ? getDashboard(logger, exportId) : null,
   ]);
   const listed = editing ? await pickable(logger) : { variables: [], error: null };
+  const history = editing?.content && params.has("history") ? await loadHistory(logger, editing as StoredDashboard & { content: DashboardContent }, params, listed.variables) : null;
   return {
     dashboards,
     editing,
+    history,
     editMissing: editId !== null && !editing,
     variables: listed.variables,
     variablesError: listed.error,
     exporting: exporting?.content ? { name: exporting.Name, json: JSON.stringify(toExportFile(exporting.Name, exporting.content), null, 2) } : null,
   };
+}
+
+/** The history page state: the kept versions, the changes of one (&diff=N), or what restoring one changes (&restore=N). */
+async function loadHistory(logger: LoggerClient, d: StoredDashboard & { content: DashboardContent }, params: URLSearchParams, variables: { Id: string; Name: string }[]): Promise<HistoryData> {
+  const { Current, Kept, Versions } = await listDashboardVersions(logger, d.ID);
+  const nameOf = new Map(variables.map((v) => [v.Id, v.Name]));
+  const names = (id: string) => nameOf.get(id);
+  const asked = (key: string) => {
+    const n = Number(params.get(key));
+    return Number.isInteger(n) && Versions.some((v) => v.Version === n) ? n : null;
+  };
+  const current = { Name: d.Name, Content: d.content };
+  let diff: HistoryData["diff"] = null;
+  const diffOf = asked("diff");
+  if (diffOf !== null) {
+    const before = Versions.find((v) => v.Version < diffOf)?.Version ?? null;
+    const [after, prev] = await Promise.all([getDashboardVersion(logger, d.ID, diffOf), before === null ? null : getDashboardVersion(logger, d.ID, before)]);
+    if (after) diff = { version: diffOf, against: prev ? before : null, changes: versionDiff(prev ?? { Name: after.Name, Content: { ...after.Content, Widgets: [] } }, after, names) };
+  }
+  let restore: HistoryData["restore"] = null;
+  const restoreOf = asked("restore");
+  if (restoreOf !== null && restoreOf !== d.Version) {
+    const target = await getDashboardVersion(logger, d.ID, restoreOf);
+    if (target) restore = { version: restoreOf, changes: versionDiff(current, target, names) };
+  }
+  return { current: Current, kept: Kept ?? 100, versions: Versions, diff, restore };
 }
 
 /** The variables with their device's name (the widget form's picker groups by it), or an error text. */
@@ -89,6 +120,8 @@ export async function action(args: Route.ActionArgs) {
       return removeWidget(args, formData);
     case "layout":
       return saveLayout(args, formData);
+    case "restore":
+      return restore(args, formData);
   }
 }
 
@@ -202,10 +235,25 @@ function saveLayout(args: Args, formData: FormData) {
   return changeContent(args, formData, (c) => ({ ...c, Widgets: c.Widgets.map((w) => ({ ...w, ...at.get(w.ID), ID: w.ID })) }), "dashboardManager.editor.layoutSaved");
 }
 
+/** A kept version becomes the current one (as a new version); confirmed, with the Version it was confirmed against. */
+async function restore(args: Args, formData: FormData) {
+  requireConfirmation(formData);
+  const id = readText(formData, "id");
+  const version = Number(formData.get("version"));
+  if (!Number.isInteger(version) || version < 1) throw data({ reason: "bad-request" }, { status: 400 });
+  const { t } = getInstance(args.context);
+  const history = `${editHref(id)}&history`;
+  const current = Number(formData.get("current"));
+  const refused = await refusalOf(() => restoreDashboardVersion(stateOf(args.context).logger, id, version, Number.isInteger(current) && current > 0 ? current : undefined));
+  if (refused?.status === 409) return redirectWithToast(args.context, history, { type: "error", text: t("dashboardManager.manager.conflict") });
+  if (refused) return redirectWithToast(args.context, history, { type: "error", text: refused.message });
+  return redirectWithToast(args.context, history, { type: "success", text: t("dashboardManager.history.restored", { version }) });
+}
+
 async function duplicate(args: Args, formData: FormData) {
   const d = await stored(args, readText(formData, "id"));
   const { t } = getInstance(args.context);
-  await saveDashboard(stateOf(args.context).logger, { Name: t("dashboardManager.manager.copyOf", { name: d.Name }).slice(0, 100), Content: d.content });
+  await saveDashboard(stateOf(args.context).logger, { Name: t("dashboardManager.manager.copyOf", { name: seedText(t, d.Name) }).slice(0, 100), Content: d.content });
   return redirectWithToast(args.context, PATH, { type: "success", text: t("dashboardManager.manager.duplicated") });
 }
 
@@ -220,7 +268,8 @@ async function remove(args: Args, formData: FormData) {
 async function makeDefault(args: Args, formData: FormData) {
   const d = await stored(args, readText(formData, "id"));
   await setDefaultDashboard(stateOf(args.context).logger, d.ID);
-  return redirectWithToast(args.context, PATH, { type: "success", text: getInstance(args.context).t("dashboardManager.manager.defaultSet", { name: d.Name }) });
+  const { t } = getInstance(args.context);
+  return redirectWithToast(args.context, PATH, { type: "success", text: t("dashboardManager.manager.defaultSet", { name: seedText(t, d.Name) }) });
 }
 
 async function importFile({ context }: Args, formData: FormData) {
@@ -264,7 +313,7 @@ export default function DashboardManager({ loaderData, actionData: raw }: Route.
         </Panel>
       )}
       {loaderData.exporting && <ExportPanel {...loaderData.exporting} />}
-      {editing?.content && <DashboardEditor variables={loaderData.variables} variablesError={loaderData.variablesError} dashboard={editing as StoredDashboard & { content: DashboardContent }} actionData={actionData} />}
+      {editing?.content && <DashboardEditor variables={loaderData.variables} variablesError={loaderData.variablesError} dashboard={editing as StoredDashboard & { content: DashboardContent }} actionData={actionData} history={loaderData.history} />}
       <FormErrors errors={removeError ? [removeError] : undefined} />
       <DashboardsTable dashboards={dashboards} removeForm={(d) => removeForm(d, t)} />
       <ImportForm error={importError} />
@@ -273,7 +322,7 @@ export default function DashboardManager({ loaderData, actionData: raw }: Route.
 }
 
 function removeForm(d: { ID: string; Name: string }, t: TFunction) {
-  return { fields: { intent: "remove", id: d.ID }, message: t("dashboardManager.manager.removeConfirm", { name: d.Name }), confirmLabel: t("dashboardManager.manager.removeButton"), cancelHref: PATH };
+  return { fields: { intent: "remove", id: d.ID }, message: t("dashboardManager.manager.removeConfirm", { name: seedText(t, d.Name) }), confirmLabel: t("dashboardManager.manager.removeButton"), cancelHref: PATH };
 }
 
 export function meta({ matches }: Route.MetaArgs) {

@@ -6,6 +6,7 @@ import { requireFeature } from "~/services/guards.server";
 import { featureOpen } from "~/services/header.server";
 import { limitsOf } from "~/services/limits.server";
 import type { ChartEvent, ChartLimit, ChartThreshold, SeriesData } from "~/ui/dashboard/types";
+import type { ChartAnnotation } from "~/ui/dashboard/annotations";
 import type { Route } from "./+types/dashboardSeries";
 
 // The buckets of a dashboard's charts for uPlot, fetched by the page after hydration: the page
@@ -28,15 +29,20 @@ export async function loader(args: Route.LoaderArgs) {
   if (!dashboard?.content) throw data({ reason: "not-found" }, { status: 404 });
   const charts = dashboard.content.Widgets.filter((w) => w.Type === "chart");
   // Alarm events only for viewers who may see alarms, as on the page.
-  const loaded = await loadDashboardData(logger, { ...dashboard.content, Widgets: charts }, { from, to }, featureOpen(auth, "alarming"));
+  const loaded = await loadDashboardData(logger, { ...dashboard.content, Widgets: charts }, { from, to }, featureOpen(auth, "alarming"), auth);
   const widgets: Record<string, SeriesData | { error: string }> = {};
   // Beside the buckets: what the interactive chart draws over them (the page's SVG has them too).
-  const extras: Record<string, { thresholds: ChartThreshold[]; events: ChartEvent[]; limits: ChartLimit[] }> = {};
+  const extras: Record<string, { thresholds: ChartThreshold[]; events: ChartEvent[]; limits: ChartLimit[]; annotations: ChartAnnotation[] }> = {};
   for (const w of charts) {
     const d = loaded.widgets[w.ID];
     if (d?.state === "ok" && d.series) widgets[w.ID] = d.series;
     else if (d?.state === "error") widgets[w.ID] = { error: d.error };
-    extras[w.ID] = { thresholds: w.Options.Thresholds ?? [], events: loaded.chartEvents?.[w.ID] ?? [], limits: limitsOf(loaded.limits, w.Variables) };
+    extras[w.ID] = {
+      thresholds: w.Options.Thresholds ?? [],
+      events: loaded.chartEvents?.[w.ID] ?? [],
+      limits: limitsOf(loaded.limits, w.Variables),
+      annotations: loaded.chartAnnotations?.[w.ID] ?? [],
+    };
   }
   return Response.json({ from, to, widgets, extras }, { headers: { "Cache-Control": "private, no-store" } });
 }

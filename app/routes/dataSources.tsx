@@ -83,7 +83,7 @@ async function formStep({ context }: Route.ActionArgs, formData: FormData, inten
   const refused = await refusalOf(async () => (saved = (await stateOf(context).logger.rpc("DataSourceAPI.Set", { Source: payload }, sourceAnswer)).Source));
   if (refused?.status === 404) return redirectWithToast(context, PATH, { type: "error", text: t("dataSources.gone") });
   if (!refused) password.done();
-  if (refused) return reply(translated(loggerErrors(refused.message, draft), (text) => problemMessage(t, refused.problem, text)), 400);
+  if (refused) return reply(translated(loggerErrors(refused.description, draft), (text) => problemMessage(t, refused.problem, text)), 400);
   const text = t(id === null ? "dataSources.added" : "dataSources.saved", { name: saved!.Name });
   // A new OPC UA source saved without variables: straight on to picking them from the server.
   const next = id === null && saved!.Protocol === "opcua" && saved!.Variables.length === 0 ? `${PATH}?browse=${saved!.ID}` : PATH;

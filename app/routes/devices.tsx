@@ -218,7 +218,8 @@ function DeviceRow({ device: d, now }: { device: Device; now: number }) {
       <td className={`px-4 py-2 ${notLive}`}>
         <span className="flex items-center gap-2" data-testid="device-state">
           <Dot on={d.Connected} />
-          {d.Connected ? t("live.devices.connected") : t("live.devices.disconnected")}
+          {/* One word per device state on every screen (issue 28 §7): the Map's. */}
+          {d.Connected ? t("deviceState.online") : t("deviceState.offline")}
         </span>
       </td>
       <td className="px-4 py-2">

@@ -3,7 +3,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { choicesQuery, EXPORT_ERROR_FIELDS, exportSchema, type ExportErrorField } from "~/schemas/export";
 import { stateOf } from "~/services/context.server";
 import { userTimeZone } from "~/services/zoned.server";
-import { attachment, exportBody, exportFileName, measurementComments, metadataComments } from "~/services/export.server";
+import { attachment, exportBody, exportFileName, measurementComments, metadataComments, withNotes } from "~/services/export.server";
+import { exportNotes } from "~/services/annotations.server";
 import { requireFeature } from "~/services/guards.server";
 import { getMetaData, listMeasurements, loadSources, localText, oldestKept } from "~/services/history.server";
 import { getInstance, getLocale } from "~/services/i18n.server";
@@ -58,7 +59,7 @@ export async function action(args: Route.ActionArgs) {
   if (vars.length === 0) return refuse(t("history.export.noVariables"), "v");
   const oldest = oldestKept(vars, sources);
   if (oldest !== null && range.to <= oldest) return refuse(t("history.export.beyondRetention", { oldest: localText(oldest, zone) }), "range");
-  const comments = c.meta === "on" ? metadataComments(range.measurement ? measurementComments(range.measurement, zone) : [], vars, await getMetaData(logger)) : [];
+  const comments = c.meta === "on" ? withNotes(metadataComments(range.measurement ? measurementComments(range.measurement, zone) : [], vars, await getMetaData(logger)), await exportNotes(logger, range, vars)) : [];
   const body = exportBody(c, vars, range, zone, getLocale(args.context), comments, t("history.export.timeHeader"));
   let res: Response;
   try {

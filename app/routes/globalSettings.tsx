@@ -164,7 +164,7 @@ export default function GlobalSettings({ loaderData, actionData }: Route.Compone
   const t = useT();
   const { general, styling } = loaderData;
   return (
-    <section className="flex max-w-3xl flex-col gap-8">
+    <section className="flex flex-col gap-8">
       <h1 className="text-2xl font-semibold">{t("globalSettings.title")}</h1>
       <div id="general" className="rounded-lg bg-white p-6 shadow-sm dark:bg-slate-800">
         <h2 className="mb-4 text-lg font-semibold">{t("globalSettings.general")}</h2>

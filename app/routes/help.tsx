@@ -26,7 +26,7 @@ export default function Help({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const pattern = t(patternKey(useRootData()?.localeId ?? "en-US"));
   return (
-    <section className="flex max-w-3xl flex-col gap-6">
+    <section className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold">{t("help.title")}</h1>
       <p>{t("help.intro")}</p>
       <nav aria-label={t("help.title")} className="text-sm">

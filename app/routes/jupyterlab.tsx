@@ -17,7 +17,7 @@ export default function JupyterLab({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const { url, state, canConfigure } = loaderData;
   return (
-    <section className="flex h-full flex-col gap-4">
+    <section className="flex h-full flex-col gap-4" data-wide>
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-2xl font-semibold">{t("nav.jupyterlab")}</h1>
         {url && state === "ok" && (

@@ -14,6 +14,7 @@ import { isRefusal, loggerReply } from "~/services/submission.server";
 import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
 import { DateTimeField } from "~/ui/DateTimeField";
 import { useFormatters } from "~/ui/format";
+import { useAlarmText } from "~/ui/alarms/useAlarmText";
 import { Pager } from "~/ui/Pager";
 import { pageTitle } from "~/ui/title";
 import { listPageClass } from "~/ui/ListPage";
@@ -148,6 +149,9 @@ export default function LogMessages({ loaderData, actionData }: Route.ComponentP
 
 function MessageTable({ messages, hint }: { messages: Message[]; hint: string | null }) {
   const t = useT();
+  const texts = useAlarmText();
+  // Alarming's arguments are its event and the state it led to: said in the reader's words too.
+  const args = (m: Message) => (m.Sender === "Alarming" && m.Args.length === 2 ? [t(`alarmText.event.${m.Args[0]}`, { defaultValue: m.Args[0] }), t(`alarmState.${m.Args[1]}`, { defaultValue: m.Args[1] })] : m.Args);
   const { dateTime } = useFormatters();
   return (
     <DataTable
@@ -173,8 +177,8 @@ function MessageTable({ messages, hint }: { messages: Message[]; hint: string | 
             <span className={`rounded px-2 py-0.5 text-xs font-medium ${TYPE_COLOURS[m.Type] ?? "bg-slate-100"}`}>{t(`log.type.${m.Type}`, { defaultValue: m.Type })}</span>
           </Cell>
           <Cell className="min-w-48">
-            {m.Text}
-            {m.Args.length > 0 && <span className="ml-2 text-xs text-slate-600 dark:text-slate-300">[{m.Args.join(", ")}]</span>}
+            <span data-testid="message-text">{texts.message(m)}</span>
+            {m.Args.length > 0 && <span className="ml-2 text-xs text-slate-600 dark:text-slate-300">[{args(m).join(", ")}]</span>}
           </Cell>
         </Row>
       ))}

@@ -13,6 +13,7 @@ import { loadVariables } from "~/services/variables.server";
 import { buttonClass, FormErrors, inputClass } from "~/ui/FormField";
 import { MetaDataEditor } from "~/ui/history/MetaDataEditor";
 import { pageTitle } from "~/ui/title";
+import { useSeedText } from "~/ui/seedTexts";
 import { listPageClass } from "~/ui/ListPage";
 import { Cell, DataTable, Row } from "~/ui/DataTable";
 import type { Route } from "./+types/metadata";
@@ -68,6 +69,7 @@ export async function action(args: Route.ActionArgs) {
 
 export default function MetaData({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
+  const seed = useSeedText();
   const { targets, selected } = loaderData;
   return (
     <section className={listPageClass}>
@@ -122,8 +124,8 @@ export default function MetaData({ loaderData, actionData }: Route.ComponentProp
                   {t(`history.metadata.types.${e.Type}`)}: {e.name}
                 </Link>
               </Cell>
-              <Cell className="font-medium">{e.Key}</Cell>
-              <Cell className="break-words">{e.Value}</Cell>
+              <Cell className="font-medium">{seed(e.Key)}</Cell>
+              <Cell className="break-words">{seed(e.Value)}</Cell>
             </Row>
           ))}
         </DataTable>

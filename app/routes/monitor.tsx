@@ -1,4 +1,5 @@
 import { useCallback, useMemo, useState } from "react";
+import { VariablePicker } from "~/ui/history/VariablePicker";
 import { useT } from "~/ui/useT";
 import { Form, useSearchParams } from "react-router";
 import { stateOf } from "~/services/context.server";
@@ -80,7 +81,6 @@ export default function Monitor({ loaderData }: Route.ComponentProps) {
   // With values not live, the page asks again now and then: the reason (who stopped, which device) may change.
   usePolling(5000, summary.state !== "live");
   const chosen = new Set(params.getAll("v"));
-  const groups = Map.groupBy(variables, (v) => v.deviceName);
   return (
     <section className="flex flex-col gap-4">
       {selected.length > 0 && (
@@ -103,20 +103,9 @@ export default function Monitor({ loaderData }: Route.ComponentProps) {
       )}
       <details open={selected.length === 0 || undefined} className="rounded-lg bg-white p-4 shadow-sm dark:bg-slate-800">
         <summary className="font-semibold">{t("live.monitor.choose")}</summary>
+        {/* The one variable picker of the console (issue 28 §7), as in Analytics and Export. */}
         <Form method="get" className="mt-3 flex flex-col gap-3">
-          {[...groups].map(([device, vars]) => (
-            <fieldset key={device} className="flex flex-col gap-1">
-              <legend className="text-sm font-semibold">{device || t("live.monitor.other")}</legend>
-              <div className="grid gap-1 sm:grid-cols-2 lg:grid-cols-4">
-                {vars.map((v) => (
-                  <label key={v.Id} className="flex items-center gap-2 text-sm">
-                    <input type="checkbox" name="v" value={v.Id} defaultChecked={chosen.has(v.Id)} />
-                    {v.Name} {v.Unit && <span className="text-slate-500">[{v.Unit}]</span>}
-                  </label>
-                ))}
-              </div>
-            </fieldset>
-          ))}
+          <VariablePicker variables={variables} selected={[...chosen]} filterAction="." />
           <div>
             <button type="submit" className={buttonClass}>
               {t("live.monitor.show")}

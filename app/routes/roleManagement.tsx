@@ -20,6 +20,8 @@ import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
 import { sortRows } from "~/ui/SortHeader";
 import { refusalOf } from "~/services/submission.server";
 import { pageTitle } from "~/ui/title";
+import { useSeedText } from "~/ui/seedTexts";
+import { permissionText } from "~/ui/users/permissionText";
 import { FormActions } from "~/ui/FormActions";
 import { listHref } from "~/ui/pageState";
 import type { Route } from "./+types/roleManagement";
@@ -125,6 +127,7 @@ const SORT_COLUMNS: Record<string, (r: RoleRow) => string | number> = {
 
 export default function RoleManagement({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
+  const seed = useSeedText();
   const [params] = useSearchParams();
   const byId = (key: string) => loaderData.roles.find((r) => String(r.ID) === params.get(key));
   const editing = byId("edit");
@@ -173,7 +176,7 @@ export default function RoleManagement({ loaderData, actionData }: Route.Compone
             <th scope="row" className={`${cellClass} font-medium`}>
               {role.Name}
             </th>
-            <Cell className="text-slate-600 dark:text-slate-300">{role.Description}</Cell>
+            <Cell className="text-slate-600 dark:text-slate-300">{seed(role.Description)}</Cell>
             <Cell className="tabular-nums">{role.Permissions.length}</Cell>
             <Cell className="tabular-nums">
               {role.users ?? (
@@ -269,7 +272,7 @@ function PermissionOption({ permission, input }: { permission: Permission; input
           {permission}
         </label>
         <span id={hintId} className="text-xs text-slate-500 dark:text-slate-400">
-          {t(`roles.perm.${permission}`)}
+          {permissionText(t, permission)}
         </span>
       </div>
     </div>

@@ -93,7 +93,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
   const t = useT();
   const { user } = loaderData;
   return (
-    <section className="flex max-w-3xl flex-col gap-8">
+    <section className="flex flex-col gap-8">
       <h1 className="text-2xl font-semibold">{t("settings.title")}</h1>
       <div id="profile" className="rounded-lg bg-white p-6 shadow-sm dark:bg-slate-800">
         <h2 className="mb-4 text-lg font-semibold">{t("settings.preferences")}</h2>

@@ -1,4 +1,5 @@
 import { useT } from "~/ui/useT";
+import { DefaultLogo } from "~/ui/DefaultLogo";
 import { data, Form, redirect, useNavigation, useSearchParams } from "react-router";
 import { z } from "zod";
 import { useRootData } from "~/ui/rootData";
@@ -83,7 +84,7 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
     <div className="flex min-h-screen items-center justify-center bg-gradient-to-br from-brand-light to-white px-4 dark:from-slate-800 dark:to-slate-900">
       <div className="w-full max-w-sm rounded-xl bg-white p-8 shadow-xl dark:bg-slate-800">
         <div className="mb-6 flex justify-center">
-          {logo ? <img src={logo} alt="Loggia" className="max-h-[69px] max-w-[215px]" /> : <img src="/logo.svg" alt="Loggia" width={151} height={41} />}
+          {logo ? <img src={logo} alt="Loggia" className="max-h-[69px] max-w-[215px]" /> : <DefaultLogo />}
         </div>
         <h1 className="mb-1 text-center text-xl font-semibold">{t("signin.title")}</h1>
         <p className="mb-6 text-center text-sm text-slate-500 dark:text-slate-400">{t("signin.subtitle")}</p>

@@ -151,7 +151,7 @@ function DeviceDetails({ device: d, now }: { device: Route.ComponentProps["loade
   const beat = d.LastHeartbeat == null ? null : typeof d.LastHeartbeat === "number" ? d.LastHeartbeat : Date.parse(d.LastHeartbeat);
   const freshness = freshnessOf(beat, periodMsOf(d.SampleRateHz), now, d.Connected);
   const rows: [string, React.ReactNode][] = [
-    [t("live.devices.state"), d.Connected ? t("live.devices.connected") : t("live.devices.disconnected")],
+    [t("live.devices.state"), d.Connected ? t("deviceState.online") : t("deviceState.offline")],
     [
       t("live.devices.heartbeat"),
       <span key="hb" data-testid="struct-heartbeat" data-freshness={freshness}>

@@ -33,7 +33,7 @@ export default function VersionInfo({ loaderData }: Route.ComponentProps) {
   const { dateTime } = useFormatters();
   const { system, components } = loaderData;
   return (
-    <section className="flex max-w-3xl flex-col gap-6">
+    <section className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold">{t("about.title")}</h1>
       <dl className="grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 rounded-lg bg-white p-4 shadow-sm dark:bg-slate-800">
         <dt className="font-medium">{t("about.console")}</dt>

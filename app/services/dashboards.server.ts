@@ -9,6 +9,9 @@ import type { AlarmItem, DashboardData, SeriesData, WidgetData } from "~/ui/dash
 import { withCurrentValues } from "./alarmFigures.server";
 import { onlineVariables, readValues, selector } from "./variables.server";
 import { eventsFor, loadRangeEvents } from "./chartEvents.server";
+import { loadAnnotations } from "./annotations.server";
+import type { AuthState } from "./auth-state.server";
+import { annotationsFor } from "~/ui/dashboard/annotations";
 import { limitsOf, loadLimits } from "./limits.server";
 
 const dashboardAnswer = z.object({
@@ -51,6 +54,28 @@ export async function getDashboard(logger: LoggerClient, id: string): Promise<St
 export const saveDashboard = (logger: LoggerClient, d: { ID?: string; Name: string; Content: DashboardContent; Version?: number }) =>
   logger.rpc("WebUIAPI.SaveDashboard", { Dashboard: d }, savedAnswer);
 export const removeDashboard = (logger: LoggerClient, id: string) => logger.rpc("WebUIAPI.RemoveDashboard", { ID: id }, emptyAnswer);
+
+// ---- History (WebUIAPI.ListDashboardVersions, GetDashboard {Version}, RestoreDashboardVersion) ----
+
+const versionsAnswer = z.object({ Current: z.number(), Kept: z.number().optional(), Versions: z.array(z.object({ Version: z.number(), Name: z.string(), Updated: z.string(), Author: z.string().default("") })) });
+const versionAnswer = z.object({ Dashboard: z.object({ ID: z.string(), Name: z.string(), Version: z.number(), Updated: z.string(), Author: z.string().default(""), Content: z.unknown() }) });
+
+export const listDashboardVersions = (logger: LoggerClient, id: string) => logger.readRpc("WebUIAPI.ListDashboardVersions", { ID: id }, versionsAnswer);
+
+/** A kept version with its content checked (null: not kept any more, or not drawable by this console). */
+export async function getDashboardVersion(logger: LoggerClient, id: string, version: number): Promise<{ Name: string; Version: number; Updated: string; Author: string; Content: DashboardContent } | null> {
+  try {
+    const { Dashboard: d } = await logger.readRpc("WebUIAPI.GetDashboard", { ID: id, Version: version }, versionAnswer);
+    const content = contentSchema.safeParse(d.Content);
+    return content.success ? { Name: d.Name, Version: d.Version, Updated: d.Updated, Author: d.Author, Content: content.data } : null;
+  } catch (error) {
+    if (error instanceof LoggerError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+export const restoreDashboardVersion = (logger: LoggerClient, id: string, version: number, current?: number) =>
+  logger.rpc("WebUIAPI.RestoreDashboardVersion", { ID: id, Version: version, ...(current ? { CurrentVersion: current } : {}) }, savedAnswer);
 export const setDefaultDashboard = (logger: LoggerClient, id: string) => logger.rpc("WebUIAPI.SetDefaultDashboard", { ID: id }, emptyAnswer);
 
 /** All variables, or an error text; the manager and the dashboard both live with a logger without data API. */
@@ -74,7 +99,7 @@ const VALUES_MAX_AGE_MS = 1000;
  * `mayAlarms`: whether the viewer may see alarms (UseRulesNotifications); if not, alarm lists
  * say so and the logger is not asked.
  */
-export async function loadDashboardData(logger: LoggerClient, content: DashboardContent, range: { from: number; to: number }, mayAlarms = false): Promise<DashboardData> {
+export async function loadDashboardData(logger: LoggerClient, content: DashboardContent, range: { from: number; to: number }, mayAlarms = false, auth?: AuthState): Promise<DashboardData> {
   const alarmLists = content.Widgets.filter((w) => w.Type === "alarms");
   const alarmsRead = alarmLists.length && mayAlarms ? readAlarms(logger) : null;
   const used = new Set(content.Widgets.flatMap((w) => w.Variables));
@@ -85,6 +110,8 @@ export async function loadDashboardData(logger: LoggerClient, content: Dashboard
   // Chart events (alarms, measurements) in the range, read beside the data.
   const charts = content.Widgets.filter((w) => w.Type === "chart");
   const eventsRead = charts.length ? loadRangeEvents(logger, range, mayAlarms) : null;
+  // Operator annotations in the range, each on the charts of its variables (all, when it names none).
+  const notesRead = charts.length && auth ? loadAnnotations(logger, auth, range) : null;
   // Charts' variables too: their times say whether a chart that runs up to now is live (issue 15 §1).
   const current = [...new Set(content.Widgets.filter((w) => w.Type !== "alarms").flatMap((w) => w.Variables))].filter((id) => variables[id]);
   // Alarm limits of every variable shown (issue 26 §6), drawn on its charts, gauges and bars.
@@ -109,8 +136,11 @@ export async function loadDashboardData(logger: LoggerClient, content: Dashboard
   );
   const events = eventsRead && (await eventsRead);
   const chartEvents = events ? Object.fromEntries(charts.map((w) => [w.ID, eventsFor(events, w.Variables)])) : undefined;
+  const notes = notesRead && (await notesRead);
+  const chartAnnotations = notes ? Object.fromEntries(charts.map((w) => [w.ID, annotationsFor(notes, w.Variables)])) : undefined;
   return {
     chartEvents,
+    chartAnnotations,
     limits: await limitsRead,
     variables: Object.fromEntries(Object.values(variables).map((v) => [v.Id, { Id: v.Id, Name: v.Name, Unit: v.Unit, DataFormat: v.DataFormat, Precision: v.Precision, RangeMin: v.RangeMin, RangeMax: v.RangeMax }])),
     variablesError: listed.error,
@@ -209,7 +239,7 @@ export function pageData(data: DashboardData, content: DashboardContent): Dashbo
     } else if (d) widgets[w.ID] = d;
   }
   // Chart events travel with the buckets (/dashboard/series), not in the page.
-  return { ...data, widgets, chartEvents: undefined };
+  return { ...data, widgets, chartEvents: undefined, chartAnnotations: undefined };
 }
 
 /** The charts the server draws as SVG into this page. */
@@ -219,7 +249,16 @@ export function chartSources(data: DashboardData, content: DashboardContent, ran
     const d = data.widgets[w.ID];
     if (w.Type !== "chart" || d?.state !== "ok" || !d.series) continue;
     const vars = w.Variables.map((id) => data.variables[id]).filter((v) => v !== undefined);
-    charts.set(w.ID, { series: d.series, vars, from: range.from, to: range.to, thresholds: w.Options.Thresholds, events: data.chartEvents?.[w.ID], limits: limitsOf(data.limits, w.Variables) });
+    charts.set(w.ID, {
+      series: d.series,
+      vars,
+      from: range.from,
+      to: range.to,
+      thresholds: w.Options.Thresholds,
+      events: data.chartEvents?.[w.ID],
+      limits: limitsOf(data.limits, w.Variables),
+      annotations: data.chartAnnotations?.[w.ID],
+    });
   }
   return charts;
 }

@@ -65,6 +65,13 @@ export function metadataComments(measurement: string[], vars: (Variable & { devi
   return [...lines.slice(0, MAX_COMMENTS - 1), `(${lines.length - MAX_COMMENTS + 1} more metadata lines left out)`];
 }
 
+/** The operator annotations' lines after the metadata's, within the same MAX_COMMENTS. */
+export function withNotes(lines: string[], notes: string[]): string[] {
+  const all = [...lines, ...notes];
+  if (all.length <= MAX_COMMENTS) return all;
+  return [...all.slice(0, MAX_COMMENTS - 1), `(${all.length - MAX_COMMENTS + 1} more metadata and annotation lines left out)`];
+}
+
 /**
  * A file name that says what is inside: the measurement or the range (wall time in the user's
  * zone), the variables, raw or the resampling, e.g. `Oil-temperature+1_2026-01-01_1000-1100_raw.csv`.

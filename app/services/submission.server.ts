@@ -13,7 +13,8 @@ export function loggerReply(
   if (error.status === 409) {
     return { result: submission.reply({ formErrors: [opts.conflict], hideFields: opts.hideFields }), status: 409 };
   }
-  const field = Object.entries(opts.fields ?? {}).find(([, pattern]) => pattern.test(error.message))?.[0];
+  // Matched on the logger's own words (English): the message shown may be translated (refusal codes).
+  const field = Object.entries(opts.fields ?? {}).find(([, pattern]) => pattern.test(error.description))?.[0];
   const result = field
     ? submission.reply({ fieldErrors: { [field]: [error.message] }, hideFields: opts.hideFields })
     : submission.reply({ formErrors: [error.message], hideFields: opts.hideFields });

@@ -108,8 +108,12 @@ export function AppShell({ data, bare, kiosk = false, children }: { data: RootDa
       <SideMenu entries={entries} label={t("nav.sidebar")} compact={L.compact} />
     </aside>
   );
+  // One content width (issue 28 §7): every screen as wide as the window up to the xl breakpoint
+  // (1920 px, spec §9); only the screens that show the plant itself (dashboards, the Map, Jupyter)
+  // say data-wide and fill a wider one. (The context provider adds no element: the route's own
+  // element stays main's child.)
   const main = (
-    <main id="main" tabIndex={-1} className={`min-w-0 flex-1 p-4 outline-none md:p-6 ${L.noHeader ? "md:col-start-2 md:row-span-2 md:row-start-1" : ""}`}>
+    <main id="main" tabIndex={-1} className={`min-w-0 flex-1 p-4 outline-none md:p-6 [&>:not([data-wide])]:w-full [&>:not([data-wide])]:max-w-screen-xl ${L.noHeader ? "md:col-start-2 md:row-span-2 md:row-start-1" : ""}`}>
       <AlarmFeedContext.Provider value={alarms}>{children}</AlarmFeedContext.Provider>
     </main>
   );

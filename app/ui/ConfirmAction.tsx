@@ -75,10 +75,11 @@ export function ConfirmAction({ label, title, confirmHref, className, ...form }:
 }
 
 /** The no-JavaScript confirmation page state. */
-export function ConfirmPanel({ title, ...form }: ConfirmFormProps & { title: string }) {
+export function ConfirmPanel({ title, children, ...form }: ConfirmFormProps & { title: string; children?: React.ReactNode }) {
   return (
     <section role="alertdialog" aria-label={title} className="rounded-lg border border-red-200 bg-red-50 p-4 dark:border-red-900 dark:bg-red-950">
       <h2 className="mb-2 text-lg font-semibold">{title}</h2>
+      {children && <div className="mb-3">{children}</div>}
       <ConfirmForm {...form} />
     </section>
   );

@@ -28,6 +28,7 @@ export function HeaderAlerts({ alerts, alarms }: { alerts: Alerts; alarms: Alert
                   <li key={m.ID} className="flex gap-2 px-2 py-2">
                     <span className={`mt-1.5 h-2 w-2 shrink-0 rounded-full ${TYPE_DOT[m.Type] ?? "bg-slate-400"}`} aria-hidden="true" />
                     <span className="min-w-0">
+                      {/* Said in the reader's language by the server (app/services/shellTexts.server.ts). */}
                       <span className="block truncate">{m.Text}</span>
                       <span className="block text-xs text-slate-500">
                         {m.Sender}

@@ -1,4 +1,5 @@
 import { useT } from "~/ui/useT";
+import { DefaultLogo } from "./DefaultLogo";
 import { useCallback, useState } from "react";
 import { Form, Link, useLocation, useNavigate } from "react-router";
 import { Icon } from "./Icon";
@@ -220,7 +221,7 @@ export function Logo({ src, className = "" }: { src: string | null; className?: 
       {custom ? (
         <img src={custom} alt="Loggia" className="max-h-[69px] max-w-[215px] object-contain" onError={() => setFailed(custom)} />
       ) : (
-        <img src="/logo.svg" alt="Loggia" width={151} height={41} />
+        <DefaultLogo />
       )}
     </Link>
   );

@@ -1,4 +1,5 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { FileInput } from "~/ui/FileInput";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useState } from "react";
 import { useT } from "~/ui/useT";
@@ -6,7 +7,7 @@ import { Form, useNavigation } from "react-router";
 import type { z } from "zod";
 import { MAX_LOGO_BYTES, stylingSchema } from "~/schemas/globalSettings";
 import { ColourField, pickerColour } from "./ColourField";
-import { buttonClass, FormErrors, FormField } from "./FormField";
+import { buttonClass, FormErrors } from "./FormField";
 import { useRootData } from "./rootData";
 import { ThemePreview } from "./ThemePreview";
 
@@ -42,14 +43,16 @@ export function StylingForm({ saved, lastResult }: { saved: { mainColor: string;
         <FormErrors errors={form.errors} id={form.errorId} />
       </div>
       <div className="flex flex-col gap-3 sm:col-span-2">
-        <FormField id={fields.logo.id} label={t("globalSettings.logo")} errors={fields.logo.errors} errorId={fields.logo.errorId} hint={t("globalSettings.logoHint", { size: MAX_LOGO_BYTES / 1024 / 1024 })}>
-          <input
-            {...getInputProps(fields.logo, { type: "file" })}
-            accept="image/png,image/jpeg,image/svg+xml,.png,.jpg,.jpeg,.svg"
-            className="text-sm font-normal file:mr-3 file:rounded-md file:border-0 file:bg-brand-light file:px-3 file:py-2 file:font-semibold file:text-brand"
-            onChange={(e) => picked.choose(e.currentTarget.files?.[0] ?? null)}
-          />
-        </FormField>
+        {/* The one file input of the console (issue 28 §7), as on every other upload. */}
+        <FileInput
+          id={fields.logo.id}
+          name={fields.logo.name}
+          label={t("globalSettings.logo")}
+          accept="image/png,image/jpeg,image/svg+xml,.png,.jpg,.jpeg,.svg"
+          hint={t("globalSettings.logoHint", { size: MAX_LOGO_BYTES / 1024 / 1024 })}
+          error={fields.logo.errors?.map((e) => t(e)).join(" ") || undefined}
+          onChange={(file) => picked.choose(file ?? null)}
+        />
         <label className="flex items-center gap-2 text-sm font-medium">
           <input
             {...getInputProps(fields.restoreDefaultLogo, { type: "checkbox" })}

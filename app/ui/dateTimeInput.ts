@@ -4,25 +4,11 @@
 // URLs and parsers keep the canonical wall time "2026-11-23T14:05[:ss]" (app/ui/dashboard/
 // timeRange.ts); the server turns a typed value into it (dateParams.server.ts).
 
-export type DateOrder = "mdy" | "dmy" | "ymd";
+import { dateOrder, ISO, showDateTime } from "./dateOrder";
 
-const orders = new Map<string, DateOrder>();
-/** The order of day, month and year in `localeId`'s short numeric dates. */
-export function dateOrder(localeId: string): DateOrder {
-  let order = orders.get(localeId);
-  if (!order) {
-    const types = new Intl.DateTimeFormat(localeId, { year: "numeric", month: "2-digit", day: "2-digit" })
-      .formatToParts(Date.UTC(2026, 10, 23))
-      .map((p) => p.type)
-      .filter((t) => t === "year" || t === "month" || t === "day")
-      .join(",");
-    order = types === "month,day,year" ? "mdy" : types === "year,month,day" ? "ymd" : "dmy";
-    orders.set(localeId, order);
-  }
-  return order;
-}
+export { dateOrder, showDateTime };
+export type { DateOrder } from "./dateOrder";
 
-const ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
 const TYPED = /^\s*(\d{1,4})[/.-](\d{1,2})[/.-](\d{1,4})(?:[\s,T]+(\d{1,2})[:.](\d{2})(?:[:.](\d{2}))?)?\s*$/;
 
 const pad = (n: number | string, width = 2) => String(n).padStart(width, "0");
@@ -41,16 +27,6 @@ export function parseTypedDateTime(text: string, localeId: string): string | nul
   const real = date.getUTCFullYear() === +year && date.getUTCMonth() === +month - 1 && date.getUTCDate() === +day;
   if (!real || hour > 23 || minute > 59 || (second !== null && second > 59)) return null;
   return `${year}-${pad(month)}-${pad(day)}T${pad(hour)}:${pad(minute)}${second === null ? "" : `:${pad(second)}`}`;
-}
-
-/** What the field shows for a canonical wall time ("23/11/2026 14:05"); anything else as typed. */
-export function showDateTime(value: string, localeId: string): string {
-  const m = ISO.exec(value);
-  if (!m) return value;
-  const [, y, mo, d, h, mi, s] = m;
-  const order = dateOrder(localeId);
-  const date = order === "mdy" ? `${mo}/${d}/${y}` : order === "ymd" ? `${y}-${mo}-${d}` : `${d}/${mo}/${y}`;
-  return `${date} ${h}:${mi}${s && s !== "00" ? `:${s}` : ""}`;
 }
 
 /** The i18n key of the pattern hint for the locale's order (e.g. "mm/dd/yyyy hh:mm"). */

@@ -1,15 +1,15 @@
+import { showDateTime } from "./dateOrder";
 import { useRootData } from "./rootData";
-import { withTimeConvention } from "./timeConvention";
 
 // Intl formatters are costly to build and immutable: one per locale, zone and options, shared
 // by every render (a dashboard formats hundreds of values per page).
 const dateTimes = new Map<string, Intl.DateTimeFormat>();
 const numbers = new Map<string, Intl.NumberFormat>();
 
-function dateTimeFormat(locale: string, timeZone: string): Intl.DateTimeFormat {
-  const key = `${locale}|${timeZone}`;
-  let f = dateTimes.get(key);
-  if (!f) dateTimes.set(key, (f = new Intl.DateTimeFormat(locale, withTimeConvention({ dateStyle: "medium", timeStyle: "medium", timeZone }))));
+/** The wall-clock fields of an instant in a zone (the zone's, not the locale's, concern: one formatter per zone). */
+function wallFormat(timeZone: string): Intl.DateTimeFormat {
+  let f = dateTimes.get(timeZone);
+  if (!f) dateTimes.set(timeZone, (f = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" })));
   return f;
 }
 
@@ -21,20 +21,27 @@ function numberFormat(locale: string, min: number | undefined, max: number | und
   return f;
 }
 
-/** A date and time in the locale's order with the 24-hour clock (app/ui/timeConvention.ts). */
+/**
+ * A date and time as the date fields show and take it (issue 28 §7, one format): the locale's
+ * order of day, month and year in digits, the 24-hour clock (app/ui/timeConvention.ts), seconds —
+ * "11/27/2026 23:50:13" in English, "27/11/2026 23:50:13" in Italian.
+ */
 export function formatDateTime(locale: string, timeZone: string, value: string | number | Date): string {
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return String(value);
-  return dateTimeFormat(locale, timeZone).format(date);
+  const p: Record<string, string> = {};
+  for (const part of wallFormat(timeZone).formatToParts(date)) p[part.type] = part.value;
+  return showDateTime(`${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}`, locale, true);
 }
 
-const clockTimes = new Map<string, Intl.DateTimeFormat>();
-/** A time of day with seconds (hh:mm:ss, 24-hour) in the user's zone: "last update 10:42:13". */
-export function formatClock(locale: string, timeZone: string, value: number): string {
-  const key = `${locale}|${timeZone}`;
-  let f = clockTimes.get(key);
-  if (!f) clockTimes.set(key, (f = new Intl.DateTimeFormat(locale, withTimeConvention({ hour: "2-digit", minute: "2-digit", second: "2-digit", timeZone }))));
-  return f.format(value);
+/**
+ * A time of day with seconds (hh:mm:ss, 24-hour) in the user's zone: "last update 10:42:13" — the
+ * time part of formatDateTime's one format, in every language.
+ */
+export function formatClock(_locale: string, timeZone: string, value: number): string {
+  const p: Record<string, string> = {};
+  for (const part of wallFormat(timeZone).formatToParts(value)) p[part.type] = part.value;
+  return `${p.hour}:${p.minute}:${p.second}`;
 }
 
 /** A measured value with the variable's precision; "—" when there is none; never "-0". */

@@ -10,7 +10,8 @@ import type { ConditionChange } from "./condition.ts";
 import { awaitsAcknowledge, nextState } from "./lifecycle.ts";
 import type { AlarmEvent } from "./lifecycle.ts";
 import type { Notifier } from "./notifier.ts";
-import { renderMessage } from "./template.ts";
+import { messageFields, renderMessage } from "./template.ts";
+import type { MessageFields } from "./template.ts";
 import type { AlarmState, NotifyEvent, Rule, Severity } from "./types.ts";
 
 export const SENDER = "Alarming";
@@ -36,6 +37,8 @@ export type Alarm = AlarmRow & {
   DeviceId: string;
   Unit: string;
   Text: string;
+  /** What Text is made of, for a reader in another language. */
+  Fields: MessageFields;
 };
 
 type Action = { user: string; comment: string; time: number; value?: number | null; shelvedUntil?: number; reason?: string; automatic?: boolean };
@@ -163,6 +166,7 @@ export class AlarmEngine {
         DeviceId: v?.DeviceId ?? "",
         Unit: v?.Unit ?? "",
         Text: renderMessage(rule, v, row.Value),
+        Fields: messageFields(rule, v, row.Value),
       });
     }
     return out;
@@ -278,7 +282,16 @@ export class AlarmEngine {
       });
       const v = this.variable(rule.VariableId);
       const text = this.messageText(rule, v, row, event, a, eventValue);
-      await postMessage(q, { Sender: SENDER, Topic: rule.Name, Type: this.messageType(rule, to, event), Text: text, Args: [name, to] });
+      // The text in English, and what it says as fields for a reader in another language (the
+      // value of this event, as the text says it: the clearing value on a clear).
+      const fields = {
+        Event: name,
+        ...messageFields(rule, v, eventValue),
+        User: a.user,
+        Comment: a.comment,
+        ...(event === "shelve" ? { ShelvedUntil: row.ShelvedUntil } : {}),
+      };
+      await postMessage(q, { Sender: SENDER, Topic: rule.Name, Type: this.messageType(rule, to, event), Text: text, Args: [name, to], Fields: fields });
       return { row, name, text, to, from };
     });
     if (!done) return null;

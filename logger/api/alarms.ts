@@ -63,7 +63,7 @@ async function validRule(ctx: CallContext, q: Db, input: unknown, selfId: number
     if (!(await getTarget(q, id))) throw invalidParam(`Invalid parameter Rule.NotifyTargets: Target ${id} does not exist`);
   }
   const clash = await ruleByName(q, r.Name);
-  if (clash && clash.ID !== selfId) throw refused(`A rule named ${r.Name} already exists`);
+  if (clash && clash.ID !== selfId) throw refused(`A rule named ${r.Name} already exists`).coded("ruleNameTaken", { name: r.Name });
   return { ...r, NotifyTargets: [...new Set(r.NotifyTargets)], NotifyOn: [...new Set(r.NotifyOn)] };
 }
 
@@ -126,7 +126,7 @@ export const alarmMethods: Registry = {
       // Read, version check, validation and write in one tx: another edit cannot land in between.
       const changed = await ctx.db.tx(async (q) => {
         const before = await requireRule(q, ID);
-        if (Version !== undefined && Version !== before.Version) throw conflict("This rule was changed by someone else meanwhile; reload and try again");
+        if (Version !== undefined && Version !== before.Version) throw conflict("This rule was changed by someone else meanwhile; reload and try again").coded("stale");
         const { ID: _id, Version: _v, ...stored } = before;
         const rule = await validRule(ctx, q, { ...stored, ...changes }, ID);
         const changed = (Object.keys(rule) as (keyof RuleInput)[]).filter((k) => JSON.stringify(rule[k]) !== JSON.stringify(before[k]));
@@ -199,7 +199,7 @@ export const alarmMethods: Registry = {
     handler: async (p, ctx) => {
       for (const id of p.IDs) await requireRule(ctx.db, id);
       const done = await ctx.alarms.acknowledge(p.IDs, ctx.me.username, p.Comment);
-      if (done.length === 0) throw refused(p.IDs.length === 1 ? "This alarm does not await acknowledgement" : "None of these alarms awaits acknowledgement");
+      if (done.length === 0) throw p.IDs.length === 1 ? refused("This alarm does not await acknowledgement").coded("notAwaitingAck") : refused("None of these alarms awaits acknowledgement").coded("noneAwaitingAck");
       return { Acknowledged: done };
     },
   }),
@@ -210,7 +210,7 @@ export const alarmMethods: Registry = {
     handler: async (p, ctx) => {
       const rule = await requireRule(ctx.db, p.ID);
       const state = await ctx.alarms.shelve(p.ID, p.DurationSec, p.Reason, ctx.me.username);
-      if (!state) throw refused(`${rule.Name} is out of service and cannot be shelved`);
+      if (!state) throw refused(`${rule.Name} is out of service and cannot be shelved`).coded("outOfService", { name: rule.Name });
       return { State: state };
     },
   }),
@@ -221,7 +221,7 @@ export const alarmMethods: Registry = {
     handler: async (p, ctx) => {
       const rule = await requireRule(ctx.db, p.ID);
       const state = await ctx.alarms.unshelve(p.ID, ctx.me.username);
-      if (!state) throw refused(`${rule.Name} is not shelved`);
+      if (!state) throw refused(`${rule.Name} is not shelved`).coded("notShelved", { name: rule.Name });
       return { State: state };
     },
   }),

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { SEVERITIES } from "../alarms/types.ts";
-import { conflict, notFound } from "../http/errors.ts";
+import { conflict, describeZodError, invalidParam, notFound } from "../http/errors.ts";
 import type { Db } from "../store/db.ts";
-import { findDashboard, insertDashboard, removeDashboard, setDefaultDashboard, updateDashboard } from "../store/dashboards.ts";
+import { findDashboard, findVersion, insertDashboard, KEPT_VERSIONS, listVersions, removeDashboard, setDefaultDashboard, updateDashboard } from "../store/dashboards.ts";
 import type { Dashboard } from "../store/dashboards.ts";
 import { method } from "./registry.ts";
 import type { Registry } from "./registry.ts";
@@ -66,6 +66,15 @@ export type DashboardContent = z.output<typeof dashboardContent>;
 const dashboardId = z.string().trim().min(1).max(64);
 const dashboardName = nameField(100, { empty: "Dashboard name must not be empty" });
 
+const versionNumber = z.number().int().min(1);
+const STALE = "This dashboard was changed by someone else meanwhile; reload and try again";
+
+async function requireVersion(db: Db, id: string, version: number) {
+  const v = await findVersion(db, id, version);
+  if (!v) throw notFound(`Version ${version} of dashboard ${id} is not kept`).coded("versionNotKept", { version });
+  return v;
+}
+
 async function requireDashboard(db: Db, id: string): Promise<Dashboard> {
   const d = await findDashboard(db, id);
   if (!d) throw notFound(`Dashboard ${id} not found`);
@@ -74,12 +83,46 @@ async function requireDashboard(db: Db, id: string): Promise<Dashboard> {
 
 export const dashboardMethods: Registry = {
   "WebUIAPI.GetDashboard": method({
+    params: z.object({ ID: dashboardId, Version: versionNumber.optional() }),
+    permission: "ViewDashboards",
+    handler: async (p, ctx) => {
+      const d = await requireDashboard(ctx.db, p.ID);
+      if (p.Version === undefined || p.Version === d.Version) {
+        const author = (await findVersion(ctx.db, d.ID, d.Version))?.Author ?? "";
+        return { Dashboard: { ID: d.ID, Name: d.Name, IsDefault: d.IsDefault, Version: d.Version, Updated: d.Updated, Author: author, Content: d.Content } };
+      }
+      const v = await requireVersion(ctx.db, d.ID, p.Version);
+      return { Dashboard: { ID: d.ID, Name: v.Name, IsDefault: d.IsDefault, Version: v.Version, Updated: v.Updated, Author: v.Author, Content: v.Content } };
+    },
+  }),
+
+  // Every save keeps a version (the newest KEPT_VERSIONS of each dashboard).
+  "WebUIAPI.ListDashboardVersions": method({
     params: z.object({ ID: dashboardId }),
     permission: "ViewDashboards",
     handler: async (p, ctx) => {
       const d = await requireDashboard(ctx.db, p.ID);
-      return { Dashboard: { ID: d.ID, Name: d.Name, IsDefault: d.IsDefault, Version: d.Version, Updated: d.Updated, Content: d.Content } };
+      return { ID: d.ID, Current: d.Version, Kept: KEPT_VERSIONS, Versions: await listVersions(ctx.db, d.ID) };
     },
+  }),
+
+  // The kept version's name and content become a new version: nothing of the history is lost.
+  "WebUIAPI.RestoreDashboardVersion": method({
+    params: z.object({ ID: dashboardId, Version: versionNumber, CurrentVersion: versionNumber.optional() }),
+    permission: "ManageDashboards",
+    handler: (p, ctx) =>
+      ctx.db.tx(async (q) => {
+        const d = await requireDashboard(q, p.ID);
+        if (p.CurrentVersion !== undefined && p.CurrentVersion !== d.Version) throw conflict(STALE).coded("stale");
+        const v = await requireVersion(q, d.ID, p.Version);
+        // A version stored before a rule changed must still be one a console can draw.
+        const content = dashboardContent.safeParse(v.Content);
+        if (!content.success) throw invalidParam(describeZodError(content.error, "Content"));
+        if (v.Name === d.Name && JSON.stringify(content.data) === JSON.stringify(d.Content)) return { ID: d.ID, Version: d.Version };
+        const next = await updateDashboard(q, d.ID, v.Name, content.data, ctx.me.username);
+        await ctx.audit(`Restored dashboard ${d.Name}${v.Name !== d.Name ? ` (now ${v.Name})` : ""} to version ${v.Version} (as version ${next})`, q);
+        return { ID: d.ID, Version: next };
+      }),
   }),
 
   "WebUIAPI.SaveDashboard": method({
@@ -91,19 +134,19 @@ export const dashboardMethods: Registry = {
       ctx.db.tx(async (q) => {
         const { ID, Name, Content, Version } = p.Dashboard;
         if (ID === undefined) {
-          const added = await insertDashboard(q, Name, Content);
+          const added = await insertDashboard(q, Name, Content, ctx.me.username);
           await ctx.audit(`Added dashboard ${Name}`, q);
           return { ID: added.ID, Version: added.Version };
         }
         const stored = await requireDashboard(q, ID);
         if (Version !== undefined && Version !== stored.Version) {
-          throw conflict("This dashboard was changed by someone else meanwhile; reload and try again");
+          throw conflict(STALE).coded("stale");
         }
         const changes: string[] = [];
         if (Name !== stored.Name) changes.push("Name");
         if (JSON.stringify(Content) !== JSON.stringify(stored.Content)) changes.push("Content");
         if (!changes.length) return { ID: stored.ID, Version: stored.Version };
-        const next = await updateDashboard(q, stored.ID, Name, Content);
+        const next = await updateDashboard(q, stored.ID, Name, Content, ctx.me.username);
         await ctx.audit(`Changed dashboard ${stored.Name}${Name !== stored.Name ? ` (now ${Name})` : ""}: ${changes.join(", ")}`, q);
         return { ID: stored.ID, Version: next };
       }),

@@ -96,7 +96,7 @@ export const deviceMethods: Registry = {
     permission: "ManageProject",
     handler: async (_p, ctx) => {
       const acq = ctx.data.acquisition;
-      if (!acq.configured()) throw refused(NOTHING_TO_ACQUIRE);
+      if (!acq.configured()) throw refused(NOTHING_TO_ACQUIRE).coded("nothingToAcquire");
       if (!acq.running) {
         await acq.setRunning(true, ctx.me.username);
         await ctx.audit("Started the project");
@@ -110,7 +110,7 @@ export const deviceMethods: Registry = {
     permission: "ManageProject",
     handler: async (_p, ctx) => {
       const acq = ctx.data.acquisition;
-      if (!acq.configured()) throw refused(NOTHING_TO_ACQUIRE);
+      if (!acq.configured()) throw refused(NOTHING_TO_ACQUIRE).coded("nothingToAcquire");
       if (acq.running) {
         // A recording session cannot outlive the acquisition it records.
         await ctx.db.tx(async (q) => {
@@ -136,8 +136,8 @@ export const deviceMethods: Registry = {
       const data = ctx.data;
       if (!data.acquisition.configured() || !data.acquisition.running) {
         const running = await runningMeasurement(ctx.db);
-        if (running) throw refused(`Measurement ${running.Name} is running; stop it first`);
-        throw refused("The project is not running; start it first");
+        if (running) throw refused(`Measurement ${running.Name} is running; stop it first`).coded("measurementRunning", { name: running.Name });
+        throw refused("The project is not running; start it first").coded("projectNotRunning");
       }
       const sourceId = p.SourceId ?? data.model.sources[0]?.Id;
       const src = sourceId ? data.model.sources.find((s) => s.Id === sourceId) : undefined;
@@ -148,7 +148,7 @@ export const deviceMethods: Registry = {
       // The check and the start in one tx: two starts at once must not both pass the check.
       const m = await ctx.db.tx(async (q) => {
         const running = await runningMeasurement(q);
-        if (running) throw refused(`Measurement ${running.Name} is running; stop it first`);
+        if (running) throw refused(`Measurement ${running.Name} is running; stop it first`).coded("measurementRunning", { name: running.Name });
         const m = await startMeasurement(q, { Name: p.Name, Start: data.now(), SourceId: src.Id, Variables: vars, MetaData: p.MetaData });
         await ctx.audit(`Started measurement ${m.Name}`, q);
         return m;
@@ -163,7 +163,7 @@ export const deviceMethods: Registry = {
     handler: (_p, ctx) =>
       ctx.db.tx(async (q) => {
         const m = await runningMeasurement(q);
-        if (!m) throw refused("No measurement is running");
+        if (!m) throw refused("No measurement is running").coded("noMeasurementRunning");
         return { Measurement: await endMeasurement(ctx, q, m) };
       }),
   }),

@@ -1,4 +1,5 @@
 import { adminMethods } from "./admin.ts";
+import { annotationMethods } from "./annotations.ts";
 import { alarmMethods } from "./alarms.ts";
 import { configMethods } from "./config.ts";
 import { dashboardMethods } from "./dashboards.ts";
@@ -37,4 +38,5 @@ export const registry: Registry = {
   ...canMethods,
   ...projectConfigMethods,
   ...dataSourceMethods,
+  ...annotationMethods,
 };

@@ -51,7 +51,7 @@ async function validTarget(q: Db, input: unknown, before: Target | null): Promis
   if (!parsed.success) throw invalidParam(parsed.error.issues.map((i) => `Invalid parameter Target.${i.path.join(".")}: ${i.message}`).join("; "));
   const t = parsed.data;
   const clash = await targetByName(q, t.Name);
-  if (clash && clash.ID !== before?.ID) throw refused(`A target named ${t.Name} already exists`);
+  if (clash && clash.ID !== before?.ID) throw refused(`A target named ${t.Name} already exists`).coded("targetNameTaken", { name: t.Name });
   if (t.Type === "webhook") {
     const kept = before?.Type === "webhook" ? before.Config.Secret : "";
     return { Name: t.Name, Enabled: t.Enabled, Type: "webhook", Config: { URL: t.URL, Secret: t.Secret || kept } };
@@ -113,7 +113,7 @@ export const notificationMethods: Registry = {
       ctx.db.tx(async (q) => {
         const { ID, Version, ...changes } = p.Target;
         const before = await requireTarget(q, ID);
-        if (Version !== undefined && Version !== before.Version) throw conflict("This target was changed by someone else meanwhile; reload and try again");
+        if (Version !== undefined && Version !== before.Version) throw conflict("This target was changed by someone else meanwhile; reload and try again").coded("stale");
         // Both where it pointed and where it will point must be the caller's to choose.
         checkDestination(ctx, before, { choosing: false });
         const { ID: _id, Version: _v, ...shown } = publicTarget(before);
@@ -134,7 +134,7 @@ export const notificationMethods: Registry = {
         const t = await requireTarget(q, p.ID);
         checkDestination(ctx, t, { choosing: false });
         const users = (await listRules(q)).filter((r) => r.NotifyTargets.includes(p.ID));
-        if (users.length) throw refused(`Target ${t.Name} is still used by: ${users.map((r) => r.Name).join(", ")}`);
+        if (users.length) throw refused(`Target ${t.Name} is still used by: ${users.map((r) => r.Name).join(", ")}`).coded("targetInUse", { name: t.Name, rules: users.map((r) => r.Name).join(", ") });
         await deleteTarget(q, p.ID);
         await ctx.audit(`Removed notification target ${t.Name}`, q);
         return {};

@@ -121,7 +121,7 @@ async function setProjectConfig(p: z.output<typeof SetParams>, ctx: CallContext)
   const { db, data } = ctx;
   const current = await describe(db, data);
   if (p.Revision !== undefined && p.Revision !== current.Revision) {
-    throw conflict("The project config was changed by someone else meanwhile; reload and try again");
+    throw conflict("The project config was changed by someone else meanwhile; reload and try again").coded("stale");
   }
   const bench = benchOf(data);
   const next = p.Config;
@@ -160,7 +160,7 @@ async function setProjectConfig(p: z.output<typeof SetParams>, ctx: CallContext)
   await db.tx(async (q) => {
     // The revision checked above is checked again where it is written: another save in between loses.
     if ((await loadProjectConfig(q)).revision !== current.Revision) {
-      throw conflict("The project config was changed by someone else meanwhile; reload and try again");
+      throw conflict("The project config was changed by someone else meanwhile; reload and try again").coded("stale");
     }
     await projectState(q, data.now());
     await setProjectName(q, next.ProjectName);

@@ -30,7 +30,7 @@ async function requireRole(db: Db, roleId: number): Promise<Role> {
 
 async function checkNameFree(db: Db, name: string, exceptId?: number): Promise<void> {
   const other = await findRoleByName(db, name);
-  if (other && other.ID !== exceptId) throw refused(`A role named ${other.Name} already exists`);
+  if (other && other.ID !== exceptId) throw refused(`A role named ${other.Name} already exists`).coded("roleNameTaken", { name: other.Name });
 }
 
 export const roleMethods: Registry = {
@@ -84,15 +84,15 @@ export const roleMethods: Registry = {
       return ctx.db.tx(async (q) => {
         const role = await requireRole(q, p.Role.ID);
         if (p.Role.Version !== undefined && p.Role.Version !== role.Version) {
-          throw conflict("This role was changed by someone else meanwhile; reload and try again");
+          throw conflict("This role was changed by someone else meanwhile; reload and try again").coded("stale");
         }
         const name = p.Role.Name ?? role.Name;
         const description = p.Role.Description ?? role.Description;
         const permissions = p.Role.Permissions ? unique(p.Role.Permissions) : role.Permissions;
         if (role.BuiltIn) {
-          if (name !== role.Name) throw refused(`The built-in ${role.Name} role cannot be renamed`);
+          if (name !== role.Name) throw refused(`The built-in ${role.Name} role cannot be renamed`).coded("builtInRename", { name: role.Name });
           const missing = PERMISSION_NAMES.filter((perm) => !permissions.includes(perm));
-          if (missing.length) throw refused(`The built-in ${role.Name} role must keep every permission (missing: ${missing.join(", ")})`);
+          if (missing.length) throw refused(`The built-in ${role.Name} role must keep every permission (missing: ${missing.join(", ")})`).coded("builtInPermissions", { name: role.Name, missing: missing.join(", ") });
         }
         if (name !== role.Name) await checkNameFree(q, name, role.ID);
         const changes: string[] = [];
@@ -123,9 +123,9 @@ export const roleMethods: Registry = {
       requireAccountsCaller(ctx.me);
       return ctx.db.tx(async (q) => {
         const role = await requireRole(q, p.ID);
-        if (role.BuiltIn) throw refused(`The built-in ${role.Name} role cannot be removed`);
+        if (role.BuiltIn) throw refused(`The built-in ${role.Name} role cannot be removed`).coded("builtInRemove", { name: role.Name });
         const holders = await usersWithRole(q, role.ID);
-        if (holders.length) throw refused(`Role ${role.Name} is still held by: ${holders.map((u) => u.Username).join(", ")}`);
+        if (holders.length) throw refused(`Role ${role.Name} is still held by: ${holders.map((u) => u.Username).join(", ")}`).coded("roleHeld", { name: role.Name, users: holders.map((u) => u.Username).join(", ") });
         await q.run("DELETE FROM roles WHERE ID = ?", role.ID);
         await ctx.audit(`Removed role ${role.Name}`, q);
         return {};

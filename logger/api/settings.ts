@@ -60,7 +60,7 @@ export const settingsMethods: Registry = {
         } else {
           if (!(await q.get("SELECT 1 FROM settings WHERE ID = ?", p.ID))) throw notFound(`Setting ${p.ID} not found`);
           const clash = await q.get<Setting>("SELECT ID FROM settings WHERE Key = ? AND ID <> ?", p.Key, p.ID);
-          if (clash) throw refused(`Another setting already uses the key ${p.Key}`);
+          if (clash) throw refused(`Another setting already uses the key ${p.Key}`).coded("settingKeyTaken", { key: p.Key });
           await q.run("UPDATE settings SET Key = ?, Value = ? WHERE ID = ?", p.Key, p.Value, p.ID);
           settingId = p.ID;
         }

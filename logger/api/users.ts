@@ -47,10 +47,11 @@ async function requireUser(db: Db, userId: number): Promise<UserRow> {
 
 // Keeps at least one account able to manage everything.
 // A check before a write: call it inside the write's tx.
-async function guardLastAdmin(db: Db, user: UserRow, action: string): Promise<void> {
+async function guardLastAdmin(db: Db, user: UserRow, action: "removed" | "moved"): Promise<void> {
   const admin = await adminRole(db);
   if (user.Role === admin.ID && (await usersWithRole(db, admin.ID)).length === 1) {
-    throw refused(`${user.Username} is the last user with the ${admin.Name} role and cannot be ${action}; give another user that role first`);
+    const words = action === "moved" ? "moved to another role" : "removed";
+    throw refused(`${user.Username} is the last user with the ${admin.Name} role and cannot be ${words}; give another user that role first`).coded("lastAdmin", { user: user.Username, role: admin.Name, action });
   }
 }
 
@@ -82,15 +83,15 @@ async function setUser(
   return ctx.db.tx(async (q) => {
     const row = await requireUser(q, p.User.ID);
     const current = toUser(row);
-    if (p.User.Version !== undefined && p.User.Version !== current.Version) throw conflict(STALE_USER);
+    if (p.User.Version !== undefined && p.User.Version !== current.Version) throw conflict(STALE_USER).coded("stale");
     const changes = changedFields(current, p.User);
     if (changes.includes("Username")) {
       const other = await findUserByName(q, p.User.Username as string);
-      if (other && other.ID !== current.ID) throw refused(`The username ${p.User.Username} is already taken`);
+      if (other && other.ID !== current.ID) throw refused(`The username ${p.User.Username} is already taken`).coded("usernameTaken", { name: p.User.Username as string });
     }
     if (changes.includes("Role")) {
-      if (!(await findRole(q, p.User.Role as number))) throw refused(`Role ${p.User.Role} does not exist`);
-      await guardLastAdmin(q, row, "moved to another role");
+      if (!(await findRole(q, p.User.Role as number))) throw refused(`Role ${p.User.Role} does not exist`).coded("roleMissing", { id: p.User.Role as number });
+      await guardLastAdmin(q, row, "moved");
     }
     if (!changes.length && !hashed) return {};
 
@@ -149,9 +150,9 @@ export const userMethods: Registry = {
       checkPolicy(p.Password, u.Username);
       const pw = await hashPassword(p.Password);
       return ctx.db.tx(async (q) => {
-        if (await findUserByName(q, u.Username)) throw refused(`The username ${u.Username} is already taken`);
+        if (await findUserByName(q, u.Username)) throw refused(`The username ${u.Username} is already taken`).coded("usernameTaken", { name: u.Username });
         const role = await findRole(q, u.Role);
-        if (!role) throw refused(`Role ${u.Role} does not exist`);
+        if (!role) throw refused(`Role ${u.Role} does not exist`).coded("roleMissing", { id: u.Role });
         const inserted = await q.get<{ ID: number }>(
           `INSERT INTO users (Username, EMail, Role, Timezone, TimezoneDiffSec, TimezoneUseDST, Language, Theme,
              MustChangePassword, PasswordHash, PasswordSalt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ID`,
@@ -190,7 +191,7 @@ export const userMethods: Registry = {
       requireAccountsCaller(ctx.me);
       return ctx.db.tx(async (q) => {
         const row = await requireUser(q, p.ID);
-        if (row.ID === ctx.me.userId) throw refused("You cannot remove your own account");
+        if (row.ID === ctx.me.userId) throw refused("You cannot remove your own account").coded("ownAccount");
         await guardLastAdmin(q, row, "removed");
         await q.run("DELETE FROM users WHERE ID = ?", row.ID);
         await ctx.audit(`Removed user ${row.Username}`, q);
@@ -207,7 +208,7 @@ export const userMethods: Registry = {
     duringPasswordChange: true,
     handler: async (p, ctx) => {
       const userId = ctx.me.userId;
-      if (userId === null) throw refused("ChangePassword needs a signed-in user, but this logger does not require login");
+      if (userId === null) throw refused("ChangePassword needs a signed-in user, but this logger does not require login").coded("noSignedInUser");
       const row = await requireUser(ctx.db, userId);
       // A stolen token must not become a way around the sign-in throttle: same account budget.
       const outcome = await attemptSignIn(ctx, row.Username, p.OldPassword, null, "ChangePassword");

@@ -51,7 +51,7 @@ export const vncMethods: Registry = {
       ctx.db.tx(async (q) => {
         const hostName = p.Host.replace(/^\[(.*)\]$/, "$1");
         const clash = await q.get<{ ID: number }>("SELECT ID FROM vnc_targets WHERE Name = ? AND ID <> ?", p.Name, p.ID);
-        if (clash) throw refused(`Another VNC target is already called ${p.Name}`);
+        if (clash) throw refused(`Another VNC target is already called ${p.Name}`).coded("vncNameTaken", { name: p.Name });
         let targetId: number;
         if (p.ID <= 0) {
           const row = await q.get<{ ID: number }>("INSERT INTO vnc_targets (Name, Host, Port, Password) VALUES (?, ?, ?, ?) RETURNING ID", p.Name, hostName, p.Port, p.Password ?? "");

@@ -19,6 +19,13 @@ export class RpcError extends Error {
   readonly headers: Record<string, string>;
   /** Fields sent beside ReturnState (a data source's Problem: a stable code and its arguments). */
   readonly extra: Record<string, unknown>;
+  /**
+   * A stable code for the refusal and the values its text names, sent in ReturnState as `Code`
+   * and `Args` so a client can say it in its reader's language; the Description stays the
+   * English fallback (docs/logger-api.md, "Refusal codes").
+   */
+  code?: RefusalCode;
+  args?: Record<string, string | number>;
   constructor(status: number, value: number, description: string, headers: Record<string, string> = {}, extra: Record<string, unknown> = {}) {
     super(description);
     this.status = status;
@@ -26,7 +33,48 @@ export class RpcError extends Error {
     this.headers = headers;
     this.extra = extra;
   }
+
+  /** The same error with its refusal code and arguments. */
+  coded(code: RefusalCode, args: Record<string, string | number> = {}): this {
+    this.code = code;
+    this.args = args;
+    return this;
+  }
 }
+
+/** Every refusal code the logger sends (the console translates each; a test checks they all have a text). */
+export const REFUSAL_CODES = [
+  "stale",
+  "usernameTaken",
+  "roleMissing",
+  "lastAdmin",
+  "ownAccount",
+  "noSignedInUser",
+  "roleNameTaken",
+  "builtInRename",
+  "builtInPermissions",
+  "builtInRemove",
+  "roleHeld",
+  "ruleNameTaken",
+  "notAwaitingAck",
+  "noneAwaitingAck",
+  "outOfService",
+  "notShelved",
+  "targetNameTaken",
+  "targetInUse",
+  "vncNameTaken",
+  "settingKeyTaken",
+  "measurementRunning",
+  "projectNotRunning",
+  "noMeasurementRunning",
+  "nothingToAcquire",
+  "measurementStillRunning",
+  "fileExists",
+  "annotationNotAuthor",
+  "annotationNotAllowed",
+  "versionNotKept",
+] as const;
+export type RefusalCode = (typeof REFUSAL_CODES)[number];
 
 export const unauthorized = (d = "Authentication required") => new RpcError(401, RS.InvalidOperation, d);
 export const forbidden = (d: string) => new RpcError(403, RS.InvalidOperation, d);

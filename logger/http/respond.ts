@@ -31,6 +31,9 @@ export function sendReturnState(
   description: string,
   extra: Record<string, unknown> = {},
   headers: Record<string, string> = {},
+  coded: { Code?: string; Args?: Record<string, string | number> } = {},
 ): void {
-  sendJson(res, status, { ...extra, ReturnState: { Value: value, Description: description } }, headers);
+  // Code and Args only on a coded refusal: every other answer keeps the ReturnState it always had.
+  const more = coded.Code ? { Code: coded.Code, Args: coded.Args ?? {} } : {};
+  sendJson(res, status, { ...extra, ReturnState: { Value: value, Description: description, ...more } }, headers);
 }

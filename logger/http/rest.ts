@@ -41,8 +41,9 @@ export function sendData(res: ServerResponse, data: unknown): void {
   sendJson(res, 200, { Success: true, Data: data, ReturnState: { Value: 0, Description: "OK" } });
 }
 
-export function sendRestError(res: ServerResponse, status: number, value: number, description: string, headers: Record<string, string> = {}): void {
-  sendJson(res, status, { Success: false, ReturnState: { Value: value, Description: description } }, headers);
+export function sendRestError(res: ServerResponse, status: number, value: number, description: string, headers: Record<string, string> = {}, coded: { Code?: string; Args?: Record<string, string | number> } = {}): void {
+  const more = coded.Code ? { Code: coded.Code, Args: coded.Args ?? {} } : {};
+  sendJson(res, status, { Success: false, ReturnState: { Value: value, Description: description, ...more } }, headers);
 }
 
 /**
@@ -108,7 +109,7 @@ export async function handleRest(req: IncomingMessage, res: ServerResponse, path
     await hit.r.handler(r);
   } catch (err) {
     if (!(err instanceof RpcError)) throw err;
-    if (!res.headersSent) sendRestError(res, err.status, err.value, err.message, err.headers);
+    if (!res.headersSent) sendRestError(res, err.status, err.value, err.message, err.headers, { Code: err.code, Args: err.args });
     else res.destroy();
   }
 }

@@ -57,7 +57,7 @@ export function createRequestHandler(ctx: LoggerContext, log: (line: string) => 
       await route(req, res, path, ctx);
     } catch (err) {
       if (err instanceof RpcError) {
-        if (!res.headersSent) sendReturnState(res, err.status, err.value, err.message, err.extra, err.headers);
+        if (!res.headersSent) sendReturnState(res, err.status, err.value, err.message, err.extra, err.headers, { Code: err.code, Args: err.args });
       } else if (!res.headersSent && !req.destroyed) {
         log(`error ${req.method} ${path}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
         ctx.trace.add("error", "http", `${req.method} ${path}: ${err instanceof Error ? err.message : String(err)}`);

@@ -2,18 +2,20 @@ import type { Db } from "./db.ts";
 
 export type MessageType = "Info" | "Warning" | "Error" | "Success";
 
-export type Message = { ID: number; Sender: string; Topic: string; Type: string; Text: string; Args: string[]; Timestamp: string };
+/** Fields: what the text was made of, where the sender gives them (Alarming), else {}. */
+export type Message = { ID: number; Sender: string; Topic: string; Type: string; Text: string; Args: string[]; Fields: Record<string, unknown>; Timestamp: string };
 
-export type NewMessage = { Sender: string; Topic: string; Type: MessageType; Text: string; Args?: string[] };
+export type NewMessage = { Sender: string; Topic: string; Type: MessageType; Text: string; Args?: string[]; Fields?: Record<string, unknown> };
 
 export async function postMessage(db: Db, m: NewMessage): Promise<number> {
   const row = await db.get<{ ID: number }>(
-    "INSERT INTO messages (Sender, Topic, Type, Text, Args, Timestamp) VALUES (?, ?, ?, ?, ?, ?) RETURNING ID",
+    "INSERT INTO messages (Sender, Topic, Type, Text, Args, Fields, Timestamp) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING ID",
     m.Sender,
     m.Topic,
     m.Type,
     m.Text,
     JSON.stringify(m.Args ?? []),
+    JSON.stringify(m.Fields ?? {}),
     new Date().toISOString(),
   );
   return row!.ID;
@@ -54,14 +56,14 @@ export async function queryMessages(db: Db, q: MessageQuery): Promise<{ Messages
   add("Timestamp <= ?", q.To);
   const filter = where.length ? `WHERE ${where.join(" AND ")}` : "";
   const total = (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM messages ${filter}`, ...params))!.n;
-  const rows = await db.all<Omit<Message, "Args"> & { Args: string }>(
+  const rows = await db.all<Omit<Message, "Args" | "Fields"> & { Args: string; Fields: string }>(
     `SELECT * FROM messages ${filter} ORDER BY ID DESC LIMIT ? OFFSET ?`,
     ...params,
     q.Limit,
     q.Offset,
   );
   return {
-    Messages: rows.map((r) => ({ ...r, Args: JSON.parse(r.Args) as string[] })),
+    Messages: rows.map((r) => ({ ...r, Args: JSON.parse(r.Args) as string[], Fields: JSON.parse(r.Fields || "{}") as Record<string, unknown> })),
     Total: total,
   };
 }

@@ -231,6 +231,39 @@ const migrations: string[] = [
     NextVariable INTEGER NOT NULL DEFAULT 1
   );
   `,
+  // 9 (issue 28): operator annotations (a note at a time or over a span, epoch ms; End = Start
+  // for a point), every saved version of each dashboard (the current one included: a data folder
+  // from before starts its history at the version it has), and the fields an alarm message was
+  // written from (JSON), so a reader sees it in their own language and number format.
+  `
+  CREATE TABLE annotations (
+    ID INTEGER PRIMARY KEY AUTOINCREMENT,
+    Start INTEGER NOT NULL,
+    End INTEGER NOT NULL,
+    Text TEXT NOT NULL,
+    Tags TEXT NOT NULL DEFAULT '[]',
+    Variables TEXT NOT NULL DEFAULT '[]',
+    Author TEXT NOT NULL,
+    AuthorID INTEGER,
+    Created TEXT NOT NULL,
+    Updated TEXT NOT NULL,
+    Version INTEGER NOT NULL DEFAULT 1
+  );
+  CREATE INDEX annotations_start ON annotations(Start);
+  CREATE INDEX annotations_end ON annotations(End);
+  CREATE TABLE dashboard_versions (
+    DashboardID TEXT NOT NULL,
+    Version INTEGER NOT NULL,
+    Name TEXT NOT NULL,
+    Content TEXT NOT NULL,
+    Author TEXT NOT NULL DEFAULT '',
+    Updated TEXT NOT NULL,
+    PRIMARY KEY (DashboardID, Version)
+  );
+  INSERT INTO dashboard_versions (DashboardID, Version, Name, Content, Author, Updated)
+  SELECT ID, Version, Name, Content, '', Updated FROM dashboards;
+  ALTER TABLE messages ADD COLUMN Fields TEXT NOT NULL DEFAULT '{}';
+  `,
 ];
 
 /** The schema version a fully migrated database has. */

@@ -51,8 +51,8 @@ export async function seedDashboards(db: Db, model: Model): Promise<boolean> {
   if (model.variables.length === 0) return false;
   return db.tx(async (q) => {
     if (await q.get("SELECT 1 FROM dashboards LIMIT 1")) return false;
-    const cell = await insertDashboard(q, "Test cell dashboard", build(model, TEST_CELL, "1h", "10s"));
-    await insertDashboard(q, "Energy and weather dashboard", build(model, ENERGY_WEATHER, "24h", "1m"));
+    const cell = await insertDashboard(q, "Test cell dashboard", build(model, TEST_CELL, "1h", "10s"), "Logger");
+    await insertDashboard(q, "Energy and weather dashboard", build(model, ENERGY_WEATHER, "24h", "1m"), "Logger");
     await setDefaultDashboard(q, cell.ID);
     await audit(q, "Logger", "Created the demo dashboards Test cell dashboard and Energy and weather dashboard");
     return true;

@@ -1,4 +1,4 @@
-import { COLOUR_RULES, expectAccessible, userWithTheme } from "./axe";
+import { COLOUR_RULES, expectAccessible, raiseEveryPriority, userWithTheme } from "./axe";
 import { expect, roleId, rpc, signInDirect, test, unique } from "./fixtures";
 
 // Issue 15 §10 on the wall display (1920×1080, the kiosk project): no serious or critical axe
@@ -7,6 +7,7 @@ import { expect, roleId, rpc, signInDirect, test, unique } from "./fixtures";
 
 type Stored = { ID: string; Name: string; IsDefault: boolean };
 let named = "";
+let lowerAlarms: (() => Promise<void>) | null = null;
 
 test.beforeAll(async () => {
   // A named, non-default dashboard with every kind of widget: the default one's widgets, an
@@ -21,10 +22,13 @@ test.beforeAll(async () => {
     { ID: "a11y-alarms", Type: "alarms", Title: "", X: 6, Y: below, W: 6, H: 2, Variables: [], Options: {} },
   ];
   ({ ID: named } = await rpc<{ ID: string }>("WebUIAPI.SaveDashboard", { Dashboard: { Name: unique("Kiosk a11y "), Content: { ...Dashboard.Content, Widgets } } }));
+  // Every severity on the alarm strip and list (issue 28 §4).
+  lowerAlarms = await raiseEveryPriority();
 });
 
 test.afterAll(async () => {
   if (named) await rpc("WebUIAPI.RemoveDashboard", { ID: named });
+  await lowerAlarms?.();
 });
 
 for (const theme of ["light", "dark"] as const) {

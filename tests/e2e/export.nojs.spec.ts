@@ -27,7 +27,7 @@ test("export a measurement as CSV: header, separators, row count and the user's 
   await form.getByRole("radio", { name: "Measurement" }).check();
   await form.getByRole("combobox", { name: "Measurement", exact: true }).selectOption({ label: m.Name });
   await form.getByLabel("Separators").selectOption("semicolon");
-  await form.getByLabel("Metadata (measurement, variables, devices) as comment lines at the top").check();
+  await form.getByLabel("Metadata (measurement, variables, devices) and notes as comment lines at the top").check();
   const [download] = await Promise.all([page.waitForEvent("download"), form.getByRole("button", { name: "Download CSV" }).click()]);
   expect(download.suggestedFilename()).toBe(`${m.Name.replace(/\s+/g, "-")}_Oil-temperature+Voltage-L1_raw.csv`);
   const text = await readFile((await download.path())!, "utf8");

@@ -27,12 +27,12 @@ async function withStack(run: (s: OwnStack) => Promise<void>) {
   }
 }
 
-/** A page load, timed to its answer; the shell is there (logo, header) and no error page. */
+/** A page load, timed to its answer; the shell is there (the logo shown — the default one has a twin for dark headers —, header) and no error page. */
 async function load(page: Page, url: string): Promise<{ ms: number; status: number | undefined }> {
   const started = Date.now();
   const answer = await page.goto(url);
   const ms = Date.now() - started;
-  await expect(page.locator("header img[alt=Loggia]")).toBeVisible();
+  await expect(page.locator("header img[alt=Loggia]:visible")).toBeVisible();
   await expect(page.locator("[data-testid^=error-]")).toHaveCount(0);
   return { ms, status: answer?.status() };
 }
@@ -103,7 +103,7 @@ test("nothing known yet (the logger paused before anyone signed in): the error p
       expect(Date.now() - started).toBeLessThan(8_000);
       expect(answer?.status()).toBe(503);
       // The app's logo and header, not a bare page; the page says it tries again by itself.
-      await expect(page.locator("header img[alt=Loggia]")).toBeVisible();
+      await expect(page.locator("header img[alt=Loggia]:visible")).toBeVisible();
       await expect(page.getByTestId("error-503")).toContainText("The logger cannot be reached");
       await expect(page.getByTestId("error-retry")).toHaveText("The page tries again by itself.");
       if (!js()) expect(await page.content()).toMatch(/<noscript><meta http-equiv="refresh" content="10"\/?><\/noscript>/);

@@ -43,7 +43,8 @@ test("adds a rule and a webhook target through the forms and sends a test notifi
 
     await page.getByRole("link", { name: "Add rule" }).click();
     await page.getByLabel("Name").fill(ruleName);
-    await page.getByLabel("Variable").selectOption({ label: "Test bench controller › Bearing temperature 1 [°C]" });
+    // The shared variable picker (issue 28 §7): one variable, a radio button.
+    await page.getByTestId("variable-picker").getByRole("radio", { name: "Bearing temperature 1 [°C]" }).check();
     await page.getByLabel("Type").selectOption("range");
     await page.getByLabel("High limit").fill("80");
     await page.getByRole("button", { name: "Add rule" }).last().click();
@@ -111,7 +112,7 @@ test("the rule form asks for the type first and shows only that type's fields, k
   await expect(form.getByLabel("Stale after (s)")).toHaveCount(0);
 
   await form.getByLabel("Name").fill("Type first");
-  await form.getByLabel("Variable").selectOption({ label: "Test bench controller › Bearing temperature 1 [°C]" });
+  await form.getByTestId("variable-picker").getByRole("radio", { name: "Bearing temperature 1 [°C]" }).check();
   await form.getByLabel("Message").fill("Pump {value}");
   await choose("digital");
   expect(await labels()).toEqual(["Alarm state (digital)"]);
@@ -131,7 +132,7 @@ test("the rule form asks for the type first and shows only that type's fields, k
   await form.getByRole("button", { name: "Add rule" }).click();
   await expect(page.getByTestId("rule-condition").getByText("Required for this type.")).toBeVisible();
   await expect(page.getByTestId("rule-form").getByLabel("Name")).toHaveValue("Type first");
-  await expect(page.getByTestId("rule-form").getByLabel("Variable")).not.toHaveValue("");
+  await expect(page.getByTestId("rule-form").getByTestId("variable-picker").getByRole("radio", { name: "Bearing temperature 1 [°C]" })).toBeChecked();
   const { Rules } = await rpc<{ Rules: { Name: string }[] }>("AlarmAPI.GetRules", {});
   expect(Rules.some((r) => r.Name === "Type first")).toBe(false);
 });

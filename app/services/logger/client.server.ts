@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { data } from "react-router";
 import type { z } from "zod";
 import { cachedAnswer, sharedRevision } from "./cache.server";
-import { LoggerError, errorText, problemIn, retryAfterOf } from "./errors";
+import { LoggerError, errorText, problemIn, refusalIn, retryAfterOf, type RefusalTexts } from "./errors";
 import { keepAnswer, keptAnswer } from "./kept.server";
 import { oauthError, tokenPair, verifyAnswer, type TokenPair, type VerifyAnswer } from "./schemas";
 
@@ -86,6 +86,8 @@ export class LoggerClient {
   private readonly clientAddress: string | null;
   /** The cookie session this client acts for: only its own requests share a refresh. */
   private readonly sessionId: string;
+  /** Coded refusals in the reader's language (set per request once its language is known; app/services/refusalTexts.server.ts). */
+  refusalTexts: RefusalTexts | null = null;
   /** A page's deadline for the logger's first answer (ms); 0: calls only have their own timeout. */
   private readonly deadlineMs: number;
   private deadline: { controller: AbortController; timer: NodeJS.Timeout } | null = null;
@@ -222,7 +224,7 @@ export class LoggerClient {
     if (!res.ok) {
       const json = await readJson(res);
       this.storeAway(res.status, path);
-      throw new LoggerError(res.status, errorText(res.status, res.statusText, json), valueOf(json), retryAfterOf(res));
+      throw this.failure(res, json);
     }
     return res;
   }
@@ -236,7 +238,7 @@ export class LoggerClient {
   async upload<S extends z.ZodType>(path: string, bytes: Uint8Array<ArrayBuffer>, schema: S): Promise<z.infer<S>> {
     const res = await this.exchange(path, "POST", bytes);
     const json = await readJson(res);
-    if (!res.ok) throw new LoggerError(res.status, errorText(res.status, res.statusText, json), valueOf(json));
+    if (!res.ok) throw this.failure(res, json);
     return this.parse(path, schema, json);
   }
 
@@ -244,10 +246,18 @@ export class LoggerClient {
     const res = await this.exchange(path, method, body ?? (method === "POST" ? "{}" : undefined));
     const json = await readJson(res);
     if (!res.ok) this.storeAway(res.status, path);
-    if (!res.ok) throw new LoggerError(res.status, errorText(res.status, res.statusText, json), valueOf(json), retryAfterOf(res), problemIn(json));
+    if (!res.ok) throw this.failure(res, json);
     const value = valueOf(json);
-    if (value !== undefined && value < 0) throw new LoggerError(res.status, errorText(res.status, res.statusText, json), value);
+    if (value !== undefined && value < 0) throw this.failure(res, json);
     return json;
+  }
+
+  /** The error of a refused answer: spec §8's text, said in the reader's language when the refusal is coded. */
+  private failure(res: Response, json: unknown): LoggerError {
+    const text = errorText(res.status, res.statusText, json);
+    const refusal = refusalIn(json);
+    const shown = refusal && this.refusalTexts ? this.refusalTexts(refusal, text) : text;
+    return new LoggerError(res.status, text, valueOf(json), retryAfterOf(res), problemIn(json), refusal, shown);
   }
 
   /** One call with the bearer; on 401/403 one refresh and one retry (spec §4, §7). */

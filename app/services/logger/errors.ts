@@ -1,4 +1,8 @@
-/** A logger answer that is not a success; `text` is what spec §8 says to show. */
+/**
+ * A logger answer that is not a success. `message` is what spec §8 says to show, in the reader's
+ * language when the logger gave a refusal code the console knows (ReturnState.Code); `description`
+ * is the logger's own words (English), which screens match to put a refusal next to its field.
+ */
 export class LoggerError extends Error {
   readonly status: number;
   readonly value: number | undefined;
@@ -6,15 +10,31 @@ export class LoggerError extends Error {
   readonly retryAfterSec: number | undefined;
   /** A stable code and arguments beside the text, where the logger gives one (data sources: `Problem`), so it can be translated. */
   readonly problem: LoggerProblem | undefined;
-  constructor(status: number, text: string, value?: number, retryAfterSec?: number, problem?: LoggerProblem) {
-    super(text);
+  /** ReturnState.Code and Args of a coded refusal (docs/logger-api.md, "Refusal codes"). */
+  readonly refusal: LoggerProblem | undefined;
+  readonly description: string;
+  constructor(status: number, text: string, value?: number, retryAfterSec?: number, problem?: LoggerProblem, refusal?: LoggerProblem, shown?: string) {
+    super(shown ?? text);
     this.name = "LoggerError";
     this.status = status;
     this.value = value;
     this.retryAfterSec = retryAfterSec;
     this.problem = problem;
+    this.refusal = refusal;
+    this.description = text;
   }
 }
+
+/** ReturnState's Code and Args, if the answer has a well-formed pair. */
+export function refusalIn(body: unknown): LoggerProblem | undefined {
+  const rs = (body as { ReturnState?: { Code?: unknown; Args?: unknown } } | null)?.ReturnState;
+  if (!rs || typeof rs.Code !== "string" || !/^\w{1,64}$/.test(rs.Code)) return undefined;
+  const args = rs.Args && typeof rs.Args === "object" ? rs.Args : {};
+  return { Code: rs.Code, Args: Object.fromEntries(Object.entries(args).filter(([, v]) => typeof v === "string" || typeof v === "number")) };
+}
+
+/** Says a coded refusal in the reader's language; `fallback` (the logger's Description) for a code it does not know. */
+export type RefusalTexts = (refusal: LoggerProblem, fallback: string) => string;
 
 export type LoggerProblem = { Code: string; Args: Record<string, string | number> };
 

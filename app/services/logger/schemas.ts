@@ -97,6 +97,27 @@ export const role = z.looseObject({
 export type Role = z.infer<typeof role>;
 export const rolesAnswer = z.object({ Roles: z.array(role) });
 
+/**
+ * What an alarm's text was written from (docs/logger-api.md, "Fields"): rendered in the reader's
+ * language by app/ui/alarms/alarmText.ts. Optional, and a malformed one is dropped rather than
+ * failing the answer: the English Text is shown then.
+ */
+const alarmFields = z.object({
+  Template: z.string(),
+  Rule: z.string(),
+  Variable: z.string(),
+  Value: z.number().nullable(),
+  Unit: z.string(),
+  Precision: z.number().int().min(0).max(12),
+  Type: z.string(),
+  High: z.number().nullable(),
+  Low: z.number().nullable(),
+  RatePerSec: z.number().nullable(),
+  StaleSec: z.number().nullable(),
+  State: z.number().nullable(),
+});
+const messageFields = alarmFields.extend({ Event: z.string(), User: z.string().optional(), Comment: z.string().optional(), ShelvedUntil: z.string().nullable().optional() });
+
 export const message = z.object({
   ID: z.number(),
   Sender: z.string(),
@@ -104,6 +125,7 @@ export const message = z.object({
   Type: z.string(),
   Text: z.string(),
   Args: z.array(z.string()).default([]),
+  Fields: messageFields.optional().catch(undefined),
   Timestamp: z.string(),
 });
 export type Message = z.infer<typeof message>;
@@ -367,6 +389,7 @@ export const alarm = z.looseObject({
   DeviceId: z.string().default(""),
   Unit: z.string().default(""),
   Text: z.string().default(""),
+  Fields: alarmFields.optional().catch(undefined),
 });
 export type Alarm = z.infer<typeof alarm>;
 export const alarmsAnswer = alarmSummaryAnswer.extend({ Alarms: z.array(alarm) });

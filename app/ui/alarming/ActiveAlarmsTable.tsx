@@ -1,6 +1,7 @@
 import type { Alarm } from "~/services/logger/schemas";
 import { AlarmValues } from "~/ui/alarms/AlarmValues";
 import { SeverityBadge } from "~/ui/alarms/SeverityBadge";
+import { useAlarmText } from "~/ui/alarms/useAlarmText";
 import { Cell, DataTable, Row } from "~/ui/DataTable";
 import { useFormatters } from "~/ui/format";
 import { RowActions, RowLink } from "~/ui/RowActions";
@@ -38,6 +39,7 @@ export function ActiveAlarmsTable({ alarms, shelveHref }: { alarms: ShownAlarm[]
 function AlarmRow({ alarm: a, shelveHref }: { alarm: ShownAlarm; shelveHref: string }) {
   const t = useT();
   const { dateTime } = useFormatters();
+  const texts = useAlarmText();
   return (
     <Row data-alarm={a.Name} data-state={a.State}>
       <Cell>{awaitsAck(a) && <input type="checkbox" name="id" value={a.ID} aria-label={t("alarming.selectOne", { name: a.Name })} />}</Cell>
@@ -46,7 +48,9 @@ function AlarmRow({ alarm: a, shelveHref }: { alarm: ShownAlarm; shelveHref: str
       </Cell>
       <Cell>
         <div className="font-medium">{a.Name}</div>
-        <div className="text-xs text-slate-600 dark:text-slate-300">{a.Text}</div>
+        <div className="text-xs text-slate-600 dark:text-slate-300" data-testid="alarm-text">
+          {texts.alarm(a)}
+        </div>
       </Cell>
       <Cell data-testid="alarm-state">
         {t(`alarmState.${a.State}`)}

@@ -18,12 +18,15 @@ export function AlarmBannerSlot({ alarms }: { alarms: AlarmFeed }) {
     if (shows && !Loaded) void load().then((b) => setLoaded(() => (banner = b)));
   }, [shows, Loaded]);
   if (!shows) return null;
-  // The same wrapper on both sides, so the server's markup inside it can stay as it is.
+  // The same wrapper on both sides, so the server's markup inside it can stay as it is. data-banner
+  // says whose markup it holds: "server" in the page as sent (the server renders this branch too,
+  // its banner loaded at start), "live" once the browser's own banner has taken its place (its
+  // elements are new then). A page being checked waits for "live" before it holds on to them.
   return Loaded ? (
-    <div className="contents">
+    <div className="contents" data-banner={import.meta.env.SSR ? "server" : "live"}>
       <Loaded alarms={alarms} />
     </div>
   ) : (
-    <div className="contents" dangerouslySetInnerHTML={{ __html: "" }} suppressHydrationWarning />
+    <div className="contents" data-banner="server" dangerouslySetInnerHTML={{ __html: "" }} suppressHydrationWarning />
   );
 }

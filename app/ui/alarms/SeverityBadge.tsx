@@ -2,7 +2,7 @@ import { useT } from "~/ui/useT";
 
 const COLOURS: Record<string, string> = {
   critical: "bg-red-700 text-white",
-  high: "bg-orange-500 text-white",
+  high: "bg-orange-400 text-orange-950",
   medium: "bg-amber-300 text-amber-950",
   low: "bg-sky-200 text-sky-950",
 };

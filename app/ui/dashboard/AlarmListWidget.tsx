@@ -29,7 +29,9 @@ export function AlarmListWidget({ rows, total, link, acknowledge = link }: { row
   const canAck = acknowledge && rows.some((a) => awaitsAck(a.State));
   return (
     <div className="flex h-full min-h-0 flex-col gap-1">
-      <div className="min-h-0 flex-1 overflow-auto">
+      {/* Without links (a wall display) the rows have nothing to focus: the list itself takes the
+          keyboard, so more alarms than fit can be scrolled to (axe: scrollable-region-focusable). */}
+      <div className="min-h-0 flex-1 overflow-auto focus-visible:outline-2 focus-visible:outline-brand" tabIndex={link ? undefined : 0} role={link ? undefined : "region"} aria-label={link ? undefined : t("dashboards.types.alarms")}>
         {rows.length === 0 ? (
           <p className="flex h-full items-center justify-center text-center text-sm text-slate-500 lg:text-base" data-testid="widget-empty">
             {t("dashboards.alarms.none")}

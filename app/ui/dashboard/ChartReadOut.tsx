@@ -1,6 +1,6 @@
 import { createPortal } from "react-dom";
 import type uPlot from "uplot";
-import { withTimeConvention } from "~/ui/timeConvention";
+import { formatDateTime } from "~/ui/format";
 import { formatOffset } from "./chartGeometry";
 import { COLOUR_HEX, EVENT_HEX, seriesStyle, severityHex } from "./colours";
 import type { ChartEvent, ChartEventKind, ChartLimit, ChartOverlay, ChartThreshold, VariableInfo } from "./types";
@@ -133,13 +133,6 @@ export function ChartMarkers({ markers, eventWords, plot }: { markers: Markers; 
   );
 }
 
-const times = new Map<string, Intl.DateTimeFormat>();
-function timeOf(locale: string, timeZone: string): Intl.DateTimeFormat {
-  const key = `${locale}|${timeZone}`;
-  let f = times.get(key);
-  if (!f) times.set(key, (f = new Intl.DateTimeFormat(locale, withTimeConvention({ timeZone, year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit" }))));
-  return f;
-}
 const numbers = new Map<string, Intl.NumberFormat>();
 function numberOf(locale: string, digits: number | undefined): Intl.NumberFormat {
   const key = `${locale}|${digits ?? ""}`;
@@ -159,20 +152,24 @@ export interface ReadOutProps {
   timeZone: string;
   overlay?: ChartOverlay;
   texts: { title: string; noValue: string; minMax: (min: string, max: string) => string };
+  /** Following another chart's cursor (crosshairSync.ts): the values only, kept inside the plot. */
+  compact?: boolean;
 }
 
 /** Every shown series' value at the cursor with its time, and the bucket's min/max where the data is bucketed. */
-export function ReadOut({ plot, idx, cols, vars, banded, hidden, locale, timeZone, overlay, texts }: ReadOutProps) {
+export function ReadOut({ plot, idx, cols, vars, banded, hidden, locale, timeZone, overlay, texts, compact }: ReadOutProps) {
   const x = cols[0]?.[idx];
   if (x === undefined || x === null) return null;
   const n = vars.length;
   const left = plot.cursor.left ?? 0;
   const width = plot.over.clientWidth;
   const side = left < width / 2 ? { left: left + 14 } : { right: width - left + 14 };
+  // Never wider than the room on its side of the cursor: a box cut off by the card says nothing.
+  const room = Math.max(120, (left < width / 2 ? width - left : left) - 18);
   return createPortal(
-    <div className="pointer-events-none absolute top-1 z-10 max-w-[80%] rounded-md border border-slate-300 bg-white/95 px-2 py-1 text-xs shadow-sm dark:border-slate-600 dark:bg-slate-900/95" style={side} role="status" aria-label={texts.title} data-testid="chart-readout">
+    <div className={`pointer-events-none absolute top-1 z-10 overflow-hidden rounded-md border border-slate-300 bg-white/95 px-2 py-1 text-xs shadow-sm dark:border-slate-600 dark:bg-slate-900/95 ${compact ? "opacity-90" : ""}`} style={{ ...side, maxWidth: room }} role="status" aria-label={texts.title} data-testid="chart-readout" data-following={compact || undefined}>
       <div className="font-semibold tabular-nums" data-testid="readout-time">
-        {overlay ? formatOffset(x * 1000 - overlay.origin) : timeOf(locale, timeZone).format(x * 1000)}
+        {overlay ? formatOffset(x * 1000 - overlay.origin) : formatDateTime(locale, timeZone, x * 1000)}
       </div>
       <ul>
         {vars.map((v, i) => {
@@ -189,7 +186,7 @@ export function ReadOut({ plot, idx, cols, vars, banded, hidden, locale, timeZon
               <span className="font-mono tabular-nums" data-testid="readout-value">
                 {value === null || value === undefined ? texts.noValue : `${fmt.format(value)}${unit}`}
               </span>
-              {lo !== null && lo !== undefined && hi !== null && hi !== undefined && lo !== hi && <span className="text-slate-600 tabular-nums dark:text-slate-300">({texts.minMax(fmt.format(lo), fmt.format(hi))})</span>}
+              {!compact && lo !== null && lo !== undefined && hi !== null && hi !== undefined && lo !== hi && <span className="text-slate-600 tabular-nums dark:text-slate-300">({texts.minMax(fmt.format(lo), fmt.format(hi))})</span>}
             </li>
           );
         })}

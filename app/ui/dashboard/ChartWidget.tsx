@@ -6,6 +6,9 @@ import { ServerChartsContext } from "./serverCharts";
 import type { ChartEvent, ChartEventKind, ChartLimit, ChartOverlay, ChartThreshold, SeriesData, VariableInfo } from "./types";
 import { CHART_EVENT_KINDS } from "./types";
 import { seriesStyle } from "./colours";
+import type { ChartAnnotation } from "./annotations";
+import { ChartNotesContext } from "./notesContext";
+import type { NotesConfig } from "./ChartNotes";
 
 // The interactive chart (our uPlot component, uPlot and its CSS) is one chunk, asked for as soon
 // as a chart is on the page — in parallel with hydration, the server's SVG showing until it is there.
@@ -19,6 +22,7 @@ interface Loaded {
   to: number;
   thresholds?: readonly ChartThreshold[];
   events?: readonly ChartEvent[];
+  annotations?: readonly ChartAnnotation[];
   limits?: readonly ChartLimit[];
 }
 
@@ -42,6 +46,7 @@ export interface SvgChartLook {
   timeZone: string;
   label: string;
   eventWords: Record<ChartEventKind, string>;
+  annotationWord: string;
 }
 
 interface Common {
@@ -84,8 +89,18 @@ export function ChartWidget(props: ChartWidgetProps) {
   const inline = "series" in props ? props : null;
   const loaded = inline ?? ("loaded" in props ? props.loaded : undefined);
   const eventWords = Object.fromEntries(CHART_EVENT_KINDS.map((k) => [k, t(`dashboards.chart.event.${k}`)])) as Record<ChartEventKind, string>;
-  const look = { height, locale, timeZone: fmt.timeZone, label, eventWords };
+  const look = { height, locale, timeZone: fmt.timeZone, label, eventWords, annotationWord: t("dashboards.notes.word") };
   const markup = inline ? "" : (svgOf?.((props as { widgetId: string }).widgetId, look) ?? "");
+  const notesPage = useContext(ChartNotesContext);
+  const notes: NotesConfig | undefined = loaded?.annotations
+    ? {
+        list: loaded.annotations,
+        mayAdd: notesPage?.mayAdd ?? false,
+        // A compare overlay's B series are the same variables at another time.
+        variables: props.vars.map((v) => v.Id).filter((id) => !id.endsWith("~cmp")),
+        back: notesPage?.back ?? "",
+      }
+    : undefined;
   const toggle = (id: string) =>
     setHidden((h) => {
       const next = new Set(h);
@@ -123,7 +138,8 @@ export function ChartWidget(props: ChartWidgetProps) {
               limits={loaded.limits}
               eventWords={eventWords}
               label={label}
-              keysHint={t("dashboards.chart.keys")}
+              keysHint={notes?.mayAdd ? `${t("dashboards.chart.keys")}. ${t("dashboards.notes.keys")}` : t("dashboards.chart.keys")}
+              notes={notes}
               readOutTexts={{ title: t("dashboards.chart.readout"), noValue: t("dashboards.chart.noValue"), minMax: (min, max) => t("dashboards.chart.minMax", { min, max }) }}
             />
           </Suspense>

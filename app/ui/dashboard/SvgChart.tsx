@@ -1,6 +1,8 @@
 import type { ChartEvent, ChartEventKind, ChartLimit, ChartOverlay, ChartThreshold, SeriesData, VariableInfo } from "./types";
 import { fittedTimeTicks, fittedValueTicks, formatOffset, labelWidth, LABEL_GAP_PX, offsetTicks, SVG_TIERS, tickNumber, unitScales, type UnitScale } from "./chartGeometry";
 import { AXIS_TEXT_CLASS, COLOUR_HEX, EVENT_HEX, SERIES, seriesStyle, severityHex } from "./colours";
+import type { ChartAnnotation } from "./annotations";
+import { SvgAnnotationBands, SvgAnnotationFlags } from "./SvgAnnotations";
 
 /** Margins around the plot in CSS px: value labels left and right, units on top, times below. */
 export const SVG_MARGIN = { left: 52, right: 52, top: 18, bottom: 22 } as const;
@@ -24,6 +26,9 @@ export interface SvgChartProps {
   limits?: readonly ChartLimit[];
   /** Translated names of the event kinds (the markup is drawn outside React's i18n context). */
   eventWords?: Record<ChartEventKind, string>;
+  /** Operator annotations in the range, and how a flag's title says one. */
+  annotations?: readonly ChartAnnotation[];
+  annotationLabel?: (a: ChartAnnotation) => string;
 }
 
 /**
@@ -45,7 +50,7 @@ const TIER_CLASS = [
  * markers. It fills its box in width and height without JavaScript (the data stretch, the text
  * does not); uPlot replaces it when it can.
  */
-export function SvgChart({ series, vars, from, to, locale, timeZone, label, overlay, thresholds, events, limits, eventWords }: SvgChartProps) {
+export function SvgChart({ series, vars, from, to, locale, timeZone, label, overlay, thresholds, events, limits, eventWords, annotations, annotationLabel }: SvgChartProps) {
   const scales = unitScales(vars, series);
   const span = to - from || 1;
   const delta = series.delta || span;
@@ -128,6 +133,7 @@ export function SvgChart({ series, vars, from, to, locale, timeZone, label, over
               );
             })}
           </g>
+          {annotations?.length ? <SvgAnnotationBands notes={annotations} from={from} to={to} width={width} /> : null}
           {shownEvents.map((e, k) => {
             const x = (tx(e.t) * width).toFixed(3);
             return <line key={k} x1={x} x2={x} y1={0} y2={Q} stroke={EVENT_HEX[e.kind]} strokeWidth={1} strokeDasharray="2 2" vectorEffect="non-scaling-stroke" />;
@@ -166,6 +172,7 @@ export function SvgChart({ series, vars, from, to, locale, timeZone, label, over
             </svg>
           </g>
         ))}
+        {annotations?.length ? <SvgAnnotationFlags notes={annotations} from={from} to={to} label={annotationLabel ?? ((a) => a.text)} /> : null}
       </svg>
     </div>
   );

@@ -7,6 +7,8 @@ import { AXIS_TEXT_DARK, AXIS_TEXT_LIGHT, SERIES, seriesStyle } from "./colours"
 import { useLiveSamples } from "./liveBus";
 import { ChartMarkers, drawOverlays, markersOf, ReadOut, type Markers } from "./ChartReadOut";
 import type { ChartEvent, ChartEventKind, ChartLimit, ChartOverlay, ChartThreshold, SeriesData, VariableInfo } from "./types";
+import { annotationsPlugin, NoteDraft, NoteFlags, notePlaces, type NotesConfig } from "./ChartNotes";
+import { crosshairCursor, markFollowing, moveCursorShared } from "./crosshairSync";
 
 export interface UPlotChartProps {
   series: SeriesData;
@@ -39,6 +41,8 @@ export interface UPlotChartProps {
   label: string;
   keysHint: string;
   readOutTexts: { title: string; noValue: string; minMax: (min: string, max: string) => string };
+  /** Operator annotations: drawn, opened from their flags, added by Shift-drag or Shift-click (ChartNotes.tsx). */
+  notes?: NotesConfig;
 }
 
 type Columns = (number | null)[][];
@@ -164,7 +168,12 @@ export function UPlotChart(props: UPlotChartProps) {
   const el = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const [cursor, setCursorIdx] = useState<number | null>(null);
+  /** The cursor shown is another chart's (the shared crosshair): a compact read-out. */
+  const following = useRef(false);
   const [markers, setMarkers] = useState<Markers>(NO_MARKERS);
+  const [notesAt, setNotesAt] = useState<{ id: number; left: number }[]>([]);
+  const [draft, setDraft] = useState<{ start: number; end: number } | null>(null);
+  const closeDraft = useCallback(() => setDraft(null), []);
   const hasMarkers = useRef(false);
   const data = useRef<Columns | null>(null);
   /** What the plot shows, so the mount is not followed by a second identical draw. */
@@ -185,6 +194,16 @@ export function UPlotChart(props: UPlotChartProps) {
     /** Draws so far: the first one leaves thresholds and events to just after the first paint. */
     let draws = 0;
     const onDblClick = () => latest.current.onReset();
+    // Shift held when a drag starts: the selection is a note's span, not a zoom; a Shift-click a note's time.
+    let noting = false;
+    const mayNote = (e: MouseEvent) => e.shiftKey && !!latest.current.notes?.mayAdd;
+    const onDown = (e: MouseEvent) => (noting = mayNote(e));
+    const onClick = (e: MouseEvent) => {
+      const u = plot.current;
+      if (!u || !mayNote(e) || u.select.width >= 4) return;
+      const t = Math.round(u.posToVal(e.offsetX, "x") * 1000);
+      setDraft({ start: t, end: t });
+    };
     const create = (UPlot: typeof uPlot) => {
       if (cancelled) return;
       const p = latest.current;
@@ -192,6 +211,24 @@ export function UPlotChart(props: UPlotChartProps) {
       const hint = p.sizeHint?.();
       const size = hint && hint.width > 0 && hint.height > 0 ? hint : { width: box.clientWidth || 300, height: box.clientHeight || 150 };
       const opts = chartOptions(p, UPlot, banded, size, dark);
+      opts.cursor = {
+        ...opts.cursor,
+        ...crosshairCursor(p.syncKey, (yes) => {
+          following.current = yes;
+          markFollowing(plot.current, yes);
+        }),
+      };
+      // The notes' flags are placed after the frame, like the markers' labels (never during a draw).
+      const placeNotes = (u: uPlot) => {
+        const list = latest.current.notes?.list;
+        if (!list?.length) return setNotesAt((was) => (was.length ? [] : was));
+        requestAnimationFrame(() => {
+          if (plot.current !== u) return;
+          const next = notePlaces(u, list);
+          setNotesAt((was) => (was.length === next.length && was.every((p, k) => p.id === next[k]!.id && p.left === next[k]!.left) ? was : next));
+        });
+      };
+      opts.plugins = [annotationsPlugin(() => latest.current.notes?.list), { hooks: { draw: placeNotes } }];
       opts.hooks = {
         // Thresholds and events on the canvas; their labels as elements over it (readable, testable).
         draw: [
@@ -239,7 +276,10 @@ export function UPlotChart(props: UPlotChartProps) {
             const from = u.posToVal(u.select.left, "x") * 1000;
             const to = u.posToVal(u.select.left + u.select.width, "x") * 1000;
             u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
-            latest.current.onZoom(Math.round(from), Math.round(to));
+            // A selection synced from another chart (the shared crosshair) is that chart's to act on.
+            if (following.current) return;
+            if (noting) setDraft({ start: Math.round(from), end: Math.round(to) });
+            else latest.current.onZoom(Math.round(from), Math.round(to));
           },
         ],
       };
@@ -250,6 +290,8 @@ export function UPlotChart(props: UPlotChartProps) {
       shown.current = { series: p.series, from: p.from, to: p.to };
       marksDrawn.current = { thresholds: p.thresholds, events: p.events, limits: p.limits };
       u.over.addEventListener("dblclick", onDblClick);
+      u.over.addEventListener("mousedown", onDown);
+      u.over.addEventListener("click", onClick);
       ro = new ResizeObserver(() => {
         if (box.clientWidth !== u.width || box.clientHeight !== u.height) u.setSize({ width: box.clientWidth, height: box.clientHeight });
       });
@@ -262,6 +304,8 @@ export function UPlotChart(props: UPlotChartProps) {
       cancelled = true;
       ro?.disconnect();
       plot.current?.over.removeEventListener("dblclick", onDblClick);
+      plot.current?.over.removeEventListener("mousedown", onDown);
+      plot.current?.over.removeEventListener("click", onClick);
       plot.current?.destroy();
       plot.current = null;
     };
@@ -278,6 +322,13 @@ export function UPlotChart(props: UPlotChartProps) {
     plot.current.redraw(false, false);
   }, [props.thresholds, props.events, props.limits]);
 
+  // Notes: drawn again when they change, their flags placed after every draw that moved them.
+  const noteList = props.notes?.list;
+  useEffect(() => {
+    const u = plot.current;
+    if (!u) return;
+    u.redraw(false, false);
+  }, [noteList]);
   useEffect(() => {
     const u = plot.current;
     const s = shown.current;
@@ -334,15 +385,20 @@ export function UPlotChart(props: UPlotChartProps) {
     if (next === null) return;
     e.preventDefault();
     const idx = Math.max(0, Math.min(last, next));
-    u.setCursor({ left: u.valToPos(xs[idx]!, "x"), top: u.over.clientHeight / 2 });
+    moveCursorShared(u, u.valToPos(xs[idx]!, "x"), u.over.clientHeight / 2, () => {
+      following.current = false;
+      markFollowing(u, false);
+    });
   };
 
   return (
     <div className="absolute inset-0 rounded focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand" tabIndex={0} role="group" aria-label={`${props.label}. ${props.keysHint}`} onKeyDown={onKeyDown} data-testid="uplot-focus">
       <div ref={el} className="absolute inset-0" data-testid="uplot-chart" />
       {plot.current && <ChartMarkers markers={markers} eventWords={props.eventWords} plot={plot.current} />}
+      {plot.current && props.notes && notesAt.length > 0 && <NoteFlags plot={plot.current} places={notesAt} config={props.notes} />}
+      {plot.current && props.notes && draft && <NoteDraft plot={plot.current} draft={draft} config={props.notes} onDone={closeDraft} />}
       {plot.current && cursor !== null && data.current && (
-        <ReadOut plot={plot.current} idx={cursor} cols={data.current} vars={props.vars} banded={banded} hidden={props.hidden} locale={props.locale} timeZone={props.timeZone} overlay={props.overlay} texts={props.readOutTexts} />
+        <ReadOut plot={plot.current} idx={cursor} cols={data.current} vars={props.vars} banded={banded} hidden={props.hidden} locale={props.locale} timeZone={props.timeZone} overlay={props.overlay} texts={props.readOutTexts} compact={following.current} />
       )}
     </div>
   );

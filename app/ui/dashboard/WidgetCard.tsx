@@ -4,6 +4,8 @@ import { NOT_LIVE_CLASS, worstFreshness, type Freshness } from "~/ui/live/freshn
 import { AlarmListWidget } from "./AlarmListWidget";
 import { ChartBack } from "./ChartBack";
 import { ChartWidget } from "./ChartWidget";
+import { ChartPanelLinks } from "./ChartPanelLinks";
+import type { RangePreset } from "~/schemas/dashboardConstants";
 import { SafeText } from "./SafeText";
 import { defaultWidgetTitle } from "./widgetTitle";
 import type { DashboardData, SeriesData, VariableInfo } from "./types";
@@ -13,7 +15,9 @@ export interface WidgetCardProps {
   widget: Widget;
   data: DashboardData;
   values: Record<string, number | null>;
-  range: { from: number; to: number; follow: boolean };
+  range: { from: number; to: number; follow: boolean; preset?: RangePreset | null };
+  /** The viewer may open Analytics (a chart panel links there with its variables and range). */
+  analytics?: boolean;
   /** A chart's buckets as fetched for uPlot after hydration, with their range. */
   loaded?: { series: SeriesData; from: number; to: number };
   /** Size on a 1200 px wide grid, for the server SVG's aspect ratio. */
@@ -46,6 +50,7 @@ export function WidgetCard(props: WidgetCardProps) {
           <h2 className={`truncate font-semibold text-slate-600 dark:text-slate-300 ${props.kiosk ? "text-[clamp(0.875rem,1.8vh,2.5rem)]" : "text-sm"}`} title={title}>
             {title}
           </h2>
+          {widget.Type === "chart" && !props.kiosk && vars.length > 0 && <ChartPanelLinks title={title} variables={vars.map((v) => v.Id)} range={props.range} analytics={props.analytics ?? false} />}
           {/* Not only grey: the state in words, for whoever cannot tell the hatching. */}
           {state && state !== "live" && (
             <span className={`shrink-0 rounded px-1.5 text-xs font-semibold ${state === "offline" ? "bg-red-100 text-red-800 dark:bg-red-900 dark:text-red-100" : "bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100"}`} data-testid="widget-freshness">

@@ -1,5 +1,6 @@
 import { createContext } from "react";
 import type { ChartEvent, ChartEventKind, ChartLimit, ChartThreshold, SeriesData, VariableInfo } from "./types";
+import type { ChartAnnotation } from "./annotations";
 
 /** What the server needs to draw one chart widget as SVG. */
 export interface ChartSource {
@@ -9,6 +10,7 @@ export interface ChartSource {
   to: number;
   thresholds?: readonly ChartThreshold[];
   events?: readonly ChartEvent[];
+  annotations?: readonly ChartAnnotation[];
   limits?: readonly ChartLimit[];
 }
 
@@ -18,6 +20,8 @@ export interface SvgLook {
   timeZone: string;
   label: string;
   eventWords: Record<ChartEventKind, string>;
+  /** "Note", in the reader's language: an annotation's flag is titled with it. */
+  annotationWord: string;
 }
 
 /**

@@ -47,6 +47,8 @@ export type VariableInfo = Pick<Variable, "Id" | "Name" | "Unit" | "DataFormat">
 export interface DashboardData {
   /** Per chart widget, the events in its range (server side only: pageData drops them). */
   chartEvents?: Record<string, ChartEvent[]>;
+  /** Per chart widget, the operator annotations in its range (server side only, like the events). */
+  chartAnnotations?: Record<string, import("./annotations").ChartAnnotation[]>;
   /** Variables the dashboard uses that exist; a missing id means it was deleted. */
   variables: Record<string, VariableInfo>;
   /** Set when the logger could not list variables at all: every data widget shows it. */

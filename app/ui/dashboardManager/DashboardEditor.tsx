@@ -11,6 +11,7 @@ import { WidgetForm } from "~/ui/dashboard/WidgetForm";
 import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
 import { SelectField } from "~/ui/SelectField";
 import { useT } from "~/ui/useT";
+import { VersionHistory, type HistoryData } from "./VersionHistory";
 
 const PATH = "/dashboardManager";
 const cardClass = "rounded-lg bg-white p-6 shadow-sm dark:bg-slate-800";
@@ -28,12 +29,15 @@ export function DashboardEditor({
   variablesError,
   dashboard,
   actionData,
+  history,
 }: {
   /** With their device's name: the widget form's picker groups by it. */
   variables: (Variable & { deviceName?: string })[];
   variablesError: string | null;
   dashboard: StoredDashboard & { content: DashboardContent };
   actionData?: Reply;
+  /** The history page state (?history): versions, a version's changes, a restore to confirm. */
+  history?: HistoryData | null;
 }) {
   const t = useT();
   const [params] = useSearchParams();
@@ -56,11 +60,15 @@ export function DashboardEditor({
           <Link to={`/${dashboard.ID}`} className={linkButton}>
             {t("dashboardManager.manager.open")}
           </Link>
+          <Link to={`${editHref(dashboard.ID)}&history`} preventScrollReset className={linkButton} data-testid="history-link">
+            {t("dashboardManager.history.open", { version: dashboard.Version })}
+          </Link>
           <Link to={PATH} className={linkButton}>
             {t("dashboardManager.editor.close")}
           </Link>
         </div>
       </div>
+      {history && <VersionHistory dashboardId={dashboard.ID} history={history} />}
       <SettingsForm key={`settings-${dashboard.Version}`} dashboard={dashboard} version={version} lastResult={last?.intent === "settings" ? last.result : undefined} />
       <section className="flex flex-col gap-3">
         <h3 className="font-semibold">{t("dashboardManager.editor.layout")}</h3>

@@ -1,4 +1,5 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { useSeedText } from "~/ui/seedTexts";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useT } from "~/ui/useT";
 import { Form, useNavigation } from "react-router";
@@ -13,6 +14,7 @@ import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
  */
 export function MetaDataEditor({ entries, keys, canEdit, hidden, lastResult }: { entries: { Key: string; Value: string }[]; keys: string[]; canEdit: boolean; hidden: Record<string, string>; lastResult?: SubmissionResult<string[]> }) {
   const t = useT();
+  const seed = useSeedText();
   const busy = useNavigation().state === "submitting";
   const [form, fieldsOf] = useForm({
     id: `metadata-${Object.values(hidden).join("-")}`,
@@ -45,8 +47,8 @@ export function MetaDataEditor({ entries, keys, canEdit, hidden, lastResult }: {
           <tbody>
             {entries.map((e) => (
               <tr key={e.Key} className="border-t border-slate-100 dark:border-slate-700" data-key={e.Key}>
-                <td className="py-1 pr-4 font-medium">{e.Key}</td>
-                <td className="py-1 pr-4">{e.Value}</td>
+                <td className="py-1 pr-4 font-medium">{seed(e.Key)}</td>
+                <td className="py-1 pr-4">{seed(e.Value)}</td>
                 {canEdit && (
                   <td className="py-1">
                     <Form method="post" preventScrollReset>

@@ -13,8 +13,12 @@ export interface MeasurementChoice {
   Name: string;
 }
 
-/** The three ways to give a range (preset, absolute in the user's zone, a measurement) as radios. */
-export function RangeFields({ range, measurements, idPrefix, errors }: { range: HistoryRange; measurements: MeasurementChoice[]; idPrefix: string; errors?: readonly string[] }) {
+/**
+ * The three ways to give a range (preset, absolute in the user's zone, a measurement) as radios.
+ * `quickRanges`: the page offers the presets as quick-range links (Analytics, issue 28 §7), so the
+ * preset is named here, not chosen again from a second list.
+ */
+export function RangeFields({ range, measurements, idPrefix, errors, quickRanges = false }: { range: HistoryRange; measurements: MeasurementChoice[]; idPrefix: string; errors?: readonly string[]; quickRanges?: boolean }) {
   const t = useT();
   const { timeZone } = useFormatters();
   const [params] = useSearchParams();
@@ -36,16 +40,27 @@ export function RangeFields({ range, measurements, idPrefix, errors }: { range: 
       ) : null}
       <div className="flex flex-wrap items-center gap-2">
         {radio("preset")}
-        <label htmlFor={`${idPrefix}-span-preset`} className="text-sm">
-          {t("history.range.preset")}
-        </label>
-        <select name="range" defaultValue={range.preset} aria-label={t("history.range.preset")} className={inputClass}>
-          {RANGES.map((p) => (
-            <option key={p} value={p}>
-              {t(`dashboards.range.${p}`)}
-            </option>
-          ))}
-        </select>
+        {quickRanges ? (
+          <>
+            <label htmlFor={`${idPrefix}-span-preset`} className="text-sm">
+              {t("history.range.quick", { range: t(`dashboards.range.${range.preset}`) })}
+            </label>
+            <input type="hidden" name="range" value={range.preset} />
+          </>
+        ) : (
+          <>
+            <label htmlFor={`${idPrefix}-span-preset`} className="text-sm">
+              {t("history.range.preset")}
+            </label>
+            <select name="range" defaultValue={range.preset} aria-label={t("history.range.preset")} className={inputClass}>
+              {RANGES.map((p) => (
+                <option key={p} value={p}>
+                  {t(`dashboards.range.${p}`)}
+                </option>
+              ))}
+            </select>
+          </>
+        )}
       </div>
       <div className="flex flex-wrap items-center gap-2">
         {radio("absolute")}

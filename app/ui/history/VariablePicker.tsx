@@ -20,8 +20,9 @@ const chipClass =
   "inline-flex max-w-full items-center gap-1 rounded-full border border-brand/40 bg-brand/10 px-3 py-1 text-sm text-slate-800 hover:bg-brand/20 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand dark:text-slate-100";
 
 /**
- * The one variable picker (analytics, monitor, export, dashboard widgets): checkboxes named
- * `name` grouped by device, a search box, and the chosen ones kept in view above the list.
+ * The one variable picker (analytics, monitor, export, dashboard widgets, alarm rules): checkboxes
+ * named `name` grouped by device — radio buttons where one variable is chosen (`single`, a rule) —
+ * a search box, and the chosen ones kept in view above the list.
  *
  * Without JavaScript the chosen ones are the checked checkboxes of a "Selected" group listed
  * first, and — when `filterAction` names the page that renders this form from its query — a
@@ -37,6 +38,7 @@ export function VariablePicker({
   hint,
   filterAction,
   errorId = "variables-error",
+  single = false,
   onChange,
 }: {
   variables: PickableVariable[];
@@ -49,6 +51,8 @@ export function VariablePicker({
   /** The page (GET) that re-renders this form from its query: enables the no-JS filter. */
   filterAction?: string;
   errorId?: string;
+  /** Exactly one variable (radio buttons): an alarm rule's. */
+  single?: boolean;
   onChange?(ids: string[]): void;
 }) {
   const t = useT();
@@ -81,7 +85,7 @@ export function VariablePicker({
     setChosen(ids);
     onChange?.(ids);
   };
-  const toggle = (id: string, on: boolean) => set(on ? [...chosen.filter((x) => x !== id), id] : chosen.filter((x) => x !== id));
+  const toggle = (id: string, on: boolean) => set(on ? (single ? [id] : [...chosen.filter((x) => x !== id), id]) : chosen.filter((x) => x !== id));
   const byId = new Map(variables.map((v) => [v.Id, v]));
   const chosenVars = chosen.map((id) => byId.get(id)).filter((v) => v !== undefined);
   const chosenSet = new Set(chosen);
@@ -95,7 +99,7 @@ export function VariablePicker({
   const groupLabel = (g: VariableGroup) => g.label || (g.key ? t("picker.device", { id: g.key }) : t("picker.noDevice"));
   const box = (v: PickableVariable) => (
     <label key={v.Id} className={`flex items-center gap-2 py-0.5 text-sm ${visible(v) ? "" : "hidden"}`}>
-      <input type="checkbox" name={name} value={v.Id} checked={chosenSet.has(v.Id)} onChange={(e) => toggle(v.Id, e.currentTarget.checked)} className="h-4 w-4 accent-brand" />
+      <input type={single ? "radio" : "checkbox"} name={name} value={v.Id} checked={chosenSet.has(v.Id)} onChange={(e) => toggle(v.Id, e.currentTarget.checked)} className="h-4 w-4 accent-brand" />
       {variableLabel(v)}
     </label>
   );

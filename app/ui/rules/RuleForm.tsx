@@ -9,6 +9,7 @@ import type { VariableRow } from "~/services/variables.server";
 import { FormActions } from "~/ui/FormActions";
 import { FormErrors, FormField, inputClass } from "~/ui/FormField";
 import { SelectField } from "~/ui/SelectField";
+import { VariablePicker } from "~/ui/history/VariablePicker";
 import { useT } from "~/ui/useT";
 
 export type VariableOption = Pick<VariableRow, "Id" | "Name" | "Unit" | "deviceName" | "DataFormat">;
@@ -84,13 +85,19 @@ export function RuleForm({ intent, rule, variables, targets, lastResult, cancelH
       <FormField id={f.name.id} label={t("rules.fields.name")} errors={f.name.errors} errorId={f.name.errorId}>
         <input {...getInputProps(f.name, { type: "text" })} key={f.name.key} className={inputClass} />
       </FormField>
-      <SelectField
-        field={f.variable}
-        label={t("rules.fields.variable")}
-        placeholder={t("rules.fields.chooseVariable")}
-        options={variables.map((v) => ({ value: v.Id, label: `${v.deviceName ? `${v.deviceName} › ` : ""}${v.Name}${v.Unit ? ` [${v.Unit}]` : ""}` }))}
-      />
       <SelectField field={f.severity} label={t("rules.fields.severity")} options={SEVERITIES.map((x) => ({ value: x, label: t(`severity.${x}`) }))} />
+      {/* The one variable picker of the console (issue 28 §7), here choosing exactly one. */}
+      <div className="sm:col-span-2 lg:col-span-4">
+        <VariablePicker
+          single
+          name={f.variable.name}
+          label={t("rules.fields.variable")}
+          variables={variables}
+          selected={[String(f.variable.value ?? f.variable.initialValue ?? "")].filter(Boolean)}
+          errors={f.variable.errors?.map((e) => t(e))}
+          errorId={f.variable.errorId}
+        />
+      </div>
       <fieldset className="grid gap-4 rounded-md border border-slate-200 p-3 sm:col-span-2 sm:grid-cols-2 lg:col-span-4 lg:grid-cols-4 dark:border-slate-700" data-testid="rule-condition">
         <legend className="px-1 text-sm font-medium">{t("rules.fields.condition", { type: t(`rules.types.${type}`) })}</legend>
         {uses.includes("low") && numberField("low")}

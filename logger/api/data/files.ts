@@ -113,7 +113,7 @@ export const fileRoutes: RestRoute[] = [
       if (!(await stat(dir)).isDirectory()) throw invalidParam("Uploads go into a folder");
       const name = sanitiseName(r.url.searchParams.get("Name") ?? "");
       const target = join(dir, name);
-      if (await exists(target)) throw conflict(`A file or folder named ${name} already exists`);
+      if (await exists(target)) throw conflict(`A file or folder named ${name} already exists`).coded("fileExists", { name });
       const declared = Number(r.req.headers["content-length"] ?? 0);
       if (declared > UPLOAD_LIMIT) throw new RpcError(413, -6, `Files are limited to ${UPLOAD_LIMIT / 1024 / 1024} MB`);
       const temp = join(dir, `.upload-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`);
@@ -149,7 +149,7 @@ export const fileRoutes: RestRoute[] = [
       const { Path, Name } = await r.input(named);
       const dir = r.ctx.files.resolve(Path);
       const target = join(dir, checkName(Name));
-      if (await exists(target)) throw conflict(`A file or folder named ${Name} already exists`);
+      if (await exists(target)) throw conflict(`A file or folder named ${Name} already exists`).coded("fileExists", { name: Name });
       await mkdir(target);
       r.audit(`Created folder ${relative(Path, Name)}`);
       sendData(r.res, { Path: relative(Path, Name) });
@@ -164,7 +164,7 @@ export const fileRoutes: RestRoute[] = [
       if (Path === "") throw invalidParam("The root cannot be renamed");
       const from = r.ctx.files.resolve(Path);
       const target = join(dirname(from), checkName(Name));
-      if (await exists(target)) throw conflict(`A file or folder named ${Name} already exists`);
+      if (await exists(target)) throw conflict(`A file or folder named ${Name} already exists`).coded("fileExists", { name: Name });
       await rename(from, target);
       const parent = Path.split("/").slice(0, -1).join("/");
       r.audit(`Renamed ${Path} to ${relative(parent, Name)}`);

@@ -132,7 +132,7 @@ export const structureRoutes: RestRoute[] = [
       const m = await r.ctx.db.tx(async (q) => {
         const m = await getMeasurement(q, r.args[0]!);
         if (!m) throw notFound(`Measurement ${r.args[0]} not found`);
-        if (m.End === null) throw refused(`Measurement ${m.Name} is still running; stop it first`);
+        if (m.End === null) throw refused(`Measurement ${m.Name} is still running; stop it first`).coded("measurementStillRunning", { name: m.Name });
         await deleteMeasurement(q, m.ID);
         return m;
       });

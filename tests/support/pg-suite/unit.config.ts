@@ -16,6 +16,7 @@ export default defineConfig({
       // Builds an older logger's SQLite data folder and starts on it: SQLite's own upgrade path
       // (postgres-migrations.test.ts checks migration 7 on PostgreSQL).
       "tests/unit/logger/migrate-alarm-list.test.ts",
+      "tests/unit/logger/migrate-dashboard-history.test.ts",
       // Start a PostgreSQL of their own whatever the suite: the SQLite run already ran them.
       "tests/unit/logger/postgres-*.test.ts",
       "tests/unit/logger/series-pg*.test.ts",

@@ -17,6 +17,11 @@ describe("formatDateTime", () => {
   it("uses the user's zone", () => {
     expect(formatDateTime("it-IT", "Europe/Rome", at)).toContain("15:05:09");
   });
+  it("writes the date as the date fields take it (issue 28 §7)", () => {
+    expect(formatDateTime("en-US", "UTC", at)).toBe("11/23/2026 14:05:09");
+    expect(formatDateTime("it-IT", "UTC", at)).toBe("23/11/2026 14:05:09");
+    expect(formatDateTime("it-IT", "UTC", "not a date")).toBe("not a date");
+  });
 });
 
 describe("formatValue", () => {

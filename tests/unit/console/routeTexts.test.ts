@@ -15,7 +15,8 @@ const fileNames = readdirSync(join(app, "locales/en")).filter((f) => f.endsWith(
 
 function resolveImport(from: string, spec: string): string | null {
   const base = spec.startsWith("~/") ? join(app, spec.slice(2)) : spec.startsWith(".") ? resolve(dirname(from), spec) : null;
-  if (!base || base.includes("/locales")) return null;
+  // Server modules run where every text is loaded (i18n.server): a browser needs none of theirs.
+  if (!base || base.includes("/locales") || /\.server(\.tsx?)?$/.test(base)) return null;
   for (const candidate of [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`, `${base}/index.tsx`]) {
     if (/\.tsx?$/.test(candidate) && existsSync(candidate)) return candidate;
   }

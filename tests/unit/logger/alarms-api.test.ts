@@ -89,7 +89,7 @@ describe("AlarmAPI, NotificationAPI and TraceAPI on simulated data", () => {
     expect(ok.status).toBe(200);
     const dup = await rpc(lg.url, `${ALARM}.AddRule`, { Rule: { Name: "dup", VariableId: oilId, Type: "high", High: 1e6 } }, admin);
     expect(dup.status).toBe(400);
-    expect(dup.body.ReturnState).toEqual({ Value: -3, Description: "A rule named dup already exists" });
+    expect(dup.body.ReturnState).toEqual({ Value: -3, Description: "A rule named dup already exists", Code: "ruleNameTaken", Args: { name: "dup" } });
     const stale = await rpc(lg.url, `${ALARM}.SetRule`, { Rule: { ID: ok.body.ID, Version: 7, High: 5 } }, admin);
     expect(stale.status).toBe(409);
     expect((await rpc(lg.url, `${ALARM}.RemoveRule`, { ID: ok.body.ID }, admin)).status).toBe(200);
@@ -126,6 +126,12 @@ describe("AlarmAPI, NotificationAPI and TraceAPI on simulated data", () => {
       return a?.State === "ActiveUnacknowledged" && a;
     });
     expect(alarm).toMatchObject({ Name: "Oil impossible", Severity: "high", Active: true, Unit: "°C", VariableName: "Oil temperature" });
+    // What the English Text is made of, for a console that shows it in its reader's language (issue 28).
+    expect(alarm.Fields).toEqual({ Template: "", Rule: "Oil impossible", Variable: "Oil temperature", Value: alarm.Value, Unit: "°C", Precision: expect.any(Number), Type: "high", High: -1000, Low: null, RatePerSec: null, StaleSec: null, State: null });
+    expect(alarm.Text).toBe(`Oil impossible: Oil temperature = ${alarm.Value.toFixed(alarm.Fields.Precision)} °C (limit -1000)`);
+    const raised = (await rpc(lg.url, "GI.system/MessagingAPI.GetMessages", { Filter: { Sender: "Alarming", Topic: "Oil impossible" }, Limit: 5 }, admin)).body.Messages.at(-1);
+    expect(raised.Fields).toMatchObject({ Event: "Activated", Rule: "Oil impossible", Variable: "Oil temperature", Type: "high", High: -1000, User: "", Comment: "" });
+    expect(typeof raised.Fields.Value).toBe("number");
     expect((await rpc(lg.url, `${ALARM}.GetSummary`, {}, admin)).body).toMatchObject({ Unacknowledged: 1, Active: 1 });
 
     const delivered = await until("the e-mail", async () => mails.find((m) => m.includes("Oil impossible")));
@@ -140,7 +146,7 @@ describe("AlarmAPI, NotificationAPI and TraceAPI on simulated data", () => {
     expect(ack.body.Acknowledged).toEqual([id]);
     expect(await alarmOf(id)).toMatchObject({ State: "ActiveAcknowledged", AckedBy: "admin", AckComment: "Known test rule" });
     const again = await rpc(lg.url, `${ALARM}.Acknowledge`, { IDs: [id] }, admin);
-    expect(again.body.ReturnState).toEqual({ Value: -3, Description: "This alarm does not await acknowledgement" });
+    expect(again.body.ReturnState).toEqual({ Value: -3, Description: "This alarm does not await acknowledgement", Code: "notAwaitingAck", Args: {} });
 
     expect((await rpc(lg.url, `${ALARM}.Shelve`, { ID: id, DurationSec: 600, Reason: "" }, admin)).status).toBe(400);
     const shelved = await rpc(lg.url, `${ALARM}.Shelve`, { ID: id, DurationSec: 600, Reason: "Commissioning" }, admin);

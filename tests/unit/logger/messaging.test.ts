@@ -46,6 +46,7 @@ describe("MessagingAPI", () => {
       Type: "Warning",
       Text: "message 11",
       Args: [],
+      Fields: {},
       Timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
   });

@@ -99,7 +99,7 @@ describe("user and role rules", () => {
   it("refuses a duplicate username, case-insensitively", async () => {
     const res = await rpc(lg.url, `${API}.AddUser`, { User: { Username: "ALICE", Role: 2 }, Password: "another-pass" }, admin);
     expect(res.status).toBe(400);
-    expect(res.body.ReturnState).toEqual({ Value: -3, Description: "The username ALICE is already taken" });
+    expect(res.body.ReturnState).toEqual({ Value: -3, Description: "The username ALICE is already taken", Code: "usernameTaken", Args: { name: "ALICE" } });
   });
 
   it("refuses a bad username, an unknown role and an unknown time zone", async () => {
@@ -108,7 +108,7 @@ describe("user and role rules", () => {
     expect(bad.body.ReturnState.Description).toMatch(/^Invalid parameter User.Username:/);
     const role = await rpc(lg.url, `${API}.AddUser`, { User: { Username: "bruno", Role: 99 }, Password: "another-pass" }, admin);
     expect(role.status).toBe(400);
-    expect(role.body.ReturnState).toEqual({ Value: -3, Description: "Role 99 does not exist" });
+    expect(role.body.ReturnState).toEqual({ Value: -3, Description: "Role 99 does not exist", Code: "roleMissing", Args: { id: 99 } });
     const tz = await rpc(lg.url, `${API}.SetUser`, { User: { ID: alice.id, Timezone: "Mars/Base" } }, admin);
     expect(tz.status).toBe(400);
     expect(tz.body.ReturnState.Description).toMatch(/User.Timezone/);
@@ -168,6 +168,8 @@ describe("user and role rules", () => {
     expect(stale.body.ReturnState).toEqual({
       Value: -3,
       Description: "This user was changed by someone else meanwhile; reload and try again",
+      Code: "stale",
+      Args: {},
     });
   });
 
@@ -183,7 +185,7 @@ describe("user and role rules", () => {
   it("protects the last administrator and the caller's own account", async () => {
     const self = await rpc(lg.url, `${API}.RemoveUser`, { ID: 1 }, admin);
     expect(self.status).toBe(400);
-    expect(self.body.ReturnState).toEqual({ Value: -3, Description: "You cannot remove your own account" });
+    expect(self.body.ReturnState).toEqual({ Value: -3, Description: "You cannot remove your own account", Code: "ownAccount", Args: {} });
 
     const managerRole = await rpc(lg.url, `${API}.AddRole`, { Role: { Name: "User managers", Permissions: ["ManageUsers"] } }, admin);
     expect(managerRole.status).toBe(200);
@@ -209,7 +211,7 @@ describe("user and role rules", () => {
     await addUser(lg.url, admin, "bob", "Operator");
     const inUse = await rpc(lg.url, `${API}.RemoveRole`, { ID: operator }, admin);
     expect(inUse.status).toBe(400);
-    expect(inUse.body.ReturnState).toEqual({ Value: -3, Description: "Role Operator is still held by: alice, bob" });
+    expect(inUse.body.ReturnState).toEqual({ Value: -3, Description: "Role Operator is still held by: alice, bob", Code: "roleHeld", Args: { name: "Operator", users: "alice, bob" } });
 
     const builtIn = await rpc(lg.url, `${API}.RemoveRole`, { ID: 1 }, admin);
     expect(builtIn.status).toBe(400);

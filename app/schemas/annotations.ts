@@ -1,0 +1,20 @@
+import { z } from "zod";
+
+// The annotations screen's form (issue 28 §6): times are read on the server (typed in the user's
+// locale and zone, or epoch ms from a chart); text and tags are checked here too. Messages are
+// i18n keys.
+
+export const MAX_TEXT = 2000;
+
+export const annotationFormSchema = z.object({
+  start: z.string({ error: "annotations.errors.start" }).trim().min(1, "annotations.errors.start"),
+  end: z.string().trim().optional(),
+  text: z.string({ error: "annotations.errors.text" }).trim().min(1, "annotations.errors.text").max(MAX_TEXT, "annotations.errors.textTooLong"),
+  tags: z
+    .string()
+    .optional()
+    .transform((s) => [...new Set((s ?? "").split(",").map((x) => x.trim()).filter(Boolean))])
+    .pipe(z.array(z.string().max(40, "annotations.errors.tag")).max(10, "annotations.errors.tags")),
+  v: z.array(z.string().min(1).max(100)).max(16).optional().default([]),
+});
+export type AnnotationForm = z.output<typeof annotationFormSchema>;
