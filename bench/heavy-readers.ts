@@ -262,7 +262,7 @@ async function main() {
     const end = Math.floor(Date.now() / 1000) * 1000 - 60_000;
     const body = JSON.stringify({ Start: end - 1_000_000, End: end, Variables: fast.map((v) => ({ SID: v.SourceId, VID: v.Id })), Interval: 1 });
     const probe = new AbortController();
-    const allowed = await fetch(`${logger.url}/history/data`, { method: "POST", headers: { Authorization: `Bearer ${viewers[0]}` }, body, signal: probe.signal });
+    const allowed = await fetch(`${logger.url}/history/data`, { method: "POST", headers: { Authorization: `Bearer ${viewers[0]}`, "Content-Type": "application/json" }, body, signal: probe.signal });
     if (allowed.status !== 200) throw new Error(`the heaviest request is refused: ${allowed.status} ${await allowed.text()}`);
     probe.abort();
     const cap = await fetch(`${logger.url}/history/data`, { method: "POST", headers: { Authorization: `Bearer ${viewers[0]}`, "Content-Type": "application/json" }, body: JSON.stringify({ ...JSON.parse(body), Start: end - 1_000_001 }) });
