@@ -1,6 +1,6 @@
 import ModbusRTU from "modbus-serial";
 import type { ModbusDataSource } from "./config.ts";
-import { BACKOFF_MIN_MS, nextBackoff } from "./driver.ts";
+import { BACKOFF_MIN_MS, nextBackoff, within } from "./driver.ts";
 import type { Driver, DriverEvents, DriverFactory } from "./driver.ts";
 import { describeError, encode, planReads, valueFrom } from "./modbus-codec.ts";
 import type { ReadRequest } from "./modbus-codec.ts";
@@ -266,17 +266,11 @@ export class ModbusDriver implements Driver {
 
   private exclusive<T>(job: () => Promise<T>): Promise<T> {
     // Bounded too: a request the library never settles (see connect()) fails after its timeout.
-    const bounded = () => settleWithin(job(), this.config.Connection.TimeoutMs + 1000, `No answer from ${this.where}`);
+    const bounded = () => within(job(), this.config.Connection.TimeoutMs + 1000, `No answer from ${this.where}`);
     const run = this.queue.then(bounded, bounded);
     this.queue = run.catch(() => {});
     return run;
   }
-}
-
-function settleWithin<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)));
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 export const createModbusDriver: DriverFactory = (config, events, opts) => {

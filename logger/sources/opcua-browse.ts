@@ -1,7 +1,8 @@
 import { AccessLevelFlag, AttributeIds, BrowseDirection, DataTypeIds, NodeClass, NodeClassMask, ObjectIds, ReferenceTypeIds, resolveNodeId } from "node-opcua-client";
 import type { BrowseDescriptionLike, ClientSession, NodeId, ReadValueIdOptions, ReferenceDescription } from "node-opcua-client";
 import type { BrowseNode, OpcuaConnection } from "./config.ts";
-import { makeClient, OpcuaError, openSession, serverFingerprint, within } from "./opcua-connect.ts";
+import { within } from "./driver.ts";
+import { makeClient, OpcuaError, openSession, serverFingerprint } from "./opcua-connect.ts";
 
 // DataSourceAPI.Browse for OPC UA: one level of the address space under a node ("" = the Objects
 // folder), with what the console's picker needs to fill a variable in: display name, node class,

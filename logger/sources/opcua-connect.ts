@@ -6,6 +6,7 @@ import type { ClientSession, UserIdentityInfo } from "node-opcua-client";
 import type { OpcuaConnection } from "./config.ts";
 import { opcuaPkiFolder } from "./opcua-pki.ts";
 import { problemText } from "./problems.ts";
+import { within } from "./driver.ts";
 
 // What the OPC UA driver and the browse RPC share: one client certificate store in a folder the
 // logger controls, how a connection's settings become an OPCUAClient and a session, and readable
@@ -55,17 +56,6 @@ export function identityOf(c: OpcuaConnection & { Password?: string }): UserIden
 
 /** An error whose message is already the readable text (not described again). */
 export class OpcuaError extends Error {}
-
-/** Rejects with `message` if `p` has not settled within `ms`. */
-export function within<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    p.finally(() => clearTimeout(timer)),
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(message)), ms);
-    }),
-  ]);
-}
 
 /** Connects and opens a session, bounded by `timeoutMs`; on failure the client is disconnected. */
 /**

@@ -1,9 +1,9 @@
 import { AttributeIds, DataType, resolveNodeId, TimestampsToReturn, Variant, VariantArrayType } from "node-opcua-client";
 import type { ClientMonitoredItemGroup, ClientSession, ClientSubscription, DataValue, NodeId, OPCUAClient } from "node-opcua-client";
 import type { OpcuaDataSource } from "./config.ts";
-import { BACKOFF_MIN_MS, nextBackoff } from "./driver.ts";
+import { BACKOFF_MIN_MS, nextBackoff, within } from "./driver.ts";
 import type { Driver, DriverEvents, DriverFactory } from "./driver.ts";
-import { describeOpcuaError, makeClient, openSession, serverFingerprint, within } from "./opcua-connect.ts";
+import { describeOpcuaError, makeClient, openSession, serverFingerprint } from "./opcua-connect.ts";
 import { problemText } from "./problems.ts";
 
 export { browseOpcua } from "./opcua-browse.ts";
