@@ -10,7 +10,7 @@
 // afterwards), and the memory after they leave. The logger and the console are processes of their
 // own; this process only generates load. Prints CPU model and load average; exits 1 on a miss.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { Agent, get as httpGet, request as httpRequest } from "node:http";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -29,6 +29,8 @@ const { values: args } = parseArgs({
   options: {
     seconds: { type: "string", default: "60" },
     slow: { type: "string", default: "30" },
+    // A file for the logger's output with V8's --trace-gc (where memory after the load went).
+    "trace-gc": { type: "string" },
     // The probes run in a process of their own, so that reading the heavy answers here delays none of them.
     probe: { type: "boolean", default: false },
     logger: { type: "string" },
@@ -53,12 +55,34 @@ const status = (pid: number, field: string) => Number(new RegExp(`${field}:\\s+(
 const rss = (pid: number) => status(pid, "VmRSS");
 /** ms the process's main thread has waited, runnable, for a CPU (Linux schedstat): the machine's share, not the event loop's. */
 const runqueueMs = (pid: number) => Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ")[1]) / 1e6;
+/** Resident bytes per mapping (/proc/pid/smaps), keyed by its start address and name. */
+function mappings(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  let key = "";
+  for (const line of readFileSync(`/proc/${pid}/smaps`, "utf8").split("\n")) {
+    const head = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (head) key = `${head[1]} ${head[3] || "[anon]"}`;
+    const rssLine = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rssLine) out.set(key, Number(rssLine[1]) * 1024);
+  }
+  return out;
+}
+/** Where resident memory grew between two mapping snapshots: the largest changes, and totals by kind. */
+function grewWhere(before: Map<string, number>, after: Map<string, number>): string {
+  const keys = new Set([...before.keys(), ...after.keys()]);
+  const deltas = [...keys].map((k) => [k, (after.get(k) ?? 0) - (before.get(k) ?? 0)] as const).filter(([, d]) => d !== 0);
+  const kind = (k: string) => (k.endsWith("[heap]") ? "malloc heap" : k.endsWith("[anon]") ? "anonymous maps" : k.split(" ").pop()!.split("/").pop()!);
+  const byKind = new Map<string, number>();
+  for (const [k, d] of deltas) byKind.set(kind(k), (byKind.get(kind(k)) ?? 0) + d);
+  const top = deltas.toSorted((a, b) => Math.abs(b[1]) - Math.abs(a[1])).slice(0, 8);
+  return `by kind: ${[...byKind].filter(([, d]) => Math.abs(d) >= MB / 4).map(([k, d]) => `${k} ${d > 0 ? "+" : ""}${(d / MB).toFixed(1)} MB`).join(", ")}; largest: ${top.map(([k, d]) => `${k} ${d > 0 ? "+" : ""}${(d / MB).toFixed(1)}`).join("; ")}`;
+}
 const mb = (bytes: number) => `${(bytes / MB).toFixed(0)} MB`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function startLoggerProcess(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
   // 20 minutes of a 1 kHz bench with 10 channels: 1.2 million samples per channel, room for a million buckets.
-  const child = spawn(process.execPath, [...LOGGER_NODE_FLAGS, join(root, "logger/main.ts"), "--port", "0", "--data", dataDir, "--backfill", "20m"], {
+  const child = spawn(process.execPath, [...LOGGER_NODE_FLAGS, ...(args["trace-gc"] ? ["--trace-gc"] : []), join(root, "logger/main.ts"), "--port", "0", "--data", dataDir, "--backfill", "20m"], {
     cwd: root,
     // As npm start runs it: its V8 flags and its allocator settings (logger/flags.ts).
     env: { ...process.env, ...loggerEnv(), ADMIN_PASSWORD: PASSWORD, SIM: "on", SIM_BENCH_RATE_HZ: String(RATE_HZ), SIM_BENCH_CHANNELS: String(CHANNELS), SIM_SEED: "1" },
@@ -67,6 +91,7 @@ async function startLoggerProcess(dataDir: string): Promise<{ url: string; child
   const url = await new Promise<string>((ok, fail) => {
     let out = "";
     child.stdout!.on("data", (d: Buffer) => {
+      if (args["trace-gc"]) appendFileSync(args["trace-gc"], d);
       out += d.toString();
       const m = /logger listening on (\S+)/.exec(out);
       if (m) ok(m[1]!);
@@ -275,6 +300,7 @@ async function main() {
     for (let i = 0; i < 5; i++) await dashboardPages(page, cookie, AbortSignal.timeout(300));
     const startRss = rss(logger.child.pid!);
     const startAnon = status(logger.child.pid!, "RssAnon");
+    const startMaps = mappings(logger.child.pid!);
     // Rounds of quiet (the reference) and load alternating, the medians reported: this machine's
     // other work changes latencies from one minute to the next (common rules: a reference in the same run).
     let answers = 0;
@@ -313,6 +339,7 @@ async function main() {
     }
     const after = await settledRss(logger.child.pid!, startRss + 20 * MB, 30_000);
     const afterAnon = status(logger.child.pid!, "RssAnon");
+    say(`  Resident memory after the readers, against the start: ${grewWhere(startMaps, mappings(logger.child.pid!))}`);
 
     say(`Five slow readers (1 KB/s each), ${SLOW_S} s…`);
     const slowStart = rss(logger.child.pid!);

@@ -5,7 +5,9 @@
 // of them have piled up. bench/import.ts (100 MB through HTTP, 2 cores): the upload grew the
 // logger by ~35 MB with the default (up to 16 MB per semi-space) and by ~6 MB with 4 MB — about
 // what a bare Node server that only drains such an upload grows by, too.
-export const LOGGER_NODE_FLAGS = [`--max-semi-space-size=${process.env.LOGGER_SEMI_SPACE_MB ?? 4}`];
+// --expose-gc: after a burst of heavy answers the logger asks V8 to give their memory back
+// (logger/http/memory-settle.ts, which exposes it itself when the process started without).
+export const LOGGER_NODE_FLAGS = [`--max-semi-space-size=${process.env.LOGGER_SEMI_SPACE_MB ?? 4}`, "--expose-gc"];
 
 /**
  * Environment of the logger process for glibc's allocator, for every place that starts it. By

@@ -20,6 +20,7 @@ import { FileRoot } from "./files/paths.ts";
 import { createRequestHandler } from "./http/router.ts";
 import { foreignRefusal, refuseUpgrade, sitePolicy } from "./http/origin.ts";
 import { HeavyGate, HeavyLane } from "./http/heavy.ts";
+import { MemorySettler } from "./http/memory-settle.ts";
 import type { HeavyLimits } from "./http/heavy.ts";
 import { CanBus } from "./can/bus.ts";
 import { Acquisition } from "./model/acquisition.ts";
@@ -214,10 +215,12 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
     sockets.closeAll();
     clearInterval(flushTimer);
     clearInterval(sweepTimer);
+    settler.close();
   };
 
   let throttleAudits: Promise<void> = Promise.resolve();
-  const heavyGate = new HeavyGate(opts.heavy);
+  const settler = new MemorySettler();
+  const heavyGate = new HeavyGate(opts.heavy, settler);
   const ctx: LoggerContext = {
     db,
     controller: opts.controller ?? false,

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Caller } from "../api/registry.ts";
 import { RS, RpcError } from "./errors.ts";
+import type { MemorySettler } from "./memory-settle.ts";
 import { DRAIN_IDLE_MS } from "./pacing.ts";
 
 // Heavy data requests (issue 24 §3): large JSON answers, CSV exports, statistics with a long raw
@@ -47,9 +48,12 @@ export class HeavyGate {
   private readonly open = new Map<string, number>();
   private openTotal = 0;
   private readonly waiting: Waiter[] = [];
+  /** Gives back the memory of a burst of heavy answers once the last has ended. */
+  private readonly settler: MemorySettler | null;
 
-  constructor(limits: Partial<HeavyLimits> = {}) {
+  constructor(limits: Partial<HeavyLimits> = {}, settler: MemorySettler | null = null) {
     this.limits = { ...HEAVY_LIMITS, ...limits };
+    this.settler = settler;
   }
 
   /** Heavy answers open now, and requests waiting for a place (tests, diagnostics). */
@@ -98,6 +102,7 @@ export class HeavyGate {
   private take(key: string): void {
     this.open.set(key, (this.open.get(key) ?? 0) + 1);
     this.openTotal++;
+    this.settler?.busy();
   }
 
   private give(key: string): void {
@@ -107,7 +112,10 @@ export class HeavyGate {
     this.openTotal--;
     // The first waiter that fits now, in the order they came (another user's may pass one whose user is full).
     const i = this.waiting.findIndex((w) => this.fits(w.key));
-    if (i < 0) return;
+    if (i < 0) {
+      if (this.openTotal === 0) this.settler?.idle();
+      return;
+    }
     const [w] = this.waiting.splice(i, 1);
     clearTimeout(w!.timer);
     w!.grant();
