@@ -13,6 +13,7 @@ import { startLogger } from "../logger/server.ts";
 import { startChartPage } from "./chartPage.ts";
 import { DASHBOARD_BUDGET_KB, firstLoadOf } from "./firstLoad.ts";
 import { adminToken, signInCookie, startConsole } from "./stack.ts";
+import { saveBenchDashboard } from "./benchDashboard.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const PASSWORD = "Bench-Pass-1!";
@@ -43,12 +44,6 @@ const cpuMs = (pid: number) => {
 const pct = (xs: number[], p: number) => xs.toSorted((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
 
 
-async function rpc<T>(base: string, token: string, method: string, params: object): Promise<T> {
-  const res = await fetch(`${base}/rpc/${method}`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` }, body: JSON.stringify(params) });
-  if (!res.ok) throw new Error(`${method}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
 /** The rows so far as a table, the machine, and the exit code. */
 function report() {
   // The machine the figures come from: a shared machine's load changes them (issue 15: say so).
@@ -75,27 +70,7 @@ async function main() {
     const cookie = await signInCookie(consoleUrl, PASSWORD);
     const token = await adminToken(logger.url, PASSWORD);
     const vars = ((await (await fetch(`${logger.url}/online/structure/variables`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { Data: { Id: string; Name: string }[] }).Data;
-    const ids = vars.map((v) => v.Id);
-    const chart = (ID: string, X: number, Y: number, Variables: string[]) => ({ ID, Type: "chart", X, Y, W: 6, H: 4, Variables });
-    const { ID } = await rpc<{ ID: string }>(logger.url, token, "WebUIAPI.SaveDashboard", {
-      Dashboard: {
-        Name: "Bench",
-        Content: {
-          Range: "1h",
-          Refresh: "off",
-          Widgets: [
-            chart("c1", 0, 0, ids.slice(0, 8)),
-            chart("c2", 6, 0, ids.slice(8, 10)),
-            chart("c3", 0, 4, ids.slice(10, 12)),
-            chart("c4", 6, 4, ids.slice(12, 14)),
-            { ID: "v", Type: "value", X: 0, Y: 8, W: 3, H: 2, Variables: [ids[14]], Options: { Sparkline: true } },
-            { ID: "g", Type: "gauge", X: 3, Y: 8, W: 3, H: 2, Variables: [ids[4]] },
-            { ID: "l", Type: "lamp", X: 6, Y: 8, W: 3, H: 2, Variables: [vars.find((v) => v.Name === "Pump running")!.Id] },
-            { ID: "t", Type: "table", X: 9, Y: 8, W: 3, H: 2, Variables: ids.slice(0, 4) },
-          ],
-        },
-      },
-    });
+    const ID = await saveBenchDashboard(logger.url, token, vars);
     const page = `${consoleUrl}/dashboard?id=${ID}`;
     // As a browser asks: compressed (Chromium's Accept-Encoding), on kept-alive connections.
     // node:http rather than fetch as the load generator: it shares the 2 cores with the console.
@@ -143,7 +118,7 @@ async function main() {
     row("Console CPU per page in the median round (all its threads: JavaScript, compression, garbage collection)", `${cpuPerPage.toFixed(2)} ms`, "—", "");
     row("HTML of that dashboard page", `${(html.length / 1024).toFixed(0)} KB, ${(gzipSync(html).length / 1024).toFixed(0)} KB gzip`, "—", "");
 
-    await svgFigures(logger.url, token, ids.slice(0, 8));
+    await svgFigures(logger.url, token, vars.slice(0, 8).map((v) => v.Id));
     routeSizes();
     await browserFigures();
   } finally {

@@ -12,6 +12,7 @@ import { join, resolve } from "node:path";
 import { startLogger } from "../logger/server.ts";
 import { CONSOLE_NODE_FLAGS } from "../server/flags.ts";
 import { adminToken, freePort, signInCookie } from "./stack.ts";
+import { saveBenchDashboard } from "./benchDashboard.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const PASSWORD = "Bench-Pass-1!";
@@ -66,32 +67,7 @@ try {
   const cookie = await signInCookie(url, PASSWORD);
   const token = await adminToken(logger.url, PASSWORD);
   const vars = ((await (await fetch(`${logger.url}/online/structure/variables`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { Data: { Id: string; Name: string }[] }).Data;
-  const ids = vars.map((v) => v.Id);
-  const chart = (ID: string, X: number, Y: number, Variables: string[]) => ({ ID, Type: "chart", X, Y, W: 6, H: 4, Variables });
-  const res = await fetch(`${logger.url}/rpc/WebUIAPI.SaveDashboard`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
-    body: JSON.stringify({
-      Dashboard: {
-        Name: "Bench",
-        Content: {
-          Range: "1h",
-          Refresh: "off",
-          Widgets: [
-            chart("c1", 0, 0, ids.slice(0, 8)),
-            chart("c2", 6, 0, ids.slice(8, 10)),
-            chart("c3", 0, 4, ids.slice(10, 12)),
-            chart("c4", 6, 4, ids.slice(12, 14)),
-            { ID: "v", Type: "value", X: 0, Y: 8, W: 3, H: 2, Variables: [ids[14]], Options: { Sparkline: true } },
-            { ID: "g", Type: "gauge", X: 3, Y: 8, W: 3, H: 2, Variables: [ids[4]] },
-            { ID: "l", Type: "lamp", X: 6, Y: 8, W: 3, H: 2, Variables: [vars.find((v) => v.Name === "Pump running")!.Id] },
-            { ID: "t", Type: "table", X: 9, Y: 8, W: 3, H: 2, Variables: ids.slice(0, 4) },
-          ],
-        },
-      },
-    }),
-  });
-  const { ID } = (await res.json()) as { ID: string };
+  const ID = await saveBenchDashboard(logger.url, token, vars);
   const page = `${url}/dashboard?id=${ID}`;
   if (process.env.PROFILE_HTML) (await import("node:fs")).writeFileSync(process.env.PROFILE_HTML, await (await fetch(page, { headers: { Cookie: cookie } })).text());
   const agent = new Agent({ keepAlive: true, maxSockets: 4 });

@@ -18,6 +18,7 @@ import { parseArgs } from "node:util";
 import { LOGGER_NODE_FLAGS, loggerEnv } from "../logger/flags.ts";
 import { machineLine } from "./machine.ts";
 import { Jar, startConsole } from "./stack.ts";
+import { saveBenchDashboard } from "./benchDashboard.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const PASSWORD = "Bench-Pass-1!";
@@ -259,28 +260,7 @@ async function main() {
     const opPassword = await addUser(logger.url, admin, "operator", "Operator");
     const cookie = await consoleCookie(consoleUrl, "operator", opPassword);
     const vars = ((await (await fetch(`${logger.url}/online/structure/variables`, { headers: { Authorization: `Bearer ${admin}` } })).json()) as { Data: { Id: string; Name: string; SourceId: string; SampleRateHz: number }[] }).Data;
-    const ids = vars.map((v) => v.Id);
-    const chart = (ID: string, X: number, Y: number, Variables: string[]) => ({ ID, Type: "chart", X, Y, W: 6, H: 4, Variables });
-    // bench/dashboard.ts's dashboard: 4 charts (one of 8 variables), value with sparkline, gauge, lamp, table; the last hour.
-    const { ID } = await rpc<{ ID: string }>(logger.url, admin, "WebUIAPI.SaveDashboard", {
-      Dashboard: {
-        Name: "Bench",
-        Content: {
-          Range: "1h",
-          Refresh: "off",
-          Widgets: [
-            chart("c1", 0, 0, ids.slice(0, 8)),
-            chart("c2", 6, 0, ids.slice(8, 10)),
-            chart("c3", 0, 4, ids.slice(10, 12)),
-            chart("c4", 6, 4, ids.slice(12, 14)),
-            { ID: "v", Type: "value", X: 0, Y: 8, W: 3, H: 2, Variables: [ids[14]], Options: { Sparkline: true } },
-            { ID: "g", Type: "gauge", X: 3, Y: 8, W: 3, H: 2, Variables: [ids[4]] },
-            { ID: "l", Type: "lamp", X: 6, Y: 8, W: 3, H: 2, Variables: [vars.find((v) => v.Name === "Pump running")!.Id] },
-            { ID: "t", Type: "table", X: 9, Y: 8, W: 3, H: 2, Variables: ids.slice(0, 4) },
-          ],
-        },
-      },
-    });
+    const ID = await saveBenchDashboard(logger.url, admin, vars);
     const page = `${consoleUrl}/dashboard?id=${ID}`;
     // The heaviest request the caps allow: 10 variables × 1,000,000 buckets of 1 ms (10,000,000 values), with Min and Max.
     const fast = vars.filter((v) => v.SampleRateHz === RATE_HZ).slice(0, CHANNELS);
