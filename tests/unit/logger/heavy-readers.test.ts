@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOGGER_NODE_FLAGS, loggerEnv } from "../../../logger/flags.ts";
 import { startLogger } from "../../../logger/server.ts";
 import type { RunningLogger } from "../../../logger/server.ts";
-import { ADMIN_PASSWORD, addUser, login, tempDir } from "./helpers.ts";
+import { ADMIN_PASSWORD, addUser, login, longestStall, tempDir } from "./helpers.ts";
 
 // Issue 24 §3: a Viewer's heaviest allowed data request must not stall the logger or inflate it.
 // Answers stream as they are computed (a reader holds a piece, never the answer), heavy ones take
@@ -135,26 +135,6 @@ describe("a heavy answer in a logger process of its own", () => {
     await expect.poll(() => rssOf(child.pid!), { timeout: 20_000, interval: 200 }).toBeLessThan(before + 20 * MB);
   }, 120_000);
 });
-
-/**
- * The longest the event loop went without a turn while `work` ran, in CPU time of this thread
- * (a wall-clock gap would also count other processes of a loaded machine holding the core).
- */
-async function longestStall(work: () => Promise<unknown>): Promise<number> {
-  let longest = 0;
-  let last = process.threadCpuUsage();
-  const timer = setInterval(() => {
-    const used = process.threadCpuUsage(last);
-    longest = Math.max(longest, (used.user + used.system) / 1000);
-    last = process.threadCpuUsage();
-  }, 1);
-  try {
-    await work();
-  } finally {
-    clearInterval(timer);
-  }
-  return longest;
-}
 
 it("four heavy answers at once hold the event loop no longer than ~50 ms, and /revision stays quick", async () => {
   const dataDir = tempDir();

@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SeriesStore } from "../../../logger/store/series/store.ts";
 import { trackStatistics, trackStatisticsPaced } from "../../../logger/store/series/statistics.ts";
-import { ADMIN_PASSWORD, login, start, tempDir, type TestLogger } from "./helpers.ts";
+import { ADMIN_PASSWORD, login, longestStall, start, tempDir, type TestLogger } from "./helpers.ts";
 
 // Data requests have caps decided before any work, and long ones give other requests turns:
 // no one request holds the logger's event loop (the target is ~50 ms; the bound tested here is
@@ -36,27 +36,6 @@ async function post(path: string, body: object) {
     bytes += chunk.byteLength;
   }
   return { status: res.status, bytes, head };
-}
-
-/**
- * The longest the event loop went without a turn while `work` ran, in CPU time of the main
- * thread: a wall-clock gap also counts the time other processes of a loaded machine held the
- * core (350-410 ms seen against 250 ms of work-free gaps), which is not this process's doing.
- */
-async function longestStall(work: () => Promise<unknown>): Promise<number> {
-  let longest = 0;
-  let last = process.threadCpuUsage();
-  const timer = setInterval(() => {
-    const used = process.threadCpuUsage(last);
-    longest = Math.max(longest, (used.user + used.system) / 1000);
-    last = process.threadCpuUsage();
-  }, 1);
-  try {
-    await work();
-  } finally {
-    clearInterval(timer);
-  }
-  return longest;
 }
 
 describe("data request caps", () => {
