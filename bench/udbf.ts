@@ -14,7 +14,7 @@ import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { existsSync } from "node:fs";
-import { LOGGER_NODE_FLAGS } from "../logger/flags.ts";
+import { LOGGER_NODE_FLAGS, loggerEnv } from "../logger/flags.ts";
 import { TYPE } from "../logger/udbf/format.ts";
 import { UdbfRows, udbfHeader } from "../logger/udbf/writer.ts";
 import { machineLine } from "./machine.ts";
@@ -57,7 +57,7 @@ async function startLoggerProcess(dataDir: string, env: Record<string, string>):
   const port = await freePort();
   const child = spawn(process.execPath, [...LOGGER_NODE_FLAGS, join(root, "logger/main.ts")], {
     cwd: root,
-    env: { ...process.env, LOGGER_PORT: String(port), LOGGER_HOST: "127.0.0.1", DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD, ...env },
+    env: { ...process.env, ...loggerEnv(), LOGGER_PORT: String(port), LOGGER_HOST: "127.0.0.1", DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD, ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
   await new Promise<void>((done, fail) => {

@@ -3,6 +3,7 @@ import { TYPE } from "../../../logger/udbf/format.ts";
 import { UdbfReader, parseHeader } from "../../../logger/udbf/reader.ts";
 import { UdbfRows, nanos, udbfHeader } from "../../../logger/udbf/writer.ts";
 import type { UdbfVariable } from "../../../logger/udbf/writer.ts";
+import { UdbfSlice } from "../../../logger/udbf/slice.ts";
 import { ADMIN_PASSWORD, login, rpc, sleep, start } from "./helpers.ts";
 import type { TestLogger } from "./helpers.ts";
 
@@ -87,6 +88,43 @@ describe("UDBF writer and reader", () => {
     }
     const { reader } = read(bytes);
     expect(reader.inexact).toEqual([false, false, true, true]);
+  });
+
+  it("encodes a slice column by column byte for byte as the row encoder does, all-gap rows left out, either row layout", () => {
+    const allF32: UdbfVariable[] = [0, 1, 2].map((i) => ({ name: `F${i}`, unit: "", direction: 0, type: TYPE.f32, precision: 3 }));
+    // (vars: a boolean and an f64 make rows that are no whole words: the DataView path.)
+    for (const layout of [allF32, vars]) {
+      // One hour per row: the time step passes 2^32 ns, its carry into the high word must be right.
+      for (const stepUs of [1000, 3_600_000_000]) {
+        const firstUs = Date.UTC(2020, 1, 29, 23, 59, 59) * 1000 + 7000;
+        const n = 300;
+        const header = udbfHeader(layout, 1e6 / stepUs, firstUs / 1000);
+        // Column i: gaps (NaN) on rows where (k + i) % 7 === 0 for the float columns, so rows 0 mod 7 of an all-f32 file are all gaps.
+        const cols = layout.map((v, i) => Float32Array.from({ length: n }, (_, k) => (v.type === TYPE.f32 && (k % 7 === 0 || (k + i) % 11 === 0) ? Number.NaN : v.type === TYPE.boolean ? k % 2 : Math.fround(Math.sin(k + i) * 1e3))));
+        const ref = new UdbfRows(header, layout.map((v) => v.type), n);
+        for (let k = 0; k < n; k++) {
+          if (cols.every((c) => Number.isNaN(c[k]!))) continue;
+          ref.time(firstUs + k * stepUs);
+          cols.forEach((c, i) => ref.value(i, c[k]!));
+        }
+        const want = Buffer.from(ref.take());
+        const enc = new UdbfSlice(header, layout.map((v) => v.type));
+        for (const slot of [0, 1] as const) {
+          enc.begin(slot, n, true);
+          enc.times(firstUs, stepUs);
+          // In pieces, as blocks come: a part from the column, a gap put as one.
+          cols.forEach((c, i) => {
+            enc.put(i, 0, c, 0, 100);
+            enc.put(i, 100, c.subarray(100), 0, 150);
+            const gapRows = c.subarray(250).every((v) => Number.isNaN(v));
+            if (gapRows) enc.gap(i, 250, 50);
+            else enc.put(i, 250, c, 250, n);
+          });
+          expect(enc.finish().equals(want), `${layout.length} variables, step ${stepUs} µs, slot ${slot}`).toBe(true);
+        }
+        if (layout === allF32) expect(want.length).toBeLessThan(n * header.rowBytes);
+      }
+    }
   });
 
   it("reads a big-endian file (endianness byte 1)", () => {
