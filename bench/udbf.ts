@@ -55,7 +55,7 @@ async function peaks<T>(pids: number[], work: () => Promise<T>): Promise<{ resul
 
 async function startLoggerProcess(dataDir: string, env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...LOGGER_NODE_FLAGS, join(root, "logger/main.ts")], {
+  const child = spawn(process.execPath, [...LOGGER_NODE_FLAGS, ...(process.env.BENCH_LOGGER_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_LOGGER_PROFILE}`] : []), join(root, "logger/main.ts")], {
     cwd: root,
     env: { ...process.env, ...loggerEnv(), LOGGER_PORT: String(port), LOGGER_HOST: "127.0.0.1", DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD, ...env },
     stdio: ["ignore", "pipe", "inherit"],
@@ -188,9 +188,11 @@ async function importBench(): Promise<boolean> {
         if (!sent.ok) throw new Error(`part answered ${sent.status} ${await sent.text()}`);
         await sent.arrayBuffer();
       }
+      const sentAt = performance.now();
       const closed = await fetch(`${logger.url}/history/data/import/${id}`, { method: "DELETE", headers: auth });
       if (!closed.ok) throw new Error(`close answered ${closed.status} ${await closed.text()}`);
-      return ((await closed.json()) as { Data: { Rows: number } }).Data;
+      const answer = ((await closed.json()) as { Data: { Rows: number } }).Data;
+      return { ...answer, closeSec: (performance.now() - sentAt) / 1000 };
     };
     // A small import first: the baseline is the logger at rest with its code loaded.
     await importParts("warm-up", [parts[0]!, parts[1]!.subarray(0, 108 * 1000)]);
@@ -202,6 +204,7 @@ async function importBench(): Promise<boolean> {
     const growth = base[0] === null ? null : peak[0]! - base[0]!;
     say(machineLine());
     say(`UDBF import through an import session: ${(size / 1e6).toFixed(0)} MB (${result.Rows} rows × 25 values) in ${sec.toFixed(2)} s = ${rate.toFixed(0)} MB/s (target ≥ 150 MB/s) ${rate >= 150 ? "PASS" : "FAIL"}`);
+    say(`  of which the parts (sent, read, checked, spooled) ${(sec - result.closeSec).toFixed(2)} s, the close (written to the store) ${result.closeSec.toFixed(2)} s`);
     say(`Logger resident memory growth: ${growth === null ? "n/a" : `${growth.toFixed(1)} MB (${base[0]!.toFixed(0)} → ${peak[0]!.toFixed(0)} MB)`} (target < 50 MB) ${growth !== null && growth < 50 ? "PASS" : "FAIL"}`);
     if (result.Rows !== rows) say(`FAIL: imported ${result.Rows} rows, the file has ${rows}`);
     return result.Rows === rows && rate >= 150 && growth !== null && growth < 50;

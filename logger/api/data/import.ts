@@ -267,7 +267,7 @@ async function openSessionOf(r: RestRequest, p: OpenParams, sessions: ImportSess
           sink,
         )
       : // (A staged or file session's CSV reader is made at commit, when its layout is known.)
-        new UdbfImport(periodUs, sink),
+        new UdbfImport(periodUs, spool),
     type: p.Type,
     raw,
     progress: null,
@@ -463,7 +463,7 @@ async function readRaw(s: Session, p: z.output<typeof Commit>): Promise<void> {
       }
       s.valuesStartLine = layout.ValuesStartRowIndex + 1;
     } else if (!(s.reader instanceof UdbfImport)) {
-      s.reader = new UdbfImport(s.periodUs, sink);
+      s.reader = new UdbfImport(s.periodUs, s.spool);
     }
     s.progress = { Phase: "reading", Done: 0, Total: size };
     const buf = new Uint8Array(RAW_PART);
