@@ -1,7 +1,5 @@
 import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { Worker } from "node:worker_threads";
-import type { ImportJob, SeriesState } from "./import-worker.ts";
 import type { SeriesStore } from "./store.ts";
 
 // An import's rows wait on disk until the session closes (docs/logger-api.md, "CSV import"):
@@ -263,59 +261,12 @@ async function writeBatches(store: SeriesStore, spool: ImportSpool, placement: P
 /**
  * Appends a columnar spool (addColumns): batch by batch, each run of consecutive samples of each
  * column as one append, straight from the bytes read (no transposing, no time arithmetic).
- * On SQLite, every other column of variables that hold no sample yet goes to a worker thread
- * (import-worker.ts) that appends, packs and writes them on its own connection meanwhile: an
- * import's packing and writing are most of its time, and a logger has a second core.
  */
 async function writeColumns(store: SeriesStore, spool: ImportSpool, _placement: Placement, varIds: readonly string[], onProgress: (rows: number) => void): Promise<void> {
-  const parts = varIds.map((id) => store.seriesOf(store.variable(id)!));
-  const offload = store.engine === "sqlite" && spool.rows * spool.width >= OFFLOAD_VALUES ? parts.map((vs, c) => c % 2 === 1 && vs.end < 0) : parts.map(() => false);
-  const worker = offload.some(Boolean) ? startWorker(store, spool, parts, offload) : null;
-  try {
-    await appendColumns(store, spool, varIds, offload, worker ? () => {} : onProgress);
-  } catch (err) {
-    void worker?.then(() => undefined, () => undefined);
-    throw err;
-  }
-  if (!worker) return;
-  const states = await worker;
-  // The worker's variables take the state it left: from now on they hold what it wrote.
-  let k = 0;
-  parts.forEach((vs, c) => {
-    if (offload[c]) Object.assign(vs, states[k++]!);
-  });
-  onProgress(spool.rows);
-}
-
-/** Values of an import below which a worker thread is not worth starting. */
-const OFFLOAD_VALUES = 4 * 1024 * 1024;
-
-function startWorker(store: SeriesStore, spool: ImportSpool, parts: readonly { key: number; periodUs: number; floor: number }[], offload: readonly boolean[]): Promise<SeriesState[]> {
-  const job: ImportJob = {
-    db: store.path,
-    times: spool.timesPath,
-    values: spool.valuesPath,
-    batches: spool.batches,
-    width: spool.width,
-    columns: parts.flatMap((vs, c) => (offload[c] ? [{ c, key: vs.key, periodUs: vs.periodUs, floor: vs.floor }] : [])),
-    pack: store.codec.pack,
-    flushValues: FLUSH_VALUES,
-  };
-  return new Promise((done, fail) => {
-    // A small heap of its own: what it allocates is short-lived (rows between two transactions).
-    const w = new Worker(new URL("./import-worker.ts", import.meta.url), { workerData: { importJob: job }, resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 48 } });
-    w.once("message", (m: { states?: SeriesState[]; error?: string }) => (m.states ? done(m.states) : fail(new Error(`Import worker: ${m.error}`))));
-    w.once("error", fail);
-    w.once("exit", (code) => fail(new Error(`Import worker exited with ${code}`)));
-  });
-}
-
-async function appendColumns(store: SeriesStore, spool: ImportSpool, varIds: readonly string[], skip: readonly boolean[], onProgress: (rows: number) => void): Promise<void> {
   const width = spool.width;
   const most = Math.max(...spool.batches);
   const slots = new Float64Array(most);
   const values = new Float32Array(most * width);
-  const mine = varIds.filter((_, c) => !skip[c]).length;
   let unflushed = 0;
   let done = 0;
   let tAt = 0;
@@ -328,11 +279,11 @@ async function appendColumns(store: SeriesStore, spool: ImportSpool, varIds: rea
     for (let a = 0; a < n; ) {
       let b = a + 1;
       while (b < n && slots[b] === slots[b - 1]! + 1) b++;
-      for (let c = 0; c < width; c++) if (!skip[c]) store.append(varIds[c]!, slots[a]!, values.subarray(c * n + a, c * n + b));
+      for (let c = 0; c < width; c++) store.append(varIds[c]!, slots[a]!, values.subarray(c * n + a, c * n + b));
       a = b;
     }
     done += n;
-    unflushed += n * mine;
+    unflushed += n * width;
     if (unflushed >= FLUSH_VALUES || done === spool.rows) {
       // On PostgreSQL this waits for the write: memory stays flat however big the file.
       await store.flush();
