@@ -241,7 +241,10 @@ export class UdbfReader {
       if (this.offset === 0) throw new UdbfError("the file is empty", 0);
       throw new UdbfError(`the file ends inside its header (${this.offset} bytes): it is cut short, or not a UDBF file`, this.offset);
     }
-    if (this.batchSink) this.rowLen = this.workLen;
+    if (this.batchSink) {
+      this.flush();
+      this.rowLen = this.workLen;
+    }
     if (this.rowLen > 0) {
       const info = this.info!;
       throw new UdbfError(`the file ends ${this.rowLen} bytes into row ${this.rows + 1} (a row has ${info.rowBytes} bytes): it is cut short`, this.offset - this.rowLen);
@@ -264,7 +267,6 @@ export class UdbfReader {
 
   /** Batch mode: bytes into the work buffer, every full buffer decoded, the rest kept for the next part. */
   private batchesOf(bytes: Uint8Array): void {
-    const size = this.info!.rowBytes;
     for (let at = 0; at < bytes.length; ) {
       const n = Math.min(this.work.length - this.workLen, bytes.length - at);
       this.work.set(bytes.subarray(at, at + n), this.workLen);
@@ -272,9 +274,16 @@ export class UdbfReader {
       at += n;
       if (this.workLen === this.work.length) this.decodeWork();
     }
-    // What arrived is decoded now (not when the buffer fills): a bad row fails the part it came in.
-    if (this.workLen >= size) this.decodeWork();
     this.offset += bytes.length;
+  }
+
+  /**
+   * Batch mode: decodes the complete rows still waiting (the buffer only decodes when full, so
+   * that the 64 KB pieces of a request body make 1 MB batches): call it at the end of each part,
+   * so that a bad row fails the part it came in. end() calls it too.
+   */
+  flush(): void {
+    if (this.batchSink && this.info && this.workLen >= this.info.rowBytes) this.decodeWork();
   }
 
   private decodeWork(): void {

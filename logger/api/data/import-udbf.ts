@@ -50,6 +50,11 @@ export class UdbfImport {
     this.reader.push(bytes);
   }
 
+  /** Decodes the rows still buffered: at the end of each part, so that it answers for its rows. */
+  flush(): void {
+    this.reader.flush();
+  }
+
   end(): void {
     this.reader.end();
   }

@@ -318,6 +318,15 @@ async function receiveChunk(r: RestRequest): Promise<void> {
         }
       }
     }
+    // The UDBF reader decodes rows in 1 MB batches: the rest of this part's rows now.
+    if (!problem && !broken && !s.raw && s.reader instanceof UdbfImport) {
+      try {
+        s.reader.flush();
+      } catch (err) {
+        if (err instanceof UdbfError) problem = invalidParam(err.message);
+        else broken = err;
+      }
+    }
   } catch (err) {
     // Part of the chunk was read, the rest not: nothing can follow on from here.
     sessions.fail(s, r.ctx, `The upload of a chunk broke off (${(err as Error).message})`);

@@ -491,6 +491,15 @@ describe("UDBF through the data API", () => {
     new DataView(rate.buffer).setFloat64(h.rateOffset, 3, true);
     const third = await attempt(rate);
     expect(third.body.ReturnState.Description).toMatch(new RegExp(`^Byte ${h.rateOffset}: sample rate 3 Hz has no whole number of microseconds`));
+    // A row whose time goes back fails the part it came in (rows are decoded in batches, the
+    // rest of each part at its end), naming its byte.
+    const back = good.slice();
+    new DataView(back.buffer).setBigUint64(h.dataOffset + h.rowBytes, 0n, true);
+    const id = (await call("POST", "/history/data/import", { Type: "udbf", SourceName: "Backwards" })).body.Data.SessionId;
+    const sent = await call("POST", `/history/data/import/${id}`, back);
+    expect(sent.status).toBe(400);
+    expect(sent.body.ReturnState.Description).toMatch(new RegExp(`^Byte ${h.dataOffset + h.rowBytes}: row 2's time .* is not after the previous row's`));
+    expect((await call("DELETE", `/history/data/import/${id}`)).status).toBe(400);
     expect((await call("GET", "/history/structure/sources")).body.Data.length).toBe(before);
   });
 });
