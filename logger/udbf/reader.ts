@@ -2,7 +2,8 @@ import { DIRECTION_NAME, EXACT_IN_F32, OLE_UNIX_DAYS, TYPE, TYPE_NAME, TYPE_SIZE
 import { decodeCp1252 } from "./text.ts";
 
 // Reads UDBF 1.07 (UDBF.md) from bytes that arrive in any parts: the header may be cut anywhere,
-// rows too. Nothing is held but the header and one partial row. Every problem is a UdbfError
+// rows too. Nothing is held but the header and one partial row (in batch mode, the import's, up
+// to 1 MB of rows waiting to be decoded column by column). Every problem is a UdbfError
 // naming what is wrong and the byte offset in the file where it is.
 
 export type UdbfVariableInfo = {
