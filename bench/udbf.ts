@@ -50,7 +50,6 @@ async function cpuSec(pid: number): Promise<number | null> {
     return null;
   }
 }
-const cpuOf = async (pids: number[]) => (await Promise.all(pids.map(cpuSec))).reduce<number | null>((a, b) => (a === null || b === null ? null : a + b), 0);
 
 /** Peak resident memory of each process while `work` runs, sampled every 50 ms. */
 async function peaks<T>(pids: number[], work: () => Promise<T>): Promise<{ result: T; base: (number | null)[]; peak: number[] }> {
@@ -131,20 +130,21 @@ async function exportBench(): Promise<boolean> {
     };
     for (let round = 0; round < ROUNDS; round++) {
       for (const format of ["csv", "udbf"] as const) {
-        const cpu0 = await cpuOf([child.pid!, logger.child.pid!]);
+        const cpu0 = await Promise.all([cpuSec(child.pid!), cpuSec(logger.child.pid!)]);
         const t0 = performance.now();
         const { result, base, peak } = await peaks([child.pid!, logger.child.pid!], () => download(format, from));
         const sec = (performance.now() - t0) / 1000;
-        const cpu1 = await cpuOf([child.pid!, logger.child.pid!]);
+        const cpu1 = await Promise.all([cpuSec(child.pid!), cpuSec(logger.child.pid!)]);
         const f = figures[format]!;
         // The console's and the logger's CPU time: what other load on the machine does not change.
-        if (cpu0 !== null && cpu1 !== null) f.cpu.push(cpu1 - cpu0);
+        const used = cpu0.map((c, i) => (c === null || cpu1[i] === null ? null : cpu1[i]! - c));
+        if (used[0] !== null && used[1] !== null) f.cpu.push(used[0]! + used[1]!);
         f.mbs.push(result.bytes / 1e6 / sec);
         f.sps.push((result.rows * bench.length) / sec);
         f.bytes = result.bytes;
         f.console.push(peak[0]! - (base[0] ?? peak[0]!));
         f.logger.push(peak[1]! - (base[1] ?? peak[1]!));
-        say(`  round ${round + 1} ${format}: ${(result.bytes / 1e6).toFixed(0)} MB, ${result.rows} rows in ${sec.toFixed(1)} s (console + logger CPU ${f.cpu.at(-1)?.toFixed(1) ?? "n/a"} s)`);
+        say(`  round ${round + 1} ${format}: ${(result.bytes / 1e6).toFixed(0)} MB, ${result.rows} rows in ${sec.toFixed(1)} s (CPU: console ${used[0]?.toFixed(1) ?? "n/a"} s, logger ${used[1]?.toFixed(1) ?? "n/a"} s)`);
       }
     }
     say(machineLine());
