@@ -14,7 +14,7 @@ import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { existsSync } from "node:fs";
-import { LOGGER_NODE_FLAGS } from "../logger/flags.ts";
+import { LOGGER_NODE_FLAGS, loggerEnv } from "../logger/flags.ts";
 import { TYPE } from "../logger/udbf/format.ts";
 import { UdbfRows, udbfHeader } from "../logger/udbf/writer.ts";
 import { machineLine } from "./machine.ts";
@@ -41,6 +41,16 @@ async function rssMb(pid: number): Promise<number | null> {
   }
 }
 
+/** CPU seconds (user + system) a process has used so far, all its threads (Linux); null elsewhere. */
+async function cpuSec(pid: number): Promise<number | null> {
+  try {
+    const fields = (await readFile(`/proc/${pid}/stat`, "utf8")).split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
 /** Peak resident memory of each process while `work` runs, sampled every 50 ms. */
 async function peaks<T>(pids: number[], work: () => Promise<T>): Promise<{ result: T; base: (number | null)[]; peak: number[] }> {
   const base = await Promise.all(pids.map(rssMb));
@@ -55,9 +65,9 @@ async function peaks<T>(pids: number[], work: () => Promise<T>): Promise<{ resul
 
 async function startLoggerProcess(dataDir: string, env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...LOGGER_NODE_FLAGS, join(root, "logger/main.ts")], {
+  const child = spawn(process.execPath, [...LOGGER_NODE_FLAGS, ...(process.env.BENCH_LOGGER_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_LOGGER_PROFILE}`] : []), join(root, "logger/main.ts")], {
     cwd: root,
-    env: { ...process.env, LOGGER_PORT: String(port), LOGGER_HOST: "127.0.0.1", DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD, ...env },
+    env: { ...process.env, ...loggerEnv(), LOGGER_PORT: String(port), LOGGER_HOST: "127.0.0.1", DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD, ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
   await new Promise<void>((done, fail) => {
@@ -114,22 +124,27 @@ async function exportBench(): Promise<boolean> {
     await download("csv", end - 60_000);
     await download("udbf", end - 60_000);
     const from = end - HOURS * 3600_000 + 60_000;
-    const figures: Record<string, { mbs: number[]; sps: number[]; bytes: number; console: number[]; logger: number[] }> = {
-      csv: { mbs: [], sps: [], bytes: 0, console: [], logger: [] },
-      udbf: { mbs: [], sps: [], bytes: 0, console: [], logger: [] },
+    const figures: Record<string, { mbs: number[]; sps: number[]; bytes: number; console: number[]; logger: number[]; cpu: number[] }> = {
+      csv: { mbs: [], sps: [], bytes: 0, console: [], logger: [], cpu: [] },
+      udbf: { mbs: [], sps: [], bytes: 0, console: [], logger: [], cpu: [] },
     };
     for (let round = 0; round < ROUNDS; round++) {
       for (const format of ["csv", "udbf"] as const) {
+        const cpu0 = await Promise.all([cpuSec(child.pid!), cpuSec(logger.child.pid!)]);
         const t0 = performance.now();
         const { result, base, peak } = await peaks([child.pid!, logger.child.pid!], () => download(format, from));
         const sec = (performance.now() - t0) / 1000;
+        const cpu1 = await Promise.all([cpuSec(child.pid!), cpuSec(logger.child.pid!)]);
         const f = figures[format]!;
+        // The console's and the logger's CPU time: what other load on the machine does not change.
+        const used = cpu0.map((c, i) => (c === null || cpu1[i] === null ? null : cpu1[i]! - c));
+        if (used[0] !== null && used[1] !== null) f.cpu.push(used[0]! + used[1]!);
         f.mbs.push(result.bytes / 1e6 / sec);
         f.sps.push((result.rows * bench.length) / sec);
         f.bytes = result.bytes;
         f.console.push(peak[0]! - (base[0] ?? peak[0]!));
         f.logger.push(peak[1]! - (base[1] ?? peak[1]!));
-        say(`  round ${round + 1} ${format}: ${(result.bytes / 1e6).toFixed(0)} MB, ${result.rows} rows in ${sec.toFixed(1)} s`);
+        say(`  round ${round + 1} ${format}: ${(result.bytes / 1e6).toFixed(0)} MB, ${result.rows} rows in ${sec.toFixed(1)} s (CPU: console ${used[0]?.toFixed(1) ?? "n/a"} s, logger ${used[1]?.toFixed(1) ?? "n/a"} s)`);
       }
     }
     say(machineLine());
@@ -140,6 +155,11 @@ async function exportBench(): Promise<boolean> {
       const ok = Math.max(...f.console) < 50 && Math.max(...f.logger) < 50;
       say(`  ${format.toUpperCase()} memory growth < 50 MB each (console, logger) ${ok ? "PASS" : "FAIL"}`);
       pass &&= ok;
+    }
+    if (figures.csv!.cpu.length && figures.udbf!.cpu.length) {
+      const c = median(figures.csv!.cpu);
+      const u = median(figures.udbf!.cpu);
+      say(`CPU time of console + logger per export (median): CSV ${c.toFixed(1)} s, UDBF ${u.toFixed(1)} s — CSV costs ${(c / u).toFixed(2)}× the CPU of UDBF for the same samples (a figure the load of other work changes little)`);
     }
     const ratio = median(figures.udbf!.sps) / median(figures.csv!.sps);
     say(`UDBF samples/s ÷ CSV samples/s: ${ratio.toFixed(2)}× (target ≥ 4×) ${ratio >= 4 ? "PASS" : "FAIL"}`);
@@ -179,6 +199,8 @@ async function importBench(): Promise<boolean> {
   const logger = await startLoggerProcess(dataDir, { SIM: "off", BACKFILL: "" });
   try {
     const auth = { Authorization: `Bearer ${await adminToken(logger.url, PASSWORD)}` };
+    // The logger's resident size when the last part has been answered (before the close writes).
+    let partsPeak = null as number | null;
     const importParts = async (name: string, list: Buffer[]) => {
       const opened = await fetch(`${logger.url}/history/data/import`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify({ Type: "udbf", SourceID: name, SourceName: name }) });
       if (!opened.ok) throw new Error(`open answered ${opened.status} ${await opened.text()}`);
@@ -188,21 +210,28 @@ async function importBench(): Promise<boolean> {
         if (!sent.ok) throw new Error(`part answered ${sent.status} ${await sent.text()}`);
         await sent.arrayBuffer();
       }
+      const sentAt = performance.now();
+      partsPeak = await rssMb(logger.child.pid!);
       const closed = await fetch(`${logger.url}/history/data/import/${id}`, { method: "DELETE", headers: auth });
       if (!closed.ok) throw new Error(`close answered ${closed.status} ${await closed.text()}`);
-      return ((await closed.json()) as { Data: { Rows: number } }).Data;
+      const answer = ((await closed.json()) as { Data: { Rows: number } }).Data;
+      return { ...answer, closeSec: (performance.now() - sentAt) / 1000 };
     };
     // A small import first: the baseline is the logger at rest with its code loaded.
     await importParts("warm-up", [parts[0]!, parts[1]!.subarray(0, 108 * 1000)]);
     await new Promise((r) => setTimeout(r, 500));
+    const cpu0 = await cpuSec(logger.child.pid!);
     const t0 = performance.now();
     const { result, base, peak } = await peaks([logger.child.pid!], () => importParts("bench", parts));
     const sec = (performance.now() - t0) / 1000;
+    const cpu1 = await cpuSec(logger.child.pid!);
     const rate = size / 1e6 / sec;
     const growth = base[0] === null ? null : peak[0]! - base[0]!;
     say(machineLine());
     say(`UDBF import through an import session: ${(size / 1e6).toFixed(0)} MB (${result.Rows} rows × 25 values) in ${sec.toFixed(2)} s = ${rate.toFixed(0)} MB/s (target ≥ 150 MB/s) ${rate >= 150 ? "PASS" : "FAIL"}`);
-    say(`Logger resident memory growth: ${growth === null ? "n/a" : `${growth.toFixed(1)} MB (${base[0]!.toFixed(0)} → ${peak[0]!.toFixed(0)} MB)`} (target < 50 MB) ${growth !== null && growth < 50 ? "PASS" : "FAIL"}`);
+    say(`  of which the parts (sent, read, checked, spooled) ${(sec - result.closeSec).toFixed(2)} s, the close (written to the store) ${result.closeSec.toFixed(2)} s`);
+    if (cpu0 !== null && cpu1 !== null) say(`  the logger's CPU time (all its threads): ${(cpu1 - cpu0).toFixed(2)} s = ${(size / 1e6 / (cpu1 - cpu0)).toFixed(0)} MB per CPU second`);
+    say(`Logger resident memory growth: ${growth === null ? "n/a" : `${growth.toFixed(1)} MB (${base[0]!.toFixed(0)} → ${peak[0]!.toFixed(0)} MB; ${partsPeak === null ? "" : `${partsPeak.toFixed(0)} MB after the last part`})`} (target < 50 MB) ${growth !== null && growth < 50 ? "PASS" : "FAIL"}`);
     if (result.Rows !== rows) say(`FAIL: imported ${result.Rows} rows, the file has ${rows}`);
     return result.Rows === rows && rate >= 150 && growth !== null && growth < 50;
   } finally {

@@ -2,7 +2,8 @@ import { DIRECTION_NAME, EXACT_IN_F32, OLE_UNIX_DAYS, TYPE, TYPE_NAME, TYPE_SIZE
 import { decodeCp1252 } from "./text.ts";
 
 // Reads UDBF 1.07 (UDBF.md) from bytes that arrive in any parts: the header may be cut anywhere,
-// rows too. Nothing is held but the header and one partial row. Every problem is a UdbfError
+// rows too. Nothing is held but the header and one partial row (in batch mode, the import's, up
+// to 1 MB of rows waiting to be decoded column by column). Every problem is a UdbfError
 // naming what is wrong and the byte offset in the file where it is.
 
 export type UdbfVariableInfo = {
@@ -35,6 +36,23 @@ export type UdbfInfo = {
 
 /** Receives every row: its time (epoch µs, fractional), its byte offset in the file and its values as float32 (reused: copy what you keep). */
 export type UdbfRowSink = (us: number, offset: number, values: Float32Array) => void;
+
+/**
+ * Complete rows decoded column by column (the import's bulk path): row i of the batch is row
+ * `first + i` of the file, at byte dataOffset + (first + i) × rowBytes. Arrays are reused.
+ */
+export type UdbfBatch = {
+  rows: number;
+  first: number;
+  /** Time of each row, epoch µs (fractional). */
+  us: Float64Array;
+  /** Each variable's values as float32, in header order. */
+  columns: Float32Array[];
+};
+export type UdbfBatchSink = (batch: UdbfBatch) => void;
+
+/** Bytes of rows decoded per batch (rows are copied there first, into a buffer of their own: aligned views). */
+const BATCH_BYTES = 1024 * 1024;
 
 export class UdbfError extends Error {
   /** Where in the file the problem is. */
@@ -179,11 +197,21 @@ export class UdbfReader {
   private readonly sink: UdbfRowSink;
   private decode: ((view: DataView, at: number) => number) | null = null;
   private readonly onHeader: ((info: UdbfInfo) => void) | null;
+  private readonly batchSink: UdbfBatchSink | null;
+  private batch: UdbfBatch | null = null;
+  /** Batch mode: rows waiting to be decoded (a whole number of them once decoded, plus one partial row). */
+  private work = new Uint8Array(0);
+  private workLen = 0;
 
-  /** onHeader: called once the header is read, before the first row. */
-  constructor(sink: UdbfRowSink, onHeader: ((info: UdbfInfo) => void) | null = null) {
+  /**
+   * onHeader: called once the header is read, before the first row. batchSink: rows go there in
+   * batches, decoded column by column, instead of one by one to `sink` (the same checks, the same
+   * errors at the same rows).
+   */
+  constructor(sink: UdbfRowSink, onHeader: ((info: UdbfInfo) => void) | null = null, batchSink: UdbfBatchSink | null = null) {
     this.sink = sink;
     this.onHeader = onHeader;
+    this.batchSink = batchSink;
   }
 
   push(part: Uint8Array): void {
@@ -205,13 +233,18 @@ export class UdbfReader {
       bytes = joined.subarray(info.dataOffset);
       this.offset = info.dataOffset;
     }
-    this.rowsOf(bytes);
+    if (this.batchSink) this.batchesOf(bytes);
+    else this.rowsOf(bytes);
   }
 
   end(): void {
     if (this.head) {
       if (this.offset === 0) throw new UdbfError("the file is empty", 0);
       throw new UdbfError(`the file ends inside its header (${this.offset} bytes): it is cut short, or not a UDBF file`, this.offset);
+    }
+    if (this.batchSink) {
+      this.flush();
+      this.rowLen = this.workLen;
     }
     if (this.rowLen > 0) {
       const info = this.info!;
@@ -225,7 +258,70 @@ export class UdbfReader {
     this.values = new Float32Array(info.variables.length);
     this.inexact = info.variables.map(() => false);
     this.decode = timeDecoder(info);
+    if (this.batchSink) {
+      const rows = Math.max(1, Math.floor(BATCH_BYTES / info.rowBytes));
+      this.work = new Uint8Array(rows * info.rowBytes);
+      this.batch = { rows: 0, first: 0, us: new Float64Array(rows), columns: info.variables.map(() => new Float32Array(rows)) };
+    }
     this.onHeader?.(info);
+  }
+
+  /** Batch mode: bytes into the work buffer, every full buffer decoded, the rest kept for the next part. */
+  private batchesOf(bytes: Uint8Array): void {
+    for (let at = 0; at < bytes.length; ) {
+      const n = Math.min(this.work.length - this.workLen, bytes.length - at);
+      this.work.set(bytes.subarray(at, at + n), this.workLen);
+      this.workLen += n;
+      at += n;
+      if (this.workLen === this.work.length) this.decodeWork();
+    }
+    this.offset += bytes.length;
+  }
+
+  /**
+   * Batch mode: decodes the complete rows still waiting (the buffer only decodes when full, so
+   * that the 64 KB pieces of a request body make 1 MB batches): call it at the end of each part,
+   * so that a bad row fails the part it came in. end() calls it too.
+   */
+  flush(): void {
+    if (this.batchSink && this.info && this.workLen >= this.info.rowBytes) this.decodeWork();
+  }
+
+  private decodeWork(): void {
+    const info = this.info!;
+    const size = info.rowBytes;
+    const n = Math.floor(this.workLen / size);
+    const b = this.batch!;
+    b.rows = n;
+    b.first = this.rows;
+    decodeBatch(info, this.work, n, b, this.inexact, this.decode!);
+    // Times must increase, from the previous batch's last row on. The rows before a bad one go
+    // to the sink first, as they would one by one: its own checks may stop at one of them.
+    const us = b.us;
+    let bad = n;
+    let problem = "";
+    for (let i = 0; i < n; i++) {
+      const t = us[i]!;
+      const row = this.rows + i;
+      const before = i > 0 ? us[i - 1]! : this.lastUs;
+      if (!Number.isFinite(t)) problem = `row ${row + 1} has no valid time stamp`;
+      else if (row > 0 && !(t > before)) problem = `row ${row + 1}'s time ${isoUs(t)} is not after the previous row's ${isoUs(before)}; times must increase`;
+      if (problem) {
+        bad = i;
+        break;
+      }
+    }
+    if (bad > 0) {
+      b.rows = bad;
+      if (this.rows === 0) this.firstUs = us[0]!;
+      this.lastUs = us[bad - 1]!;
+      this.rows += bad;
+      this.batchSink!(b);
+    }
+    if (problem) throw new UdbfError(problem, info.dataOffset + this.rows * size);
+    const rest = this.workLen - n * size;
+    this.work.copyWithin(0, n * size, this.workLen);
+    this.workLen = rest;
   }
 
   private rowsOf(bytes: Uint8Array): void {
@@ -269,6 +365,80 @@ export class UdbfReader {
     this.lastUs = us;
     this.rows++;
     this.sink(us, fileOffset, values);
+  }
+}
+
+/**
+ * Decodes n rows at the start of `bytes` (its own buffer: offset 0) into b.us and b.columns.
+ * The family's layout (little-endian, u64 ns time, rows of whole words) goes through typed-array
+ * views, a float32 column as a strided read; other layouts and types through the DataView.
+ */
+function decodeBatch(info: UdbfInfo, bytes: Uint8Array, n: number, b: UdbfBatch, inexact: boolean[], time: (view: DataView, at: number) => number): void {
+  const size = info.rowBytes;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, n * size);
+  const words = info.littleEndian && size % 4 === 0 && bytes.byteOffset % 4 === 0;
+  const u32 = words ? new Uint32Array(bytes.buffer, bytes.byteOffset, (n * size) >> 2) : null;
+  const f32 = words ? new Float32Array(bytes.buffer, bytes.byteOffset, (n * size) >> 2) : null;
+  const stride = size >> 2;
+  const us = b.us;
+  if (u32 && info.timeType === TYPE.u64 && info.timeFactor * 1e6 === 1e-3) {
+    // hi × 2^32 + lo nanoseconds = hi × 4294967.296 µs + lo / 1000 µs (as timeDecoder).
+    const startUs = info.startMs * 1000;
+    for (let i = 0, w = 0; i < n; i++, w += stride) us[i] = startUs + u32[w + 1]! * 4294967.296 + u32[w]! / 1000;
+  } else {
+    for (let i = 0; i < n; i++) us[i] = time(view, i * size);
+  }
+  const le = info.littleEndian;
+  let off = TYPE_SIZE[info.timeType]!;
+  info.variables.forEach((v, k) => {
+    const col = b.columns[k]!;
+    const t = v.DataType;
+    if (t === TYPE.f32 && f32 && off % 4 === 0) {
+      for (let i = 0, w = off >> 2; i < n; i++, w += stride) col[i] = f32[w]!;
+    } else if (t === TYPE.f32) {
+      for (let i = 0, p = off; i < n; i++, p += size) col[i] = view.getFloat32(p, le);
+    } else {
+      let rounded = false;
+      for (let i = 0, p = off; i < n; i++, p += size) {
+        const x = valueAt(view, p, t, le);
+        const f = Math.fround(x);
+        if (f !== x && x === x) rounded = true;
+        col[i] = f;
+      }
+      if (rounded) inexact[k] = true;
+    }
+    off += TYPE_SIZE[t]!;
+  });
+}
+
+/** A value of type t at byte p, as a number (64-bit integers through BigInt). */
+function valueAt(view: DataView, p: number, t: number, le: boolean): number {
+  switch (t) {
+    case TYPE.f32:
+      return view.getFloat32(p, le);
+    case TYPE.boolean:
+      return view.getUint8(p) !== 0 ? 1 : 0;
+    case TYPE.i8:
+      return view.getInt8(p);
+    case TYPE.u8:
+    case TYPE.bitset8:
+      return view.getUint8(p);
+    case TYPE.i16:
+      return view.getInt16(p, le);
+    case TYPE.u16:
+    case TYPE.bitset16:
+      return view.getUint16(p, le);
+    case TYPE.i32:
+      return view.getInt32(p, le);
+    case TYPE.u32:
+    case TYPE.bitset32:
+      return view.getUint32(p, le);
+    case TYPE.f64:
+      return view.getFloat64(p, le);
+    case TYPE.i64:
+      return Number(view.getBigInt64(p, le));
+    default:
+      return Number(view.getBigUint64(p, le));
   }
 }
 

@@ -158,7 +158,7 @@ export function nanos(us: number): [number, number] {
   return [xh + carry, low - carry * 4294967296];
 }
 
-function writeValue(view: DataView, at: number, t: TypeCode, v: number): void {
+export function writeValue(view: DataView, at: number, t: TypeCode, v: number): void {
   const n = Number.isFinite(v) ? v : 0;
   switch (t) {
     case TYPE.boolean:

@@ -1,9 +1,9 @@
 import { DATA_FORMAT, TYPE_NAME } from "../../udbf/format.ts";
 import { UdbfError, UdbfReader, directionName, isoUs, lossyType } from "../../udbf/reader.ts";
-import type { UdbfInfo } from "../../udbf/reader.ts";
+import type { UdbfBatch, UdbfInfo } from "../../udbf/reader.ts";
 import { PlacementError } from "../../store/series/import.ts";
-import type { Placement } from "../../store/series/import.ts";
-import type { ImportColumn, RowSink } from "./import-csv.ts";
+import type { ImportSpool, Placement } from "../../store/series/import.ts";
+import type { ImportColumn } from "./import-csv.ts";
 
 // The UDBF reader of an import session (docs/logger-api.md, "UDBF import"): bytes in any parts
 // → rows on the store's grid. Each row goes to the sample of the grid nearest its time stamp
@@ -16,7 +16,8 @@ const MAX_US = Date.UTC(2100, 0, 1) * 1000;
 
 export class UdbfImport {
   private readonly reader: UdbfReader;
-  private readonly sink: RowSink;
+  private readonly spool: ImportSpool;
+  private slots = new Float64Array(0);
   private readonly given: number | null;
   periodUs = 0;
   private firstSlot = -1;
@@ -24,13 +25,14 @@ export class UdbfImport {
   private firstUs = 0;
   columns: ImportColumn[] = [];
 
-  /** periodUs: the session's SampleRate, else the file's. */
-  constructor(periodUs: number | null, sink: RowSink) {
+  /** periodUs: the session's SampleRate, else the file's. The rows go to the spool by columns. */
+  constructor(periodUs: number | null, spool: ImportSpool) {
     this.given = periodUs;
-    this.sink = sink;
+    this.spool = spool;
     this.reader = new UdbfReader(
-      (us, offset, values) => this.row(us, offset, values),
+      () => {},
       (info) => this.begin(info),
+      (batch) => this.batch(batch),
     );
   }
 
@@ -46,6 +48,11 @@ export class UdbfImport {
 
   push(bytes: Uint8Array): void {
     this.reader.push(bytes);
+  }
+
+  /** Decodes the rows still buffered: at the end of each part, so that it answers for its rows. */
+  flush(): void {
+    this.reader.flush();
   }
 
   end(): void {
@@ -71,19 +78,27 @@ export class UdbfImport {
     }
   }
 
-  private row(us: number, offset: number, values: Float32Array): void {
-    if (us < 0 || us >= MAX_US) throw new UdbfError(`row ${this.reader.rows + 1}'s time ${isoUs(us)} lies outside 1970–2099`, offset);
-    const slot = Math.round(us / this.periodUs);
-    if (slot <= this.lastSlot) {
-      throw new UdbfError(
-        `row ${this.reader.rows + 1} (${isoUs(us)}) falls on the same ${this.periodUs / 1000} ms sample as the row before it: the rows are closer than the sample rate's period`,
-        offset,
-      );
+  /** A batch of rows: each on its sample, checked, then spooled column by column. */
+  private batch(b: UdbfBatch): void {
+    const info = this.reader.info!;
+    const p = this.periodUs;
+    if (this.slots.length < b.rows) this.slots = new Float64Array(b.us.length);
+    const slots = this.slots;
+    let last = this.lastSlot;
+    for (let i = 0; i < b.rows; i++) {
+      const us = b.us[i]!;
+      const row = b.first + i + 1;
+      const offset = info.dataOffset + (row - 1) * info.rowBytes;
+      if (us < 0 || us >= MAX_US) throw new UdbfError(`row ${row}'s time ${isoUs(us)} lies outside 1970–2099`, offset);
+      const slot = Math.round(us / p);
+      if (slot <= last) {
+        throw new UdbfError(`row ${row} (${isoUs(us)}) falls on the same ${p / 1000} ms sample as the row before it: the rows are closer than the sample rate's period`, offset);
+      }
+      if (this.firstSlot < 0) (this.firstSlot = slot), (this.firstUs = us);
+      slots[i] = last = slot;
     }
-    if (this.firstSlot < 0) (this.firstSlot = slot), (this.firstUs = us);
-    this.lastSlot = slot;
-    // Spooled at the grid time itself, so that writeRows puts it exactly on that sample.
-    this.sink(slot * this.periodUs, offset, values);
+    this.lastSlot = last;
+    this.spool.addColumns(slots, b.columns, b.rows);
   }
 
   /** Where the rows go; the first must not lie before what the source holds. */

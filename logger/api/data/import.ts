@@ -267,7 +267,7 @@ async function openSessionOf(r: RestRequest, p: OpenParams, sessions: ImportSess
           sink,
         )
       : // (A staged or file session's CSV reader is made at commit, when its layout is known.)
-        new UdbfImport(periodUs, sink),
+        new UdbfImport(periodUs, spool),
     type: p.Type,
     raw,
     progress: null,
@@ -316,6 +316,15 @@ async function receiveChunk(r: RestRequest): Promise<void> {
           }
           problem = invalidParam(err.message);
         }
+      }
+    }
+    // The UDBF reader decodes rows in 1 MB batches: the rest of this part's rows now.
+    if (!problem && !broken && !s.raw && s.reader instanceof UdbfImport) {
+      try {
+        s.reader.flush();
+      } catch (err) {
+        if (err instanceof UdbfError) problem = invalidParam(err.message);
+        else broken = err;
       }
     }
   } catch (err) {
@@ -463,7 +472,7 @@ async function readRaw(s: Session, p: z.output<typeof Commit>): Promise<void> {
       }
       s.valuesStartLine = layout.ValuesStartRowIndex + 1;
     } else if (!(s.reader instanceof UdbfImport)) {
-      s.reader = new UdbfImport(s.periodUs, sink);
+      s.reader = new UdbfImport(s.periodUs, s.spool);
     }
     s.progress = { Phase: "reading", Done: 0, Total: size };
     const buf = new Uint8Array(RAW_PART);

@@ -10,7 +10,8 @@ import type { Part, SeriesVariable } from "../../store/series/store.ts";
 import type { VarSeries } from "../../store/series/writer.ts";
 import { DIRECTION, TYPE, TYPE_OF_FORMAT } from "../../udbf/format.ts";
 import type { TypeCode } from "../../udbf/format.ts";
-import { UdbfRows, udbfHeader } from "../../udbf/writer.ts";
+import { udbfHeader } from "../../udbf/writer.ts";
+import { UdbfSlice } from "../../udbf/slice.ts";
 import type { UdbfVariable } from "../../udbf/writer.ts";
 import { aggregateTrack } from "./csv.ts";
 import { sourceVariables } from "./describe.ts";
@@ -19,8 +20,6 @@ import { sourceVariables } from "./describe.ts";
 // a UDBF 1.07 file, streamed slice by slice with back-pressure like the CSV answer, so a file of
 // any size costs the logger a slice's buffer. Raw rows carry each sample's own time; resampled
 // ones (Points or Interval) the start of their bucket, as the JSON answer's Start + k × Delta.
-
-const SLICE = 4096;
 
 export type UdbfColumn = { v: SeriesVariable; parts: Part[]; vs: VarSeries | null; periodUs: number };
 export type Aggregate = "mean" | "min" | "max" | "last";
@@ -49,6 +48,11 @@ function columnTypes(r: RestRequest, plan: Plan, columns: readonly UdbfColumn[],
   });
 }
 
+/** Bytes of rows per slice: a slice's buffer, what one answer costs the logger at most (plus a socket's worth). */
+const SLICE_BYTES = 2 * 1024 * 1024;
+/** Rows per slice of a resampled file (its values come from buckets, not blocks). */
+const SLICE_ROWS = 4096;
+
 export async function streamUdbf(r: RestRequest, plan: Plan, columns: readonly UdbfColumn[], aggregate: Aggregate, work: Work, idleMs: number): Promise<void> {
   const { res, ctx } = r;
   // Raw samples of the grid's own variables come straight from their blocks; others via buckets.
@@ -76,46 +80,64 @@ export async function streamUdbf(r: RestRequest, plan: Plan, columns: readonly U
     "X-UDBF-Row-Bytes": String(header.rowBytes),
   });
   res.write(header.bytes);
-  const out = new UdbfRows(header, vars.map((v) => v.type), SLICE);
-  for (let k0 = 0; k0 < plan.size; k0 += SLICE) {
+  const out = new UdbfSlice(header, vars.map((v) => v.type));
+  // A row where every variable is a gap is left out (the next row's time says where data
+  // resumes): only possible when no variable has a sample on every row.
+  const track = !dense.some(Boolean);
+  // Raw slices end on block boundaries, so each block is read and decoded once (the reader's
+  // cache lasts one read): as many whole blocks as fit in SLICE_BYTES, at least one; a file
+  // whose block of rows exceeds that (thousands of variables) takes rows up to SLICE_BYTES.
+  const blockRows = BLOCK_SAMPLES * header.rowBytes;
+  const aligned = direct.some(Boolean) && blockRows <= SLICE_BYTES * 2;
+  const rowsPer = aligned ? BLOCK_SAMPLES * Math.max(1, Math.floor(SLICE_BYTES / blockRows)) : Math.max(1, Math.min(SLICE_ROWS, Math.floor(SLICE_BYTES / header.rowBytes)));
+  // The write of each ring slot (UdbfSlice.begin): settled once the socket has taken its bytes.
+  const sent: Promise<void>[] = [Promise.resolve(), Promise.resolve()];
+  for (let k0 = 0, slot: 0 | 1 = 0; k0 < plan.size; slot = slot === 0 ? 1 : 0) {
     if (res.destroyed) return;
-    const k1 = Math.min(plan.size, k0 + SLICE);
-    // The slice's columns in one read (on PostgreSQL it may run twice: fetch, then fill; no side effects).
-    const cols = await work(() => ctx.data.store.read((rows) => sliceColumns(rows, plan, columns, direct, aggregate, k0, k1)));
-    out.reserve(k1 - k0);
-    for (let k = 0; k < k1 - k0; k++) {
-      // A row where every variable is a gap is left out: the next row's time says where data resumes.
-      let any = false;
-      for (const col of cols) if (col[k] === col[k]) any = true;
-      if (!any) continue;
-      out.time((plan.g0 + (k0 + k) * plan.w) * plan.periodUs);
-      for (let i = 0; i < cols.length; i++) out.value(i, cols[i]![k]!);
-    }
-    const bytes = out.take();
-    // Copied: the encoder reuses its buffer. A client that takes nothing for idleMs is cut off.
-    if (bytes.length && !res.write(Buffer.from(bytes)) && !(await drainedWithin(res, idleMs))) return;
+    const k1 = aligned ? Math.min(plan.size, Math.floor((plan.g0 + k0) / BLOCK_SAMPLES) * BLOCK_SAMPLES + rowsPer - plan.g0) : Math.min(plan.size, k0 + rowsPer);
+    await sent[slot];
+    // The slice's rows in one read (on PostgreSQL it may run twice: fetch, then fill; begin()
+    // starts over, no other side effects). Transient: the bytes are copies of the blocks read.
+    const bytes = await work(() => ctx.data.store.read((rows) => sliceRows(rows, out, slot, plan, columns, direct, aggregate, track, k0, k1), { transient: true }));
+    k0 = k1;
+    if (!bytes.length) continue;
+    let ok = true;
+    sent[slot] = new Promise<void>((done) => {
+      // Settled by the write's callback, or when the answer is closed (no callback may come then).
+      res.once("close", done);
+      ok = res.write(bytes, () => {
+        res.off("close", done);
+        done();
+      });
+    });
+    if (!ok && !(await drainedWithin(res, idleMs))) return;
   }
   res.end();
 }
 
-function sliceColumns(rows: RowReader, plan: Plan, columns: readonly UdbfColumn[], direct: readonly boolean[], aggregate: Aggregate, k0: number, k1: number): Float64Array[] {
-  return columns.map((c, i) => {
-    const out = new Float64Array(k1 - k0).fill(Number.NaN);
-    if (direct[i]) {
-      const vs = c.vs!;
-      let b = -1;
-      let block: Float32Array | null = null;
-      for (let k = k0; k < k1; k++) {
-        const g = plan.g0 + k;
-        if (g < 0 || g >= vs.end) continue;
-        const bi = Math.floor(g / BLOCK_SAMPLES);
-        if (bi !== b) (b = bi), (block = rows.block(vs, bi));
-        if (block && g - bi * BLOCK_SAMPLES < block.length) out[k - k0] = block[g - bi * BLOCK_SAMPLES]!;
-      }
-      return out;
+function sliceRows(rows: RowReader, out: UdbfSlice, slot: 0 | 1, plan: Plan, columns: readonly UdbfColumn[], direct: readonly boolean[], aggregate: Aggregate, track: boolean, k0: number, k1: number): Buffer {
+  const n = k1 - k0;
+  out.begin(slot, n, track);
+  out.times((plan.g0 + k0 * plan.w) * plan.periodUs, plan.w * plan.periodUs);
+  columns.forEach((c, i) => {
+    if (!direct[i]) {
+      const values = aggregateTrack(rows, c.parts, plan, k0, k1, aggregate);
+      out.put(i, 0, values.map((v) => v ?? Number.NaN), 0, n);
+      return;
     }
-    const values = aggregateTrack(rows, c.parts, plan, k0, k1, aggregate);
-    for (let k = 0; k < values.length; k++) if (values[k] !== null) out[k] = values[k]!;
-    return out;
+    // Block by block: the samples the block holds, NaN where it or the series has none.
+    const vs = c.vs!;
+    for (let k = k0; k < k1; ) {
+      const g = plan.g0 + k;
+      const bi = Math.floor(g / BLOCK_SAMPLES);
+      const next = Math.min(k1, (bi + 1) * BLOCK_SAMPLES - plan.g0);
+      const block = g >= 0 && g < vs.end ? rows.block(vs, bi) : null;
+      const from = g - bi * BLOCK_SAMPLES;
+      const to = block ? Math.max(from, Math.min(from + (next - k), block.length, vs.end - bi * BLOCK_SAMPLES)) : from;
+      if (to > from) out.put(i, k - k0, block!, from, to);
+      out.gap(i, k - k0 + (to - from), next - k - (to - from));
+      k = next;
+    }
   });
+  return out.finish();
 }

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TYPE } from "../../../logger/udbf/format.ts";
 import { UdbfReader, parseHeader } from "../../../logger/udbf/reader.ts";
+import type { UdbfBatch } from "../../../logger/udbf/reader.ts";
 import { UdbfRows, nanos, udbfHeader } from "../../../logger/udbf/writer.ts";
 import type { UdbfVariable } from "../../../logger/udbf/writer.ts";
+import { UdbfSlice } from "../../../logger/udbf/slice.ts";
 import { ADMIN_PASSWORD, login, rpc, sleep, start } from "./helpers.ts";
 import type { TestLogger } from "./helpers.ts";
 
@@ -31,6 +33,23 @@ function file(vars: UdbfVariable[], rateHz: number, rows: number[][]): Uint8Arra
 function read(bytes: Uint8Array, part = bytes.length) {
   const rows: { us: number; offset: number; values: number[] }[] = [];
   const r = new UdbfReader((us, offset, values) => rows.push({ us, offset, values: [...values] }));
+  for (let at = 0; at < bytes.length; at += part) r.push(bytes.subarray(at, at + part));
+  r.end();
+  return { info: r.info!, rows, reader: r };
+}
+
+/** The same, in batch mode (the import's): rows rebuilt from the column batches. */
+function readBatches(bytes: Uint8Array, part = bytes.length) {
+  const rows: { us: number; offset: number; values: number[] }[] = [];
+  const r = new UdbfReader(
+    () => {
+      throw new Error("batch mode hands no single rows");
+    },
+    null,
+    (b: UdbfBatch) => {
+      for (let i = 0; i < b.rows; i++) rows.push({ us: b.us[i]!, offset: r.info!.dataOffset + (b.first + i) * r.info!.rowBytes, values: b.columns.map((c) => c[i]!) });
+    },
+  );
   for (let at = 0; at < bytes.length; at += part) r.push(bytes.subarray(at, at + part));
   r.end();
   return { info: r.info!, rows, reader: r };
@@ -89,6 +108,43 @@ describe("UDBF writer and reader", () => {
     expect(reader.inexact).toEqual([false, false, true, true]);
   });
 
+  it("encodes a slice column by column byte for byte as the row encoder does, all-gap rows left out, either row layout", () => {
+    const allF32: UdbfVariable[] = [0, 1, 2].map((i) => ({ name: `F${i}`, unit: "", direction: 0, type: TYPE.f32, precision: 3 }));
+    // (vars: a boolean and an f64 make rows that are no whole words: the DataView path.)
+    for (const layout of [allF32, vars]) {
+      // One hour per row: the time step passes 2^32 ns, its carry into the high word must be right.
+      for (const stepUs of [1000, 3_600_000_000]) {
+        const firstUs = Date.UTC(2020, 1, 29, 23, 59, 59) * 1000 + 7000;
+        const n = 300;
+        const header = udbfHeader(layout, 1e6 / stepUs, firstUs / 1000);
+        // Column i: gaps (NaN) on rows where (k + i) % 7 === 0 for the float columns, so rows 0 mod 7 of an all-f32 file are all gaps.
+        const cols = layout.map((v, i) => Float32Array.from({ length: n }, (_, k) => (v.type === TYPE.f32 && (k % 7 === 0 || (k + i) % 11 === 0) ? Number.NaN : v.type === TYPE.boolean ? k % 2 : Math.fround(Math.sin(k + i) * 1e3))));
+        const ref = new UdbfRows(header, layout.map((v) => v.type), n);
+        for (let k = 0; k < n; k++) {
+          if (cols.every((c) => Number.isNaN(c[k]!))) continue;
+          ref.time(firstUs + k * stepUs);
+          cols.forEach((c, i) => ref.value(i, c[k]!));
+        }
+        const want = Buffer.from(ref.take());
+        const enc = new UdbfSlice(header, layout.map((v) => v.type));
+        for (const slot of [0, 1] as const) {
+          enc.begin(slot, n, true);
+          enc.times(firstUs, stepUs);
+          // In pieces, as blocks come: a part from the column, a gap put as one.
+          cols.forEach((c, i) => {
+            enc.put(i, 0, c, 0, 100);
+            enc.put(i, 100, c.subarray(100), 0, 150);
+            const gapRows = c.subarray(250).every((v) => Number.isNaN(v));
+            if (gapRows) enc.gap(i, 250, 50);
+            else enc.put(i, 250, c, 250, n);
+          });
+          expect(enc.finish().equals(want), `${layout.length} variables, step ${stepUs} µs, slot ${slot}`).toBe(true);
+        }
+        if (layout === allF32) expect(want.length).toBeLessThan(n * header.rowBytes);
+      }
+    }
+  });
+
   it("reads a big-endian file (endianness byte 1)", () => {
     const be = bigEndian([{ name: "Speed", unit: "rpm", type: TYPE.u16 }, { name: "Load", unit: "%", type: TYPE.f32 }], 10, [
       [1000n, [1500, 0.5]],
@@ -99,6 +155,48 @@ describe("UDBF writer and reader", () => {
     expect(info.variables.map((v) => `${v.Name}|${v.Unit}|${v.DataType}`)).toEqual(["Speed|rpm|5", "Load|%|8"]);
     expect(rows.map((r) => r.values)).toEqual([[1500, 0.5], [1501, -0.25]]);
     expect(rows[1]!.us - rows[0]!.us).toBeCloseTo(99_999, 0);
+  });
+
+  it("decodes in batches (the import's path) exactly what it decodes row by row: times, values, rounding flags, the same error at the same byte", () => {
+    const t0 = Date.UTC(2024, 0, 2, 3, 4, 5) * 1000;
+    // 50,000 rows of 25 bytes (20 of f32only): more than a 1 MB batch; parts that cut rows anywhere.
+    const rows = Array.from({ length: 50_000 }, (_, i) => [t0 + i * 1000 + (i % 7) * 0.137, i % 2, Math.fround(Math.sin(i) * 1e3), 16_777_217 + i, i / 3]);
+    const mixed = file(vars, 1000, rows);
+    const f32only = file(
+      [0, 1, 2].map((i) => ({ name: `F${i}`, unit: "", direction: 0, type: TYPE.f32, precision: 3 })),
+      1000,
+      rows.map((r) => [r[0]!, r[2]!, -r[2]!, r[2]! / 7]),
+    );
+    const be = bigEndian([{ name: "Speed", unit: "rpm", type: TYPE.u16 }, { name: "Load", unit: "%", type: TYPE.f32 }], 10, Array.from({ length: 20_000 }, (_, i) => [BigInt(i) * 100_000_000n + 90n, [1500 + (i % 100), i / 4]] as [bigint, number[]]));
+    for (const bytes of [mixed, f32only, be]) {
+      for (const part of [4093, bytes.length]) {
+        const one = read(bytes);
+        const many = readBatches(bytes, part);
+        expect(many.rows.length).toBe(one.rows.length);
+        // (toEqual on 50,000 rows is slow: compare as one string of bits)
+        const key = (x: typeof one.rows) => x.map((r) => `${r.us}|${r.offset}|${r.values.map((v) => (Number.isNaN(v) ? "NaN" : bits32(v))).join(",")}`).join("\n");
+        expect(key(many.rows) === key(one.rows), `part ${part}`).toBe(true);
+        expect(many.reader.inexact).toEqual(one.reader.inexact);
+      }
+    }
+    // A time that does not increase, in the second batch; and a file cut inside a row.
+    const h = parseHeader(mixed)!;
+    const broken = mixed.slice();
+    const at = h.dataOffset + 45_000 * h.rowBytes;
+    new DataView(broken.buffer).setBigUint64(at, new DataView(broken.buffer).getBigUint64(at - h.rowBytes, true), true);
+    const failure = (f: () => unknown) => {
+      try {
+        f();
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return "no error";
+    };
+    expect(failure(() => readBatches(broken, 65_536))).toBe(failure(() => read(broken, 65_536)));
+    expect(failure(() => readBatches(broken))).toMatch(new RegExp(`^Byte ${at}: row 45001's time .* is not after the previous row's`));
+    const cut = mixed.subarray(0, mixed.length - 3);
+    expect(failure(() => readBatches(cut, 1000))).toBe(failure(() => read(cut, 1000)));
+    expect(failure(() => readBatches(cut))).toMatch(/the file ends 22 bytes into row 50000/);
   });
 
   it("names what is wrong and the byte offset of a malformed or truncated file", () => {
@@ -330,6 +428,29 @@ describe("UDBF through the data API", () => {
     expect(listed[0].MetaData).toEqual(expect.arrayContaining([{ Key: "Origin", Value: "UDBF import" }, { Key: "Rounded to float32", Value: "Counter" }]));
   });
 
+  it("imports a file of many batches and blocks bit for bit: exported raw as UDBF it gives back the file's rows byte for byte, its gap too", async () => {
+    // 25 f32 variables at 1 kHz as a bench controller records them, 20,000 rows (2 MB: two
+    // batches of the reader, five blocks of the store), a gap of 3 samples after row 9,000.
+    const vars25: UdbfVariable[] = Array.from({ length: 25 }, (_, c) => ({ name: `Channel ${c + 1}`, unit: "mA", direction: 0, type: TYPE.f32, precision: 3 }));
+    const t0 = Date.UTC(2019, 6, 1, 12, 0, 0) * 1000;
+    const rows = Array.from({ length: 20_000 }, (_, r) => [t0 + (r + (r > 9000 ? 3 : 0)) * 1000, ...vars25.map((_, c) => (c === 7 && r % 5 === 0 ? Number.NaN : Math.fround(10 * Math.sin(r / (100 + 7 * c)))))]);
+    const bytes = file(vars25, 1000, rows);
+    const h = parseHeader(bytes)!;
+    const id = (await call("POST", "/history/data/import", { Type: "udbf", SourceName: "Round trip" })).body.Data.SessionId;
+    for (let at = 0; at < bytes.length; at += 777_777) expect((await call("POST", `/history/data/import/${id}`, bytes.subarray(at, at + 777_777))).status).toBe(200);
+    const closed = await call("DELETE", `/history/data/import/${id}`);
+    expect(closed.status, JSON.stringify(closed.body)).toBe(200);
+    const d = closed.body.Data;
+    expect(d).toMatchObject({ Rows: 20_000, SampleRateHz: 1000, Start: t0 / 1000, End: t0 / 1000 + 20_003 });
+    const out = await call("POST", "/history/data", { Start: d.Start, End: d.End, Variables: d.Variables.map((v: { Id: string }) => ({ SID: d.SourceId, VID: v.Id })), Format: "udbf" });
+    expect(out.status).toBe(200);
+    const back = parseHeader(out.bytes)!;
+    expect(back.rowBytes).toBe(h.rowBytes);
+    // The three missing samples are rows with no value anywhere: left out, as the file has them.
+    expect(out.bytes.length - back.dataOffset).toBe(bytes.length - h.dataOffset);
+    expect(Buffer.from(out.bytes.subarray(back.dataOffset)).equals(Buffer.from(bytes.subarray(h.dataOffset)))).toBe(true);
+  });
+
   it("imports a big-endian file", async () => {
     const be = bigEndian([{ name: "Speed", unit: "rpm", type: TYPE.u16 }, { name: "Load", unit: "%", type: TYPE.f32 }], 10, [
       [BigInt(Date.UTC(2021, 0, 1) - Date.UTC(2000, 0, 1)) * 1_000_000n, [1500, 0.5]],
@@ -370,6 +491,15 @@ describe("UDBF through the data API", () => {
     new DataView(rate.buffer).setFloat64(h.rateOffset, 3, true);
     const third = await attempt(rate);
     expect(third.body.ReturnState.Description).toMatch(new RegExp(`^Byte ${h.rateOffset}: sample rate 3 Hz has no whole number of microseconds`));
+    // A row whose time goes back fails the part it came in (rows are decoded in batches, the
+    // rest of each part at its end), naming its byte.
+    const back = good.slice();
+    new DataView(back.buffer).setBigUint64(h.dataOffset + h.rowBytes, 0n, true);
+    const id = (await call("POST", "/history/data/import", { Type: "udbf", SourceName: "Backwards" })).body.Data.SessionId;
+    const sent = await call("POST", `/history/data/import/${id}`, back);
+    expect(sent.status).toBe(400);
+    expect(sent.body.ReturnState.Description).toMatch(new RegExp(`^Byte ${h.dataOffset + h.rowBytes}: row 2's time .* is not after the previous row's`));
+    expect((await call("DELETE", `/history/data/import/${id}`)).status).toBe(400);
     expect((await call("GET", "/history/structure/sources")).body.Data.length).toBe(before);
   });
 });
