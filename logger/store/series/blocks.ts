@@ -69,6 +69,9 @@ const ints2 = new Int32Array(MAX_VALUES);
  * Packed: u8 CODEC_BLOCK, u8 transform, u16 length, the samples' bit patterns as one stream —
  * as they are (DELTA), or with the sign bit moved to the bottom (SIGN_LAST) when that packs
  * smaller: a signal swinging around zero then changes only low bits where it changes sign.
+ * (Second differences of the bit patterns were tried for the strain cycle's large, slowly
+ * changing steps: no smaller on any of the simulator's signals — a float32's bit pattern is
+ * linear in its value only within a power of two, and a swing through zero crosses many.)
  */
 export function packBlock(samples: Float32Array, length: number): Uint8Array {
   const bits = new Int32Array(samples.buffer, samples.byteOffset, length);
@@ -115,14 +118,45 @@ export function decodeBlock(bytes: Uint8Array): Float32Array {
     return new Float32Array(a.buffer, a.byteOffset, a.byteLength >> 2);
   }
   const b = aligned(bytes);
-  if (b[0] !== CODEC_BLOCK) throw new Error(`Series row: codec ${b[0]} is not a raw block's`);
-  const n = b[2]! | (b[3]! << 8);
+  const n = checkBlock(b);
   const room = Math.max(32, (n + 31) & ~31);
   const at = take(room);
   const out = new Int32Array(slab, at * 4, room);
-  if (b[1] !== DELTA && b[1] !== SIGN_LAST) throw new Error(`Series row: unknown transform ${b[1]} of a raw block`);
-  unpackInts(b, new Int32Array(b.buffer, b.byteOffset, b.byteLength >> 2), 4, n, out, b[1] === SIGN_LAST);
+  unpackBlock(b, n, out);
   return new Float32Array(slab, out.byteOffset, n);
+}
+
+/** Room decodeBlockInto needs for any block: BLOCK_SAMPLES up to a whole group of 32. */
+export const BLOCK_ROOM = (BLOCK_SAMPLES + 31) & ~31;
+
+/**
+ * A stored block, either form, decoded into the caller's array (at least BLOCK_ROOM long; what
+ * lies past the returned length is scratch): no array is made for it. Returns its length.
+ * For readers that go through many blocks once (exports): decodeBlock hands out a view that
+ * lives as long as the query.
+ */
+export function decodeBlockInto(bytes: Uint8Array, into: Float32Array): number {
+  if (!isPacked(bytes)) {
+    const n = bytes.byteLength >> 2;
+    new Uint8Array(into.buffer, into.byteOffset, n * 4).set(bytes);
+    return n;
+  }
+  const b = aligned(bytes);
+  const n = checkBlock(b);
+  if (into.length < ((n + 31) & ~31)) throw new Error(`decodeBlockInto: room for ${into.length} samples, the block needs ${(n + 31) & ~31}`);
+  unpackBlock(b, n, new Int32Array(into.buffer, into.byteOffset, into.length));
+  return n;
+}
+
+/** A packed raw block's length, after checking its header. */
+function checkBlock(b: Uint8Array): number {
+  if (b[0] !== CODEC_BLOCK) throw new Error(`Series row: codec ${b[0]} is not a raw block's`);
+  if (b[1] !== DELTA && b[1] !== SIGN_LAST) throw new Error(`Series row: unknown transform ${b[1]} of a raw block`);
+  return b[2]! | (b[3]! << 8);
+}
+
+function unpackBlock(b: Uint8Array, n: number, out: Int32Array): void {
+  unpackInts(b, new Int32Array(b.buffer, b.byteOffset, b.byteLength >> 2), 4, n, out, b[1] === SIGN_LAST);
 }
 
 // Decoded blocks are cut from shared 1 MB buffers, not zeroed (every value a block shows is

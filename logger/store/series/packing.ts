@@ -172,32 +172,35 @@ export function unpackInts(bytes: Uint8Array, words: Int32Array, at: number, n: 
   let p = words[(at + 4) >> 2]!;
   for (let g = 0, o = 0; g < groups; g++, o += GROUP) {
     const w = bytes[widthsAt + g]!;
-    if (nextException >= o + GROUP) {
-      // The common case, in one pass: unpack, undo zigzag and delta (a last, partial group
-      // too: out has room for it, and its padding decodes to repeats of the last value).
-      if (w === 0) out.fill(signLast ? signFirst(p) : p, o, o + GROUP);
-      else p = runs[w]!(words, wi, out, o, p);
-      wi += w;
-      continue;
-    }
-    if (w === 0) out.fill(0, o, o + GROUP);
-    else unpackGroup(words, wi, w, out, o);
+    // Unpack, undo zigzag and delta in one pass (a last, partial group too: out has room for it,
+    // and its padding decodes to repeats of the last value).
+    if (w === 0) out.fill(signLast ? signFirst(p) : p, o, o + GROUP);
+    else p = runs[w]!(words, wi, out, o, p);
     wi += w;
-    // Exceptions of this group replace what was packed for them.
+    // An exception's low w bits were packed and added up as its residual: every value from it
+    // to the group's end is off by the rest of the whole residual, and is moved by that. (Cheaper
+    // than a second, slower path for a group with exceptions: a strain cycle's zero crossings
+    // put one in most groups.)
     while (nextException < o + GROUP) {
-      out[nextException] = words[(valuesAt >> 2) + e]!;
+      const whole = words[(valuesAt >> 2) + e]!;
+      const d = (unzigzag(whole) - unzigzag(whole & maskOf(w))) | 0;
+      if (signLast) {
+        for (let i = nextException; i < o + GROUP; i++) {
+          const x = out[i]!;
+          out[i] = signFirst((((x << 1) | (x >>> 31)) + d) | 0);
+        }
+      } else {
+        for (let i = nextException; i < o + GROUP; i++) out[i] = (out[i]! + d) | 0;
+      }
+      p = (p + d) | 0;
       e++;
       nextException = e < exceptions ? bytes[positionsAt + 2 * e]! | (bytes[positionsAt + 2 * e + 1]! << 8) : NONE;
-    }
-    const end = o + GROUP < n ? o + GROUP : n;
-    for (let i = o; i < end; i++) {
-      const r = out[i]!;
-      p = (p + ((r >>> 1) ^ (0 - (r & 1)))) | 0;
-      out[i] = signLast ? signFirst(p) : p;
     }
   }
   return valuesAt + 4 * exceptions;
 }
+
+const unzigzag = (r: number) => (r >>> 1) ^ (0 - (r & 1));
 
 /** Moves the sign bit back from the bottom to the top (the inverse of signLast's packing). */
 const signFirst = (v: number) => (v >>> 1) | (v << 31);
@@ -226,20 +229,4 @@ function runOf(w: number, signLast: boolean): Run {
     code += `p = (p + ((v >>> 1) ^ (0 - (v & 1)))) | 0;\nout[o + ${j}] = ${signLast ? "(p >>> 1) | (p << 31)" : "p"};\n`;
   }
   return new Function("words", "wi", "out", "o", "p", `${code}return p;`) as Run;
-}
-
-function unpackGroup(words: Int32Array, wi: number, w: number, out: Int32Array, o: number): void {
-  const mask = maskOf(w);
-  let cur = words[wi]!;
-  let sh = 0;
-  for (let j = 0; j < GROUP; j++) {
-    let v = cur >>> sh;
-    sh += w;
-    if (sh >= 32) {
-      sh -= 32;
-      cur = words[++wi]!;
-      if (sh > 0) v |= cur << (w - sh);
-    }
-    out[o + j] = v & mask;
-  }
 }

@@ -1,6 +1,6 @@
 import { randomFillSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { BLOCK_SAMPLES, CHUNK_BUCKETS, decodeBlock, decodeChunk, emptyChunk, encodeBlock, encodeChunk, isPacked, packBlock, packChunk } from "../../../logger/store/series/blocks.ts";
+import { BLOCK_ROOM, BLOCK_SAMPLES, CHUNK_BUCKETS, decodeBlock, decodeBlockInto, decodeChunk, emptyChunk, encodeBlock, encodeChunk, isPacked, packBlock, packChunk } from "../../../logger/store/series/blocks.ts";
 import type { Chunk } from "../../../logger/store/series/blocks.ts";
 import { gauss, mulberry32 } from "../../../logger/sim/prng.ts";
 
@@ -23,11 +23,17 @@ const f32bits = (v: number) => new Uint32Array(Float32Array.of(v).buffer)[0]!;
 // both infinities, the smallest and largest subnormals and normals.
 const EDGES = [0x7fc00000, 0xffc00000, 0x7fa00001, 0x7f800001, 0xffffffff, 0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x00000001, 0x807fffff, 0x00800000, 0x7f7fffff, 0xff7fffff];
 
+const into = new Float32Array(BLOCK_ROOM);
+
 function roundTrip(a: Float32Array, n: number): Uint8Array {
   const row = packBlock(a, n);
   const back = decodeBlock(row);
   expect(back.length).toBe(n);
   expect(bitsOf(back)).toEqual(bitsOf(a, n));
+  // Into the caller's array, over whatever an earlier block left there.
+  into.fill(Number.NaN);
+  expect(decodeBlockInto(row, into)).toBe(n);
+  expect(bitsOf(into, n)).toEqual(bitsOf(a, n));
   return row;
 }
 
@@ -54,6 +60,10 @@ describe("series codec: raw blocks", () => {
       ["24-bit quantised noise on a range", Float32Array.from({ length: BLOCK_SAMPLES }, (_, i) => -20 + Math.round((108 + 0.3 * Math.sin(i / 300)) / lsb + 16 * gauss(3, 4, i)) * lsb), 0.75],
       // Swings around zero: packed with the sign bit moved to the bottom.
       ["noise around zero", Float32Array.from({ length: BLOCK_SAMPLES }, (_, i) => 4 * Math.sin(i * 0.52) + 1.8 * Math.sin(i * 1.36) + 0.6 * gauss(5, 6, i)), 0.92],
+      // Exceptions (full-width residuals) at a group's first and last place, several in one group,
+      // in the last partial group, as they are and sign-last: each moves the rest of its group.
+      ["spikes packed as exceptions", Float32Array.from({ length: BLOCK_SAMPLES }, (_, i) => ([0, 31, 32, 40, 41, 63, 95, 4064, 4070, 4079].includes(i % 4096) || i % 97 === 0 ? 3e30 * (i % 2 ? -1 : 1) : 100 + Math.round(gauss(2, 3, i) * 30) * 2 ** -16)), 0.75],
+      ["spikes around zero (sign-last)", Float32Array.from({ length: BLOCK_SAMPLES }, (_, i) => (i % 61 === 31 ? Number.NaN : 4 * Math.sin(i * 0.52) + 0.6 * gauss(5, 7, i))), 0.95],
       ["quantised noise with gaps", Float32Array.from({ length: BLOCK_SAMPLES }, (_, i) => (i % 1000 < 50 ? Number.NaN : 2.5 + Math.round(gauss(1, 2, i) * 40) * 2 ** -20)), 0.75],
     ];
   })();
@@ -112,6 +122,16 @@ describe("series codec: raw blocks", () => {
       expect(Array.from(c.sum.subarray(0, CHUNK_BUCKETS)), `chunk ${k}`).toEqual(Array.from(chunks[k]!.sum.subarray(0, CHUNK_BUCKETS)));
       expect(bitsOf(c.min, CHUNK_BUCKETS), `chunk ${k}`).toEqual(bitsOf(chunks[k]!.min, CHUNK_BUCKETS));
     });
+  });
+
+  it("decodes into the caller's array only when it has room for the whole last group", () => {
+    const a = Float32Array.from({ length: BLOCK_SAMPLES }, (_, i) => 20 + i / 64);
+    const row = packBlock(a, BLOCK_SAMPLES);
+    expect(isPacked(row)).toBe(true);
+    expect(() => decodeBlockInto(row, new Float32Array(BLOCK_SAMPLES))).toThrow(/room for 4080/);
+    const plain = encodeBlock(a, 100);
+    expect(decodeBlockInto(plain, into)).toBe(100);
+    expect(bitsOf(into, 100)).toEqual(bitsOf(a, 100));
   });
 
   it("refuses a row of an unknown codec instead of misreading it", () => {
