@@ -1,4 +1,5 @@
 import { MAX_VALUES, packInts, packedBound, unpackInts } from "./packing.ts";
+import { findQuantum, toCodes } from "./quantum.ts";
 
 // Layout of one stored row: raw samples or rollup buckets of one variable, addressed by a
 // computed rowid so that one B-tree lookup finds it and a variable's rows are contiguous.
@@ -66,16 +67,30 @@ const ints2 = new Int32Array(MAX_VALUES);
 /**
  * A complete block for storage: packed, or plain when packing would not make it smaller
  * (white noise at full float32 resolution does not compress).
- * Packed: u8 CODEC_BLOCK, u8 transform, u16 length, the samples' bit patterns as one stream —
- * as they are (DELTA), or with the sign bit moved to the bottom (SIGN_LAST) when that packs
- * smaller: a signal swinging around zero then changes only low bits where it changes sign.
- * (Second differences of the bit patterns were tried for the strain cycle's large, slowly
- * changing steps: no smaller on any of the simulator's signals — a float32's bit pattern is
- * linear in its value only within a power of two, and a swing through zero crosses many.)
+ * Packed: u8 CODEC_BLOCK, u8 transform, u16 length, then
+ * * DELTA, SIGN_LAST: the samples' bit patterns as one stream — as they are, or with the sign bit
+ *   moved to the bottom when that packs smaller: a signal swinging around zero then changes only
+ *   low bits where it changes sign;
+ * * CODES, CODES_DELTA2 (a converter's samples, quantum.ts): u16 exceptions, u16 0, f64 quantum,
+ *   the codes as one stream (CODES_DELTA2: their first differences, so that packing stores
+ *   second differences — a swing's large steps change slowly), the exceptions' u16 positions
+ *   (padded) and u32 bit patterns. Tried when the block has a quantum; the smaller wins.
+ * (Second differences of bit patterns were tried too: no smaller on any of the simulator's
+ * signals — a float32's bit pattern is linear in its value only within a power of two.)
  */
 export function packBlock(samples: Float32Array, length: number): Uint8Array {
   const bits = new Int32Array(samples.buffer, samples.byteOffset, length);
-  const end = packWith(scratch, bits, length, DELTA);
+  // Codes when they look shorter than the bit patterns (estimated in a pass each: packing both
+  // ways made ingest's packing 3× slower).
+  // The quantum from the block's first quarter (a converter's block shows it there as well as
+  // anywhere), checked on all of it below.
+  const q = findQuantum(samples, length < PROBE * 2 ? length : PROBE * 2);
+  if (q > 0) {
+    const coded = packCodes(samples, bits, length, q);
+    if (coded > 0) return coded >= length * 4 ? encodeBlock(samples, length) : finish(codesScratch, coded);
+  }
+  let buf = scratch;
+  let end = packWith(scratch, bits, length, DELTA);
   // Only a block that packed poorly is worth a second try (it costs another pass).
   if (end > length * 3) {
     for (let i = 0; i < length; i++) {
@@ -83,14 +98,83 @@ export function packBlock(samples: Float32Array, length: number): Uint8Array {
       ints[i] = (v << 1) | (v >>> 31);
     }
     const other = packWith(scratch2, ints, length, SIGN_LAST);
-    if (other < end) return other >= length * 4 ? encodeBlock(samples, length) : finish(scratch2, other);
+    if (other < end) (buf = scratch2), (end = other);
   }
   if (end >= length * 4) return encodeBlock(samples, length);
-  return finish(scratch, end);
+  return finish(buf, end);
 }
 
 const DELTA = 0;
 const SIGN_LAST = 1;
+const CODES = 2;
+const CODES_DELTA2 = 3;
+/** Where a CODES block's stream starts: after its header and quantum. */
+const CODES_AT = 16;
+
+const codesScratch = new Uint8Array(CODES_AT + packedBound(BLOCK_SAMPLES) + 6 * BLOCK_SAMPLES + 8);
+const positions = new Uint16Array(BLOCK_SAMPLES);
+const whole = new Int32Array(BLOCK_SAMPLES);
+
+/** Bits of zigzag(d), d an int32. */
+const lengthOf = (d: number) => 32 - Math.clz32((d << 1) ^ (d >> 31));
+
+/** Samples probed before a whole block is turned into codes. */
+const PROBE = 512;
+
+/**
+ * Whether the codes in ints[0..n) (e of them exceptions) look shorter than the bit patterns'
+ * differences (DELTA; SIGN_LAST is rarely much better), by the sum of their bit lengths: false
+ * when not, else whether their second differences are (true) or their first (null).
+ */
+function codesPay(bits: Int32Array, n: number, e: number): boolean | null {
+  let one = 0;
+  let two = 0;
+  let plain = 0;
+  for (let i = 1, d0 = ints[0]!; i < n; i++) {
+    const d = (ints[i]! - ints[i - 1]!) | 0;
+    one += lengthOf(d);
+    two += lengthOf((d - d0) | 0);
+    plain += lengthOf((bits[i]! - bits[i - 1]!) | 0);
+    d0 = d;
+  }
+  // An exception costs its 48 bits besides.
+  if ((two < one ? two : one) + 48 * e >= plain) return false;
+  return two < one ? true : null;
+}
+
+/**
+ * Packs the block as codes on quantum q into codesScratch; returns its end, or 0 when too many
+ * samples are off the grid or the bit patterns look shorter.
+ */
+function packCodes(samples: Float32Array, bits: Int32Array, length: number, q: number): number {
+  // First a probe of the first PROBE samples: most blocks with a quantum that does not pay (a
+  // power of two: the float32's own steps, as in a temperature far from zero) stop here.
+  if (length > PROBE) {
+    const e = toCodes(samples, bits, PROBE, q, ints, positions, whole, PROBE >> 3);
+    if (e < 0 || codesPay(bits, PROBE, e) === false) return 0;
+  }
+  const e = toCodes(samples, bits, length, q, ints, positions, whole, length >> 3);
+  if (e < 0) return 0;
+  const second = codesPay(bits, length, e);
+  if (second === false) return 0;
+  if (second) for (let i = length - 1; i > 0; i--) ints[i] = (ints[i]! - ints[i - 1]!) | 0;
+  const b = codesScratch;
+  b[0] = CODEC_BLOCK;
+  b[1] = second ? CODES_DELTA2 : CODES;
+  b[2] = length & 0xff;
+  b[3] = length >>> 8;
+  b[4] = e & 0xff;
+  b[5] = e >>> 8;
+  b[6] = 0;
+  b[7] = 0;
+  new DataView(b.buffer, b.byteOffset + 8, 8).setFloat64(0, q, true);
+  let at = packInts(ints, length, b, CODES_AT);
+  new Uint16Array(b.buffer, b.byteOffset + at, e).set(positions.subarray(0, e));
+  b.fill(0, at + 2 * e, at + ((2 * e + 3) & ~3));
+  at += (2 * e + 3) & ~3;
+  new Int32Array(b.buffer, b.byteOffset + at, e).set(whole.subarray(0, e));
+  return at + 4 * e;
+}
 
 function packWith(out: Uint8Array, values: Int32Array, length: number, transform: number): number {
   out[0] = CODEC_BLOCK;
@@ -151,12 +235,34 @@ export function decodeBlockInto(bytes: Uint8Array, into: Float32Array): number {
 /** A packed raw block's length, after checking its header. */
 function checkBlock(b: Uint8Array): number {
   if (b[0] !== CODEC_BLOCK) throw new Error(`Series row: codec ${b[0]} is not a raw block's`);
-  if (b[1] !== DELTA && b[1] !== SIGN_LAST) throw new Error(`Series row: unknown transform ${b[1]} of a raw block`);
+  if (b[1]! > CODES_DELTA2) throw new Error(`Series row: unknown transform ${b[1]} of a raw block`);
   return b[2]! | (b[3]! << 8);
 }
 
 function unpackBlock(b: Uint8Array, n: number, out: Int32Array): void {
-  unpackInts(b, new Int32Array(b.buffer, b.byteOffset, b.byteLength >> 2), 4, n, out, b[1] === SIGN_LAST);
+  const t = b[1]!;
+  const words = new Int32Array(b.buffer, b.byteOffset, b.byteLength >> 2);
+  if (t < CODES) {
+    unpackInts(b, words, 4, n, out, t === SIGN_LAST);
+    return;
+  }
+  const e = b[4]! | (b[5]! << 8);
+  const q = new DataView(b.buffer, b.byteOffset + 8, 8).getFloat64(0, true);
+  const at = unpackInts(b, words, CODES_AT, n, out, false);
+  // The codes times the quantum, written as float32 over the codes (two loops, no branch per sample).
+  const f = new Float32Array(out.buffer, out.byteOffset, n);
+  if (t === CODES) {
+    for (let i = 0; i < n; i++) f[i] = out[i]! * q;
+  } else {
+    let k = 0;
+    for (let i = 0; i < n; i++) {
+      k = (k + out[i]!) | 0;
+      f[i] = k * q;
+    }
+  }
+  // Exceptions: their bit patterns as they were.
+  const valuesAt = (at + 2 * e + 3) >> 2;
+  for (let j = 0; j < e; j++) out[b[at + 2 * j]! | (b[at + 2 * j + 1]! << 8)] = words[valuesAt + j]!;
 }
 
 // Decoded blocks are cut from shared 1 MB buffers, not zeroed (every value a block shows is

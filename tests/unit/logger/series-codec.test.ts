@@ -124,6 +124,43 @@ describe("series codec: raw blocks", () => {
     });
   });
 
+  describe("a converter's samples (multiples of one quantum) packed as codes", () => {
+    // A 24-bit converter on ±2000 (a strain gauge's range): value = code × 4000 / 2^24.
+    const q = 4000 / 2 ** 24;
+    const onGrid = (x: number) => Math.fround(Math.round(x / q) * q);
+    const sine = (i: number) => onGrid(450 * Math.sin((2 * Math.PI * i) / 80) + 0.2 * gauss(8, 9, i));
+    const transformOf = (row: Uint8Array) => (isPacked(row) ? row[1] : null);
+    const cases: Array<[string, (i: number) => number, number, number]> = [
+      // [name, sample i, transform expected (2: codes' differences, 3: their second differences), at most this part of plain]
+      ["a strain cycle through zero", sine, 3, 0.55],
+      ["noise around zero", (i) => onGrid(3 * gauss(10, 11, i)), 2, 0.75],
+      ["a cycle with gaps (NaN) in the middle and at the ends", (i) => (i < 3 || (i > 1000 && i < 1100) || i === 2222 || i > 4070 ? Number.NaN : sine(i)), 3, 0.6],
+      ["a cycle with -0, +0, ±Inf and a NaN payload among its codes", (i) => (i % 500 === 7 ? -0 : i % 500 === 8 ? 0 : i === 1234 ? Number.POSITIVE_INFINITY : i === 1235 ? Number.NEGATIVE_INFINITY : i === 3000 ? fromBits([0x7fa00001])[0]! : sine(i)), 3, 0.6],
+      // (The quantum is found among the smallest values of the first 1024: an off-grid value
+      // among them, like 1e-30 there, leaves the block to the bit patterns.)
+      ["a cycle with values off the grid (kept whole)", (i) => (i % 100 === 50 ? sine(i) + q / 3 : i % 333 === 1 && i > 1024 ? 1e-30 : sine(i)), 3, 0.6],
+      ["the largest codes of a 24-bit converter (±2^23)", (i) => onGrid(1999.9 * Math.sin((2 * Math.PI * i) / 4000) + 0.2 * gauss(8, 9, i)), 3, 0.6],
+    ];
+    for (const [name, f, transform, ratio] of cases) {
+      it(`round-trips ${name} bit for bit, at every length`, () => {
+        const a = Float32Array.from({ length: BLOCK_SAMPLES }, (_, i) => f(i));
+        for (const n of [1, 2, 31, 32, 33, 64, 600, 1000, BLOCK_SAMPLES - 1]) roundTrip(a, n);
+        const row = roundTrip(a, BLOCK_SAMPLES);
+        expect(transformOf(row)).toBe(transform);
+        expect(row.byteLength).toBeLessThan(BLOCK_SAMPLES * 4 * ratio);
+      });
+    }
+
+    it("falls back to the bit patterns, losslessly, when the grid does not hold or does not pay", () => {
+      // Most samples off any grid: a quantum is found among the smallest, but too many miss it.
+      const mixed = Float32Array.from({ length: BLOCK_SAMPLES }, (_, i) => (i % 4 === 0 ? sine(i) : sine(i) + 0.0001 * Math.sin(i)));
+      expect([0, 1]).toContain(transformOf(roundTrip(mixed, BLOCK_SAMPLES)));
+      // Far from zero on a grid coarser than nothing: a temperature's codes are its float32 steps.
+      const warm = Float32Array.from({ length: BLOCK_SAMPLES }, (_, i) => 88 + Math.round(gauss(7, 1, i) * 100) * 2 ** -17);
+      expect(transformOf(roundTrip(warm, BLOCK_SAMPLES))).toBe(0);
+    });
+  });
+
   it("decodes into the caller's array only when it has room for the whole last group", () => {
     const a = Float32Array.from({ length: BLOCK_SAMPLES }, (_, i) => 20 + i / 64);
     const row = packBlock(a, BLOCK_SAMPLES);
