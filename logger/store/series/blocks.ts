@@ -1,4 +1,4 @@
-import { MAX_VALUES, packInts, packedBound, unpackInts } from "./packing.ts";
+import { MAX_VALUES, packInts, packedBound, unpackCodes, unpackInts } from "./packing.ts";
 import { findQuantum, toCodes } from "./quantum.ts";
 
 // Layout of one stored row: raw samples or rollup buckets of one variable, addressed by a
@@ -248,18 +248,7 @@ function unpackBlock(b: Uint8Array, n: number, out: Int32Array): void {
   }
   const e = b[4]! | (b[5]! << 8);
   const q = new DataView(b.buffer, b.byteOffset + 8, 8).getFloat64(0, true);
-  const at = unpackInts(b, words, CODES_AT, n, out, false);
-  // The codes times the quantum, written as float32 over the codes (two loops, no branch per sample).
-  const f = new Float32Array(out.buffer, out.byteOffset, n);
-  if (t === CODES) {
-    for (let i = 0; i < n; i++) f[i] = out[i]! * q;
-  } else {
-    let k = 0;
-    for (let i = 0; i < n; i++) {
-      k = (k + out[i]!) | 0;
-      f[i] = k * q;
-    }
-  }
+  const at = unpackCodes(b, words, CODES_AT, n, new Float32Array(out.buffer, out.byteOffset, out.length), q, t === CODES_DELTA2);
   // Exceptions: their bit patterns as they were.
   const valuesAt = (at + 2 * e + 3) >> 2;
   for (let j = 0; j < e; j++) out[b[at + 2 * j]! | (b[at + 2 * j + 1]! << 8)] = words[valuesAt + j]!;
