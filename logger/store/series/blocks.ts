@@ -100,6 +100,8 @@ export function packBlock(samples: Float32Array, length: number): Uint8Array {
     const other = packWith(scratch2, ints, length, SIGN_LAST);
     if (other < end) (buf = scratch2), (end = other);
   }
+  const lpc = packPredicted(bits, length);
+  if (lpc > 0 && lpc < end) (buf = lpcScratch), (end = lpc);
   if (end >= length * 4) return encodeBlock(samples, length);
   return finish(buf, end);
 }
@@ -108,6 +110,85 @@ const DELTA = 0;
 const SIGN_LAST = 1;
 const CODES = 2;
 const CODES_DELTA2 = 3;
+/**
+ * PREDICTED: u16 a1, u16 a2 (int16, ×4096), then one stream: the running sum of what a linear
+ * predictor of order 2 on the bit patterns' differences leaves, d[i] − (a1·d[i−1] + a2·d[i−2]) / 4096
+ * (int32 arithmetic, wrapping as it may: the reader computes the same). Its coefficients are fitted
+ * to the block (least squares): a tone far from zero frequency — a pump's ripple — whose steps
+ * repeat with a period of a few samples is mostly predicted, where plain differences see its
+ * whole swing every sample.
+ */
+const PREDICTED = 4;
+const LPC_SHIFT = 12;
+/** Differences wider than this are left out of the fit. */
+const FIT_MAX = 1 << 22;
+const lpcScratch = new Uint8Array(8 + packedBound(BLOCK_SAMPLES) + 4);
+
+/** Packs the block with a fitted predictor into lpcScratch when its residuals look shorter than plain differences; else 0. */
+function packPredicted(bits: Int32Array, n: number): number {
+  if (n < 64) return 0;
+  // Least squares for d[i] ≈ a1·d[i−1] + a2·d[i−2] (float64 sums: the differences are small).
+  let s11 = 0, s12 = 0, s22 = 0, s01 = 0, s02 = 0;
+  let plain = 0;
+  // Fitted and judged on a probe of the block's first part; packed whole only when it pays there.
+  const probe = n < PROBE * 2 ? n : PROBE * 2;
+  for (let i = 3; i < probe; i++) {
+    const d0 = (bits[i]! - bits[i - 1]!) | 0;
+    const d1 = (bits[i - 1]! - bits[i - 2]!) | 0;
+    const d2 = (bits[i - 2]! - bits[i - 3]!) | 0;
+    plain += lengthOf(d0);
+    // The edges of a gap, a spike, a jump to another power of two: fitted, they would decide
+    // the coefficients alone.
+    if ((d0 > FIT_MAX || d0 < -FIT_MAX) || (d1 > FIT_MAX || d1 < -FIT_MAX) || (d2 > FIT_MAX || d2 < -FIT_MAX)) continue;
+    s11 += d1 * d1;
+    s12 += d1 * d2;
+    s22 += d2 * d2;
+    s01 += d0 * d1;
+    s02 += d0 * d2;
+  }
+  const det = s11 * s22 - s12 * s12;
+  if (!(det > 0)) return 0;
+  const limit = 1 << 15;
+  const a1 = Math.max(-limit, Math.min(limit - 1, Math.round(((s01 * s22 - s02 * s12) / det) * (1 << LPC_SHIFT))));
+  const a2 = Math.max(-limit, Math.min(limit - 1, Math.round(((s02 * s11 - s01 * s12) / det) * (1 << LPC_SHIFT))));
+  // Worth packing only when clearly shorter (estimated as for codes).
+  if (residualsOf(bits, 3, probe, a1, a2) >= plain * 0.95) return 0;
+  // The running sum of the residuals: packing's own differences give them back.
+  let y = bits[0]!;
+  let d1 = 0;
+  let d2 = 0;
+  ints[0] = y;
+  for (let i = 1; i < n; i++) {
+    const d = (bits[i]! - bits[i - 1]!) | 0;
+    y = (y + d - ((Math.imul(a1, d1) + Math.imul(a2, d2)) >> LPC_SHIFT)) | 0;
+    ints[i] = y;
+    d2 = d1;
+    d1 = d;
+  }
+  const b = lpcScratch;
+  b[0] = CODEC_BLOCK;
+  b[1] = PREDICTED;
+  b[2] = n & 0xff;
+  b[3] = n >>> 8;
+  b[4] = a1 & 0xff;
+  b[5] = (a1 >>> 8) & 0xff;
+  b[6] = a2 & 0xff;
+  b[7] = (a2 >>> 8) & 0xff;
+  return packInts(ints, n, b, 8);
+}
+
+/** Sum of the bit lengths of the predictor's residuals for samples from..to (from ≥ 3). */
+function residualsOf(bits: Int32Array, from: number, to: number, a1: number, a2: number): number {
+  let cost = 0;
+  for (let i = from; i < to; i++) {
+    const d = (bits[i]! - bits[i - 1]!) | 0;
+    const d1 = (bits[i - 1]! - bits[i - 2]!) | 0;
+    const d2 = (bits[i - 2]! - bits[i - 3]!) | 0;
+    cost += lengthOf((d - ((Math.imul(a1, d1) + Math.imul(a2, d2)) >> LPC_SHIFT)) | 0);
+  }
+  return cost;
+}
+
 /** Where a CODES block's stream starts: after its header and quantum. */
 const CODES_AT = 16;
 
@@ -235,7 +316,7 @@ export function decodeBlockInto(bytes: Uint8Array, into: Float32Array): number {
 /** A packed raw block's length, after checking its header. */
 function checkBlock(b: Uint8Array): number {
   if (b[0] !== CODEC_BLOCK) throw new Error(`Series row: codec ${b[0]} is not a raw block's`);
-  if (b[1]! > CODES_DELTA2) throw new Error(`Series row: unknown transform ${b[1]} of a raw block`);
+  if (b[1]! > PREDICTED) throw new Error(`Series row: unknown transform ${b[1]} of a raw block`);
   return b[2]! | (b[3]! << 8);
 }
 
@@ -246,12 +327,35 @@ function unpackBlock(b: Uint8Array, n: number, out: Int32Array): void {
     unpackInts(b, words, 4, n, out, t === SIGN_LAST);
     return;
   }
+  if (t === PREDICTED) {
+    unpackPredicted(b, words, n, out);
+    return;
+  }
   const e = b[4]! | (b[5]! << 8);
   const q = new DataView(b.buffer, b.byteOffset + 8, 8).getFloat64(0, true);
   const at = unpackCodes(b, words, CODES_AT, n, new Float32Array(out.buffer, out.byteOffset, out.length), q, t === CODES_DELTA2);
   // Exceptions: their bit patterns as they were.
   const valuesAt = (at + 2 * e + 3) >> 2;
   for (let j = 0; j < e; j++) out[b[at + 2 * j]! | (b[at + 2 * j + 1]! << 8)] = words[valuesAt + j]!;
+}
+
+function unpackPredicted(b: Uint8Array, words: Int32Array, n: number, out: Int32Array): void {
+  const a1 = ((b[4]! | (b[5]! << 8)) << 16) >> 16;
+  const a2 = ((b[6]! | (b[7]! << 8)) << 16) >> 16;
+  unpackInts(b, words, 8, n, out, false);
+  let prev = out[0]!;
+  let x = prev;
+  let d1 = 0;
+  let d2 = 0;
+  for (let i = 1; i < n; i++) {
+    const y = out[i]!;
+    const d = (y - prev + ((Math.imul(a1, d1) + Math.imul(a2, d2)) >> LPC_SHIFT)) | 0;
+    prev = y;
+    x = (x + d) | 0;
+    out[i] = x;
+    d2 = d1;
+    d1 = d;
+  }
 }
 
 // Decoded blocks are cut from shared 1 MB buffers, not zeroed (every value a block shows is

@@ -161,6 +161,28 @@ describe("series codec: raw blocks", () => {
     });
   });
 
+  describe("a tone far from zero frequency packed with a fitted predictor", () => {
+    // A pump's ripple at 0.4 of the sample rate on a pressure's set point, noise on a 24-bit grid.
+    const ripple = (i: number) => 3.3 + 0.04 * Math.sin(2 * Math.PI * 0.4 * i) + 0.003 * gauss(12, 13, i);
+    const cases: Array<[string, (i: number) => number, number]> = [
+      ["a ripple", ripple, 0.6],
+      ["a ripple across a power of two, with gaps", (i) => ((i > 700 && i < 760) || i === 3001 ? Number.NaN : i > 2000 ? ripple(i) + 0.7 : ripple(i)), 0.7],
+      // Wide differences: the predictor's products wrap around in int32, on both sides alike.
+      ["a ripple with spikes (wrapping products)", (i) => ripple(i) + (i % 200 === 0 ? 3e20 : 0), 0.7],
+    ];
+    for (const [name, f, ratio] of cases) {
+      it(`round-trips ${name} bit for bit, at every length`, () => {
+        const a = Float32Array.from({ length: BLOCK_SAMPLES }, (_, i) => f(i));
+        for (const n of [1, 2, 31, 33, 63, 64, 65, 600, BLOCK_SAMPLES - 1]) roundTrip(a, n);
+        const row = roundTrip(a, BLOCK_SAMPLES);
+        if (ratio < 1) {
+          expect(row[1]).toBe(4);
+          expect(row.byteLength).toBeLessThan(BLOCK_SAMPLES * 4 * ratio);
+        }
+      });
+    }
+  });
+
   it("decodes into the caller's array only when it has room for the whole last group", () => {
     const a = Float32Array.from({ length: BLOCK_SAMPLES }, (_, i) => 20 + i / 64);
     const row = packBlock(a, BLOCK_SAMPLES);
