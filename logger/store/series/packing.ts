@@ -172,6 +172,28 @@ export function unpackInts(bytes: Uint8Array, words: Int32Array, at: number, n: 
   let p = words[(at + 4) >> 2]!;
   for (let g = 0, o = 0; g < groups; g++, o += GROUP) {
     const w = bytes[widthsAt + g]!;
+    if (nextException < o + GROUP && manyIn(bytes, positionsAt, e, exceptions, o + GROUP)) {
+      // Many exceptions in the group (a rollup chunk's noisy sums): unpacked, patched, then
+      // zigzag and delta undone — cheaper than moving the rest of the group for each.
+      if (w === 0) out.fill(0, o, o + GROUP);
+      else UNPACK[w]!(words, wi, out, o);
+      wi += w;
+      while (nextException < o + GROUP) {
+        out[nextException] = words[(valuesAt >> 2) + e]!;
+        e++;
+        nextException = e < exceptions ? bytes[positionsAt + 2 * e]! | (bytes[positionsAt + 2 * e + 1]! << 8) : NONE;
+      }
+      const end = o + GROUP < n ? o + GROUP : n;
+      if (signLast) {
+        for (let i = o; i < end; i++) {
+          p = (p + unzigzag(out[i]!)) | 0;
+          out[i] = signFirst(p);
+        }
+      } else {
+        for (let i = o; i < end; i++) out[i] = p = (p + unzigzag(out[i]!)) | 0;
+      }
+      continue;
+    }
     // Unpack, undo zigzag and delta in one pass (a last, partial group too: out has room for it,
     // and its padding decodes to repeats of the last value).
     if (w === 0) out.fill(signLast ? signFirst(p) : p, o, o + GROUP);
@@ -198,6 +220,32 @@ export function unpackInts(bytes: Uint8Array, words: Int32Array, at: number, n: 
     }
   }
   return valuesAt + 4 * exceptions;
+}
+
+/** Exceptions a group can have before it is cheaper to unpack it apart than to move the rest of it for each. */
+const FEW = 2;
+
+/** Whether more than FEW exceptions from the e-th on lie before `end`. */
+function manyIn(bytes: Uint8Array, positionsAt: number, e: number, exceptions: number, end: number): boolean {
+  const k = e + FEW;
+  return k < exceptions && (bytes[positionsAt + 2 * k]! | (bytes[positionsAt + 2 * k + 1]! << 8)) < end;
+}
+
+type Unpack = (words: Int32Array, wi: number, out: Int32Array, o: number) => void;
+
+/** One function per width that only unpacks a group (straight-line, like RUNS). */
+const UNPACK: Array<Unpack | null> = Array.from({ length: 33 }, (_, w) => (w === 0 ? null : unpackOf(w)));
+
+function unpackOf(w: number): Unpack {
+  const mask = maskOf(w);
+  let code = "let c = words[wi];\n";
+  for (let j = 0, bit = 0; j < GROUP; j++, bit += w) {
+    const k = bit >>> 5;
+    const sh = bit & 31;
+    if (sh + w > 32) code += `out[o + ${j}] = ((c >>> ${sh}) | ((c = words[wi + ${k + 1}]) << ${32 - sh})) & ${mask};\n`;
+    else code += `out[o + ${j}] = ${sh === 0 ? "c" : `(c >>> ${sh})`} & ${mask};\n${sh + w === 32 && j < GROUP - 1 ? `c = words[wi + ${k + 1}];\n` : ""}`;
+  }
+  return new Function("words", "wi", "out", "o", code) as Unpack;
 }
 
 const unzigzag = (r: number) => (r >>> 1) ^ (0 - (r & 1));
