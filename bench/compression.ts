@@ -280,7 +280,7 @@ function zstdReference(blocks: Float32Array[]): { bytes: number; decode: number 
 // ---- report ----
 
 const NOTES =
-  "Reading the figures: bytes per sample depend on the signal (docs/storage.md, \"Bytes per sample by kind of signal\"): strain, speed and vibration are packed as their converter's codes, the pressures' pump ripple with a fitted predictor, temperatures as their bit patterns' differences (their noise fills ~13 of 24 bits). " +
+  "Reading the figures: bytes per sample depend on the signal (docs/storage.md, \"Bytes per sample by kind of signal\"): strain and vibration are packed as their converter's codes, the pressures' pump ripple with a fitted predictor, temperatures and most of the speed as their bit patterns' differences (see the decode rows for the share of each). " +
   "Raw decode is judged against 500 M samples per CPU-second; on this shared 2-core machine under load a mere copy of plain rows into new memory — what a plain read costs — ran at the rate printed beside it, so the absolute figures are the machine's as much as the code's. " +
   "Query p50s: packed and plain asked the same windows in turn; on PostgreSQL packed rows are faster to fetch (fewer bytes, less hex decoding by the driver).";
 
