@@ -18,7 +18,7 @@ import { DatabaseSync } from "node:sqlite";
 import { constants as zc, zstdCompressSync, zstdDecompressSync } from "node:zlib";
 import { resolveSim } from "../logger/sim/options.ts";
 import { buildRig } from "../logger/sim/rig.ts";
-import { BLOCK_SAMPLES, decodeBlock } from "../logger/store/series/blocks.ts";
+import { BLOCK_ROOM, BLOCK_SAMPLES, decodeBlock, decodeBlockInto } from "../logger/store/series/blocks.ts";
 import { PgSeries } from "../logger/store/series/pg.ts";
 import { planQuery, trackColumns } from "../logger/store/series/query.ts";
 import { SeriesStore } from "../logger/store/series/store.ts";
@@ -280,7 +280,7 @@ function zstdReference(blocks: Float32Array[]): { bytes: number; decode: number 
 // ---- report ----
 
 const NOTES =
-  "Reading the figures: the bench's 16 channels miss ≤ 2.4 bytes per sample because four strain channels and the vibration channel hold noise at nearly full float32 resolution (3.9–4.1 bytes; byte-shuffle + zstd does no better on them, see its rows); the temperature channels reach 2.1. " +
+  "Reading the figures: bytes per sample depend on the signal (docs/storage.md, \"Bytes per sample by kind of signal\"): strain and vibration are packed as their converter's codes, the pressures' pump ripple with a fitted predictor, temperatures and most of the speed as their bit patterns' differences (see the decode rows for the share of each). " +
   "Raw decode is judged against 500 M samples per CPU-second; on this shared 2-core machine under load a mere copy of plain rows into new memory — what a plain read costs — ran at the rate printed beside it, so the absolute figures are the machine's as much as the code's. " +
   "Query p50s: packed and plain asked the same windows in turn; on PostgreSQL packed rows are faster to fetch (fewer bytes, less hex decoding by the driver).";
 
@@ -415,6 +415,9 @@ try {
   say("raw decode…");
   let hot = { samples: 0, cpu: 0 };
   let all = { samples: 0, cpu: 0 };
+  let hotInto = { samples: 0, cpu: 0 };
+  const into = new Float32Array(BLOCK_ROOM);
+  const TRANSFORMS = ["delta", "sign-last", "codes", "codes, 2nd differences", "predicted"];
   const zstdRows: Array<[string, number, number]> = [];
   for (const k of KINDS) {
     const stored = await rawRows(fileKinds, k.kind);
@@ -423,18 +426,23 @@ try {
     const someSamples = some.reduce((n, b) => n + decodeBlock(b).length, 0);
     const inCache = rate(some, someSamples, DECODE_REPEAT, decodeBlock);
     const streaming = rate(stored, samples, 1, decodeBlock);
+    const intoHot = rate(some, someSamples, DECODE_REPEAT, (b) => decodeBlockInto(b, into));
+    hotInto = { samples: hotInto.samples + someSamples, cpu: hotInto.cpu + someSamples / intoHot };
     hot = { samples: hot.samples + someSamples, cpu: hot.cpu + someSamples / inCache };
     all = { samples: all.samples + samples, cpu: all.cpu + samples / streaming };
     const z = zstdReference(stored.slice(0, ZSTD_BLOCKS).map((b) => decodeBlock(b).slice()));
     const ours = stored.slice(0, ZSTD_BLOCKS).reduce((n, b) => n + b.byteLength, 0) / (Math.min(ZSTD_BLOCKS, stored.length) * BLOCK_SAMPLES);
     zstdRows.push([k.kind, z.bytes / ours, z.decode]);
-    row(`Raw decode, ${k.kind} (${stored.filter((b) => b.byteLength % 4 !== 0).length} of ${stored.length} blocks packed): M samples per CPU-second, rows in cache / all rows streamed from memory`, [f(inCache / 1e6, 0), f(streaming / 1e6, 0)]);
+    const packed = stored.filter((b) => b.byteLength % 4 !== 0);
+    const used = TRANSFORMS.map((name, t) => [name, packed.filter((b) => b[1] === t).length] as const).filter(([, n]) => n > 0);
+    row(`Raw decode, ${k.kind} (${packed.length} of ${stored.length} blocks packed: ${used.map(([name, n]) => `${Math.round((100 * n) / packed.length)} % ${name}`).join(", ")}): M samples per CPU-second, rows in cache / all rows streamed from memory`, [f(inCache / 1e6, 0), f(streaming / 1e6, 0)]);
   }
   const plainRows = await rawRows(filePlain, "temperature");
   const plainSome = plainRows.slice(plainRows.length >> 1, (plainRows.length >> 1) + DECODE_ROWS);
   const copyHot = rate(plainSome, plainSome.length * BLOCK_SAMPLES, DECODE_REPEAT, (b) => b.slice());
   const copyAll = rate(plainRows, plainRows.length * BLOCK_SAMPLES, 1, (b) => b.slice());
   row("Raw decode, all five kinds: M samples per CPU-second, rows in cache / streamed", [f(hot.samples / hot.cpu / 1e6, 0), f(all.samples / all.cpu / 1e6, 0)], "≥ 500 (in cache)", hot.samples / hot.cpu >= 500e6);
+  row("… decoded into one reused array (decodeBlockInto, as an export can), all five kinds, rows in cache", [f(hotInto.samples / hotInto.cpu / 1e6, 0)]);
   row("… for scale: copying plain rows into new memory (a plain read's work), M samples per CPU-second, in cache / streamed", [f(copyHot / 1e6, 0), f(copyAll / 1e6, 0)]);
   for (const [kind, ratio, zdec] of zstdRows) {
     row(`… byte-shuffle + zstd 3 (node:zlib, not used), ${kind}: raw bytes vs ours, decode M samples/s`, [`${f(ratio)}×`, f(zdec / 1e6, 0)]);

@@ -70,6 +70,18 @@ export function pressure(c: SignalContext, base: number, step: number): Fill {
   };
 }
 
+/**
+ * Noise of a strain gauge bridge's amplifier, µm/m rms: of the order of 0.1 µV/V at tens of Hz of
+ * bandwidth, 0.2 µm/m at gauge factor 2 — about 840 LSB of the bench's 24-bit converter on its
+ * ±2000 µm/m range (12–13 effective bits: the amplifier, not the converter, limits a bridge).
+ * Until issue 29's second part this was ±2 % of the cycle's amplitude (2.4–4.2 µm/m rms on the
+ * bench's gauges, 12–21 times more), far above a bridge amplifier's noise (docs/storage.md,
+ * "The simulator's signals").
+ */
+export const STRAIN_NOISE_RMS = 0.2;
+/** Triangular noise in [-1, 1] has an rms of 1/√6. */
+const TRIANGULAR_RMS = 1 / Math.sqrt(6);
+
 /** Strain under cyclic loading (a fatigue test at 0.5 Hz) with a slowly creeping mean. */
 export function strain(c: SignalContext, amplitude: number): Fill {
   const r = hz(c);
@@ -79,7 +91,7 @@ export function strain(c: SignalContext, amplitude: number): Fill {
     for (let i = 0; i < n; i++) {
       const g = start + i;
       const t = seconds(c, g);
-      out[i] = amplitude * Math.sin(2 * Math.PI * 0.5 * t + phase) + 0.1 * amplitude * smooth(c.seed, c.stream, g, creep) + 0.02 * amplitude * noise(c, g);
+      out[i] = amplitude * Math.sin(2 * Math.PI * 0.5 * t + phase) + 0.1 * amplitude * smooth(c.seed, c.stream, g, creep) + (STRAIN_NOISE_RMS / TRIANGULAR_RMS) * noise(c, g);
     }
   };
 }

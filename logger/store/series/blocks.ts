@@ -1,4 +1,5 @@
-import { MAX_VALUES, packInts, packedBound, unpackInts } from "./packing.ts";
+import { MAX_VALUES, packInts, packedBound, unpackCodes, unpackInts } from "./packing.ts";
+import { findQuantum, toCodes } from "./quantum.ts";
 
 // Layout of one stored row: raw samples or rollup buckets of one variable, addressed by a
 // computed rowid so that one B-tree lookup finds it and a variable's rows are contiguous.
@@ -66,13 +67,30 @@ const ints2 = new Int32Array(MAX_VALUES);
 /**
  * A complete block for storage: packed, or plain when packing would not make it smaller
  * (white noise at full float32 resolution does not compress).
- * Packed: u8 CODEC_BLOCK, u8 transform, u16 length, the samples' bit patterns as one stream —
- * as they are (DELTA), or with the sign bit moved to the bottom (SIGN_LAST) when that packs
- * smaller: a signal swinging around zero then changes only low bits where it changes sign.
+ * Packed: u8 CODEC_BLOCK, u8 transform, u16 length, then
+ * * DELTA, SIGN_LAST: the samples' bit patterns as one stream — as they are, or with the sign bit
+ *   moved to the bottom when that packs smaller: a signal swinging around zero then changes only
+ *   low bits where it changes sign;
+ * * CODES, CODES_DELTA2 (a converter's samples, quantum.ts): u16 exceptions, u16 0, f64 quantum,
+ *   the codes as one stream (CODES_DELTA2: their first differences, so that packing stores
+ *   second differences — a swing's large steps change slowly), the exceptions' u16 positions
+ *   (padded) and u32 bit patterns. Tried when the block has a quantum; the smaller wins.
+ * (Second differences of bit patterns were tried too: no smaller on any of the simulator's
+ * signals — a float32's bit pattern is linear in its value only within a power of two.)
  */
 export function packBlock(samples: Float32Array, length: number): Uint8Array {
   const bits = new Int32Array(samples.buffer, samples.byteOffset, length);
-  const end = packWith(scratch, bits, length, DELTA);
+  // Codes when they look shorter than the bit patterns (estimated in a pass each: packing both
+  // ways made ingest's packing 3× slower).
+  // The quantum from the block's first quarter (a converter's block shows it there as well as
+  // anywhere), checked on all of it below.
+  const q = findQuantum(samples, length < PROBE * 2 ? length : PROBE * 2);
+  if (q > 0) {
+    const coded = packCodes(samples, bits, length, q);
+    if (coded > 0) return coded >= length * 4 ? encodeBlock(samples, length) : finish(codesScratch, coded);
+  }
+  let buf = scratch;
+  let end = packWith(scratch, bits, length, DELTA);
   // Only a block that packed poorly is worth a second try (it costs another pass).
   if (end > length * 3) {
     for (let i = 0; i < length; i++) {
@@ -80,14 +98,164 @@ export function packBlock(samples: Float32Array, length: number): Uint8Array {
       ints[i] = (v << 1) | (v >>> 31);
     }
     const other = packWith(scratch2, ints, length, SIGN_LAST);
-    if (other < end) return other >= length * 4 ? encodeBlock(samples, length) : finish(scratch2, other);
+    if (other < end) (buf = scratch2), (end = other);
   }
+  const lpc = packPredicted(bits, length);
+  if (lpc > 0 && lpc < end) (buf = lpcScratch), (end = lpc);
   if (end >= length * 4) return encodeBlock(samples, length);
-  return finish(scratch, end);
+  return finish(buf, end);
 }
 
 const DELTA = 0;
 const SIGN_LAST = 1;
+const CODES = 2;
+const CODES_DELTA2 = 3;
+/**
+ * PREDICTED: u16 a1, u16 a2 (int16, ×4096), then one stream: the running sum of what a linear
+ * predictor of order 2 on the bit patterns' differences leaves, d[i] − (a1·d[i−1] + a2·d[i−2]) / 4096
+ * (int32 arithmetic, wrapping as it may: the reader computes the same). Its coefficients are fitted
+ * to the block (least squares): a tone far from zero frequency — a pump's ripple — whose steps
+ * repeat with a period of a few samples is mostly predicted, where plain differences see its
+ * whole swing every sample.
+ */
+const PREDICTED = 4;
+const LPC_SHIFT = 12;
+/** Differences wider than this are left out of the fit. */
+const FIT_MAX = 1 << 22;
+const lpcScratch = new Uint8Array(8 + packedBound(BLOCK_SAMPLES) + 4);
+
+/** Packs the block with a fitted predictor into lpcScratch when its residuals look shorter than plain differences; else 0. */
+function packPredicted(bits: Int32Array, n: number): number {
+  if (n < 64) return 0;
+  // Least squares for d[i] ≈ a1·d[i−1] + a2·d[i−2] (float64 sums: the differences are small).
+  let s11 = 0, s12 = 0, s22 = 0, s01 = 0, s02 = 0;
+  let plain = 0;
+  // Fitted and judged on a probe of the block's first part; packed whole only when it pays there.
+  const probe = n < PROBE * 2 ? n : PROBE * 2;
+  for (let i = 3; i < probe; i++) {
+    const d0 = (bits[i]! - bits[i - 1]!) | 0;
+    const d1 = (bits[i - 1]! - bits[i - 2]!) | 0;
+    const d2 = (bits[i - 2]! - bits[i - 3]!) | 0;
+    plain += lengthOf(d0);
+    // The edges of a gap, a spike, a jump to another power of two: fitted, they would decide
+    // the coefficients alone.
+    if ((d0 > FIT_MAX || d0 < -FIT_MAX) || (d1 > FIT_MAX || d1 < -FIT_MAX) || (d2 > FIT_MAX || d2 < -FIT_MAX)) continue;
+    s11 += d1 * d1;
+    s12 += d1 * d2;
+    s22 += d2 * d2;
+    s01 += d0 * d1;
+    s02 += d0 * d2;
+  }
+  const det = s11 * s22 - s12 * s12;
+  if (!(det > 0)) return 0;
+  const limit = 1 << 15;
+  const a1 = Math.max(-limit, Math.min(limit - 1, Math.round(((s01 * s22 - s02 * s12) / det) * (1 << LPC_SHIFT))));
+  const a2 = Math.max(-limit, Math.min(limit - 1, Math.round(((s02 * s11 - s01 * s12) / det) * (1 << LPC_SHIFT))));
+  // Worth packing only when clearly shorter (estimated as for codes).
+  if (residualsOf(bits, 3, probe, a1, a2) >= plain * 0.95) return 0;
+  // The running sum of the residuals: packing's own differences give them back.
+  let y = bits[0]!;
+  let d1 = 0;
+  let d2 = 0;
+  ints[0] = y;
+  for (let i = 1; i < n; i++) {
+    const d = (bits[i]! - bits[i - 1]!) | 0;
+    y = (y + d - ((Math.imul(a1, d1) + Math.imul(a2, d2)) >> LPC_SHIFT)) | 0;
+    ints[i] = y;
+    d2 = d1;
+    d1 = d;
+  }
+  const b = lpcScratch;
+  b[0] = CODEC_BLOCK;
+  b[1] = PREDICTED;
+  b[2] = n & 0xff;
+  b[3] = n >>> 8;
+  b[4] = a1 & 0xff;
+  b[5] = (a1 >>> 8) & 0xff;
+  b[6] = a2 & 0xff;
+  b[7] = (a2 >>> 8) & 0xff;
+  return packInts(ints, n, b, 8);
+}
+
+/** Sum of the bit lengths of the predictor's residuals for samples from..to (from ≥ 3). */
+function residualsOf(bits: Int32Array, from: number, to: number, a1: number, a2: number): number {
+  let cost = 0;
+  for (let i = from; i < to; i++) {
+    const d = (bits[i]! - bits[i - 1]!) | 0;
+    const d1 = (bits[i - 1]! - bits[i - 2]!) | 0;
+    const d2 = (bits[i - 2]! - bits[i - 3]!) | 0;
+    cost += lengthOf((d - ((Math.imul(a1, d1) + Math.imul(a2, d2)) >> LPC_SHIFT)) | 0);
+  }
+  return cost;
+}
+
+/** Where a CODES block's stream starts: after its header and quantum. */
+const CODES_AT = 16;
+
+const codesScratch = new Uint8Array(CODES_AT + packedBound(BLOCK_SAMPLES) + 6 * BLOCK_SAMPLES + 8);
+const positions = new Uint16Array(BLOCK_SAMPLES);
+const whole = new Int32Array(BLOCK_SAMPLES);
+
+/** Bits of zigzag(d), d an int32. */
+const lengthOf = (d: number) => 32 - Math.clz32((d << 1) ^ (d >> 31));
+
+/** Samples probed before a whole block is turned into codes. */
+const PROBE = 512;
+
+/**
+ * Whether the codes in ints[0..n) (e of them exceptions) look shorter than the bit patterns'
+ * differences (DELTA; SIGN_LAST is rarely much better), by the sum of their bit lengths: false
+ * when not, else whether their second differences are (true) or their first (null).
+ */
+function codesPay(bits: Int32Array, n: number, e: number): boolean | null {
+  let one = 0;
+  let two = 0;
+  let plain = 0;
+  for (let i = 1, d0 = ints[0]!; i < n; i++) {
+    const d = (ints[i]! - ints[i - 1]!) | 0;
+    one += lengthOf(d);
+    two += lengthOf((d - d0) | 0);
+    plain += lengthOf((bits[i]! - bits[i - 1]!) | 0);
+    d0 = d;
+  }
+  // An exception costs its 48 bits besides.
+  if ((two < one ? two : one) + 48 * e >= plain) return false;
+  return two < one ? true : null;
+}
+
+/**
+ * Packs the block as codes on quantum q into codesScratch; returns its end, or 0 when too many
+ * samples are off the grid or the bit patterns look shorter.
+ */
+function packCodes(samples: Float32Array, bits: Int32Array, length: number, q: number): number {
+  // First a probe of the first PROBE samples: most blocks with a quantum that does not pay (a
+  // power of two: the float32's own steps, as in a temperature far from zero) stop here.
+  if (length > PROBE) {
+    const e = toCodes(samples, bits, PROBE, q, ints, positions, whole, PROBE >> 3);
+    if (e < 0 || codesPay(bits, PROBE, e) === false) return 0;
+  }
+  const e = toCodes(samples, bits, length, q, ints, positions, whole, length >> 3);
+  if (e < 0) return 0;
+  const second = codesPay(bits, length, e);
+  if (second === false) return 0;
+  if (second) for (let i = length - 1; i > 0; i--) ints[i] = (ints[i]! - ints[i - 1]!) | 0;
+  const b = codesScratch;
+  b[0] = CODEC_BLOCK;
+  b[1] = second ? CODES_DELTA2 : CODES;
+  b[2] = length & 0xff;
+  b[3] = length >>> 8;
+  b[4] = e & 0xff;
+  b[5] = e >>> 8;
+  b[6] = 0;
+  b[7] = 0;
+  new DataView(b.buffer, b.byteOffset + 8, 8).setFloat64(0, q, true);
+  let at = packInts(ints, length, b, CODES_AT);
+  new Uint16Array(b.buffer, b.byteOffset + at, e).set(positions.subarray(0, e));
+  b.fill(0, at + 2 * e, at + ((2 * e + 3) & ~3));
+  at += (2 * e + 3) & ~3;
+  new Int32Array(b.buffer, b.byteOffset + at, e).set(whole.subarray(0, e));
+  return at + 4 * e;
+}
 
 function packWith(out: Uint8Array, values: Int32Array, length: number, transform: number): number {
   out[0] = CODEC_BLOCK;
@@ -115,14 +283,79 @@ export function decodeBlock(bytes: Uint8Array): Float32Array {
     return new Float32Array(a.buffer, a.byteOffset, a.byteLength >> 2);
   }
   const b = aligned(bytes);
-  if (b[0] !== CODEC_BLOCK) throw new Error(`Series row: codec ${b[0]} is not a raw block's`);
-  const n = b[2]! | (b[3]! << 8);
+  const n = checkBlock(b);
   const room = Math.max(32, (n + 31) & ~31);
   const at = take(room);
   const out = new Int32Array(slab, at * 4, room);
-  if (b[1] !== DELTA && b[1] !== SIGN_LAST) throw new Error(`Series row: unknown transform ${b[1]} of a raw block`);
-  unpackInts(b, new Int32Array(b.buffer, b.byteOffset, b.byteLength >> 2), 4, n, out, b[1] === SIGN_LAST);
+  unpackBlock(b, n, out);
   return new Float32Array(slab, out.byteOffset, n);
+}
+
+/** Room decodeBlockInto needs for any block: BLOCK_SAMPLES up to a whole group of 32. */
+export const BLOCK_ROOM = (BLOCK_SAMPLES + 31) & ~31;
+
+/**
+ * A stored block, either form, decoded into the caller's array (at least BLOCK_ROOM long; what
+ * lies past the returned length is scratch): no array is made for it. Returns its length.
+ * For readers that go through many blocks once (exports): decodeBlock hands out a view that
+ * lives as long as the query.
+ */
+export function decodeBlockInto(bytes: Uint8Array, into: Float32Array): number {
+  if (!isPacked(bytes)) {
+    const n = bytes.byteLength >> 2;
+    new Uint8Array(into.buffer, into.byteOffset, n * 4).set(bytes);
+    return n;
+  }
+  const b = aligned(bytes);
+  const n = checkBlock(b);
+  if (into.length < ((n + 31) & ~31)) throw new Error(`decodeBlockInto: room for ${into.length} samples, the block needs ${(n + 31) & ~31}`);
+  unpackBlock(b, n, new Int32Array(into.buffer, into.byteOffset, into.length));
+  return n;
+}
+
+/** A packed raw block's length, after checking its header. */
+function checkBlock(b: Uint8Array): number {
+  if (b[0] !== CODEC_BLOCK) throw new Error(`Series row: codec ${b[0]} is not a raw block's`);
+  if (b[1]! > PREDICTED) throw new Error(`Series row: unknown transform ${b[1]} of a raw block`);
+  return b[2]! | (b[3]! << 8);
+}
+
+function unpackBlock(b: Uint8Array, n: number, out: Int32Array): void {
+  const t = b[1]!;
+  const words = new Int32Array(b.buffer, b.byteOffset, b.byteLength >> 2);
+  if (t < CODES) {
+    unpackInts(b, words, 4, n, out, t === SIGN_LAST);
+    return;
+  }
+  if (t === PREDICTED) {
+    unpackPredicted(b, words, n, out);
+    return;
+  }
+  const e = b[4]! | (b[5]! << 8);
+  const q = new DataView(b.buffer, b.byteOffset + 8, 8).getFloat64(0, true);
+  const at = unpackCodes(b, words, CODES_AT, n, new Float32Array(out.buffer, out.byteOffset, out.length), q, t === CODES_DELTA2);
+  // Exceptions: their bit patterns as they were.
+  const valuesAt = (at + 2 * e + 3) >> 2;
+  for (let j = 0; j < e; j++) out[b[at + 2 * j]! | (b[at + 2 * j + 1]! << 8)] = words[valuesAt + j]!;
+}
+
+function unpackPredicted(b: Uint8Array, words: Int32Array, n: number, out: Int32Array): void {
+  const a1 = ((b[4]! | (b[5]! << 8)) << 16) >> 16;
+  const a2 = ((b[6]! | (b[7]! << 8)) << 16) >> 16;
+  unpackInts(b, words, 8, n, out, false);
+  let prev = out[0]!;
+  let x = prev;
+  let d1 = 0;
+  let d2 = 0;
+  for (let i = 1; i < n; i++) {
+    const y = out[i]!;
+    const d = (y - prev + ((Math.imul(a1, d1) + Math.imul(a2, d2)) >> LPC_SHIFT)) | 0;
+    prev = y;
+    x = (x + d) | 0;
+    out[i] = x;
+    d2 = d1;
+    d1 = d;
+  }
 }
 
 // Decoded blocks are cut from shared 1 MB buffers, not zeroed (every value a block shows is

@@ -172,32 +172,83 @@ export function unpackInts(bytes: Uint8Array, words: Int32Array, at: number, n: 
   let p = words[(at + 4) >> 2]!;
   for (let g = 0, o = 0; g < groups; g++, o += GROUP) {
     const w = bytes[widthsAt + g]!;
-    if (nextException >= o + GROUP) {
-      // The common case, in one pass: unpack, undo zigzag and delta (a last, partial group
-      // too: out has room for it, and its padding decodes to repeats of the last value).
-      if (w === 0) out.fill(signLast ? signFirst(p) : p, o, o + GROUP);
-      else p = runs[w]!(words, wi, out, o, p);
+    if (nextException < o + GROUP && manyIn(bytes, positionsAt, e, exceptions, o + GROUP)) {
+      // Many exceptions in the group (a rollup chunk's noisy sums): unpacked, patched, then
+      // zigzag and delta undone — cheaper than moving the rest of the group for each.
+      if (w === 0) out.fill(0, o, o + GROUP);
+      else UNPACK[w]!(words, wi, out, o);
       wi += w;
+      while (nextException < o + GROUP) {
+        out[nextException] = words[(valuesAt >> 2) + e]!;
+        e++;
+        nextException = e < exceptions ? bytes[positionsAt + 2 * e]! | (bytes[positionsAt + 2 * e + 1]! << 8) : NONE;
+      }
+      const end = o + GROUP < n ? o + GROUP : n;
+      if (signLast) {
+        for (let i = o; i < end; i++) {
+          p = (p + unzigzag(out[i]!)) | 0;
+          out[i] = signFirst(p);
+        }
+      } else {
+        for (let i = o; i < end; i++) out[i] = p = (p + unzigzag(out[i]!)) | 0;
+      }
       continue;
     }
-    if (w === 0) out.fill(0, o, o + GROUP);
-    else unpackGroup(words, wi, w, out, o);
+    // Unpack, undo zigzag and delta in one pass (a last, partial group too: out has room for it,
+    // and its padding decodes to repeats of the last value).
+    if (w === 0) out.fill(signLast ? signFirst(p) : p, o, o + GROUP);
+    else p = runs[w]!(words, wi, out, o, p);
     wi += w;
-    // Exceptions of this group replace what was packed for them.
+    // An exception's low w bits were packed and added up as its residual: every value from it
+    // to the group's end is off by the rest of the whole residual, and is moved by that. (Cheaper
+    // than a second, slower path for a group with exceptions: a strain cycle's zero crossings
+    // put one in most groups.)
     while (nextException < o + GROUP) {
-      out[nextException] = words[(valuesAt >> 2) + e]!;
+      const whole = words[(valuesAt >> 2) + e]!;
+      const d = (unzigzag(whole) - unzigzag(whole & maskOf(w))) | 0;
+      if (signLast) {
+        for (let i = nextException; i < o + GROUP; i++) {
+          const x = out[i]!;
+          out[i] = signFirst((((x << 1) | (x >>> 31)) + d) | 0);
+        }
+      } else {
+        for (let i = nextException; i < o + GROUP; i++) out[i] = (out[i]! + d) | 0;
+      }
+      p = (p + d) | 0;
       e++;
       nextException = e < exceptions ? bytes[positionsAt + 2 * e]! | (bytes[positionsAt + 2 * e + 1]! << 8) : NONE;
-    }
-    const end = o + GROUP < n ? o + GROUP : n;
-    for (let i = o; i < end; i++) {
-      const r = out[i]!;
-      p = (p + ((r >>> 1) ^ (0 - (r & 1)))) | 0;
-      out[i] = signLast ? signFirst(p) : p;
     }
   }
   return valuesAt + 4 * exceptions;
 }
+
+/** Exceptions a group can have before it is cheaper to unpack it apart than to move the rest of it for each. */
+const FEW = 2;
+
+/** Whether more than FEW exceptions from the e-th on lie before `end`. */
+function manyIn(bytes: Uint8Array, positionsAt: number, e: number, exceptions: number, end: number): boolean {
+  const k = e + FEW;
+  return k < exceptions && (bytes[positionsAt + 2 * k]! | (bytes[positionsAt + 2 * k + 1]! << 8)) < end;
+}
+
+type Unpack = (words: Int32Array, wi: number, out: Int32Array, o: number) => void;
+
+/** One function per width that only unpacks a group (straight-line, like RUNS). */
+const UNPACK: Array<Unpack | null> = Array.from({ length: 33 }, (_, w) => (w === 0 ? null : unpackOf(w)));
+
+function unpackOf(w: number): Unpack {
+  const mask = maskOf(w);
+  let code = "let c = words[wi];\n";
+  for (let j = 0, bit = 0; j < GROUP; j++, bit += w) {
+    const k = bit >>> 5;
+    const sh = bit & 31;
+    if (sh + w > 32) code += `out[o + ${j}] = ((c >>> ${sh}) | ((c = words[wi + ${k + 1}]) << ${32 - sh})) & ${mask};\n`;
+    else code += `out[o + ${j}] = ${sh === 0 ? "c" : `(c >>> ${sh})`} & ${mask};\n${sh + w === 32 && j < GROUP - 1 ? `c = words[wi + ${k + 1}];\n` : ""}`;
+  }
+  return new Function("words", "wi", "out", "o", code) as Unpack;
+}
+
+const unzigzag = (r: number) => (r >>> 1) ^ (0 - (r & 1));
 
 /** Moves the sign bit back from the bottom to the top (the inverse of signLast's packing). */
 const signFirst = (v: number) => (v >>> 1) | (v << 31);
@@ -228,18 +279,75 @@ function runOf(w: number, signLast: boolean): Run {
   return new Function("words", "wi", "out", "o", "p", `${code}return p;`) as Run;
 }
 
-function unpackGroup(words: Int32Array, wi: number, w: number, out: Int32Array, o: number): void {
+type CodesRun = (words: Int32Array, wi: number, f: Float32Array, o: number, p: number, q: number, k: Int32Array) => number;
+
+/**
+ * Like RUNS, for a stream of a converter's codes (blocks.ts, quantum.ts): each value is written
+ * as code × q into a float32 array in the same pass, not stored as an integer and read back.
+ * CODES_RUNS: the stream holds the codes; CODES2_RUNS: their first differences, added up in k[0].
+ */
+const CODES_RUNS: Array<CodesRun | null> = Array.from({ length: 33 }, (_, w) => (w === 0 ? null : codesRunOf(w, false)));
+const CODES2_RUNS: Array<CodesRun | null> = Array.from({ length: 33 }, (_, w) => (w === 0 ? null : codesRunOf(w, true)));
+
+function codesRunOf(w: number, second: boolean): CodesRun {
   const mask = maskOf(w);
-  let cur = words[wi]!;
-  let sh = 0;
-  for (let j = 0; j < GROUP; j++) {
-    let v = cur >>> sh;
-    sh += w;
-    if (sh >= 32) {
-      sh -= 32;
-      cur = words[++wi]!;
-      if (sh > 0) v |= cur << (w - sh);
-    }
-    out[o + j] = v & mask;
+  let code = `let c = words[wi];\nlet v = 0;\n${second ? "let s = k[0];\n" : ""}`;
+  for (let j = 0, bit = 0; j < GROUP; j++, bit += w) {
+    const i = bit >>> 5;
+    const sh = bit & 31;
+    if (sh + w > 32) code += `v = ((c >>> ${sh}) | ((c = words[wi + ${i + 1}]) << ${32 - sh})) & ${mask};\n`;
+    else code += `v = ${sh === 0 ? "c" : `(c >>> ${sh})`} & ${mask};\n${sh + w === 32 && j < GROUP - 1 ? `c = words[wi + ${i + 1}];\n` : ""}`;
+    code += `p = (p + ((v >>> 1) ^ (0 - (v & 1)))) | 0;\n`;
+    code += second ? `s = (s + p) | 0;\nf[o + ${j}] = s * q;\n` : `f[o + ${j}] = p * q;\n`;
   }
+  return new Function("words", "wi", "f", "o", "p", "q", "k", `${code}${second ? "k[0] = s;\n" : ""}return p;`) as CodesRun;
+}
+
+const group = new Int32Array(GROUP);
+const sumOf = new Int32Array(1);
+
+/**
+ * Unpacks n codes packed at byte offset `at` (as unpackInts) and writes code × q into f[0..n)
+ * as float32 (f needs room for ceil(n / 32) × 32); `second`: the stream holds the codes' first
+ * differences. Returns the byte offset after the stream.
+ */
+export function unpackCodes(bytes: Uint8Array, words: Int32Array, at: number, n: number, f: Float32Array, q: number, second: boolean): number {
+  const runs = second ? CODES2_RUNS : CODES_RUNS;
+  const exceptions = bytes[at]! | (bytes[at + 1]! << 8);
+  const groups = (n + GROUP - 1) >>> 5;
+  const widthsAt = at + 8;
+  let wi = (widthsAt + pad4(groups)) >> 2;
+  let total = 0;
+  for (let g = 0; g < groups; g++) total += bytes[widthsAt + g]!;
+  const positionsAt = (wi + total + 1) << 2;
+  const valuesAt = positionsAt + pad4(2 * exceptions);
+  let e = 0;
+  let nextException = exceptions > 0 ? bytes[positionsAt]! | (bytes[positionsAt + 1]! << 8) : NONE;
+  let p = words[(at + 4) >> 2]!;
+  sumOf[0] = 0;
+  for (let g = 0, o = 0; g < groups; g++, o += GROUP) {
+    const w = bytes[widthsAt + g]!;
+    if (nextException >= o + GROUP) {
+      if (w !== 0) p = runs[w]!(words, wi, f, o, p, q, sumOf);
+      else if (!second) f.fill(p * q, o, o + GROUP);
+      else for (let j = 0; j < GROUP; j++) f[o + j] = (sumOf[0] = (sumOf[0]! + p) | 0) * q;
+      wi += w;
+      continue;
+    }
+    // A group with exceptions: as integers first (unpackInts' way), then scaled.
+    if (w === 0) group.fill(p);
+    else p = RUNS[w]!(words, wi, group, 0, p);
+    wi += w;
+    while (nextException < o + GROUP) {
+      const whole = words[(valuesAt >> 2) + e]!;
+      const d = (unzigzag(whole) - unzigzag(whole & maskOf(w))) | 0;
+      for (let i = nextException - o; i < GROUP; i++) group[i] = (group[i]! + d) | 0;
+      p = (p + d) | 0;
+      e++;
+      nextException = e < exceptions ? bytes[positionsAt + 2 * e]! | (bytes[positionsAt + 2 * e + 1]! << 8) : NONE;
+    }
+    if (second) for (let j = 0; j < GROUP; j++) f[o + j] = (sumOf[0] = (sumOf[0]! + group[j]!) | 0) * q;
+    else for (let j = 0; j < GROUP; j++) f[o + j] = group[j]! * q;
+  }
+  return valuesAt + 4 * exceptions;
 }

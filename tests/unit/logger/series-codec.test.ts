@@ -1,6 +1,6 @@
 import { randomFillSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { BLOCK_SAMPLES, CHUNK_BUCKETS, decodeBlock, decodeChunk, emptyChunk, encodeBlock, encodeChunk, isPacked, packBlock, packChunk } from "../../../logger/store/series/blocks.ts";
+import { BLOCK_ROOM, BLOCK_SAMPLES, CHUNK_BUCKETS, decodeBlock, decodeBlockInto, decodeChunk, emptyChunk, encodeBlock, encodeChunk, isPacked, packBlock, packChunk } from "../../../logger/store/series/blocks.ts";
 import type { Chunk } from "../../../logger/store/series/blocks.ts";
 import { gauss, mulberry32 } from "../../../logger/sim/prng.ts";
 
@@ -23,11 +23,17 @@ const f32bits = (v: number) => new Uint32Array(Float32Array.of(v).buffer)[0]!;
 // both infinities, the smallest and largest subnormals and normals.
 const EDGES = [0x7fc00000, 0xffc00000, 0x7fa00001, 0x7f800001, 0xffffffff, 0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x00000001, 0x807fffff, 0x00800000, 0x7f7fffff, 0xff7fffff];
 
+const into = new Float32Array(BLOCK_ROOM);
+
 function roundTrip(a: Float32Array, n: number): Uint8Array {
   const row = packBlock(a, n);
   const back = decodeBlock(row);
   expect(back.length).toBe(n);
   expect(bitsOf(back)).toEqual(bitsOf(a, n));
+  // Into the caller's array, over whatever an earlier block left there.
+  into.fill(Number.NaN);
+  expect(decodeBlockInto(row, into)).toBe(n);
+  expect(bitsOf(into, n)).toEqual(bitsOf(a, n));
   return row;
 }
 
@@ -54,6 +60,10 @@ describe("series codec: raw blocks", () => {
       ["24-bit quantised noise on a range", Float32Array.from({ length: BLOCK_SAMPLES }, (_, i) => -20 + Math.round((108 + 0.3 * Math.sin(i / 300)) / lsb + 16 * gauss(3, 4, i)) * lsb), 0.75],
       // Swings around zero: packed with the sign bit moved to the bottom.
       ["noise around zero", Float32Array.from({ length: BLOCK_SAMPLES }, (_, i) => 4 * Math.sin(i * 0.52) + 1.8 * Math.sin(i * 1.36) + 0.6 * gauss(5, 6, i)), 0.92],
+      // Exceptions (full-width residuals) at a group's first and last place, several in one group,
+      // in the last partial group, as they are and sign-last: each moves the rest of its group.
+      ["spikes packed as exceptions", Float32Array.from({ length: BLOCK_SAMPLES }, (_, i) => ([0, 31, 32, 40, 41, 63, 95, 4064, 4070, 4079].includes(i % 4096) || i % 97 === 0 ? 3e30 * (i % 2 ? -1 : 1) : 100 + Math.round(gauss(2, 3, i) * 30) * 2 ** -16)), 0.75],
+      ["spikes around zero (sign-last)", Float32Array.from({ length: BLOCK_SAMPLES }, (_, i) => (i % 61 === 31 ? Number.NaN : 4 * Math.sin(i * 0.52) + 0.6 * gauss(5, 7, i))), 0.95],
       ["quantised noise with gaps", Float32Array.from({ length: BLOCK_SAMPLES }, (_, i) => (i % 1000 < 50 ? Number.NaN : 2.5 + Math.round(gauss(1, 2, i) * 40) * 2 ** -20)), 0.75],
     ];
   })();
@@ -112,6 +122,75 @@ describe("series codec: raw blocks", () => {
       expect(Array.from(c.sum.subarray(0, CHUNK_BUCKETS)), `chunk ${k}`).toEqual(Array.from(chunks[k]!.sum.subarray(0, CHUNK_BUCKETS)));
       expect(bitsOf(c.min, CHUNK_BUCKETS), `chunk ${k}`).toEqual(bitsOf(chunks[k]!.min, CHUNK_BUCKETS));
     });
+  });
+
+  describe("a converter's samples (multiples of one quantum) packed as codes", () => {
+    // A 24-bit converter on ±2000 (a strain gauge's range): value = code × 4000 / 2^24.
+    const q = 4000 / 2 ** 24;
+    const onGrid = (x: number) => Math.fround(Math.round(x / q) * q);
+    const sine = (i: number) => onGrid(450 * Math.sin((2 * Math.PI * i) / 80) + 0.2 * gauss(8, 9, i));
+    const transformOf = (row: Uint8Array) => (isPacked(row) ? row[1] : null);
+    const cases: Array<[string, (i: number) => number, number, number]> = [
+      // [name, sample i, transform expected (2: codes' differences, 3: their second differences), at most this part of plain]
+      ["a strain cycle through zero", sine, 3, 0.55],
+      ["noise around zero", (i) => onGrid(3 * gauss(10, 11, i)), 2, 0.75],
+      ["a cycle with gaps (NaN) in the middle and at the ends", (i) => (i < 3 || (i > 1000 && i < 1100) || i === 2222 || i > 4070 ? Number.NaN : sine(i)), 3, 0.6],
+      ["a cycle with -0, +0, ±Inf and a NaN payload among its codes", (i) => (i % 500 === 7 ? -0 : i % 500 === 8 ? 0 : i === 1234 ? Number.POSITIVE_INFINITY : i === 1235 ? Number.NEGATIVE_INFINITY : i === 3000 ? fromBits([0x7fa00001])[0]! : sine(i)), 3, 0.6],
+      // (The quantum is found among the smallest values of the first 1024: an off-grid value
+      // among them, like 1e-30 there, leaves the block to the bit patterns.)
+      ["a cycle with values off the grid (kept whole)", (i) => (i % 100 === 50 ? sine(i) + q / 3 : i % 333 === 1 && i > 1024 ? 1e-30 : sine(i)), 3, 0.6],
+      ["the largest codes of a 24-bit converter (±2^23)", (i) => onGrid(1999.9 * Math.sin((2 * Math.PI * i) / 4000) + 0.2 * gauss(8, 9, i)), 3, 0.6],
+    ];
+    for (const [name, f, transform, ratio] of cases) {
+      it(`round-trips ${name} bit for bit, at every length`, () => {
+        const a = Float32Array.from({ length: BLOCK_SAMPLES }, (_, i) => f(i));
+        for (const n of [1, 2, 31, 32, 33, 64, 600, 1000, BLOCK_SAMPLES - 1]) roundTrip(a, n);
+        const row = roundTrip(a, BLOCK_SAMPLES);
+        expect(transformOf(row)).toBe(transform);
+        expect(row.byteLength).toBeLessThan(BLOCK_SAMPLES * 4 * ratio);
+      });
+    }
+
+    it("falls back to the bit patterns, losslessly, when the grid does not hold or does not pay", () => {
+      // Most samples off any grid: a quantum is found among the smallest, but too many miss it.
+      const mixed = Float32Array.from({ length: BLOCK_SAMPLES }, (_, i) => (i % 4 === 0 ? sine(i) : sine(i) + 0.0001 * Math.sin(i)));
+      expect([0, 1]).toContain(transformOf(roundTrip(mixed, BLOCK_SAMPLES)));
+      // Far from zero on a grid coarser than nothing: a temperature's codes are its float32 steps.
+      const warm = Float32Array.from({ length: BLOCK_SAMPLES }, (_, i) => 88 + Math.round(gauss(7, 1, i) * 100) * 2 ** -17);
+      expect(transformOf(roundTrip(warm, BLOCK_SAMPLES))).toBe(0);
+    });
+  });
+
+  describe("a tone far from zero frequency packed with a fitted predictor", () => {
+    // A pump's ripple at 0.4 of the sample rate on a pressure's set point, noise on a 24-bit grid.
+    const ripple = (i: number) => 3.3 + 0.04 * Math.sin(2 * Math.PI * 0.4 * i) + 0.003 * gauss(12, 13, i);
+    const cases: Array<[string, (i: number) => number, number]> = [
+      ["a ripple", ripple, 0.6],
+      ["a ripple across a power of two, with gaps", (i) => ((i > 700 && i < 760) || i === 3001 ? Number.NaN : i > 2000 ? ripple(i) + 0.7 : ripple(i)), 0.7],
+      // Wide differences: the predictor's products wrap around in int32, on both sides alike.
+      ["a ripple with spikes (wrapping products)", (i) => ripple(i) + (i % 200 === 0 ? 3e20 : 0), 0.7],
+    ];
+    for (const [name, f, ratio] of cases) {
+      it(`round-trips ${name} bit for bit, at every length`, () => {
+        const a = Float32Array.from({ length: BLOCK_SAMPLES }, (_, i) => f(i));
+        for (const n of [1, 2, 31, 33, 63, 64, 65, 600, BLOCK_SAMPLES - 1]) roundTrip(a, n);
+        const row = roundTrip(a, BLOCK_SAMPLES);
+        if (ratio < 1) {
+          expect(row[1]).toBe(4);
+          expect(row.byteLength).toBeLessThan(BLOCK_SAMPLES * 4 * ratio);
+        }
+      });
+    }
+  });
+
+  it("decodes into the caller's array only when it has room for the whole last group", () => {
+    const a = Float32Array.from({ length: BLOCK_SAMPLES }, (_, i) => 20 + i / 64);
+    const row = packBlock(a, BLOCK_SAMPLES);
+    expect(isPacked(row)).toBe(true);
+    expect(() => decodeBlockInto(row, new Float32Array(BLOCK_SAMPLES))).toThrow(/room for 4080/);
+    const plain = encodeBlock(a, 100);
+    expect(decodeBlockInto(plain, into)).toBe(100);
+    expect(bitsOf(into, 100)).toEqual(bitsOf(a, 100));
   });
 
   it("refuses a row of an unknown codec instead of misreading it", () => {
