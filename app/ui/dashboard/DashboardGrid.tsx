@@ -6,9 +6,21 @@ export const GRID_WIDTH = 1200;
 /**
  * Widgets at their stored positions from md up; below md one column in reading order. On a
  * kiosk the grid takes the height left on the screen and its rows share it (no scrolling at
- * any screen size); elsewhere rows have the dashboard's row height.
+ * any screen size); elsewhere rows have the dashboard's row height. On a phone (below 640 px) the
+ * widgets `first` picks (alarm lists with active alarms) come before the others (issue 28 §3); the
+ * kiosk keeps its own order.
  */
-export function DashboardGrid({ content, kiosk = false, children }: { content: DashboardContent; kiosk?: boolean; children: (w: Widget, approx: { width: number; height: number }) => React.ReactNode }) {
+export function DashboardGrid({
+  content,
+  kiosk = false,
+  first,
+  children,
+}: {
+  content: DashboardContent;
+  kiosk?: boolean;
+  first?: (w: Widget) => boolean;
+  children: (w: Widget, approx: { width: number; height: number }) => React.ReactNode;
+}) {
   const ordered = content.Widgets.toSorted((a, b) => a.Y - b.Y || a.X - b.X);
   const rows = Math.max(1, ...content.Widgets.map((w) => w.Y + w.H));
   const rowsClass = kiosk ? "md:min-h-0 md:flex-1 md:grid-rows-[repeat(var(--rows),minmax(0,1fr))]" : "md:auto-rows-[var(--row)]";
@@ -21,7 +33,8 @@ export function DashboardGrid({ content, kiosk = false, children }: { content: D
       {ordered.map((w) => (
         <div
           key={w.ID}
-          className="min-h-[var(--h)] md:min-h-0 md:[grid-column:var(--x)] md:[grid-row:var(--y)]"
+          className={`min-h-[var(--h)] md:min-h-0 md:[grid-column:var(--x)] md:[grid-row:var(--y)] ${!kiosk && first?.(w) ? "phone:-order-1" : ""}`}
+          data-first={!kiosk && first?.(w) ? "" : undefined}
           style={{ "--x": `${w.X + 1} / span ${w.W}`, "--y": `${w.Y + 1} / span ${w.H}`, "--h": `${Math.max(w.H * content.RowHeight, 120)}px` } as React.CSSProperties}
         >
           {children(w, { width: (w.W / content.Columns) * GRID_WIDTH - 24, height: w.H * content.RowHeight - 56 })}
