@@ -106,7 +106,8 @@ function isEmpty(children: ReactNode): boolean {
 
 /**
  * A body cell with the shared padding. On a phone it shows its column's label beside its value
- * (hidden from screen readers, which have the column header); the actions column has none.
+ * (drawn by CSS from `data-label`, with empty alternative text: screen readers have the column
+ * header); the actions column has none.
  */
 export function Cell({ className = "", children, ...rest }: React.ComponentProps<"td">) {
   const columns = useContext(ColumnsContext);
@@ -114,12 +115,7 @@ export function Cell({ className = "", children, ...rest }: React.ComponentProps
   const column = index === null || rest.colSpan ? undefined : columns?.[index];
   const label = column && !column.srOnly ? column.label : undefined;
   return (
-    <td className={`${cellClass} ${className}`} role="cell" data-labelled={label ? "" : undefined} data-empty={isEmpty(children) ? "" : undefined} {...rest}>
-      {label && (
-        <span aria-hidden="true" className="cell-label">
-          {label}
-        </span>
-      )}
+    <td className={`${cellClass} ${className}`} role="cell" data-label={label} data-empty={isEmpty(children) ? "" : undefined} {...rest}>
       {label ? <div className="contents phone:block phone:min-w-0">{children}</div> : children}
     </td>
   );

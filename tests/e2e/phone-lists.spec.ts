@@ -34,7 +34,7 @@ async function rowBoxes(row: Locator) {
       return { x: r.x, y: r.y, width: r.width, height: r.height, text: (el.getAttribute("aria-label") ?? el.textContent ?? "").trim(), danger };
     };
     // The fields: the row's header (its title) and every labelled cell with something in it.
-    const fields = [...tr.querySelectorAll(":scope > th, :scope > td[data-labelled]:not([data-empty])")].map((td) => box(td));
+    const fields = [...tr.querySelectorAll(":scope > th, :scope > td[data-label]:not([data-empty])")].map((td) => box(td));
     const actions = new Set<Element>([...tr.querySelectorAll("[data-row-actions] a, [data-row-actions] button, button")]);
     for (const input of tr.querySelectorAll('input[type="checkbox"]')) actions.add(input.closest("label") ?? input);
     const isDanger = (el: Element) => /\b(text-red-\d+)\b/.test(el.className) || /remove|delete/i.test(el.textContent ?? "");
@@ -117,7 +117,12 @@ for (const javaScriptEnabled of [true, false]) {
       const ack = card.getByRole("button", { name: `Acknowledge ${rule.name}` });
       await ack.scrollIntoViewIfNeeded();
       await expect(ack).toBeInViewport({ ratio: 1 });
-      for (const label of ["Value", "Since"]) await expect(card.getByText(label, { exact: true })).toBeInViewport({ ratio: 1 });
+      for (const label of ["Value", "Since"]) {
+        const field = card.locator(`td[data-label="${label}"]`);
+        await expect(field).toBeInViewport({ ratio: 1 });
+        // Its label is drawn beside the value (CSS, from data-label).
+        expect(await field.evaluate((td) => getComputedStyle(td, "::before").content)).toContain(label);
+      }
     });
 
     test("a dashboard's alarm list comes first while alarms are active", async ({ page }) => {

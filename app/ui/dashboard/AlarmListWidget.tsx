@@ -109,10 +109,7 @@ export function AlarmListWidget({ rows, total, link, acknowledge = link }: { row
 /** A cell with its column's label, shown only when the list is a phone's cards. */
 function Field({ label, className = "", testId, children }: { label: string; className?: string; testId?: string; children: React.ReactNode }) {
   return (
-    <td className={`px-2 py-1 ${className}`} data-labelled="" data-testid={testId}>
-      <span aria-hidden="true" className="cell-label">
-        {label}
-      </span>
+    <td className={`px-2 py-1 ${className}`} data-label={label} data-testid={testId}>
       <div className="contents phone:block phone:min-w-0">{children}</div>
     </td>
   );
