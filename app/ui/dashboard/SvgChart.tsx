@@ -71,7 +71,11 @@ export function SvgChart({ series, vars, from, to, locale, timeZone, label, over
     const i = vars.findIndex((v) => (v.Unit ?? "") === unit);
     return AXIS_TEXT_CLASS[Math.max(0, SERIES.indexOf(seriesStyle(i, overlay).colour))]!;
   };
-  const tiers = SVG_TIERS.map((w) => {
+  // The tiers are shown by the box's width less the default margins: axes wider than those leave
+  // a narrower plot, so each tier's labels are fitted to what is left of it.
+  const extra = Math.max(0, m.left + m.right - SVG_MARGIN.left - SVG_MARGIN.right);
+  const tiers = SVG_TIERS.map((tier) => {
+    const w = Math.max(1, tier - extra);
     if (!overlay) return fittedTimeTicks(from, to, w, locale, timeZone);
     // Offsets from A's start: widen the step until the labels fit.
     for (let count = Math.max(1, Math.floor(w / 60)); ; count--) {

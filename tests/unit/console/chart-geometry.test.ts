@@ -172,6 +172,22 @@ describe("the server SVG", () => {
     }),
   );
 
+  it("labels the value axis with 4–8 nice values of the data's range, and leaves room for long labels", () => {
+    // 50…59 with thresholds: labels at a 1-2-5 step over the padded range.
+    const left = /data-axis="left">(.*?)<\/g>/.exec(svg)![1]!;
+    const values = [...left.matchAll(/data-value="([^"]+)"/g)].map((m) => Number(m[1]));
+    expect(values.length).toBeGreaterThanOrEqual(4);
+    expect(values[0]).toBeLessThanOrEqual(50);
+    expect(values.at(-1)).toBeGreaterThanOrEqual(59);
+    // Millions: the axis widens beyond the default margin, and the plot starts after it.
+    const big: SeriesData = { start: NOW - 3_600_000, delta: 60_000, size: 60, values: [Array.from({ length: 60 }, (_, k) => 1_234_000 + k * 997)] };
+    const wide = renderToStaticMarkup(createElement(SvgChart, { series: big, vars: [{ Id: "a", Name: "Energy", Unit: "Wh", DataFormat: "float" }], height: 300, from: NOW - 3_600_000, to: NOW, locale: "en-US", timeZone: "UTC", label: "Energy" }));
+    const plotLeft = Number(/style="left:(\d+)px/.exec(wide)![1]);
+    const longest = Math.max(...[...wide.matchAll(/data-value="[^"]+"[^>]*>([^<]+)</g)].map((m) => labelWidth(m[1]!)));
+    expect(longest).toBeGreaterThan(SVG_MARGIN.left);
+    expect(plotLeft).toBeGreaterThanOrEqual(longest + 4);
+  });
+
   it("fills its box: the plot is sized by CSS from the box, the data stretch to it", () => {
     expect(svg).toMatch(/^<div class="@container relative h-full w-full"/);
     expect(svg).toMatch(/width:calc\(100% - \d+px\);height:calc\(100% - \d+px\)/);
