@@ -30,10 +30,15 @@ test("Alarming reloads itself: an alarm raised after the page was shown appears 
     await page.goto(`/alarming?refresh=5s&shelve=${ID}`);
     await expect(page.getByRole("region", { name: `Shelve ${name}` })).toBeVisible();
     await expect(page.locator('meta[http-equiv="refresh"]')).toHaveCount(0);
-    // ?refresh=off turns it off.
-    await page.goto("/alarming?refresh=off");
-    await expect(page.locator("h1")).toBeVisible();
+    // The page says it updates itself, and its link pauses the updates (before typing a comment) and resumes them.
+    await page.goto("/alarming");
+    await page.getByTestId("nojs-refresh").getByRole("link", { name: "Pause updates" }).click();
+    await expect(page).toHaveURL(/\/alarming\?refresh=off$/);
+    await expect(page.getByTestId("nojs-refresh")).toContainText("Updates are paused.");
     await expect(page.locator('meta[http-equiv="refresh"]')).toHaveCount(0);
+    await page.getByTestId("nojs-refresh").getByRole("link", { name: "Resume updates" }).click();
+    await expect(page.locator('meta[http-equiv="refresh"]')).toHaveAttribute("content", "30");
+    await expect(page.getByTestId("nojs-refresh")).toContainText("This page updates itself every 30 s.");
   } finally {
     await rpc("AlarmAPI.RemoveRule", { ID });
   }
