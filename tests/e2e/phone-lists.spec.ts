@@ -92,15 +92,16 @@ for (const javaScriptEnabled of [true, false]) {
     });
 
     test("every list is a column of cards with large, separated actions", async ({ page }) => {
-      const screens: [string, string][] = [
-        ["/alarming", "alarms-table"],
-        ["/userManagement", "users-table"],
-        ["/roleManagement", "roles-table"],
-        ["/rulesNotifications", "rules-table"],
-        ["/dashboardManager", "dashboards-table"],
-        ["/fileBrowser", "files-table"],
+      // Each list, and the primary action above it (a large target too).
+      const screens: [string, string, string | null][] = [
+        ["/alarming", "alarms-table", null],
+        ["/userManagement", "users-table", "Add user"],
+        ["/roleManagement", "roles-table", "Add role"],
+        ["/rulesNotifications", "rules-table", null],
+        ["/dashboardManager", "dashboards-table", "New dashboard"],
+        ["/fileBrowser", "files-table", null],
       ];
-      for (const [path, testId] of screens) {
+      for (const [path, testId, primary] of screens) {
         await page.goto(path);
         if (path === "/fileBrowser") {
           // A folder of our own, so the list has a row with its actions.
@@ -109,6 +110,11 @@ for (const javaScriptEnabled of [true, false]) {
           await expect(page.getByTestId("toast-success")).toBeVisible();
         }
         await assertCards(page, page.getByTestId(testId), path);
+        if (primary) {
+          const box = (await page.getByRole("link", { name: primary, exact: true }).boundingBox())!;
+          expect(box.height, `${path}: ${primary} is ${box.width}×${box.height}`).toBeGreaterThanOrEqual(44);
+          expect(box.width).toBeGreaterThanOrEqual(44);
+        }
         if (javaScriptEnabled) await expectAccessible(page, `${path} at ${WIDTH} px`);
       }
       // The alarm's card: its value, since and acknowledgement in sight.
