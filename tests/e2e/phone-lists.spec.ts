@@ -117,6 +117,15 @@ for (const javaScriptEnabled of [true, false]) {
         }
         if (javaScriptEnabled) await expectAccessible(page, `${path} at ${WIDTH} px`);
       }
+      // Sorting stays: the header's sort links are a row of large targets above the cards.
+      await page.goto("/userManagement");
+      const sort = page.getByTestId("users-table").getByRole("link", { name: "Username" });
+      const sortBox = (await sort.boundingBox())!;
+      expect(sortBox.height).toBeGreaterThanOrEqual(44);
+      expect(sortBox.x + sortBox.width).toBeLessThanOrEqual(WIDTH);
+      await sort.click();
+      await expect(page).toHaveURL(/sort=username/);
+
       // The alarm's card: its value, since and acknowledgement in sight.
       const card = page.getByTestId("alarms-table").locator(`tr[data-alarm="${rule.name}"]`);
       await page.goto("/alarming");
