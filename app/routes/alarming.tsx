@@ -16,6 +16,7 @@ import { HistoryTable } from "~/ui/alarming/HistoryTable";
 import { ShelvePanel } from "~/ui/alarming/ShelvePanel";
 import { ListPage } from "~/ui/ListPage";
 import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
+import { NoScriptRefresh } from "~/ui/NoScriptRefresh";
 import { Pager } from "~/ui/Pager";
 import { pageTitle } from "~/ui/title";
 import { Toast } from "~/ui/Toasts";
@@ -201,10 +202,13 @@ export default function Alarming({ loaderData, actionData }: Route.ComponentProp
         <h2 id="active-title" className="text-lg font-semibold">
           {t("alarming.activeTitle")}
         </h2>
-        {loaderData.unknown && (
+        {/* Without JavaScript the list reloads itself (sooner while the state is unknown); not while a panel or a post's answer is open. */}
+        {loaderData.unknown ? (
           <noscript>
             <meta httpEquiv="refresh" content="10" />
           </noscript>
+        ) : (
+          !shelving && !actionData && <NoScriptRefresh params={params} />
         )}
         {loaderData.unknown && (
           <p role="alert" className="rounded-md border border-slate-400 bg-slate-100 px-3 py-2 font-semibold text-slate-900 dark:bg-slate-800 dark:text-slate-100" data-testid="alarms-unknown">

@@ -14,6 +14,7 @@ import { seededContent, seedText } from "~/services/shellTexts.server";
 import { ChartNotesContext } from "~/ui/dashboard/notesContext";
 import { rangeBackHref } from "~/ui/dashboard/ChartBack";
 import { DashboardGrid } from "~/ui/dashboard/DashboardGrid";
+import type { WidgetData } from "~/ui/dashboard/types";
 import { rangeToken } from "~/ui/dashboard/QuickRanges";
 import { LiveBus, LiveBusContext } from "~/ui/dashboard/liveBus";
 import { RangeBar } from "~/ui/dashboard/RangeBar";
@@ -273,7 +274,7 @@ function DashboardView({ loaderData, offline, mayEdit }: { loaderData: Loaded; o
           {t("dashboards.noWidgets")}
         </p>
       ) : (
-        <DashboardGrid content={content} kiosk={kiosk}>
+        <DashboardGrid content={content} kiosk={kiosk} first={(w) => w.Type === "alarms" && alarmsShown(data.widgets[w.ID])}>
           {(w, approx) => (
             <WidgetCard
               widget={w}
@@ -307,6 +308,11 @@ function LiveFeed({ ids, initial, stamps, bus, onChange }: { ids: string[]; init
   const { values, state, freshness } = useLiveValues(ids, initial, onSample, stamps);
   useEffect(() => onChange({ values, state, freshness }), [values, state, freshness, onChange]);
   return null;
+}
+
+/** An alarm list widget with alarms to show: it leads the dashboard on a phone. */
+function alarmsShown(result: WidgetData | undefined): boolean {
+  return result?.state === "ok" && (result.alarms?.rows.length ?? 0) > 0;
 }
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {

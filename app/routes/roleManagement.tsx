@@ -162,6 +162,7 @@ export default function RoleManagement({ loaderData, actionData }: Route.Compone
       <FormErrors errors={removeError && [removeError.error]} />
       <DataTable
         label={t("roles.title")}
+        testId="roles-table"
         columns={[
           { label: t("roles.name"), sort: "name" },
           { label: t("roles.description"), sort: "description" },

@@ -17,6 +17,7 @@ import { periodMsOf } from "~/ui/live/freshness";
 import { LiveBadge } from "~/ui/live/LiveBadge";
 import { readQualityFacts, stampsOf } from "~/ui/live/stamps.server";
 import { useLiveValues } from "~/ui/live/useLiveValues";
+import { NoScriptRefresh } from "~/ui/NoScriptRefresh";
 import { usePolling } from "~/ui/usePolling";
 import { outputValue, rangeText } from "~/ui/variables/outputValue";
 import { VariableLine } from "~/ui/variables/VariableLine";
@@ -135,6 +136,8 @@ export default function VariableOverview({ loaderData, actionData }: Route.Compo
         <h1 className="text-2xl font-semibold">{t("nav.variableOverview")}</h1>
         {rows.length > 0 && <LiveBadge state={summary.state} ageMs={summary.ageMs} reason={summary.reason} />}
       </div>
+      {/* Without JavaScript the values reload themselves, except while a write asks for confirmation or failed. */}
+      {rows.length > 0 && !actionData && <NoScriptRefresh params={params} />}
       <Form method="get" className="flex flex-wrap items-end gap-2" role="search">
         {params.get("sort") && <input type="hidden" name="sort" value={params.get("sort")!} />}
         {params.get("dir") && <input type="hidden" name="dir" value={params.get("dir")!} />}

@@ -2,13 +2,24 @@ import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import { ConfirmAction } from "~/ui/ConfirmAction";
 
-/** One look for a row's actions: links, small intent forms and confirmed removals. */
-const linkClass = "rounded text-brand hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand";
-const dangerClass = "rounded text-red-700 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-600 dark:text-red-400";
+/**
+ * One look for a row's actions: links, small intent forms and confirmed removals. On a phone
+ * (issue 28 §3) each is a bordered target of at least 44×44 px, and a destructive one keeps to
+ * the far end of the row, apart from the others.
+ */
+const phoneTarget = "phone:inline-flex phone:min-h-11 phone:min-w-11 phone:items-center phone:justify-center phone:rounded-md phone:border phone:px-3 phone:no-underline";
+export const actionClass = `rounded text-brand hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand ${phoneTarget} phone:border-slate-300 dark:phone:border-slate-600`;
+export const dangerActionClass = `rounded text-red-700 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-600 dark:text-red-400 ${phoneTarget} phone:ms-auto phone:border-red-300 dark:phone:border-red-800`;
+const linkClass = actionClass;
+const dangerClass = dangerActionClass;
 
-/** The actions cell's content: wraps on narrow screens, right-aligned. */
+/** The actions cell's content: wraps on narrow screens, right-aligned; on a phone a row of large targets. */
 export function RowActions({ children, className = "justify-end" }: { children: ReactNode; className?: string }) {
-  return <div className={`flex flex-wrap items-center gap-x-3 gap-y-1 ${className}`}>{children}</div>;
+  return (
+    <div className={`flex flex-wrap items-center gap-x-3 gap-y-1 phone:w-full phone:justify-start phone:gap-3 ${className}`} data-row-actions>
+      {children}
+    </div>
+  );
 }
 
 /** A link action (edit, open, …); `label` names the row for screen readers ("Edit alice"). */
@@ -39,7 +50,7 @@ export function RowButton({
   action?: string;
 }) {
   return (
-    <Form method="post" action={action} className="inline" preventScrollReset>
+    <Form method="post" action={action} className={`inline ${danger ? "phone:ms-auto" : ""}`} preventScrollReset>
       <input type="hidden" name="intent" value={intent} />
       {Object.entries(fields).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />

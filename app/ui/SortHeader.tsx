@@ -10,7 +10,7 @@ export function SortHeader({ column, label }: { column: string; label: string })
   next.set("dir", dir);
   for (const key of ["edit", "remove", "add", "password"]) next.delete(key);
   return (
-    <th scope="col" className="px-4 py-2 font-semibold whitespace-nowrap" aria-sort={active ? (dir === "desc" ? "ascending" : "descending") : "none"}>
+    <th scope="col" role="columnheader" className="px-4 py-2 font-semibold whitespace-nowrap" aria-sort={active ? (dir === "desc" ? "ascending" : "descending") : "none"}>
       <Link to={`?${next}`} preventScrollReset className="inline-flex items-center gap-1 hover:text-brand">
         {label}
         <span aria-hidden="true" className="text-xs">

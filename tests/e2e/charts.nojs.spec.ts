@@ -117,3 +117,30 @@ test("on a 390 px phone the dashboard's data comes first, the range form is fold
     await dash.cleanup();
   }
 });
+
+test("the server chart's value axis has at least 4 labels at a nice step, none touching, and its unit (issue 28 §2)", async ({ page, javaScriptEnabled }) => {
+  test.skip(javaScriptEnabled !== false, "without JavaScript the server's SVG is the chart (uPlot draws its axes on a canvas)");
+  await signIn(page, "admin", ADMIN_PASSWORD);
+  const dash = await chartDashboard(page);
+  try {
+    for (const range of ["15m", "1h"]) {
+      await page.goto(`/dashboard?id=${dash.id}&range=${range}`);
+      const axis = page.getByTestId("svg-chart").locator('g[data-axis="left"]');
+      await expect(axis.locator("text[data-unit]")).toHaveText("°C");
+      const ticks = axis.locator("text[data-value]");
+      const values = (await ticks.evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-value"))))).toSorted((a, b) => a - b);
+      expect(values.length, values.join(", ")).toBeGreaterThanOrEqual(4);
+      expect(values.length).toBeLessThanOrEqual(8);
+      // One step between neighbours, and the step is 1, 2 or 5 × 10^n.
+      const step = values[1]! - values[0]!;
+      for (let k = 1; k < values.length; k++) expect(values[k]! - values[k - 1]!).toBeCloseTo(step, 6);
+      expect([1, 2, 5]).toContain(Number((step / 10 ** Math.floor(Math.log10(step))).toPrecision(6)));
+      // The labels are visible and their boxes do not overlap.
+      const boxes = (await ticks.evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => ({ top: r.top, bottom: r.bottom, width: r.width })))).toSorted((a, b) => a.top - b.top);
+      for (const b of boxes) expect(b.width).toBeGreaterThan(0);
+      for (let k = 1; k < boxes.length; k++) expect(boxes[k]!.top).toBeGreaterThanOrEqual(boxes[k - 1]!.bottom);
+    }
+  } finally {
+    await dash.cleanup();
+  }
+});

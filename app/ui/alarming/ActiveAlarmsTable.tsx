@@ -4,14 +4,14 @@ import { SeverityBadge } from "~/ui/alarms/SeverityBadge";
 import { useAlarmText } from "~/ui/alarms/useAlarmText";
 import { Cell, DataTable, Row } from "~/ui/DataTable";
 import { useFormatters } from "~/ui/format";
-import { RowActions, RowLink } from "~/ui/RowActions";
+import { actionClass, RowActions, RowLink } from "~/ui/RowActions";
 import { useT } from "~/ui/useT";
 
 /** An alarm the operator still has to acknowledge. */
 export const awaitsAck = (a: Alarm) => a.State === "ActiveUnacknowledged" || a.State === "ReturnedUnacknowledged";
 
 const COLUMNS = ["severity", "name", "state", "value", "since", "ack"];
-const buttonLink = "cursor-pointer rounded text-brand hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand";
+const buttonLink = `cursor-pointer ${actionClass}`;
 
 /**
  * The active alarms, inside the page's acknowledge form: the check boxes and the per-row
@@ -42,7 +42,14 @@ function AlarmRow({ alarm: a, shelveHref }: { alarm: ShownAlarm; shelveHref: str
   const texts = useAlarmText();
   return (
     <Row data-alarm={a.Name} data-state={a.State}>
-      <Cell>{awaitsAck(a) && <input type="checkbox" name="id" value={a.ID} aria-label={t("alarming.selectOne", { name: a.Name })} />}</Cell>
+      <Cell>
+        {/* On a phone the box sits in a 44×44 px target (issue 28 §3). */}
+        {awaitsAck(a) && (
+          <label className="phone:inline-flex phone:size-11 phone:cursor-pointer phone:items-center phone:justify-center">
+            <input type="checkbox" name="id" value={a.ID} aria-label={t("alarming.selectOne", { name: a.Name })} className="phone:size-5" />
+          </label>
+        )}
+      </Cell>
       <Cell>
         <SeverityBadge severity={a.Severity} />
       </Cell>

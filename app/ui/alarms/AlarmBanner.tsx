@@ -43,10 +43,10 @@ export function AlarmBanner({ alarms }: { alarms: AlarmFeed }) {
         <input type="hidden" name="intent" value="acknowledge" />
         <input type="hidden" name="id" value={top.ID} />
         <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
-        <button type="submit" className="rounded-md border border-current px-3 py-1 font-semibold hover:bg-black/10" aria-label={t("alarmBanner.acknowledgeLabel", { name: top.Name })} data-testid="alarm-banner-ack">
+        <button type="submit" className="rounded-md border border-current px-3 py-1 font-semibold hover:bg-black/10 phone:min-h-11" aria-label={t("alarmBanner.acknowledgeLabel", { name: top.Name })} data-testid="alarm-banner-ack">
           {t("alarmBanner.acknowledge")}
         </button>
-        <Link to="/alarming" className="underline">
+        <Link to="/alarming" className="underline phone:inline-flex phone:min-h-11 phone:items-center">
           {t("alarmBanner.all")}
         </Link>
       </Form>

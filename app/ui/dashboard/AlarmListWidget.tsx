@@ -31,7 +31,8 @@ export function AlarmListWidget({ rows, total, link, acknowledge = link }: { row
     <div className="flex h-full min-h-0 flex-col gap-1">
       {/* Without links (a wall display) the rows have nothing to focus: the list itself takes the
           keyboard, so more alarms than fit can be scrolled to (axe: scrollable-region-focusable). */}
-      <div className="min-h-0 flex-1 overflow-auto focus-visible:outline-2 focus-visible:outline-brand" tabIndex={link ? undefined : 0} role={link ? undefined : "region"} aria-label={link ? undefined : t("dashboards.types.alarms")}>
+      {/* Outside the kiosk a phone shows each alarm as a card (issue 28 §3, `.data-cards` in app.css). */}
+      <div className={`min-h-0 flex-1 overflow-auto focus-visible:outline-2 focus-visible:outline-brand ${link ? "data-cards" : ""}`} tabIndex={link ? undefined : 0} role={link ? undefined : "region"} aria-label={link ? undefined : t("dashboards.types.alarms")}>
         {rows.length === 0 ? (
           <p className="flex h-full items-center justify-center text-center text-sm text-slate-500 lg:text-base" data-testid="widget-empty">
             {t("dashboards.alarms.none")}
@@ -55,18 +56,22 @@ export function AlarmListWidget({ rows, total, link, acknowledge = link }: { row
             <tbody>
               {rows.map((a) => (
                 <tr key={a.ID} className="border-t border-slate-100 align-middle dark:border-slate-700" data-alarm={a.Name} data-state={a.State} data-testid="widget-alarm">
-                  <td className="px-2 py-1">
+                  <Field label={t("dashboards.alarms.severity")}>
                     <SeverityBadge severity={a.Severity} />
-                  </td>
-                  <td className={`px-2 py-1 ${STATE_CLASS[a.State] ?? ""}`} data-testid="widget-alarm-state">
+                  </Field>
+                  <Field label={t("dashboards.alarms.state")} className={STATE_CLASS[a.State] ?? ""} testId="widget-alarm-state">
                     {t(`alarmState.${a.State}`, { defaultValue: a.State })}
-                  </td>
-                  <td className="px-2 py-1 font-medium">{a.Name}</td>
-                  <td className="px-2 py-1">{a.VariableName}</td>
-                  <td className="px-2 py-1">
+                  </Field>
+                  <Field label={t("dashboards.alarms.name")} className="font-medium">
+                    {a.Name}
+                  </Field>
+                  <Field label={t("dashboards.alarms.variable")}>{a.VariableName}</Field>
+                  <Field label={t("dashboards.alarms.value")}>
                     <AlarmValues alarm={a} named={false} />
-                  </td>
-                  <td className="whitespace-nowrap px-2 py-1 tabular-nums">{dateTime(a.Since)}</td>
+                  </Field>
+                  <Field label={t("dashboards.alarms.since")} className="whitespace-nowrap tabular-nums">
+                    {dateTime(a.Since)}
+                  </Field>
                   {canAck && (
                     <td className="px-2 py-1">
                       {awaitsAck(a.State) && (
@@ -74,7 +79,7 @@ export function AlarmListWidget({ rows, total, link, acknowledge = link }: { row
                           <input type="hidden" name="intent" value="acknowledge" />
                           <input type="hidden" name="id" value={a.ID} />
                           <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
-                          <button type="submit" className="rounded border border-slate-300 px-2 py-0.5 text-xs font-medium hover:bg-slate-100 dark:border-slate-500 dark:hover:bg-slate-700" aria-label={t("operator.alarms.acknowledgeLabel", { name: a.Name })}>
+                          <button type="submit" className="rounded border border-slate-300 px-2 py-0.5 text-xs font-medium hover:bg-slate-100 phone:min-h-11 phone:min-w-11 phone:px-3 phone:text-sm dark:border-slate-500 dark:hover:bg-slate-700" aria-label={t("operator.alarms.acknowledgeLabel", { name: a.Name })}>
                             {t("operator.alarms.acknowledge")}
                           </button>
                         </Form>
@@ -98,5 +103,14 @@ export function AlarmListWidget({ rows, total, link, acknowledge = link }: { row
         </p>
       )}
     </div>
+  );
+}
+
+/** A cell with its column's label, shown only when the list is a phone's cards. */
+function Field({ label, className = "", testId, children }: { label: string; className?: string; testId?: string; children: React.ReactNode }) {
+  return (
+    <td className={`px-2 py-1 ${className}`} data-label={label} data-testid={testId}>
+      <div className="contents phone:block phone:min-w-0">{children}</div>
+    </td>
   );
 }

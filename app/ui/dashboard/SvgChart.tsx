@@ -1,11 +1,11 @@
 import type { ChartEvent, ChartEventKind, ChartLimit, ChartOverlay, ChartThreshold, SeriesData, VariableInfo } from "./types";
-import { fittedTimeTicks, fittedValueTicks, formatOffset, labelWidth, LABEL_GAP_PX, offsetTicks, SVG_TIERS, tickNumber, unitScales, type UnitScale } from "./chartGeometry";
+import { fittedTimeTicks, formatOffset, labelWidth, LABEL_GAP_PX, offsetTicks, SVG_TIERS, tickNumber, unitScales, valueTickLabel, type UnitScale } from "./chartGeometry";
 import { AXIS_TEXT_CLASS, COLOUR_HEX, EVENT_HEX, SERIES, seriesStyle, severityHex } from "./colours";
 import type { ChartAnnotation } from "./annotations";
 import { SvgAnnotationBands, SvgAnnotationFlags } from "./SvgAnnotations";
 
 /** Margins around the plot in CSS px: value labels left and right, units on top, times below. */
-export const SVG_MARGIN = { left: 52, right: 52, top: 18, bottom: 22 } as const;
+export const SVG_MARGIN = { left: 52, right: 52, top: 22, bottom: 22 } as const;
 /** Vertical resolution of the data paths: 1,000 steps over a scale. */
 const Q = 1000;
 
@@ -61,12 +61,21 @@ export function SvgChart({ series, vars, from, to, locale, timeZone, label, over
   const tx = (t: number) => (t - from) / span;
   const first = scales[0];
   const hasRight = scales.some((s) => s.side === 1);
-  const m = { ...SVG_MARGIN, right: hasRight ? SVG_MARGIN.right : 12 };
+  // Each axis as wide as its longest label (estimated, no DOM on the server), at least the margin.
+  const axisWidth = (side: 0 | 1) => {
+    const s = scales.find((x) => x.side === side);
+    return s ? Math.max(SVG_MARGIN.left, 8 + Math.max(labelWidth(s.unit), ...s.ticks.map((v) => labelWidth(valueTickLabel(locale, s.step, v))))) : 12;
+  };
+  const m = { ...SVG_MARGIN, left: first ? axisWidth(0) : SVG_MARGIN.left, right: hasRight ? axisWidth(1) : 12 };
   const axisClass = (unit: string) => {
     const i = vars.findIndex((v) => (v.Unit ?? "") === unit);
     return AXIS_TEXT_CLASS[Math.max(0, SERIES.indexOf(seriesStyle(i, overlay).colour))]!;
   };
-  const tiers = SVG_TIERS.map((w) => {
+  // The tiers are shown by the box's width less the default margins: axes wider than those leave
+  // a narrower plot, so each tier's labels are fitted to what is left of it.
+  const extra = Math.max(0, m.left + m.right - SVG_MARGIN.left - SVG_MARGIN.right);
+  const tiers = SVG_TIERS.map((tier) => {
+    const w = Math.max(1, tier - extra);
     if (!overlay) return fittedTimeTicks(from, to, w, locale, timeZone);
     // Offsets from A's start: widen the step until the labels fit.
     for (let count = Math.max(1, Math.floor(w / 60)); ; count--) {
@@ -90,7 +99,7 @@ export function SvgChart({ series, vars, from, to, locale, timeZone, label, over
         <svg viewBox={`0 0 ${width.toFixed(3)} ${Q}`} preserveAspectRatio="none" width="100%" height="100%" overflow="visible">
           <g className="text-slate-400" stroke="currentColor" strokeWidth={0.5} vectorEffect="non-scaling-stroke">
             {first &&
-              fittedValueTicks(first.min, first.max, 120).map((v) => {
+              first.ticks.map((v) => {
                 const y = (frac(first, v) * Q).toFixed(1);
                 return <line key={v} x1={0} x2={width} y1={y} y2={y} strokeOpacity={0.35} vectorEffect="non-scaling-stroke" />;
               })}
@@ -152,12 +161,12 @@ export function SvgChart({ series, vars, from, to, locale, timeZone, label, over
           {scales.map((s) =>
             s.side === null ? null : (
               <g key={s.unit} className={axisClass(s.unit)} data-axis={s.side === 0 ? "left" : "right"}>
-                {fittedValueTicks(s.min, s.max, 120).map((v) => (
-                  <text key={v} x={s.side === 0 ? 0 : "100%"} dx={s.side === 0 ? -4 : 4} y={pct(frac(s, v))} dy={4} textAnchor={s.side === 0 ? "end" : "start"}>
-                    {tickNumber(locale, v)}
+                {s.ticks.map((v) => (
+                  <text key={v} x={s.side === 0 ? 0 : "100%"} dx={s.side === 0 ? -4 : 4} y={pct(frac(s, v))} dy={4} textAnchor={s.side === 0 ? "end" : "start"} data-value={v}>
+                    {valueTickLabel(locale, s.step, v)}
                   </text>
                 ))}
-                <text x={s.side === 0 ? 0 : "100%"} dx={s.side === 0 ? -4 : 4} y={0} dy={-7} textAnchor={s.side === 0 ? "end" : "start"} className="font-semibold" data-unit={s.unit}>
+                <text x={s.side === 0 ? 0 : "100%"} dx={s.side === 0 ? -4 : 4} y={0} dy={-10} textAnchor={s.side === 0 ? "end" : "start"} className="font-semibold" data-unit={s.unit}>
                   {s.unit}
                 </text>
               </g>

@@ -11,17 +11,20 @@ export interface UnitScale {
   max: number;
   /** 0 = left axis, 1 = right axis, null = no axis (third and further units). */
   side: 0 | 1 | null;
+  /** The axis labels: a 1-2-5 step, from `min` to `max` (the scale is padded to whole steps). */
+  ticks: number[];
+  step: number;
 }
 
-/** Units in order of first appearance; the first two get axes. */
+/** Units in order of first appearance; the first two get axes. Each scale spans whole nice steps. */
 export function unitScales(vars: VariableInfo[], series: SeriesData): UnitScale[] {
-  const scales = new Map<string, UnitScale>();
+  const found = new Map<string, { min: number; max: number; side: 0 | 1 | null }>();
   vars.forEach((v, i) => {
     const unit = v.Unit ?? "";
-    let s = scales.get(unit);
+    let s = found.get(unit);
     if (!s) {
-      s = { unit, min: Infinity, max: -Infinity, side: scales.size < 2 ? (scales.size as 0 | 1) : null };
-      scales.set(unit, s);
+      s = { min: Infinity, max: -Infinity, side: found.size < 2 ? (found.size as 0 | 1) : null };
+      found.set(unit, s);
     }
     for (const col of [series.min?.[i], series.max?.[i], series.values[i]]) {
       if (!col) continue;
@@ -32,31 +35,63 @@ export function unitScales(vars: VariableInfo[], series: SeriesData): UnitScale[
       }
     }
   });
-  for (const s of scales.values()) {
-    if (!Number.isFinite(s.min)) {
-      s.min = 0;
-      s.max = 1;
-    } else if (s.max === s.min) {
-      const pad = Math.abs(s.min) * 0.05 || 1;
-      s.min -= pad;
-      s.max += pad;
-    } else {
-      const pad = (s.max - s.min) * 0.05;
-      s.min -= pad;
-      s.max += pad;
-    }
-  }
-  return [...scales.values()];
+  return [...found].map(([unit, s]) => ({ unit, side: s.side, ...valueScale(s.min, s.max) }));
 }
 
-/** About `count` round values covering [min, max]. */
-export function niceTicks(min: number, max: number, count = 5): number[] {
-  const raw = (max - min) / Math.max(count, 1);
-  const mag = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag;
-  const ticks: number[] = [];
-  for (let t = Math.ceil(min / step) * step; t <= max + step * 1e-9; t += step) ticks.push(Number(t.toPrecision(12)));
-  return ticks;
+/** Fewest and most value labels an axis shows (issue 28 §2: at least 4, as the interactive chart). */
+export const MIN_VALUE_TICKS = 4;
+export const MAX_VALUE_TICKS = 8;
+
+/**
+ * A value axis over the data range [lo, hi]: the largest 1-2-5 × 10^n step that still gives at
+ * least MIN_VALUE_TICKS labels, the range widened to whole steps (so the first and last labels
+ * sit on the plot's edges). A flat range is opened around its value; no data gives 0…1.
+ */
+export function valueScale(lo: number, hi: number): { min: number; max: number; step: number; ticks: number[] } {
+  if (!Number.isFinite(lo) || !Number.isFinite(hi)) [lo, hi] = [0, 1];
+  if (hi < lo) [lo, hi] = [hi, lo];
+  if (hi === lo) {
+    const pad = Math.abs(lo) * 0.05 || 1;
+    lo -= pad;
+    hi += pad;
+  }
+  // Start from a step small enough for MAX_VALUE_TICKS labels and widen it while enough remain.
+  let k = Math.floor(Math.log10((hi - lo) / MAX_VALUE_TICKS)) * 3;
+  const stepAt = (j: number) => [1, 2, 5][((j % 3) + 3) % 3]! * 10 ** Math.floor(j / 3);
+  const count = (step: number) => Math.round(Math.ceil(hi / step - 1e-9) - Math.floor(lo / step + 1e-9)) + 1;
+  while (count(stepAt(k)) > MAX_VALUE_TICKS) k++;
+  while (count(stepAt(k + 1)) >= MIN_VALUE_TICKS) k++;
+  const step = stepAt(k);
+  const first = Math.floor(lo / step + 1e-9);
+  const n = count(step);
+  const ticks = Array.from({ length: n }, (_, j) => roundTo(step, (first + j) * step));
+  return { min: ticks[0]!, max: ticks.at(-1)!, step, ticks };
+}
+
+/** Drops float noise (0.30000000000000004) to the step's own decimals. */
+function roundTo(step: number, v: number): number {
+  const digits = stepDecimals(step);
+  return Number(v.toFixed(Math.min(20, digits + 2))) + 0;
+}
+
+/** Decimals a label needs to tell two ticks `step` apart (0.25 → 2, 5 → 0). */
+export function stepDecimals(step: number): number {
+  if (!(step > 0)) return 0;
+  for (let d = 0; d <= 12; d++) if (Math.abs(Math.round(step * 10 ** d) - step * 10 ** d) < 1e-9 * 10 ** d) return d;
+  return 12;
+}
+
+const valueFormats = new Map<string, Intl.NumberFormat>();
+/** A value axis label in the reader's locale, with as many decimals as the step needs (all ticks alike). */
+export function valueTickLabel(locale: string, step: number, value: number): string {
+  const digits = stepDecimals(step);
+  const key = `${locale}|${digits}`;
+  let f = valueFormats.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    valueFormats.set(key, f);
+  }
+  return f.format(value);
 }
 
 const TIME_STEPS = [1, 5, 10, 15, 30, 60, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172800].map((s) => s * 1000);
@@ -173,13 +208,6 @@ export function fittedTimeTicks(from: number, to: number, widthPx: number, local
   // Wider than the longest step allows: one label in the middle cannot collide.
   const mid = last.ticks[Math.floor(last.ticks.length / 2)];
   return mid === undefined ? last : { ticks: [mid], labels: [last.labels[Math.floor(last.ticks.length / 2)]!], step: last.step };
-}
-
-/** Value ticks for an axis `heightPx` tall: one per ~32 px at most, so 11 px labels never touch. */
-export function fittedValueTicks(min: number, max: number, heightPx: number): number[] {
-  const count = Math.max(1, Math.min(8, Math.floor(heightPx / 32)));
-  const ticks = niceTicks(min, max, count);
-  return ticks.filter((t) => t >= min && t <= max);
 }
 
 /**

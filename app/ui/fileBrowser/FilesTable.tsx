@@ -4,7 +4,7 @@ import type { FileEntry } from "~/services/logger/schemas";
 import { Cell, DataTable, Row } from "~/ui/DataTable";
 import { formatSize } from "~/ui/fileSize";
 import { useFormatters } from "~/ui/format";
-import { RowActions, RowLink, RowRemove } from "~/ui/RowActions";
+import { actionClass, RowActions, RowLink, RowRemove } from "~/ui/RowActions";
 import { useT } from "~/ui/useT";
 
 const PATH = "/fileBrowser";
@@ -64,7 +64,7 @@ export function FilesTable({ path, entries, here }: { path: string; entries: Fil
             <Cell>
               <RowActions>
                 {e.Type === "file" && (
-                  <a href={`${PATH}/raw?${new URLSearchParams({ path: full, download: "1" })}`} className="rounded text-brand hover:underline" download>
+                  <a href={`${PATH}/raw?${new URLSearchParams({ path: full, download: "1" })}`} className={actionClass} download>
                     {t("fileBrowser.download")}
                   </a>
                 )}

@@ -2,7 +2,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { RANGE_MS, QUICK_RANGES } from "~/schemas/dashboardConstants";
-import { fittedTimeTicks, fittedValueTicks, labelWidth, LABEL_GAP_PX, SVG_TIERS, svgTier } from "~/ui/dashboard/chartGeometry";
+import { fittedTimeTicks, labelWidth, LABEL_GAP_PX, MAX_VALUE_TICKS, MIN_VALUE_TICKS, SVG_TIERS, svgTier, valueScale, valueTickLabel } from "~/ui/dashboard/chartGeometry";
 import { parseRangeToken, rangeToken, zoomedOut } from "~/ui/dashboard/QuickRanges";
 import { linePath, SVG_MARGIN, SvgChart } from "~/ui/dashboard/SvgChart";
 import type { SeriesData } from "~/ui/dashboard/types";
@@ -72,12 +72,68 @@ describe("time ticks fitted to the width", () => {
       }
     }
   });
+});
 
-  it("value ticks leave 32 px per label", () => {
-    for (const h of [40, 100, 300, 900]) {
-      const ticks = fittedValueTicks(0, 97.3, h);
-      expect(ticks.length).toBeLessThanOrEqual(Math.max(1, Math.floor(h / 32)) + 1);
-      expect(ticks.length).toBeGreaterThan(0);
+describe("value axes of the server chart (issue 28 §2)", () => {
+  /** The checks every axis must pass: 4…8 labels, one 1-2-5 step apart, covering the data, formatted alike. */
+  function assertNice(lo: number, hi: number) {
+    const s = valueScale(lo, hi);
+    expect(s.ticks.length, `${lo}…${hi}: ${s.ticks.join(", ")}`).toBeGreaterThanOrEqual(MIN_VALUE_TICKS);
+    expect(s.ticks.length).toBeLessThanOrEqual(MAX_VALUE_TICKS);
+    const mantissa = s.step / 10 ** Math.floor(Math.log10(s.step));
+    expect([1, 2, 5]).toContain(Number(mantissa.toPrecision(6)));
+    s.ticks.forEach((v, k) => {
+      if (k > 0) expect(v - s.ticks[k - 1]!).toBeCloseTo(s.step, 9);
+      expect(v / s.step).toBeCloseTo(Math.round(v / s.step), 6);
+    });
+    expect(s.min).toBe(s.ticks[0]);
+    expect(s.max).toBe(s.ticks.at(-1));
+    expect(s.min).toBeLessThanOrEqual(Math.min(lo, hi));
+    expect(s.max).toBeGreaterThanOrEqual(Math.max(lo, hi));
+    const labels = s.ticks.map((v) => valueTickLabel("en-US", s.step, v));
+    expect(new Set(labels).size, labels.join(" | ")).toBe(labels.length);
+    return { ...s, labels };
+  }
+
+  it("a 60–90 °C range gets 60, 70, 80, 90 (the old chart showed '80' alone)", () => {
+    const s = assertNice(60, 90);
+    expect(s.ticks).toEqual([60, 70, 80, 90]);
+    expect(s.step).toBe(10);
+  });
+
+  it("the range is padded to whole steps around data that do not sit on one", () => {
+    const s = assertNice(61.3, 88.9);
+    expect(s.ticks[0]).toBeLessThanOrEqual(61.3);
+    expect(s.ticks.at(-1)).toBeGreaterThanOrEqual(88.9);
+  });
+
+  it("a flat range opens around its value, zero included", () => {
+    expect(assertNice(20, 20).ticks).toContain(20);
+    expect(assertNice(0, 0).ticks).toContain(0);
+    assertNice(-3.5, -3.5);
+  });
+
+  it("negative and mixed ranges", () => {
+    const s = assertNice(-30, -10);
+    expect(s.ticks.every((v) => v <= -10 + s.step && v >= -30 - s.step)).toBe(true);
+    expect(assertNice(-0.7, 0.4).ticks).toContain(0);
+    assertNice(-1e6, 2.5e6);
+  });
+
+  it("tiny ranges get as many decimals as their step, large ones group digits in the locale", () => {
+    const tiny = assertNice(20.001, 20.003);
+    expect(tiny.labels.every((l) => /^20\.00\d\d?$/.test(l))).toBe(true);
+    assertNice(1e-7, 3e-7);
+    const big = valueScale(12_000, 48_000);
+    expect(valueTickLabel("it-IT", big.step, big.ticks[1]!)).toMatch(/^\d{2}\.\d{3}$/);
+    expect(valueTickLabel("it-IT", 0.5, 2.5)).toBe("2,5");
+  });
+
+  it("no data gives 0…1; any range stays within 4…8 labels", () => {
+    expect(valueScale(Infinity, -Infinity).ticks).toEqual([0, 0.2, 0.4, 0.6, 0.8, 1]);
+    for (let k = 0; k < 300; k++) {
+      const lo = (Math.sin(k) * 10) ** 3;
+      assertNice(lo, lo + Math.abs(Math.cos(k * 7)) * 10 ** ((k % 9) - 3));
     }
   });
 });
@@ -115,6 +171,22 @@ describe("the server SVG", () => {
       eventWords: { alarmRaised: "Alarm raised", alarmCleared: "Alarm cleared", measStart: "Measurement started", measStop: "Measurement stopped" },
     }),
   );
+
+  it("labels the value axis with 4–8 nice values of the data's range, and leaves room for long labels", () => {
+    // 50…59 with thresholds: labels at a 1-2-5 step over the padded range.
+    const left = /data-axis="left">(.*?)<\/g>/.exec(svg)![1]!;
+    const values = [...left.matchAll(/data-value="([^"]+)"/g)].map((m) => Number(m[1]));
+    expect(values.length).toBeGreaterThanOrEqual(4);
+    expect(values[0]).toBeLessThanOrEqual(50);
+    expect(values.at(-1)).toBeGreaterThanOrEqual(59);
+    // Millions: the axis widens beyond the default margin, and the plot starts after it.
+    const big: SeriesData = { start: NOW - 3_600_000, delta: 60_000, size: 60, values: [Array.from({ length: 60 }, (_, k) => 1_234_000 + k * 997)] };
+    const wide = renderToStaticMarkup(createElement(SvgChart, { series: big, vars: [{ Id: "a", Name: "Energy", Unit: "Wh", DataFormat: "float" }], height: 300, from: NOW - 3_600_000, to: NOW, locale: "en-US", timeZone: "UTC", label: "Energy" }));
+    const plotLeft = Number(/style="left:(\d+)px/.exec(wide)![1]);
+    const longest = Math.max(...[...wide.matchAll(/data-value="[^"]+"[^>]*>([^<]+)</g)].map((m) => labelWidth(m[1]!)));
+    expect(longest).toBeGreaterThan(SVG_MARGIN.left);
+    expect(plotLeft).toBeGreaterThanOrEqual(longest + 4);
+  });
 
   it("fills its box: the plot is sized by CSS from the box, the data stretch to it", () => {
     expect(svg).toMatch(/^<div class="@container relative h-full w-full"/);
