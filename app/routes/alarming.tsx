@@ -81,6 +81,7 @@ export async function action(args: Route.ActionArgs) {
   const intent = readIntent(formData, INTENTS);
   const back = new URLSearchParams(args.url.searchParams);
   back.delete("shelve");
+  back.delete("ack");
   const done = (key: string, values?: Record<string, unknown>) => redirectWithToast(args.context, `/alarming${back.size ? `?${back}` : ""}`, { type: "success", text: t(key, values) });
   const refused = (error: unknown) => {
     if (!isRefusal(error)) throw error;
@@ -128,6 +129,9 @@ export default function Alarming({ loaderData, actionData }: Route.ComponentProp
   const [params] = useSearchParams();
   const { alarms, history, historyTotal, devices, filters } = loaderData;
   const shelving = alarms.find((a) => String(a.ID) === params.get("shelve"));
+  // Choosing several alarms and typing a comment is a form of its own (?ack=select): the list
+  // you watch reloads itself without JavaScript, a form in progress never does (issue 28 §2).
+  const selecting = params.get("ack") === "select" && alarms.some(awaitsAck);
   usePolling(loaderData.unknown ? 3000 : 5000, !shelving);
   const without = (key: string) => {
     const next = new URLSearchParams(params);
@@ -208,7 +212,7 @@ export default function Alarming({ loaderData, actionData }: Route.ComponentProp
             <meta httpEquiv="refresh" content="10" />
           </noscript>
         ) : (
-          !shelving && !actionData && <NoScriptRefresh params={params} />
+          !shelving && !selecting && !actionData && <NoScriptRefresh params={params} />
         )}
         {loaderData.unknown && (
           <p role="alert" className="rounded-md border border-slate-400 bg-slate-100 px-3 py-2 font-semibold text-slate-900 dark:bg-slate-800 dark:text-slate-100" data-testid="alarms-unknown">
@@ -218,8 +222,8 @@ export default function Alarming({ loaderData, actionData }: Route.ComponentProp
         <Form method="post" id="ack-form" className="flex flex-col gap-3" hidden={loaderData.unknown}>
           <input type="hidden" name="intent" value="acknowledge" />
           <FormErrors errors={ackResult?.error?.[""] ?? undefined} />
-          <ActiveAlarmsTable alarms={alarms} shelveHref={(a) => `?${withParam(params, "shelve", String(a.ID))}`} />
-          {alarms.some(awaitsAck) && (
+          <ActiveAlarmsTable alarms={alarms} selectable={selecting} shelveHref={(a) => `?${withParam(params, "shelve", String(a.ID))}`} />
+          {selecting ? (
             <div className="flex flex-wrap items-end gap-3">
               <FormField id="ack-comment" label={t("alarming.comment")} errors={ackResult?.error?.comment ?? undefined}>
                 <textarea id="ack-comment" name="comment" rows={2} maxLength={1000} className={`${inputClass} w-full sm:w-80`} />
@@ -227,7 +231,16 @@ export default function Alarming({ loaderData, actionData }: Route.ComponentProp
               <button type="submit" className={buttonClass}>
                 {t("alarming.acknowledgeSelected")}
               </button>
+              <Link to={without("ack")} className="inline-flex min-h-11 items-center text-brand hover:underline">
+                {t("common.cancel")}
+              </Link>
             </div>
+          ) : (
+            alarms.some(awaitsAck) && (
+              <Link to={`?${withParam(params, "ack", "select")}`} className="inline-flex min-h-11 items-center self-start text-brand hover:underline" data-testid="ack-select">
+                {t("alarming.selectSeveral")}
+              </Link>
+            )
           )}
         </Form>
         {alarms

@@ -107,7 +107,9 @@ export async function action(args: Route.ActionArgs) {
     return refuse(error.message, error.status);
   }
   const written = variable.DataFormat === "BOOL" ? t(value ? "live.on" : "live.off") : parsed.data.value;
-  return redirectWithToast(args.context, `/variableOverview${args.url.search}`, { type: "success", text: t("live.written", { name: variable.Name, value: written }) });
+  const back = new URLSearchParams(args.url.searchParams);
+  back.delete("write");
+  return redirectWithToast(args.context, `/variableOverview${back.size ? `?${back}` : ""}`, { type: "success", text: t("live.written", { name: variable.Name, value: written }) });
 }
 
 export default function VariableOverview({ loaderData, actionData }: Route.ComponentProps) {
@@ -121,6 +123,15 @@ export default function VariableOverview({ loaderData, actionData }: Route.Compo
   const summary = freshness ?? loaderData.live.summary;
   const failure = actionData && "failure" in actionData ? actionData.failure : undefined;
   const confirming = actionData && "confirm" in actionData ? actionData : undefined;
+  // Typing a value is a form of its own (?write=ID, or after a refused write): the list you watch
+  // reloads itself without JavaScript, a form in progress never does (issue 28 §2).
+  const writing = failure?.variable ?? params.get("write");
+  const withWrite = (id: string | null) => {
+    const next = new URLSearchParams(params);
+    if (id) next.set("write", id);
+    else next.delete("write");
+    return `?${next}`;
+  };
   // With values not live, the page asks again now and then: the reason (who stopped, which device) may change.
   usePolling(5000, summary.state !== "live" && !confirming && !failure);
   const shown = (v: number | null, c: { unit: string; precision?: number; format: string }) =>
@@ -137,7 +148,7 @@ export default function VariableOverview({ loaderData, actionData }: Route.Compo
         {rows.length > 0 && <LiveBadge state={summary.state} ageMs={summary.ageMs} reason={summary.reason} />}
       </div>
       {/* Without JavaScript the values reload themselves, except while a write asks for confirmation or failed. */}
-      {rows.length > 0 && !actionData && <NoScriptRefresh params={params} />}
+      {rows.length > 0 && !actionData && !writing && <NoScriptRefresh params={params} />}
       <Form method="get" className="flex flex-wrap items-end gap-2" role="search">
         {params.get("sort") && <input type="hidden" name="sort" value={params.get("sort")!} />}
         {params.get("dir") && <input type="hidden" name="dir" value={params.get("dir")!} />}
@@ -197,7 +208,7 @@ export default function VariableOverview({ loaderData, actionData }: Route.Compo
               const state = summary.each[v.Id] ?? "stale";
               return (
                 <Fragment key={v.Id}>
-                  <VariableLine v={v} value={values[v.Id] ?? null} freshness={state} ageMs={summary.ages[v.Id] ?? null} reason={summary.reasons[v.Id] ?? null} canWrite={canWrite} failure={failure?.variable === v.Id ? failure : undefined} />
+                  <VariableLine v={v} value={values[v.Id] ?? null} freshness={state} ageMs={summary.ages[v.Id] ?? null} reason={summary.reasons[v.Id] ?? null} canWrite={canWrite} failure={failure?.variable === v.Id ? failure : undefined} editing={writing === v.Id} writeHref={withWrite(v.Id)} cancelHref={withWrite(null)} />
                   {c && (
                     <tr>
                       <td colSpan={9} className="px-4 pb-3">

@@ -88,6 +88,7 @@ async function writeOutput(page: Page, deviceId: string, variable: string, value
 }
 async function writeOutputNow(page: Page, deviceId: string, variable: string, value: string) {
   await page.goto(`/variableOverview?device=${deviceId}`);
+  await page.getByRole("link", { name: `Write a new value to ${variable}` }).click();
   await page.getByLabel(`New value for ${variable}`).fill(value);
   await page.locator(`tr[data-variable="${variable}"]`).getByRole("button", { name: "Write" }).click();
   await page.getByTestId("confirm-form").getByRole("button", { name: "Write" }).click();

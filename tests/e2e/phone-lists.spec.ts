@@ -95,6 +95,8 @@ for (const javaScriptEnabled of [true, false]) {
       // Each list, and the primary action above it (a large target too).
       const screens: [string, string, string | null][] = [
         ["/alarming", "alarms-table", null],
+        // Choosing several to acknowledge: each check box in a 44 px target.
+        ["/alarming?ack=select", "alarms-table", null],
         ["/userManagement", "users-table", "Add user"],
         ["/roleManagement", "roles-table", "Add role"],
         ["/rulesNotifications", "rules-table", null],

@@ -14,42 +14,44 @@ const COLUMNS = ["severity", "name", "state", "value", "since", "ack"];
 const buttonLink = `cursor-pointer ${actionClass}`;
 
 /**
- * The active alarms, inside the page's acknowledge form: the check boxes and the per-row
- * Acknowledge buttons post to it; Unshelve posts to a hidden per-alarm form (`unshelve-ID`).
+ * The active alarms, inside the page's acknowledge form: the per-row Acknowledge buttons and,
+ * while several are being chosen (`selectable`), the check boxes post to it; Unshelve posts to a hidden per-alarm form (`unshelve-ID`).
  */
 /** An alarm with its variable's decimals and current value (issue 26 §4). */
 export type ShownAlarm = Alarm & { Precision: number | null; Current?: number | null };
 
-export function ActiveAlarmsTable({ alarms, shelveHref }: { alarms: ShownAlarm[]; shelveHref: (a: Alarm) => string }) {
+export function ActiveAlarmsTable({ alarms, selectable, shelveHref }: { alarms: ShownAlarm[]; selectable: boolean; shelveHref: (a: Alarm) => string }) {
   const t = useT();
   return (
     <DataTable
       label={t("alarming.activeTitle")}
       testId="alarms-table"
-      columns={[{ label: t("alarming.select"), srOnly: true }, ...COLUMNS.map((c) => ({ label: t(`alarming.columns.${c}`) })), { label: t("common.actions"), srOnly: true }]}
+      columns={[...(selectable ? [{ label: t("alarming.select"), srOnly: true }] : []), ...COLUMNS.map((c) => ({ label: t(`alarming.columns.${c}`) })), { label: t("common.actions"), srOnly: true }]}
       empty={alarms.length === 0 ? t("alarming.noActive") : undefined}
     >
       {alarms.map((a) => (
-        <AlarmRow key={a.ID} alarm={a} shelveHref={shelveHref(a)} />
+        <AlarmRow key={a.ID} alarm={a} selectable={selectable} shelveHref={shelveHref(a)} />
       ))}
     </DataTable>
   );
 }
 
-function AlarmRow({ alarm: a, shelveHref }: { alarm: ShownAlarm; shelveHref: string }) {
+function AlarmRow({ alarm: a, selectable, shelveHref }: { alarm: ShownAlarm; selectable: boolean; shelveHref: string }) {
   const t = useT();
   const { dateTime } = useFormatters();
   const texts = useAlarmText();
   return (
     <Row data-alarm={a.Name} data-state={a.State}>
-      <Cell>
-        {/* On a phone the box sits in a 44×44 px target (issue 28 §3). */}
-        {awaitsAck(a) && (
-          <label className="phone:inline-flex phone:size-11 phone:cursor-pointer phone:items-center phone:justify-center">
-            <input type="checkbox" name="id" value={a.ID} aria-label={t("alarming.selectOne", { name: a.Name })} className="phone:size-5" />
-          </label>
-        )}
-      </Cell>
+      {selectable && (
+        <Cell>
+          {/* On a phone the box sits in a 44×44 px target (issue 28 §3). */}
+          {awaitsAck(a) && (
+            <label className="phone:inline-flex phone:size-11 phone:cursor-pointer phone:items-center phone:justify-center">
+              <input type="checkbox" name="id" value={a.ID} aria-label={t("alarming.selectOne", { name: a.Name })} className="phone:size-5" />
+            </label>
+          )}
+        </Cell>
+      )}
       <Cell>
         <SeverityBadge severity={a.Severity} />
       </Cell>

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { Form, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { isOutput } from "~/services/logger/schemas";
 import type { VariableRow } from "~/services/variables.server";
 import { FieldError } from "~/ui/FieldError";
@@ -30,10 +30,14 @@ interface Props {
   reason?: QualityReason | null;
   canWrite: boolean;
   failure?: WriteFailure;
+  /** This row's value field is open (a typed output is written from a form of its own, which never reloads itself). */
+  editing: boolean;
+  writeHref: string;
+  cancelHref: string;
 }
 
 /** One Variable Overview row: the value with its freshness, and for outputs the write form. */
-export function VariableLine({ v, value, freshness, ageMs, reason = null, canWrite, failure }: Props) {
+export function VariableLine({ v, value, freshness, ageMs, reason = null, canWrite, failure, editing, writeHref, cancelHref }: Props) {
   const t = useT();
   const fmt = useFormatters();
   const state = valueState(value, v.RangeMin, v.RangeMax);
@@ -91,6 +95,10 @@ export function VariableLine({ v, value, freshness, ageMs, reason = null, canWri
                 ))}
                 <FieldError id={errorId} error={failure?.error} />
               </Form>
+            ) : !editing ? (
+              <Link to={writeHref} preventScrollReset className="inline-flex min-h-11 items-center text-brand hover:underline" aria-label={t("live.writeOpen", { name: v.Name })}>
+                {t("live.writeEllipsis")}
+              </Link>
             ) : (
               <Form method="post" className="flex flex-wrap items-center gap-1" preventScrollReset>
                 <input type="hidden" name="intent" value="write" />
@@ -110,6 +118,9 @@ export function VariableLine({ v, value, freshness, ageMs, reason = null, canWri
                 <button type="submit" className={`${buttonClass} py-1`} disabled={busy}>
                   {t("live.write")}
                 </button>
+                <Link to={cancelHref} preventScrollReset className="inline-flex min-h-11 items-center px-2 text-brand hover:underline">
+                  {t("common.cancel")}
+                </Link>
                 {range && !failure && (
                   <span id={hintId} className="w-full text-xs text-slate-500">
                     {t("live.rangeHint", { range })}
