@@ -104,10 +104,12 @@ function audit(min: number): Finding {
   }
 }
 
-async function testCellId(): Promise<string> {
+/** The seeded demo dashboards' ids: the test cell's (the default one) first. */
+async function demoIds(): Promise<string[]> {
   const list = (await rpc<{ List: { ID: string; Name: string }[] }>("WebUIAPI.List", {})).List;
-  return list.find((d) => d.Name === "Test cell dashboard")!.ID;
+  return ["Test cell dashboard", "Energy and weather dashboard"].map((name) => list.find((d) => d.Name === name)!.ID);
 }
+const testCellId = async () => (await demoIds())[0]!;
 
 /** An alarm that is active as long as the test runs, so the strip and the list have a row to measure. */
 async function withAlarm(run: () => Promise<void>) {
@@ -143,17 +145,17 @@ async function expectReadable(page: Page, size: (typeof SIZES)[number], what: st
 test.describe("with JavaScript", () => {
   test("every kiosk text scales with the screen and none overprints or is cut off, at 1366×768, 1080p and 4K", async ({ page }) => {
     test.setTimeout(90_000);
-    const id = await testCellId();
+    const ids = await demoIds();
     await signInDirect(page, "admin", ADMIN_PASSWORD);
     await withAlarm(async () => {
-      for (const size of SIZES) {
+      for (const [size, id] of SIZES.flatMap((size) => ids.map((id) => [size, id] as const))) {
         await page.setViewportSize({ width: size.width, height: size.height });
         await page.goto(`/dashboard?kiosk&id=${id}`);
         await expect(page.getByTestId("live-state")).toHaveAttribute("data-state", "live");
         await expect(page.getByTestId("kiosk-alarm").first()).toBeVisible({ timeout: 25_000 });
         const charts = page.locator("[data-testid=chart]");
         await expect(page.locator("[data-testid=chart][data-ready]")).toHaveCount(await charts.count());
-        const what = `${size.width}×${size.height}`;
+        const what = `${size.width}×${size.height} ${await page.getByRole("heading", { level: 1 }).textContent()}`;
         await expectReadable(page, size, what);
         // The canvas charts: axis text at the kiosk's size, and enough value labels to read off.
         const axes = await page.getByTestId("uplot-chart").evaluateAll((els) => els.map((e) => ({ font: Number(e.getAttribute("data-axis-px")), labels: Number(e.getAttribute("data-y-labels")), height: Number(e.getAttribute("data-plot-height")) })));
@@ -185,16 +187,16 @@ test.describe("without JavaScript", () => {
 
   test("every kiosk text scales with the screen and none overprints or is cut off, at 1366×768, 1080p and 4K", async ({ page }) => {
     test.setTimeout(90_000);
-    const id = await testCellId();
+    const ids = await demoIds();
     await signIn(page, "admin", ADMIN_PASSWORD);
     await withAlarm(async () => {
-      for (const size of SIZES) {
+      for (const [size, id] of SIZES.flatMap((size) => ids.map((id) => [size, id] as const))) {
         await page.setViewportSize({ width: size.width, height: size.height });
         await page.goto(`/dashboard?kiosk&id=${id}`);
         await expect(page.getByTestId("live-state")).toHaveAttribute("data-state", /live|stale/);
         await expect(page.getByTestId("kiosk-alarm").first()).toBeVisible({ timeout: 25_000 });
         await expect(page.getByTestId("svg-chart").first()).toBeVisible();
-        await expectReadable(page, size, `${size.width}×${size.height} without JavaScript`);
+        await expectReadable(page, size, `${size.width}×${size.height} ${await page.getByRole("heading", { level: 1 }).textContent()} without JavaScript`);
       }
     });
   });

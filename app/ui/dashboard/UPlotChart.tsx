@@ -202,7 +202,8 @@ export function chartOptions(p: Pick<UPlotChartProps, "vars" | "from" | "to" | "
         ? {
             font: sz.font,
             gap: sz.gap,
-            space: Math.round(sz.px * 1.2),
+            // A line and a little apart, and no more than about five on a tall plot (not a ladder).
+            space: (_u: uPlot, _i: number, _min: number, _max: number, plotDim: number) => Math.max(Math.round(sz.px * 1.2), plotDim / 5),
             size: (_u: uPlot, values: string[] | null) => Math.ceil(widest(sz.font, values ?? []) + sz.gap + sz.tick + 2),
           }
         : {}),
@@ -210,6 +211,8 @@ export function chartOptions(p: Pick<UPlotChartProps, "vars" | "from" | "to" | "
   );
   return {
     ...size,
+    // The top value label is centred on the plot's edge: room for its upper half.
+    ...(big ? { padding: [Math.round(sz.px * 0.6), null, null, null] as uPlot.Padding } : {}),
     series,
     bands,
     scales,
