@@ -188,7 +188,7 @@ export function chartOptions(p: Pick<UPlotChartProps, "vars" | "from" | "to" | "
       side: k === 0 ? 3 : 1,
       // Colour-keyed: the axis, its numbers and its unit in the colour of its first series.
       label: u,
-      labelSize: Math.round(16 * scale),
+      labelSize: big ? Math.round(16 * scale) : 16,
       labelFont: big ? sz.labelFont : "bold 12px system-ui, sans-serif",
       stroke: unitColour(u),
       grid: { show: k === 0, stroke: "#94a3b833" },
