@@ -146,8 +146,9 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { dashboard, dashboards, missing } = shown;
   const mayEdit = root?.nav.includes("dashboardManager") ?? false;
   return (
-    // A kiosk fills the screen (<main>'s height, app/ui/kiosk/tv.css) and never scrolls: rows share its height.
-    <section className={`flex flex-col ${kiosk ? "gap-2 md:h-full md:overflow-hidden" : "gap-4"}`} data-wide>
+    // A kiosk fills the screen (minus <main>'s padding; with the TV scaling of app/ui/kiosk/tv.css,
+    // which data-tv asks for, <main>'s height under a banner) and never scrolls: rows share its height.
+    <section className={`flex flex-col ${kiosk ? "gap-2 md:h-[calc(100dvh-1rem)] md:overflow-hidden" : "gap-4"}`} data-wide data-tv={kiosk || undefined}>
       {shown.outage ? (
         <OutageRefresh />
       ) : shown.strip?.cycle ? (

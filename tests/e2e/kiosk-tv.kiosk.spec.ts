@@ -162,8 +162,9 @@ test.describe("with JavaScript", () => {
         expect(axes.length).toBeGreaterThan(0);
         for (const a of axes) {
           expect(a.font, `${what}: chart axis font`).toBeGreaterThanOrEqual(Math.max(size.min, 12));
-          // Four value labels where the plot has the height for them (six lines of its text), else at least two.
-          expect(a.labels, `${what}: y labels of a plot ${a.height} px high`).toBeGreaterThanOrEqual(a.height >= 6 * a.font ? 4 : 2);
+          // Four value labels where the plot has the height for them (labels at least 1.2 lines and
+          // at most an eighth of a plot of ten lines apart; a step of the scale at most doubles), else two.
+          expect(a.labels, `${what}: y labels of a plot ${a.height} px high`).toBeGreaterThanOrEqual(a.height >= 10 * a.font ? 4 : 2);
         }
       }
     });

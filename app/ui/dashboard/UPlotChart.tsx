@@ -202,8 +202,9 @@ export function chartOptions(p: Pick<UPlotChartProps, "vars" | "from" | "to" | "
         ? {
             font: sz.font,
             gap: sz.gap,
-            // A line and a little apart, and no more than about five on a tall plot (not a ladder).
-            space: (_u: uPlot, _i: number, _min: number, _max: number, plotDim: number) => Math.max(Math.round(sz.px * 1.2), plotDim / 5),
+            // At least 1.2 lines apart; on a tall plot an eighth of it (4 to 9 labels whatever the
+            // range: uPlot's steps 1, 2, 2.5, 5 at most double), not a ladder of a label a line.
+            space: (_u: uPlot, _i: number, _min: number, _max: number, plotDim: number) => Math.max(Math.round(sz.px * 1.2), plotDim / 8),
             size: (_u: uPlot, values: string[] | null) => Math.ceil(widest(sz.font, values ?? []) + sz.gap + sz.tick + 2),
           }
         : {}),
