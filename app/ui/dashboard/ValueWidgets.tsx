@@ -68,7 +68,7 @@ export function GaugeWidget({ widget, v, value, kiosk, limits = [] }: OneValue) 
   const low = fmt.value(scale[0], precisionOf(widget, v));
   const high = fmt.value(scale[1], precisionOf(widget, v));
   const number = (
-    <div className={`font-mono font-semibold tabular-nums ${kiosk ? "flex flex-col text-[1.5rem] leading-none" : "-mt-6 text-2xl"}`} data-testid="widget-value">
+    <div className={`font-mono font-semibold tabular-nums ${kiosk ? "flex flex-col text-[1.5rem] leading-[1.15]" : "-mt-6 text-2xl"}`} data-testid="widget-value">
       {fmt.value(value, precisionOf(widget, v))} <span className={`font-normal text-slate-500 ${kiosk ? KIOSK_UNIT : "text-sm"}`}>{v.Unit}</span>
     </div>
   );
@@ -187,7 +187,7 @@ export function TableWidget({ widget, vars, values, kiosk, freshness }: { widget
   const t = useT();
   const fmt = useFormatters();
   return (
-    <table className={`w-full ${kiosk ? "text-[0.8125rem]" : "text-sm"}`}>
+    <table className={`w-full ${kiosk ? "text-[0.8125rem] leading-tight" : "text-sm"}`}>
       <thead className="sr-only">
         <tr>
           <th scope="col">{t("dashboards.widget.variable")}</th>
