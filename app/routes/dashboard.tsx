@@ -147,8 +147,9 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { dashboard, dashboards, missing } = shown;
   const mayEdit = root?.nav.includes("dashboardManager") ?? false;
   return (
-    // A kiosk fills the screen (minus <main>'s padding) and never scrolls: rows share its height.
-    <section className={`flex flex-col ${kiosk ? "gap-2 md:h-[calc(100dvh-1rem)] md:overflow-hidden" : "gap-4"}`} data-wide>
+    // A kiosk fills the screen (minus <main>'s padding; with the TV scaling of app/ui/kiosk/tv.css,
+    // which data-tv asks for, <main>'s height under a banner) and never scrolls: rows share its height.
+    <section className={`flex flex-col ${kiosk ? "gap-2 md:h-[calc(100dvh-1rem)] md:overflow-hidden" : "gap-4"}`} data-wide data-tv={kiosk || undefined}>
       {shown.outage ? (
         <OutageRefresh />
       ) : shown.strip?.cycle ? (
@@ -245,7 +246,7 @@ function DashboardView({ loaderData, offline, mayEdit }: { loaderData: Loaded; o
     <LiveBusContext.Provider value={bus}>
       {ids.length > 0 && !loaderData.outage && <LiveFeed ids={ids} initial={data.values} stamps={loaderData.live?.stamps} bus={bus} onChange={setLive} />}
       {kiosk && strip ? (
-        <KioskSlot name={dashboard.Name} badge={badge} renderedAt={strip.at} alarms={strip.alarms} cycle={strip.cycle} annunciator={<Annunciator className="text-[clamp(0.875rem,1.6vh,2rem)]" />} />
+        <KioskSlot name={dashboard.Name} badge={badge} renderedAt={strip.at} alarms={strip.alarms} cycle={strip.cycle} annunciator={<Annunciator className="text-[0.75rem]" />} />
       ) : (
         <div className="flex flex-wrap items-center justify-between gap-3">
           <h1 className="text-2xl font-semibold">{dashboard.Name}</h1>

@@ -66,7 +66,7 @@ export function AppShell({ data, bare, kiosk = false, children }: { data: RootDa
       <>
         <PendingBar />
         {!kiosk && <ConnectionStrip />}
-        {data.banner && <MaintenanceBanner banner={data.banner} />}
+        {data.banner && <MaintenanceBanner banner={data.banner} kiosk={kiosk} />}
         <main className={kiosk ? "min-h-screen p-2" : "min-h-screen"} data-kiosk={kiosk || undefined}>
           <AlarmFeedContext.Provider value={alarms}>{children}</AlarmFeedContext.Provider>
         </main>

@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 // [link](https://…). Built from React elements, never from HTML, so no markup in the text can
 // reach the page; links go only to http(s).
 
-export function SafeText({ text }: { text: string }) {
+export function SafeText({ text, className = "text-sm" }: { text: string; className?: string }) {
   const blocks: ReactNode[] = [];
   let list: string[] = [];
   const flushList = () => {
@@ -31,7 +31,7 @@ export function SafeText({ text }: { text: string }) {
     else if (line.trim()) blocks.push(<p key={blocks.length}>{inline(line)}</p>);
   }
   flushList();
-  return <div className="flex flex-col gap-1 text-sm">{blocks}</div>;
+  return <div className={`flex flex-col gap-1 ${className}`}>{blocks}</div>;
 }
 
 const INLINE = /(\*\*[^*]+\*\*|\*[^*]+\*|`[^`]+`|\[[^\]]+\]\([^)\s]+\))/g;

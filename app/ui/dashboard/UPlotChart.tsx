@@ -83,8 +83,45 @@ export function toColumns(series: SeriesData, n: number): Columns {
   return cols;
 }
 
-/** uPlot options: one scale per unit, axes for the first two units, min/max as bands. */
-export function chartOptions(p: Pick<UPlotChartProps, "vars" | "from" | "to" | "locale" | "timeZone" | "syncKey" | "overlay">, uPlotCtor: typeof uPlot, banded: boolean, size: { width: number; height: number }, dark = false): uPlot.Options {
+/** The page's root font size in CSS pixels: 16 on ordinary pages, a share of the screen on a kiosk (app/ui/kiosk/tv.css). */
+function readRootPx(): number {
+  return parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+}
+
+/** The root font size, kept current as the window is resized (a kiosk's scales with the screen). */
+function useRootPx(): number {
+  const [px, setPx] = useState(readRootPx);
+  useEffect(() => {
+    const onResize = () => setPx(readRootPx());
+    onResize();
+    window.addEventListener("resize", onResize);
+    return () => window.removeEventListener("resize", onResize);
+  }, []);
+  return px;
+}
+
+let measurer: CanvasRenderingContext2D | null = null;
+/** The widest of some texts in a font, as the canvas draws them. */
+function widest(font: string, texts: readonly string[]): number {
+  measurer ??= document.createElement("canvas").getContext("2d");
+  if (!measurer) return 0;
+  measurer.font = font;
+  return Math.max(0, ...texts.map((t) => measurer!.measureText(t).width));
+}
+
+/** Sizes of the axes' text and room at scale `k` (the root font size over 16 px), used above 1 (a kiosk). */
+function axisSizes(k: number) {
+  const px = Math.round(12 * k);
+  return { px, font: `${px}px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif`, labelFont: `bold ${px}px system-ui, sans-serif`, gap: Math.round(4 * k), tick: Math.round(6 * k) };
+}
+
+/**
+ * uPlot options: one scale per unit, axes for the first two units, min/max as bands. `scale` is
+ * the root font size over 16 px (1 on ordinary pages; on a kiosk it follows the screen): the
+ * axes' fonts, their room and the spacing of their ticks grow with it. `onYLabels` hears how many
+ * value labels the first value axis drew.
+ */
+export function chartOptions(p: Pick<UPlotChartProps, "vars" | "from" | "to" | "locale" | "timeZone" | "syncKey" | "overlay">, uPlotCtor: typeof uPlot, banded: boolean, size: { width: number; height: number }, dark = false, scale = 1, onYLabels?: (n: number) => void): uPlot.Options {
   const n = p.vars.length;
   const units = [...new Set(p.vars.map((v) => v.Unit ?? ""))];
   const series: uPlot.Series[] = [{}];
@@ -106,7 +143,8 @@ export function chartOptions(p: Pick<UPlotChartProps, "vars" | "from" | "to" | "
   // Time labels chosen for the plot's width (chartGeometry), so they never run into each other.
   let labelled: { key: string; labels: Map<number, string> } = { key: "", labels: new Map() };
   const timeSplits = (u: uPlot, min: number, max: number) => {
-    const width = u.bbox.width / (globalThis.devicePixelRatio || 1);
+    // Labels sized for uPlot's 12 px font: a larger font is a narrower plot for them.
+    const width = u.bbox.width / (globalThis.devicePixelRatio || 1) / scale;
     const fitted = fittedTimeTicks(min * 1000, max * 1000, width, p.locale, p.timeZone);
     labelled = { key: `${min}|${max}|${width}`, labels: new Map(fitted.ticks.map((t, k) => [t / 1000, fitted.labels[k]!])) };
     return fitted.ticks.map((t) => t / 1000);
@@ -117,13 +155,19 @@ export function chartOptions(p: Pick<UPlotChartProps, "vars" | "from" | "to" | "
     const i = p.vars.findIndex((v) => (v.Unit ?? "") === u);
     return axisText[Math.max(0, SERIES.indexOf(seriesStyle(i, overlay).colour))]!;
   };
+  // At scale 1 uPlot's own sizes (ordinary pages unchanged); larger, every size grows with the font.
+  const big = scale > 1.01;
+  const sz = axisSizes(scale);
+  const xSized: Partial<uPlot.Axis> = big ? { font: sz.font, gap: sz.gap, size: Math.ceil(sz.px * 1.25 + sz.gap + sz.tick), space: Math.round(50 * scale) } : {};
+  const tickSized = (stroke: string): uPlot.Axis.Ticks => (big ? { stroke, size: sz.tick } : { stroke });
   const axes: uPlot.Axis[] = [
     overlay
       ? {
           stroke: neutral,
           grid: { stroke: "#94a3b833" },
-          ticks: { stroke: "#94a3b855" },
-          space: 70,
+          ...xSized,
+          ticks: tickSized("#94a3b855"),
+          space: Math.round(70 * scale),
           // Offsets from A's start, at round steps counted from it (both ranges share this axis).
           splits: (_u, _i, min, max) => offsetTicks(min * 1000, max * 1000, overlay.origin).ticks.map((t) => t / 1000),
           values: (_u, ticks) => ticks.map((t) => formatOffset(t * 1000 - overlay.origin)),
@@ -131,7 +175,8 @@ export function chartOptions(p: Pick<UPlotChartProps, "vars" | "from" | "to" | "
       : {
           stroke: neutral,
           grid: { stroke: "#94a3b833" },
-          ticks: { stroke: "#94a3b855" },
+          ...xSized,
+          ticks: tickSized("#94a3b855"),
           // Times as the server's SVG writes them: the user's locale and zone, 24-hour clock.
           splits: (u, _i, min, max) => timeSplits(u, min, max),
           values: (_u, ticks, _i, _space, step) => ticks.map((t) => labelled.labels.get(t) ?? timeFormat(p.locale, p.timeZone, step * 1000).format(t * 1000)),
@@ -143,16 +188,32 @@ export function chartOptions(p: Pick<UPlotChartProps, "vars" | "from" | "to" | "
       side: k === 0 ? 3 : 1,
       // Colour-keyed: the axis, its numbers and its unit in the colour of its first series.
       label: u,
-      labelSize: 16,
-      labelFont: "bold 12px system-ui, sans-serif",
+      labelSize: big ? Math.round(16 * scale) : 16,
+      labelFont: big ? sz.labelFont : "bold 12px system-ui, sans-serif",
       stroke: unitColour(u),
       grid: { show: k === 0, stroke: "#94a3b833" },
-      ticks: { stroke: "#94a3b855" },
-      values: (_u, ticks) => ticks.map((t) => tickNumber(p.locale, t)),
+      ticks: tickSized("#94a3b855"),
+      values: (_u, ticks) => {
+        if (k === 0) onYLabels?.(ticks.length);
+        return ticks.map((t) => tickNumber(p.locale, t));
+      },
+      // Larger: as wide as its widest label, and labels a line apart (drawn centred on their ticks).
+      ...(big
+        ? {
+            font: sz.font,
+            gap: sz.gap,
+            // At least 1.2 lines apart; on a tall plot an eighth of it (4 to 9 labels whatever the
+            // range: uPlot's steps 1, 2, 2.5, 5 at most double), not a ladder of a label a line.
+            space: (_u: uPlot, _i: number, _min: number, _max: number, plotDim: number) => Math.max(Math.round(sz.px * 1.2), plotDim / 8),
+            size: (_u: uPlot, values: string[] | null) => Math.ceil(widest(sz.font, values ?? []) + sz.gap + sz.tick + 2),
+          }
+        : {}),
     }),
   );
   return {
     ...size,
+    // The top value label is centred on the plot's edge: room for its upper half.
+    ...(big ? { padding: [Math.round(sz.px * 0.6), null, null, null] as uPlot.Padding } : {}),
     series,
     bands,
     scales,
@@ -180,11 +241,13 @@ export function UPlotChart(props: UPlotChartProps) {
   const shown = useRef<{ series: SeriesData; from: number; to: number } | null>(null);
   /** The thresholds and events the plot was drawn with. */
   const marksDrawn = useRef<Pick<UPlotChartProps, "thresholds" | "events" | "limits"> | null>(null);
-  const latest = useRef(props);
-  latest.current = props;
+  const latest = useRef({ ...props, rootPx: 16 });
   const n = props.vars.length;
   const banded = !!(props.series.min && props.series.max);
-  const shape = `${props.vars.map((v) => `${v.Id}:${v.Unit}`).join(",")}|${banded}|${props.syncKey}|${props.timeZone}|${props.overlay ? `${props.overlay.origin}:${props.overlay.pairs}` : ""}`;
+  // The root font size too: a kiosk's follows the screen, and the axes are drawn at it.
+  const rootPx = useRootPx();
+  latest.current = { ...props, rootPx };
+  const shape = `${props.vars.map((v) => `${v.Id}:${v.Unit}`).join(",")}|${banded}|${props.syncKey}|${props.timeZone}|${props.overlay ? `${props.overlay.origin}:${props.overlay.pairs}` : ""}|${rootPx}`;
 
   // A layout effect: the chart exists before the browser paints the commit that mounted it.
   useLayoutEffect(() => {
@@ -210,7 +273,11 @@ export function UPlotChart(props: UPlotChartProps) {
       const dark = !!box.closest("[data-theme=dark]");
       const hint = p.sizeHint?.();
       const size = hint && hint.width > 0 && hint.height > 0 ? hint : { width: box.clientWidth || 300, height: box.clientHeight || 150 };
-      const opts = chartOptions(p, UPlot, banded, size, dark);
+      const scale = latest.current.rootPx / 16;
+      let yLabels = 0;
+      const opts = chartOptions(p, UPlot, banded, size, dark, scale, (n) => (yLabels = n));
+      // What the chart drew with, for whoever checks a wall display's text sizes (tests/e2e/kiosk-tv).
+      box.dataset.axisPx = String(axisSizes(scale).px);
       opts.cursor = {
         ...opts.cursor,
         ...crosshairCursor(p.syncKey, (yes) => {
@@ -232,6 +299,10 @@ export function UPlotChart(props: UPlotChartProps) {
       opts.hooks = {
         // Thresholds and events on the canvas; their labels as elements over it (readable, testable).
         draw: [
+          (u) => {
+            box.dataset.yLabels = String(yLabels);
+            box.dataset.plotHeight = String(Math.round(u.bbox.height / (globalThis.devicePixelRatio || 1)));
+          },
           (u) => {
             const q = latest.current;
             const thresholds = q.thresholds ?? [];

@@ -14,12 +14,15 @@ interface OneValue {
   value: number | null;
   /** The variable's alarm limits: marks on gauges and bars in the rule's priority colour (issue 26 §6). */
   limits?: readonly ChartLimit[];
-  /** On a wall display numbers scale with the screen's height (≥ 48 px at 1080p: read from 3 m). */
+  /**
+   * On a wall display everything scales with the screen: the kiosk's root size is a share of the
+   * viewport (app/ui/kiosk/tv.css), so sizes here are in rem — numbers ≥ 48 px at 1080p.
+   */
   kiosk?: boolean;
 }
 
-const KIOSK_NUMBER = "text-[clamp(3rem,5.5vh,9rem)]";
-const KIOSK_UNIT = "text-[clamp(1.25rem,2.4vh,4rem)]";
+const KIOSK_NUMBER = "text-[1.75rem]";
+const KIOSK_UNIT = "text-[0.875rem]";
 
 const precisionOf = (widget: Widget, v: VariableInfo) => widget.Options.Precision ?? v.Precision;
 
@@ -28,10 +31,10 @@ export function ValueWidget({ widget, v, value, kiosk, series }: OneValue & { se
   const colour = thresholdColour(value, widget.Options.Thresholds);
   return (
     <div className="flex h-full flex-col justify-center gap-1">
-      <div className={`font-mono font-semibold tabular-nums ${kiosk ? "text-[clamp(3rem,7vh,12rem)] leading-none" : "text-4xl"}`} style={colour ? { color: colour } : undefined} data-testid="widget-value">
+      <div className={`font-mono font-semibold tabular-nums ${kiosk ? `${KIOSK_NUMBER} leading-none` : "text-4xl"}`} style={colour ? { color: colour } : undefined} data-testid="widget-value">
         {fmt.value(value, precisionOf(widget, v))} <span className={`font-normal text-slate-500 ${kiosk ? KIOSK_UNIT : "text-lg"}`}>{v.Unit}</span>
       </div>
-      {widget.Options.Sparkline && series && <Sparkline values={series.values[0] ?? []} min={series.min?.[0]} max={series.max?.[0]} className={kiosk ? "min-h-10 w-full flex-1" : "h-10 w-full"} />}
+      {widget.Options.Sparkline && series && <Sparkline values={series.values[0] ?? []} min={series.min?.[0]} max={series.max?.[0]} className={kiosk ? "min-h-8 w-full flex-1" : "h-10 w-full"} />}
     </div>
   );
 }
@@ -62,39 +65,71 @@ export function GaugeWidget({ widget, v, value, kiosk, limits = [] }: OneValue) 
   const colour = thresholdColour(value, widget.Options.Thresholds) ?? "var(--loggia-main, #3056a8)";
   // A half circle from the left (min) over the top to the right (max).
   const end = arcPoint(f, 40);
+  const low = fmt.value(scale[0], precisionOf(widget, v));
+  const high = fmt.value(scale[1], precisionOf(widget, v));
+  const number = (
+    <div className={`font-mono font-semibold tabular-nums ${kiosk ? "flex flex-col text-[1.5rem] leading-[1.15]" : "-mt-6 text-2xl"}`} data-testid="widget-value">
+      {fmt.value(value, precisionOf(widget, v))} <span className={`font-normal text-slate-500 ${kiosk ? KIOSK_UNIT : "text-sm"}`}>{v.Unit}</span>
+    </div>
+  );
+  const arc = (
+    <svg viewBox={kiosk ? "0 0 100 51" : "0 0 100 58"} className={kiosk ? "min-h-0 w-full flex-1" : "max-h-full w-full"} aria-hidden="true">
+      <path d="M10 50 A40 40 0 0 1 90 50" fill="none" className="stroke-slate-200 dark:stroke-slate-700" strokeWidth={9} />
+      {/* Alarm limits: the alarm side of the scale as a thin band outside the arc, and a tick across it. */}
+      {limits.map((l, k) => {
+        const lf = fraction(l.Value, scale);
+        if (l.Value < scale[0] || l.Value > scale[1]) return null;
+        const [a, b] = l.Side === "high" ? [lf, 1] : [0, lf];
+        const from = arcPoint(a, 46.5);
+        const to = arcPoint(b, 46.5);
+        const inner = arcPoint(lf, 34);
+        const outer = arcPoint(lf, 49);
+        const c = severityHex(l.Severity);
+        return (
+          <g key={k} data-limit={l.Value} data-side={l.Side} data-severity={l.Severity}>
+            <title>{`${l.Name}: ${fmt.value(l.Value, precisionOf(widget, v))} ${v.Unit}`.trim()}</title>
+            {b > a && <path d={`M${from.x.toFixed(2)} ${from.y.toFixed(2)} A46.5 46.5 0 0 1 ${to.x.toFixed(2)} ${to.y.toFixed(2)}`} fill="none" stroke={c} strokeWidth={2} />}
+            <line x1={inner.x.toFixed(2)} y1={inner.y.toFixed(2)} x2={outer.x.toFixed(2)} y2={outer.y.toFixed(2)} stroke={c} strokeWidth={1.5} />
+          </g>
+        );
+      })}
+      {value !== null && f > 0 && <path d={`M10 50 A40 40 0 0 1 ${end.x.toFixed(2)} ${end.y.toFixed(2)}`} fill="none" stroke={colour} strokeWidth={9} />}
+      {/* On a wall display the scale's ends are text of the page (below), at the kiosk's size. */}
+      {!kiosk && (
+        <>
+          <text x={10} y={57} fontSize={5} textAnchor="middle" className="fill-slate-500">
+            {low}
+          </text>
+          <text x={90} y={57} fontSize={5} textAnchor="middle" className="fill-slate-500">
+            {high}
+          </text>
+        </>
+      )}
+    </svg>
+  );
   return (
     <div className="flex h-full flex-col items-center justify-center" role="meter" aria-label={v.Name} aria-valuemin={scale[0]} aria-valuemax={scale[1]} {...meter}>
-      <svg viewBox="0 0 100 58" className={kiosk ? "min-h-0 w-full flex-1" : "max-h-full w-full"} aria-hidden="true">
-        <path d="M10 50 A40 40 0 0 1 90 50" fill="none" className="stroke-slate-200 dark:stroke-slate-700" strokeWidth={9} />
-        {/* Alarm limits: the alarm side of the scale as a thin band outside the arc, and a tick across it. */}
-        {limits.map((l, k) => {
-          const lf = fraction(l.Value, scale);
-          if (l.Value < scale[0] || l.Value > scale[1]) return null;
-          const [a, b] = l.Side === "high" ? [lf, 1] : [0, lf];
-          const from = arcPoint(a, 46.5);
-          const to = arcPoint(b, 46.5);
-          const inner = arcPoint(lf, 34);
-          const outer = arcPoint(lf, 49);
-          const c = severityHex(l.Severity);
-          return (
-            <g key={k} data-limit={l.Value} data-side={l.Side} data-severity={l.Severity}>
-              <title>{`${l.Name}: ${fmt.value(l.Value, precisionOf(widget, v))} ${v.Unit}`.trim()}</title>
-              {b > a && <path d={`M${from.x.toFixed(2)} ${from.y.toFixed(2)} A46.5 46.5 0 0 1 ${to.x.toFixed(2)} ${to.y.toFixed(2)}`} fill="none" stroke={c} strokeWidth={2} />}
-              <line x1={inner.x.toFixed(2)} y1={inner.y.toFixed(2)} x2={outer.x.toFixed(2)} y2={outer.y.toFixed(2)} stroke={c} strokeWidth={1.5} />
-            </g>
-          );
-        })}
-        {value !== null && f > 0 && <path d={`M10 50 A40 40 0 0 1 ${end.x.toFixed(2)} ${end.y.toFixed(2)}`} fill="none" stroke={colour} strokeWidth={9} />}
-        <text x={10} y={57} fontSize={5} textAnchor="middle" className="fill-slate-500">
-          {fmt.value(scale[0], precisionOf(widget, v))}
-        </text>
-        <text x={90} y={57} fontSize={5} textAnchor="middle" className="fill-slate-500">
-          {fmt.value(scale[1], precisionOf(widget, v))}
-        </text>
-      </svg>
-      <div className={`font-mono font-semibold tabular-nums ${kiosk ? `${KIOSK_NUMBER} leading-none` : "-mt-6 text-2xl"}`} data-testid="widget-value">
-        {fmt.value(value, precisionOf(widget, v))} <span className={`font-normal text-slate-500 ${kiosk ? KIOSK_UNIT : "text-sm"}`}>{v.Unit}</span>
-      </div>
+      {kiosk ? (
+        // The arc takes the tile's height, the scale's ends under its feet (text of the page at
+        // the kiosk's size, not SVG text shrinking with the arc), the number beside it: a wall
+        // tile is wider than high, and so the arc stays most of the tile at every screen size.
+        <div className="flex h-full min-h-0 w-full items-center justify-center gap-2">
+          {/* As wide as the arc at the column's height (the labels' line below it included). */}
+          <div className="flex aspect-[7/5] h-full min-h-0 min-w-0 flex-col items-stretch">
+            {arc}
+            <div className="flex justify-between gap-2 text-[0.75rem] leading-none text-slate-500">
+              <span data-testid="gauge-min">{low}</span>
+              <span data-testid="gauge-max">{high}</span>
+            </div>
+          </div>
+          {number}
+        </div>
+      ) : (
+        <>
+          {arc}
+          {number}
+        </>
+      )}
     </div>
   );
 }
@@ -109,7 +144,7 @@ export function BarWidget({ widget, v, value, kiosk, limits = [] }: OneValue) {
       <div className={`font-mono font-semibold tabular-nums ${kiosk ? KIOSK_NUMBER : "text-2xl"}`} data-testid="widget-value">
         {fmt.value(value, precisionOf(widget, v))} <span className={`font-normal text-slate-500 ${kiosk ? KIOSK_UNIT : "text-sm"}`}>{v.Unit}</span>
       </div>
-      <div className={`relative w-full ${kiosk ? "h-[clamp(1.5rem,3vh,5rem)]" : "h-6"} overflow-hidden rounded bg-slate-200 dark:bg-slate-700`} role="meter" aria-label={v.Name} aria-valuemin={scale[0]} aria-valuemax={scale[1]} {...meter}>
+      <div className={`relative w-full ${kiosk ? "h-[1rem]" : "h-6"} overflow-hidden rounded bg-slate-200 dark:bg-slate-700`} role="meter" aria-label={v.Name} aria-valuemin={scale[0]} aria-valuemax={scale[1]} {...meter}>
         <div className="h-full transition-[width]" style={{ width: `${(fraction(value, scale) * 100).toFixed(1)}%`, background: colour }} />
         {/* Alarm limits: a mark at each, the alarm side underlined in the rule's priority colour. */}
         {limits.map((l, k) => {
@@ -140,8 +175,8 @@ export function LampWidget({ widget, value, kiosk }: OneValue) {
   const label = value === null ? t("dashboards.widget.noValue") : match ? match.Label : value !== 0 ? t("dashboards.widget.on") : t("dashboards.widget.off");
   return (
     <div className="flex h-full items-center gap-3" role="status">
-      <span aria-hidden="true" className={`shrink-0 rounded-full border border-black/10 shadow-inner ${kiosk ? "size-[clamp(1.25rem,2.6vh,4.5rem)]" : "h-8 w-8"}`} style={{ background: colour ?? "transparent" }} />
-      <span className={`font-semibold ${kiosk ? "text-[clamp(1.125rem,2.6vh,4.5rem)]" : "text-lg"}`} data-testid="widget-value" data-value={value ?? ""}>
+      <span aria-hidden="true" className={`shrink-0 rounded-full border border-black/10 shadow-inner ${kiosk ? "size-[0.75rem]" : "h-8 w-8"}`} style={{ background: colour ?? "transparent" }} />
+      <span className={`font-semibold ${kiosk ? "text-[0.8125rem] leading-[1.1]" : "text-lg"}`} data-testid="widget-value" data-value={value ?? ""}>
         {label}
       </span>
     </div>
@@ -152,7 +187,7 @@ export function TableWidget({ widget, vars, values, kiosk, freshness }: { widget
   const t = useT();
   const fmt = useFormatters();
   return (
-    <table className={`w-full ${kiosk ? "text-[clamp(1rem,2.4vh,3.5rem)]" : "text-sm"}`}>
+    <table className={`w-full ${kiosk ? "text-[0.8125rem] leading-tight" : "text-sm"}`}>
       <thead className="sr-only">
         <tr>
           <th scope="col">{t("dashboards.widget.variable")}</th>

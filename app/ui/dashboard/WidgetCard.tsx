@@ -47,7 +47,7 @@ export function WidgetCard(props: WidgetCardProps) {
     <article className="flex h-full min-h-0 flex-col overflow-hidden rounded-lg bg-white p-3 shadow-sm dark:bg-slate-800" aria-busy={props.busy || undefined} aria-label={title || undefined} data-testid="widget" data-type={widget.Type} data-widget={widget.ID} data-freshness={state ?? undefined}>
       {title && (
         <div className="mb-1 flex items-baseline justify-between gap-2">
-          <h2 className={`truncate font-semibold text-slate-600 dark:text-slate-300 ${props.kiosk ? "text-[clamp(0.875rem,1.8vh,2.5rem)]" : "text-sm"}`} title={title}>
+          <h2 className={`truncate font-semibold text-slate-600 dark:text-slate-300 ${props.kiosk ? "text-[0.75rem] leading-[1.2]" : "text-sm"}`} title={title}>
             {title}
           </h2>
           {widget.Type === "chart" && !props.kiosk && vars.length > 0 && <ChartPanelLinks title={title} variables={vars.map((v) => v.Id)} range={props.range} analytics={props.analytics ?? false} />}
@@ -85,7 +85,7 @@ function Body({ widget, data, values, range, loaded, approx, syncKey, kiosk, fre
   const t = useT();
   // Failures are the logger's own words (spec §8) or one of our keys; never a key lookup of free text.
   const said = (text: string) => (text.startsWith("dashboards.") ? t(text) : text);
-  if (widget.Type === "text") return widget.Options.Text?.trim() ? <SafeText text={widget.Options.Text} /> : <State kind="empty">{t("dashboards.widget.noText")}</State>;
+  if (widget.Type === "text") return widget.Options.Text?.trim() ? <SafeText text={widget.Options.Text} className={kiosk ? "text-[0.75rem]" : "text-sm"} /> : <State kind="empty">{t("dashboards.widget.noText")}</State>;
   if (widget.Type === "alarms") {
     // Variables are a filter here: none means every alarm.
     const result = data.widgets[widget.ID];

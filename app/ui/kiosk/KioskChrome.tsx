@@ -40,9 +40,9 @@ export function KioskChrome({ name, badge, renderedAt, alarms, cycle, nothing = 
   return (
     <>
       <div className="flex shrink-0 items-center justify-between gap-4">
-        <h1 className="truncate text-[clamp(1.25rem,2.6vh,4rem)] font-semibold">{name}</h1>
+        <h1 className="truncate text-[1.125rem] font-semibold">{name}</h1>
         <div className="flex items-center gap-6">
-          {shown && <LiveBadge state={shown.state} ageMs={shown.ageMs} reason={shown.reason} className="text-[clamp(1rem,1.8vh,2.5rem)]" />}
+          {shown && <LiveBadge state={shown.state} ageMs={shown.ageMs} reason={shown.reason} className="text-[0.875rem]" />}
           {annunciator}
           <Clock renderedAt={renderedAt} />
         </div>
@@ -57,7 +57,7 @@ function Reconnecting({ lastOkAt }: { lastOkAt: number }) {
   const t = useT();
   const { clock } = useFormatters();
   return (
-    <p role="alert" className="shrink-0 rounded-md bg-amber-300 px-4 py-2 text-center text-[clamp(1rem,2.2vh,3rem)] font-semibold text-amber-950" data-testid="kiosk-outage" data-state="reconnecting">
+    <p role="alert" className="shrink-0 rounded-md bg-amber-300 px-4 py-2 text-center text-[1rem] font-semibold text-amber-950" data-testid="kiosk-outage" data-state="reconnecting">
       {lastOkAt ? t("connection.networkSince", { time: clock(lastOkAt) }) : t("connection.network")}
     </p>
   );
@@ -81,8 +81,8 @@ function Clock({ renderedAt }: { renderedAt: number }) {
   const day = new Intl.DateTimeFormat(locale, { weekday: "short", day: "numeric", month: "short", timeZone: zone }).format(date);
   return (
     <time dateTime={date.toISOString()} className="flex items-baseline gap-3 font-mono tabular-nums" data-testid="kiosk-clock" data-zone={zone} title={t("kiosk.clock", { zone })}>
-      <span className="text-[clamp(1rem,1.8vh,2.5rem)] text-slate-600 dark:text-slate-300">{day}</span>
-      <span className="text-[clamp(1.5rem,3.4vh,5rem)] font-semibold">{time}</span>
+      <span className="text-[0.875rem] text-slate-600 dark:text-slate-300">{day}</span>
+      <span className="text-[1.25rem] font-semibold">{time}</span>
     </time>
   );
 }
@@ -92,7 +92,7 @@ function Outage({ state, ageMs, reason, nothing }: { state: "stale" | "offline";
   const age = useAge(ageMs);
   const colour = state === "offline" ? "bg-red-700 text-white" : "bg-amber-300 text-amber-950";
   return (
-    <p role="alert" className={`shrink-0 rounded-md px-4 py-2 text-center text-[clamp(1rem,2.2vh,3rem)] font-semibold ${colour}`} data-testid="kiosk-outage" data-state={state} data-reason={reason?.kind}>
+    <p role="alert" className={`shrink-0 rounded-md px-4 py-2 text-center text-[1rem] font-semibold ${colour}`} data-testid="kiosk-outage" data-state={state} data-reason={reason?.kind}>
       {nothing ? t("kiosk.outage.nothing") : age ? t(`kiosk.outage.${state}`, { age }) : t(`kiosk.outage.${state}NoAge`)}
       {!nothing && state === "stale" && reason && (
         <span className="block text-[0.85em] font-medium" data-testid="kiosk-outage-reason">
@@ -128,7 +128,7 @@ function AlarmStrip({ alarms }: { alarms: KioskAlarms }) {
       </ul>
     );
   return (
-    <section aria-label={t("kiosk.alarms")} className="flex shrink-0 items-center gap-4 rounded-md bg-white px-4 py-2 text-[clamp(1rem,2vh,2.75rem)] shadow-sm dark:bg-slate-800" data-testid="kiosk-alarms" data-state={"unknown" in alarms ? "unknown" : undefined}>
+    <section aria-label={t("kiosk.alarms")} className="flex shrink-0 items-center gap-4 rounded-md bg-white px-4 py-2 text-[0.875rem] shadow-sm dark:bg-slate-800" data-testid="kiosk-alarms" data-state={"unknown" in alarms ? "unknown" : undefined}>
       <h2 className="shrink-0 font-semibold">{t("kiosk.alarms")}</h2>
       {body}
     </section>
