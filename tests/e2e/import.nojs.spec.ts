@@ -78,7 +78,8 @@ test("imports a UDBF recording: preview of variables, span and rows, then a meas
   await done.getByRole("link", { name: "Open in Analytics" }).click();
   // The imported variables are charted over the measurement (from 2015).
   await expect(page.getByLabel("Bench current [mA]").first()).toBeChecked();
-  await expect(page.getByTestId("svg-plot").first()).toBeVisible();
+  // The server's chart, which the interactive one replaces once its script has loaded.
+  await expect(page.getByTestId(javaScriptEnabled ? "uplot-chart" : "svg-plot").first()).toBeVisible();
   await page.goBack();
   await page.getByTestId("import-done").getByRole("link", { name: "Open in Measurement Explorer" }).click();
   await expect(page.getByTestId("measurement-details").getByRole("heading", { name })).toBeVisible();

@@ -55,8 +55,14 @@ export class VncServer {
     const child = this.x11vnc;
     this.x11vnc = null;
     if (!child || child.exitCode !== null) return;
+    // x11vnc cleans up on SIGTERM, which with a client connected may not end it at all (a full
+    // run's vnc.spec hung here until its 60 s timeout): after 3 s it is killed.
     await new Promise<void>((done) => {
-      child.once("exit", () => done());
+      const kill = setTimeout(() => child.kill("SIGKILL"), 3000);
+      child.once("exit", () => {
+        clearTimeout(kill);
+        done();
+      });
       child.kill("SIGTERM");
     });
   }

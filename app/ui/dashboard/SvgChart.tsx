@@ -89,7 +89,8 @@ export function SvgChart({ series, vars, from, to, locale, timeZone, label, over
   const bands = first && thresholds?.length ? thresholdBands(thresholds, first) : [];
   const shownEvents = (events ?? []).filter((e) => e.t >= from && e.t <= to);
   return (
-    <div className="@container relative h-full w-full" role="img" aria-label={label} data-testid="svg-chart">
+    // A size container: on a short plot (a wall display's tile under a banner) every other value label gives way (app.css).
+    <div className="@container relative h-full w-full" style={{ containerType: "size" }} role="img" aria-label={label} data-testid="svg-chart">
       <svg
         className="absolute overflow-visible"
         style={{ left: m.left, top: m.top, width: `calc(100% - ${m.left + m.right}px)`, height: `calc(100% - ${m.top + m.bottom}px)` }}
@@ -161,8 +162,8 @@ export function SvgChart({ series, vars, from, to, locale, timeZone, label, over
           {scales.map((s) =>
             s.side === null ? null : (
               <g key={s.unit} className={axisClass(s.unit)} data-axis={s.side === 0 ? "left" : "right"}>
-                {s.ticks.map((v) => (
-                  <text key={v} x={s.side === 0 ? 0 : "100%"} dx={s.side === 0 ? -4 : 4} y={pct(frac(s, v))} dy={4} textAnchor={s.side === 0 ? "end" : "start"} data-value={v}>
+                {s.ticks.map((v, j) => (
+                  <text key={v} x={s.side === 0 ? 0 : "100%"} dx={s.side === 0 ? -4 : 4} y={pct(frac(s, v))} dy={4} textAnchor={s.side === 0 ? "end" : "start"} data-value={v} data-thin={j % 4 === 0 ? undefined : j % 2 === 0 ? "2" : "1"}>
                     {valueTickLabel(locale, s.step, v)}
                   </text>
                 ))}
