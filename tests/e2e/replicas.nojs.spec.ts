@@ -39,9 +39,15 @@ test("a sign-in through one console carries on through the other", async ({ page
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByTestId("toast-success")).toHaveText("Successfully saved changes");
   await page.goto("about:blank");
-  const [a, b] = [await page.request.get(`${site.origin}/settings`), await page.request.get(`${site.origin}/settings`)];
-  expect(new Set([replicaOf(site, a), replicaOf(site, b)])).toEqual(new Set([0, 1]));
-  for (const res of [a, b]) expect(await res.text()).toMatch(/<html[^>]*data-theme="dark"/);
+  // Until both consoles have answered: a request the browser still had going (its favicon, say)
+  // may take a turn of the round-robin between two of ours (a full run saw one console twice).
+  const seen = new Set<number>();
+  for (let i = 0; i < 6 && seen.size < 2; i++) {
+    const res = await page.request.get(`${site.origin}/settings`);
+    expect(await res.text()).toMatch(/<html[^>]*data-theme="dark"/);
+    seen.add(replicaOf(site, res));
+  }
+  expect(seen).toEqual(new Set([0, 1]));
 
   // And the browser itself, page after page.
   for (const path of ["/settings", "/versionInfo", "/settings"]) {
