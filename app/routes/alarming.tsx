@@ -132,7 +132,8 @@ export default function Alarming({ loaderData, actionData }: Route.ComponentProp
   // Choosing several alarms and typing a comment is a form of its own (?ack=select): the list
   // you watch reloads itself without JavaScript, a form in progress never does (issue 28 §2).
   const selecting = params.get("ack") === "select" && alarms.some(awaitsAck);
-  usePolling(loaderData.unknown ? 3000 : 5000, !shelving);
+  // Not while a form is in progress: an update could take away the alarms being chosen, and the comment with them.
+  usePolling(loaderData.unknown ? 3000 : 5000, !shelving && !selecting);
   const without = (key: string) => {
     const next = new URLSearchParams(params);
     next.delete(key);
