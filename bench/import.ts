@@ -7,11 +7,12 @@
 // not change. Exits 1 when a target is missed.
 import { spawn } from "node:child_process";
 import { createWriteStream, mkdtempSync, rmSync, statSync } from "node:fs";
-import { open, readFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { LOGGER_NODE_FLAGS } from "../logger/flags.ts";
 import { freePort } from "./stack.ts";
+import { cpuSec, rssMb } from "./machine.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const PASSWORD = "Bench-Pass-1!";
@@ -31,25 +32,7 @@ if (!(sizeMb > 0)) {
   process.exit(2);
 }
 
-/** CPU seconds (user + system) a process has used so far (Linux); null elsewhere. */
-async function cpuSec(pid: number): Promise<number | null> {
-  try {
-    const fields = (await readFile(`/proc/${pid}/stat`, "utf8")).split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return null;
-  }
-}
 
-/** Resident set of a process in MB (Linux); null elsewhere. */
-async function rssMb(pid: number): Promise<number | null> {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${pid}/status`, "utf8"));
-    return m ? Number(m[1]) / 1024 : null;
-  } catch {
-    return null;
-  }
-}
 
 const pad = (n: number, w = 2) => String(n).padStart(w, "0");
 

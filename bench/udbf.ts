@@ -10,14 +10,13 @@
 //     session until its close has answered; the logger's resident memory grows by < 50 MB.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { existsSync } from "node:fs";
 import { LOGGER_NODE_FLAGS, loggerEnv } from "../logger/flags.ts";
 import { TYPE } from "../logger/udbf/format.ts";
 import { UdbfRows, udbfHeader } from "../logger/udbf/writer.ts";
-import { machineLine } from "./machine.ts";
+import { cpuSec, machineLine, rssMb } from "./machine.ts";
 import { adminToken, freePort, signInCookie, startConsole } from "./stack.ts";
 
 const root = resolve(import.meta.dirname, "..");
@@ -32,24 +31,7 @@ const IMPORT_MB = arg("import-mb", 500);
 const ROUNDS = arg("rounds", 3);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function rssMb(pid: number): Promise<number | null> {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${pid}/status`, "utf8"));
-    return m ? Number(m[1]) / 1024 : null;
-  } catch {
-    return null;
-  }
-}
 
-/** CPU seconds (user + system) a process has used so far, all its threads (Linux); null elsewhere. */
-async function cpuSec(pid: number): Promise<number | null> {
-  try {
-    const fields = (await readFile(`/proc/${pid}/stat`, "utf8")).split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return null;
-  }
-}
 
 /** Peak resident memory of each process while `work` runs, sampled every 50 ms. */
 async function peaks<T>(pids: number[], work: () => Promise<T>): Promise<{ result: T; base: (number | null)[]; peak: number[] }> {

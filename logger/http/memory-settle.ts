@@ -33,8 +33,6 @@ export class MemorySettler {
   private timer: NodeJS.Timeout | null = null;
   private used = false;
   private last = Number.NEGATIVE_INFINITY;
-  /** Collections run (tests, diagnostics). */
-  settled = 0;
 
   constructor(o: { afterMs?: number; gapMs?: number; gc?: Gc } = {}) {
     this.afterMs = o.afterMs ?? SETTLE_AFTER_MS;
@@ -57,7 +55,6 @@ export class MemorySettler {
       this.timer = null;
       this.used = false;
       this.last = performance.now();
-      this.settled++;
       // Async: V8 runs it as a task of its own, not inside this timer's turn.
       this.gc ??= collector();
       void this.gc({ type: "major", execution: "async", flavor: "last-resort" });
