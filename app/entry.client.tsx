@@ -5,10 +5,11 @@ import { I18nextProvider } from "react-i18next";
 import { HydratedRouter } from "react-router/dom";
 import { isLanguage, loadTexts, textsFor } from "./locales";
 import { i18n } from "./locales/translator";
-import { guardRouterReads } from "./ui/connection/dataGuard";
+import { guardRouterReads, quietAbandonedReads } from "./ui/connection/dataGuard";
 
 // A network blip keeps the page and says so, instead of an error page (issue 26 §1).
 guardRouterReads();
+quietAbandonedReads();
 
 // The server's choice of language is on <html lang>; only that language's texts are loaded, and
 // of them the shell's and the screen's (root's client middleware loads more on navigation).

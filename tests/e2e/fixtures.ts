@@ -236,7 +236,8 @@ export const test = base.extend<{ failOnConsoleError: void; hydratedAfterGoto: v
         // Error pages and refused forms answer 4xx on purpose; the browser logs those loads.
         if (m.type() === "error" && !/Failed to load resource: the server responded with a status of (4\d\d|502|503)/.test(m.text())) errors.push(m.text());
       });
-      page.on("pageerror", (e) => errors.push(e.message));
+      // The stack says where an uncaught error came from (a message like "signal is aborted without reason" alone does not).
+      page.on("pageerror", (e) => errors.push(e.stack && !e.stack.includes(e.message) ? `${e.message}\n${e.stack}` : (e.stack ?? e.message)));
       await use();
       expect(errors, "browser console errors").toEqual([]);
     },
@@ -260,7 +261,8 @@ export const faultTest = test.extend({
       if (/Failed to load resource: (the server responded with a status of (4\d\d|502|503)|net::ERR_(INTERNET_DISCONNECTED|NETWORK_CHANGED|CONNECTION_REFUSED|EMPTY_RESPONSE|CONNECTION_RESET|NETWORK_IO_SUSPENDED))/.test(m.text())) return;
       errors.push(m.text());
     });
-    page.on("pageerror", (e) => errors.push(e.message));
+    // The stack says where an uncaught error came from (a message like "signal is aborted without reason" alone does not).
+      page.on("pageerror", (e) => errors.push(e.stack && !e.stack.includes(e.message) ? `${e.message}\n${e.stack}` : (e.stack ?? e.message)));
     await use();
     expect(errors, "browser console errors").toEqual([]);
   },

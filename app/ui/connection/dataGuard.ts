@@ -49,3 +49,16 @@ export function guardRouterReads(): void {
     }
   };
 }
+
+/**
+ * A read the router abandoned (a navigation overtaken by another, a fetcher reloaded or unmounted)
+ * is aborted mid-stream; React Router's stream decoder (turbo-stream) then rejects the promises of
+ * the data still to come — and one of its own that nothing awaits — with the abort's reason. Nobody
+ * waits for them any more, so the browser reports each as an uncaught error ("signal is aborted
+ * without reason"). An abort is what was asked for, not a fault: only those are kept quiet.
+ */
+export function quietAbandonedReads(): void {
+  window.addEventListener("unhandledrejection", (event) => {
+    if (event.reason instanceof DOMException && event.reason.name === "AbortError") event.preventDefault();
+  });
+}
