@@ -15,7 +15,8 @@ process.env.E2E_ADMIN_PASSWORD = STACK_ENV.ADMIN_PASSWORD;
 
 const baseURL = `http://localhost:${process.env.E2E_PORT}`;
 const chromium = {
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  // Debian's headless build of Chromium (scripts/ensure-chromium.sh says why).
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium-headless-shell",
   args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
 };
 const desktop = { ...devices["Desktop Chrome"], launchOptions: chromium };

@@ -12,7 +12,7 @@ type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[] };
 const PAGES = Number(process.argv[2] ?? 15);
 /** A function name: also print its samples per source line (of the code as served). */
 const LINES_OF = process.argv[3];
-const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium-headless-shell";
 if (!existsSync(chromiumPath)) throw new Error(`Chromium not found at ${chromiumPath}`);
 const { chromium } = await import("playwright-core");
 const chartPage = await startChartPage();

@@ -186,7 +186,7 @@ function routeSizes() {
 
 /** The chart component against bare uPlot, 8 series × 1,000 buckets, in Chromium. */
 async function browserFigures() {
-  const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+  const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium-headless-shell";
   if (!existsSync(chromiumPath)) return say(`(Chromium not found at ${chromiumPath}: browser figures skipped)`);
   const { chromium } = await import("playwright-core");
   const chartPage = await startChartPage();

@@ -120,7 +120,7 @@ try {
   say(`  statuses while paused: ${[...statuses].join(", ")} (503: the page drawn from what was known)`);
 
   // 2 and 3 in Chromium.
-  const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+  const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium-headless-shell";
   if (!existsSync(chromiumPath)) {
     say(`(Chromium not found at ${chromiumPath}: browser figures skipped)`);
   } else {

@@ -16,7 +16,7 @@ const docs = resolve(import.meta.dirname, "..", "docs");
 const only = process.env.SHOTS?.split(",").filter(Boolean);
 const wanted = (name: string) => !only || only.includes(name);
 
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium-headless-shell", args: ["--no-sandbox", "--disable-gpu"] });
 try {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.goto(`${base}/signin`);
