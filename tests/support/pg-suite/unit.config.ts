@@ -1,9 +1,16 @@
 // `npm run test:pg` (1/2): the logger's unit tests with every started logger on PostgreSQL.
+import { readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { defineConfig } from "vitest/config";
 import base from "../../../vitest.config.ts";
 
 const here = import.meta.dirname;
+const loggerTests = resolve(here, "../../unit/logger");
+// Files that start no logger (codecs, alarm rules, drivers against their own test devices) run
+// the very same code on either store: the SQLite run has run them (issue 25: no run twice for nothing).
+const storeless = readdirSync(loggerTests)
+  .filter((f) => f.endsWith(".test.ts") && !/startLogger|from "\.\/helpers(\.ts)?"/.test(readFileSync(resolve(loggerTests, f), "utf8")))
+  .map((f) => `tests/unit/logger/${f}`);
 // Spread, not mergeConfig: that would add this include to the base one instead of replacing it.
 export default defineConfig({
   ...base,
@@ -20,6 +27,7 @@ export default defineConfig({
       // Start a PostgreSQL of their own whatever the suite: the SQLite run already ran them.
       "tests/unit/logger/postgres-*.test.ts",
       "tests/unit/logger/series-pg*.test.ts",
+      ...storeless,
     ],
     globalSetup: [resolve(here, "global.ts")],
     setupFiles: [resolve(here, "unit-setup.ts")],
