@@ -200,6 +200,11 @@ export async function setGlobalSettings(config: Record<string, unknown>) {
   await rpc("AdminAPI.SetGlobalSettings", { Config: config });
 }
 
+/** An uncaught page error with its stack: a message like "signal is aborted without reason" alone does not say where it came from. */
+function uncaught(e: Error): string {
+  return e.stack && !e.stack.includes(e.message) ? `${e.message}\n${e.stack}` : (e.stack ?? e.message);
+}
+
 /** Every test fails on a browser console error (STYLE.md). */
 export const test = base.extend<{ failOnConsoleError: void; hydratedAfterGoto: void }, { workerStack: void }>({
   // The worker's own console + embedded logger (issue 25), up before its first test or hook and
@@ -236,8 +241,7 @@ export const test = base.extend<{ failOnConsoleError: void; hydratedAfterGoto: v
         // Error pages and refused forms answer 4xx on purpose; the browser logs those loads.
         if (m.type() === "error" && !/Failed to load resource: the server responded with a status of (4\d\d|502|503)/.test(m.text())) errors.push(m.text());
       });
-      // The stack says where an uncaught error came from (a message like "signal is aborted without reason" alone does not).
-      page.on("pageerror", (e) => errors.push(e.stack && !e.stack.includes(e.message) ? `${e.message}\n${e.stack}` : (e.stack ?? e.message)));
+      page.on("pageerror", (e) => errors.push(uncaught(e)));
       await use();
       expect(errors, "browser console errors").toEqual([]);
     },
@@ -261,8 +265,7 @@ export const faultTest = test.extend({
       if (/Failed to load resource: (the server responded with a status of (4\d\d|502|503)|net::ERR_(INTERNET_DISCONNECTED|NETWORK_CHANGED|CONNECTION_REFUSED|EMPTY_RESPONSE|CONNECTION_RESET|NETWORK_IO_SUSPENDED))/.test(m.text())) return;
       errors.push(m.text());
     });
-    // The stack says where an uncaught error came from (a message like "signal is aborted without reason" alone does not).
-      page.on("pageerror", (e) => errors.push(e.stack && !e.stack.includes(e.message) ? `${e.message}\n${e.stack}` : (e.stack ?? e.message)));
+    page.on("pageerror", (e) => errors.push(uncaught(e)));
     await use();
     expect(errors, "browser console errors").toEqual([]);
   },

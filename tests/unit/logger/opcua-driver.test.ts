@@ -54,6 +54,9 @@ describe("OPC UA driver", () => {
       variable("Nonsense", "not a node id"),
     ]);
     await until(() => expect(new Set(rec.valuesOf(1)).size).toBeGreaterThanOrEqual(5));
+    // A node's bad status comes with its own first notification, which a loaded machine can
+    // deliver after the counter's fifth value (a full run saw Faulty's come later): waited for too.
+    await until(() => expect(rec.bad.map((b) => b.index)).toEqual(expect.arrayContaining([2, 3, 4])));
     expect(rec.states.map((s) => s.state)).toEqual(["connecting", "connected"]);
     const temps = rec.valuesOf(0);
     expect(temps.every((t) => t >= 15 && t <= 25)).toBe(true);
