@@ -180,7 +180,8 @@ export default function VariableOverview({ loaderData, actionData }: Route.Compo
         </button>
         <span className="ml-auto text-sm text-slate-500">{t("live.count", { count: total })}</span>
       </Form>
-      <div className="overflow-x-auto rounded-lg bg-white shadow-sm dark:bg-slate-800">
+      {/* On a phone each variable is a card, as in every list (app.css, .data-cards). */}
+      <div className="data-cards overflow-x-auto rounded-lg bg-white shadow-sm dark:bg-slate-800">
         <table className="w-full text-left text-sm" data-testid="variables-table">
           <thead className="bg-slate-100 dark:bg-slate-700">
             <tr>

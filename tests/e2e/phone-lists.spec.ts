@@ -105,6 +105,8 @@ for (const javaScriptEnabled of [true, false]) {
         ["/rulesNotifications", "rules-table", null],
         ["/dashboardManager", "dashboards-table", "New dashboard"],
         ["/fileBrowser", "files-table", null],
+        // Variables: value, badge and an output's Write… or On/Off within the card.
+        ["/variableOverview?sort=direction&dir=desc", "variables-table", null],
       ];
       for (const [path, testId, primary] of screens) {
         await page.goto(path);

@@ -52,9 +52,15 @@ export function VariableLine({ v, value, freshness, ageMs, reason = null, canWri
   }, [failure]);
   return (
     <tr className="border-t border-slate-100 dark:border-slate-700" data-variable={v.Name} data-freshness={freshness}>
-      <td className="px-4 py-2 font-medium">{v.Name}</td>
-      <td className="px-4 py-2">{v.deviceName}</td>
-      <td className="whitespace-nowrap px-4 py-2 text-right">
+      <td className="px-4 py-2 font-medium" data-label={t("live.columns.name")}>
+        {v.Name}
+      </td>
+      <td className="px-4 py-2" data-label={t("live.columns.device")}>
+        {v.deviceName}
+      </td>
+      <td className="whitespace-nowrap px-4 py-2 text-right" data-label={t("live.columns.value")}>
+        {/* One grid item beside the label on a phone's card (as DataTable's Cell). */}
+        <div className="contents phone:block phone:min-w-0">
         <span className={`font-mono tabular-nums ${VALUE_STATE_CLASS[state]} ${freshness === "live" ? "" : NOT_LIVE_CLASS}`} data-testid="value" data-state={state}>
           {isSwitch(v) && value !== null ? t(value ? "live.on" : "live.off") : fmt.value(value, v.Precision)}
         </span>
@@ -64,14 +70,25 @@ export function VariableLine({ v, value, freshness, ageMs, reason = null, canWri
             <ReasonText reason={reason} />
           </span>
         )}
+        </div>
       </td>
-      <td className="px-4 py-2">{v.Unit}</td>
-      <td className="px-4 py-2">{v.DataFormat}</td>
-      <td className="px-4 py-2">{t(`live.direction.${v.Direction}`)}</td>
-      <td className="whitespace-nowrap px-4 py-2">{v.RangeMin != null && v.RangeMax != null ? `${fmt.value(v.RangeMin, v.Precision)} … ${fmt.value(v.RangeMax, v.Precision)}` : "—"}</td>
-      <td className="px-4 py-2">{v.Precision ?? "—"}</td>
+      <td className="px-4 py-2" data-label={t("live.columns.unit")} data-empty={v.Unit ? undefined : ""}>
+        {v.Unit}
+      </td>
+      <td className="px-4 py-2" data-label={t("live.columns.type")}>
+        {v.DataFormat}
+      </td>
+      <td className="px-4 py-2" data-label={t("live.columns.direction")}>
+        {t(`live.direction.${v.Direction}`)}
+      </td>
+      <td className="whitespace-nowrap px-4 py-2" data-label={t("live.columns.range")}>
+        {v.RangeMin != null && v.RangeMax != null ? `${fmt.value(v.RangeMin, v.Precision)} … ${fmt.value(v.RangeMax, v.Precision)}` : "—"}</td>
+      <td className="px-4 py-2" data-label={t("live.columns.precision")}>
+        {v.Precision ?? "—"}
+      </td>
       {canWrite && (
-        <td className="px-4 py-2">
+        <td className="px-4 py-2" data-label={t("live.columns.write")} data-empty={isOutput(v) ? undefined : ""}>
+          <div className="contents phone:block phone:min-w-0">
           {isOutput(v) &&
             (isSwitch(v) ? (
               // A switch is set with On or Off (confirmed like every write), never typed (issue 26 §5).
@@ -85,7 +102,7 @@ export function VariableLine({ v, value, freshness, ageMs, reason = null, canWri
                     name="value"
                     value={String(on)}
                     // The switch's current state is the filled one.
-                    className={value === on ? `${buttonClass} py-1` : "rounded-md border border-slate-300 px-4 py-1 font-medium hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-700"}
+                    className={value === on ? `${buttonClass} py-1 phone:min-h-11` : "rounded-md border border-slate-300 px-4 py-1 font-medium hover:bg-slate-100 phone:min-h-11 dark:border-slate-600 dark:hover:bg-slate-700"}
                     disabled={busy}
                     aria-pressed={value === on}
                     aria-label={t(on ? "live.switchOn" : "live.switchOff", { name: v.Name })}
@@ -96,7 +113,7 @@ export function VariableLine({ v, value, freshness, ageMs, reason = null, canWri
                 <FieldError id={errorId} error={failure?.error} />
               </Form>
             ) : !editing ? (
-              <Link to={writeHref} preventScrollReset className="inline-flex min-h-11 items-center text-brand hover:underline" aria-label={t("live.writeOpen", { name: v.Name })}>
+              <Link to={writeHref} preventScrollReset className="inline-flex min-h-11 min-w-11 items-center text-brand hover:underline" aria-label={t("live.writeOpen", { name: v.Name })}>
                 {t("live.writeEllipsis")}
               </Link>
             ) : (
@@ -115,7 +132,7 @@ export function VariableLine({ v, value, freshness, ageMs, reason = null, canWri
                   autoFocus={!!failure}
                   className={`${inputClass} w-24 py-1`}
                 />
-                <button type="submit" className={`${buttonClass} py-1`} disabled={busy}>
+                <button type="submit" className={`${buttonClass} py-1 phone:min-h-11`} disabled={busy}>
                   {t("live.write")}
                 </button>
                 <Link to={cancelHref} preventScrollReset className="inline-flex min-h-11 items-center px-2 text-brand hover:underline">
@@ -129,6 +146,7 @@ export function VariableLine({ v, value, freshness, ageMs, reason = null, canWri
                 <FieldError id={errorId} error={failure?.error} />
               </Form>
             ))}
+          </div>
         </td>
       )}
     </tr>
