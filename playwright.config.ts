@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { defineConfig, devices, type Project } from "@playwright/test";
 import { STACK_ENV } from "./tests/e2e/workerStack.ts";
@@ -14,9 +15,10 @@ process.env.E2E_LOGGER_PORT = String(PORT_BASE + 2 * slot + 1);
 process.env.E2E_ADMIN_PASSWORD = STACK_ENV.ADMIN_PASSWORD;
 
 const baseURL = `http://localhost:${process.env.E2E_PORT}`;
+const HEADLESS_SHELL = "/usr/bin/chromium-headless-shell";
 const chromium = {
-  // Debian's headless build of Chromium (scripts/ensure-chromium.sh says why).
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium-headless-shell",
+  // Debian's headless build of Chromium (scripts/ensure-chromium.sh says why), else the full one.
+  executablePath: process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : "/usr/bin/chromium"),
   args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
 };
 const desktop = { ...devices["Desktop Chrome"], launchOptions: chromium };
