@@ -21,7 +21,8 @@ import { NoScriptRefresh } from "~/ui/NoScriptRefresh";
 import { usePolling } from "~/ui/usePolling";
 import { outputValue, rangeText } from "~/ui/variables/outputValue";
 import { VariableLine } from "~/ui/variables/VariableLine";
-import { SortHeader, sortRows } from "~/ui/SortHeader";
+import { sortRows } from "~/ui/SortHeader";
+import { DataTable } from "~/ui/DataTable";
 import { pageTitle } from "~/ui/title";
 import type { Route } from "./+types/variableOverview";
 
@@ -180,56 +181,46 @@ export default function VariableOverview({ loaderData, actionData }: Route.Compo
         </button>
         <span className="ml-auto text-sm text-slate-500">{t("live.count", { count: total })}</span>
       </Form>
-      {/* On a phone each variable is a card, as in every list (app.css, .data-cards). */}
-      <div className="data-cards overflow-x-auto rounded-lg bg-white shadow-sm dark:bg-slate-800">
-        <table className="w-full text-left text-sm" data-testid="variables-table">
-          <thead className="bg-slate-100 dark:bg-slate-700">
-            <tr>
-              <SortHeader column="name" label={t("live.columns.name")} />
-              <SortHeader column="device" label={t("live.columns.device")} />
-              <SortHeader column="value" label={t("live.columns.value")} />
-              <SortHeader column="unit" label={t("live.columns.unit")} />
-              <SortHeader column="type" label={t("live.columns.type")} />
-              <SortHeader column="direction" label={t("live.columns.direction")} />
-              <th className="px-4 py-2">{t("live.columns.range")}</th>
-              <th className="px-4 py-2">{t("live.columns.precision")}</th>
-              {canWrite && <th className="px-4 py-2">{t("live.columns.write")}</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.length === 0 && (
-              <tr>
-                <td colSpan={9} className="px-4 py-6 text-center text-slate-500">
-                  {t("live.empty")}
-                </td>
-              </tr>
-            )}
-            {rows.map((v) => {
-              const c = confirming?.confirm.variable === v.Id ? confirming : undefined;
-              const state = summary.each[v.Id] ?? "stale";
-              return (
-                <Fragment key={v.Id}>
-                  <VariableLine v={v} value={values[v.Id] ?? null} freshness={state} ageMs={summary.ages[v.Id] ?? null} reason={summary.reasons[v.Id] ?? null} canWrite={canWrite} failure={failure?.variable === v.Id ? failure : undefined} editing={writing === v.Id} writeHref={withWrite(v.Id)} cancelHref={withWrite(null)} />
-                  {c && (
-                    <tr>
-                      <td colSpan={9} className="px-4 pb-3">
-                        <ConfirmStep
-                          nonce={c.nonce}
-                          title={t("operator.confirm.writeTitle")}
-                          message={t("operator.confirm.write", { name: c.confirm.name, from: shown(c.confirm.from, c.confirm), to: shown(c.confirm.to, c.confirm) })}
-                          confirmLabel={t("live.write")}
-                          fields={{ intent: "write", variable: c.confirm.variable, value: c.confirm.typed }}
-                          cancelHref={`?${params}`}
-                        />
-                      </td>
-                    </tr>
-                  )}
-                </Fragment>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        label={t("nav.variableOverview")}
+        testId="variables-table"
+        columns={[
+          { label: t("live.columns.name"), sort: "name" },
+          { label: t("live.columns.device"), sort: "device" },
+          { label: t("live.columns.value"), sort: "value" },
+          { label: t("live.columns.unit"), sort: "unit" },
+          { label: t("live.columns.type"), sort: "type" },
+          { label: t("live.columns.direction"), sort: "direction" },
+          { label: t("live.columns.range") },
+          { label: t("live.columns.precision") },
+          ...(canWrite ? [{ label: t("live.columns.write") }] : []),
+        ]}
+        empty={rows.length === 0 ? t("live.empty") : undefined}
+      >
+        {rows.map((v) => {
+          const c = confirming?.confirm.variable === v.Id ? confirming : undefined;
+          const state = summary.each[v.Id] ?? "stale";
+          return (
+            <Fragment key={v.Id}>
+              <VariableLine v={v} value={values[v.Id] ?? null} freshness={state} ageMs={summary.ages[v.Id] ?? null} reason={summary.reasons[v.Id] ?? null} canWrite={canWrite} failure={failure?.variable === v.Id ? failure : undefined} editing={writing === v.Id} writeHref={withWrite(v.Id)} cancelHref={withWrite(null)} />
+              {c && (
+                <tr>
+                  <td colSpan={9} className="px-4 pb-3">
+                    <ConfirmStep
+                      nonce={c.nonce}
+                      title={t("operator.confirm.writeTitle")}
+                      message={t("operator.confirm.write", { name: c.confirm.name, from: shown(c.confirm.from, c.confirm), to: shown(c.confirm.to, c.confirm) })}
+                      confirmLabel={t("live.write")}
+                      fields={{ intent: "write", variable: c.confirm.variable, value: c.confirm.typed }}
+                      cancelHref={`?${params}`}
+                    />
+                  </td>
+                </tr>
+              )}
+            </Fragment>
+          );
+        })}
+      </DataTable>
       {pages > 1 && (
         <nav aria-label={t("live.pages")} className="flex items-center gap-3 text-sm">
           {page > 1 && <Link to={pageHref(page - 1)}>{t("live.previous")}</Link>}

@@ -2,6 +2,7 @@ import { useEffect, useRef } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { isOutput } from "~/services/logger/schemas";
 import type { VariableRow } from "~/services/variables.server";
+import { Cell, Row } from "~/ui/DataTable";
 import { FieldError } from "~/ui/FieldError";
 import { buttonClass, inputClass } from "~/ui/FormField";
 import { useFormatters } from "~/ui/format";
@@ -51,44 +52,27 @@ export function VariableLine({ v, value, freshness, ageMs, reason = null, canWri
     if (failure) input.current?.focus();
   }, [failure]);
   return (
-    <tr className="border-t border-slate-100 dark:border-slate-700" data-variable={v.Name} data-freshness={freshness}>
-      <td className="px-4 py-2 font-medium" data-label={t("live.columns.name")}>
-        {v.Name}
-      </td>
-      <td className="px-4 py-2" data-label={t("live.columns.device")}>
-        {v.deviceName}
-      </td>
-      <td className="whitespace-nowrap px-4 py-2 text-right" data-label={t("live.columns.value")}>
-        {/* One grid item beside the label on a phone's card (as DataTable's Cell). */}
-        <div className="contents phone:block phone:min-w-0">
+    <Row data-variable={v.Name} data-freshness={freshness}>
+      <Cell className="font-medium">{v.Name}</Cell>
+      <Cell>{v.deviceName}</Cell>
+      <Cell className="whitespace-nowrap text-right">
         <span className={`font-mono tabular-nums ${VALUE_STATE_CLASS[state]} ${freshness === "live" ? "" : NOT_LIVE_CLASS}`} data-testid="value" data-state={state}>
           {isSwitch(v) && value !== null ? t(value ? "live.on" : "live.off") : fmt.value(value, v.Precision)}
         </span>
         <FreshnessBadge freshness={freshness} ageMs={ageMs} />
         {reason?.kind === "disconnected" && (
-          <span className="block text-xs text-slate-500" data-testid="value-reason">
+          <span className="block text-xs text-slate-600 dark:text-slate-300" data-testid="value-reason">
             <ReasonText reason={reason} />
           </span>
         )}
-        </div>
-      </td>
-      <td className="px-4 py-2" data-label={t("live.columns.unit")} data-empty={v.Unit ? undefined : ""}>
-        {v.Unit}
-      </td>
-      <td className="px-4 py-2" data-label={t("live.columns.type")}>
-        {v.DataFormat}
-      </td>
-      <td className="px-4 py-2" data-label={t("live.columns.direction")}>
-        {t(`live.direction.${v.Direction}`)}
-      </td>
-      <td className="whitespace-nowrap px-4 py-2" data-label={t("live.columns.range")}>
-        {v.RangeMin != null && v.RangeMax != null ? `${fmt.value(v.RangeMin, v.Precision)} … ${fmt.value(v.RangeMax, v.Precision)}` : "—"}</td>
-      <td className="px-4 py-2" data-label={t("live.columns.precision")}>
-        {v.Precision ?? "—"}
-      </td>
+      </Cell>
+      <Cell>{v.Unit}</Cell>
+      <Cell>{v.DataFormat}</Cell>
+      <Cell>{t(`live.direction.${v.Direction}`)}</Cell>
+      <Cell className="whitespace-nowrap">{v.RangeMin != null && v.RangeMax != null ? `${fmt.value(v.RangeMin, v.Precision)} … ${fmt.value(v.RangeMax, v.Precision)}` : "—"}</Cell>
+      <Cell>{v.Precision ?? "—"}</Cell>
       {canWrite && (
-        <td className="px-4 py-2" data-label={t("live.columns.write")} data-empty={isOutput(v) ? undefined : ""}>
-          <div className="contents phone:block phone:min-w-0">
+        <Cell>
           {isOutput(v) &&
             (isSwitch(v) ? (
               // A switch is set with On or Off (confirmed like every write), never typed (issue 26 §5).
@@ -139,16 +123,15 @@ export function VariableLine({ v, value, freshness, ageMs, reason = null, canWri
                   {t("common.cancel")}
                 </Link>
                 {range && !failure && (
-                  <span id={hintId} className="w-full text-xs text-slate-500">
+                  <span id={hintId} className="w-full text-xs text-slate-600 dark:text-slate-300">
                     {t("live.rangeHint", { range })}
                   </span>
                 )}
                 <FieldError id={errorId} error={failure?.error} />
               </Form>
             ))}
-          </div>
-        </td>
+        </Cell>
       )}
-    </tr>
+    </Row>
   );
 }
