@@ -237,13 +237,10 @@ async function queryPair(packed: SeriesStore, plain: SeriesStore, endMs: number)
 // ---- decode ----
 
 /**
- * M samples per CPU-second of `work` over rows, median of 5 passes of `repeat` rounds each.
- * As a raw read meets them: rows freshly read (`repeat` > 1: the same 64 rows, in the CPU's
- * cache, as a row SQLite has just copied out is), decoded into new memory.
- */
-/**
- * M samples per CPU-second of `work` over the rows, `repeat` passes, median of 5. `pass` runs
- * each pass (the store's streamed reads run a slice's decoding in givingBackReads).
+ * M samples per CPU-second of `work` over the rows, `repeat` passes, median of 5. As a raw read
+ * meets them: rows freshly read (`repeat` > 1: the same 64 rows, in the CPU's cache, as a row
+ * SQLite has just copied out is). `pass` runs each pass (the store's streamed reads run a
+ * slice's decoding in givingBackReads).
  */
 function rate(rowsOf: Uint8Array[], samples: number, repeat: number, work: (b: Uint8Array) => unknown, pass: (run: () => void) => void = (run) => run()): number {
   const rates: number[] = [];

@@ -2,11 +2,11 @@
 // at least 1 GB streamed logger → console → client at ≥ 50 MB/s, while the console's resident
 // memory grows by < 50 MB. The console runs as its own process (server/main.ts), so its RSS
 // is read from /proc; the logger runs here with simulated history backfilled.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startLogger } from "../logger/server.ts";
-import { machineLine } from "./machine.ts";
+import { cpuSec, machineLine, rssMb } from "./machine.ts";
 import { adminToken, signInCookie, startConsole } from "./stack.ts";
 
 const root = resolve(import.meta.dirname, "..");
@@ -15,29 +15,6 @@ const TARGET_BYTES = 1e9;
 /** Hours of 100 Hz bench history: 28 variables give ~250 bytes a row, so 14 h ≈ 1.05 GB of CSV. */
 const HOURS = 14;
 const say = (line: string) => process.stdout.write(`${line}\n`);
-
-
-/** CPU seconds (user + system) a process has used (Linux); null elsewhere. */
-function cpuSecOf(pid: number): number | null {
-  try {
-    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return null;
-  }
-}
-
-/** Resident set of a process in MB (Linux); null elsewhere. */
-function rssMb(pid: number): number | null {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return m ? Number(m[1]) / 1024 : null;
-  } catch {
-    return null;
-  }
-}
 
 async function main() {
   if (!existsSync(join(root, "build/server/index.js"))) throw new Error("Run `npm run build` first.");
@@ -64,12 +41,12 @@ async function main() {
     const warmed = await fetch(`${consoleUrl}/export/csv`, { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded", Origin: consoleUrl }, body: warm });
     if (!warmed.ok) throw new Error(`warm-up export answered ${warmed.status}`);
     await warmed.arrayBuffer();
-    const base = rssMb(child.pid!);
+    const base = await rssMb(child.pid!);
     let peak = base ?? 0;
-    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(child.pid!) ?? 0)), 100);
+    const sampler = setInterval(() => void rssMb(child.pid!).then((mb) => (peak = Math.max(peak, mb ?? 0))), 100);
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
-    const console0 = cpuSecOf(child.pid!);
+    const console0 = await cpuSec(child.pid!);
     const res = await fetch(`${consoleUrl}/export/csv`, { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded", Origin: consoleUrl }, body: form });
     if (!res.ok || !res.headers.get("content-type")?.startsWith("text/csv")) throw new Error(`export answered ${res.status} ${res.headers.get("content-type")}`);
     let bytes = 0;
@@ -82,7 +59,7 @@ async function main() {
     const sec = (performance.now() - t0) / 1000;
     const cpu = process.cpuUsage(cpu0);
     const loggerCpu = (cpu.user + cpu.system) / 1e6;
-    const consoleCpu = console0 === null ? null : cpuSecOf(child.pid!)! - console0;
+    const consoleCpu = console0 === null ? null : (await cpuSec(child.pid!))! - console0;
     clearInterval(sampler);
     const rate = bytes / 1e6 / sec;
     const growth = base === null ? null : peak - base;

@@ -32,8 +32,6 @@ if (!(sizeMb > 0)) {
   process.exit(2);
 }
 
-
-
 const pad = (n: number, w = 2) => String(n).padStart(w, "0");
 
 /** A ';'-separated CSV with ',' decimals, as a German Excel writes it: 1 kHz rows of 8 channels. */

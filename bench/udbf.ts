@@ -31,8 +31,6 @@ const IMPORT_MB = arg("import-mb", 500);
 const ROUNDS = arg("rounds", 3);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-
-
 /** Peak resident memory of each process while `work` runs, sampled every 50 ms. */
 async function peaks<T>(pids: number[], work: () => Promise<T>): Promise<{ result: T; base: (number | null)[]; peak: number[] }> {
   const base = await Promise.all(pids.map(rssMb));
