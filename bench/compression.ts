@@ -422,7 +422,7 @@ try {
   let hotInto = { samples: 0, cpu: 0 };
   let hotKeeping = { samples: 0, cpu: 0 };
   const into = new Float32Array(BLOCK_ROOM);
-  const TRANSFORMS = ["delta", "sign-last", "codes", "codes, 2nd differences", "predicted"];
+  const TRANSFORMS = ["delta", "sign-last", "codes", "codes, 2nd differences", "predicted (one chain, read only)", "predicted"];
   const zstdRows: Array<[string, number, number]> = [];
   for (const k of KINDS) {
     const stored = await rawRows(fileKinds, k.kind);

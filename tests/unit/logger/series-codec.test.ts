@@ -2,6 +2,7 @@ import { randomFillSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { BLOCK_ROOM, BLOCK_SAMPLES, CHUNK_BUCKETS, decodeBlock, decodeBlockInto, decodeChunk, emptyChunk, encodeBlock, encodeChunk, isPacked, packBlock, packChunk } from "../../../logger/store/series/blocks.ts";
 import type { Chunk } from "../../../logger/store/series/blocks.ts";
+import { packedBound, packInts } from "../../../logger/store/series/packing.ts";
 import { gauss, mulberry32 } from "../../../logger/sim/prng.ts";
 
 const bitsOf = (a: Float32Array, n = a.length) => Array.from(new Uint32Array(a.buffer, a.byteOffset, n));
@@ -176,10 +177,38 @@ describe("series codec: raw blocks", () => {
         for (const n of [1, 2, 31, 33, 63, 64, 65, 600, BLOCK_SAMPLES - 1]) roundTrip(a, n);
         const row = roundTrip(a, BLOCK_SAMPLES);
         if (ratio < 1) {
-          expect(row[1]).toBe(4);
+          expect(row[1]).toBe(5);
           expect(row.byteLength).toBeLessThan(BLOCK_SAMPLES * 4 * ratio);
         }
       });
+    }
+  });
+
+  it("reads rows of the one-chain predictor written before the two halves (transform 4)", () => {
+    const ripple = (i: number) => 3.3 + 0.04 * Math.sin(2 * Math.PI * 0.4 * i) + 0.003 * gauss(12, 13, i);
+    for (const n of [600, 1001, BLOCK_SAMPLES - 1, BLOCK_SAMPLES]) {
+      const a = Float32Array.from({ length: n }, (_, i) => ripple(i));
+      const now = packBlock(a, n);
+      expect(now[1]).toBe(5);
+      // The old layout, written as its packer did: u16 a1, u16 a2, then one running sum of residuals.
+      const [a1, a2] = [now[4]! | (now[5]! << 8), now[6]! | (now[7]! << 8)].map((v) => (v << 16) >> 16) as [number, number];
+      const bits = new Int32Array(a.buffer);
+      const sums = new Int32Array(n);
+      for (let i = 1, y = (sums[0] = bits[0]!), d1 = 0, d2 = 0; i < n; i++) {
+        const d = (bits[i]! - bits[i - 1]!) | 0;
+        y = (y + d - ((Math.imul(a1, d1) + Math.imul(a2, d2)) >> 12)) | 0;
+        sums[i] = y;
+        [d2, d1] = [d1, d];
+      }
+      const old = new Uint8Array(8 + packedBound(n) + 4);
+      old.set(now.subarray(0, 8));
+      old[1] = 4;
+      const end = packInts(sums, n, old, 8);
+      const row = old.slice(0, end % 4 === 0 ? end + 1 : end);
+      expect(bitsOf(decodeBlock(row))).toEqual(bitsOf(a));
+      into.fill(Number.NaN);
+      expect(decodeBlockInto(row, into)).toBe(n);
+      expect(bitsOf(into, n)).toEqual(bitsOf(a));
     }
   });
 
