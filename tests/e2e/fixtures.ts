@@ -1,4 +1,4 @@
-import { test as base, expect, type Cookie, type Page } from "@playwright/test";
+import { test as playwrightTest, expect, type BrowserContext, type BrowserContextOptions, type Cookie, type Page, type PlaywrightTestArgs, type PlaywrightTestOptions, type PlaywrightWorkerArgs, type PlaywrightWorkerOptions, type TestType } from "@playwright/test";
 import { startWorkerStack } from "./workerStack";
 
 export const LOGGER = `http://127.0.0.1:${process.env.E2E_LOGGER_PORT}`;
@@ -205,8 +205,84 @@ function uncaught(e: Error): string {
   return e.stack && !e.stack.includes(e.message) ? `${e.message}\n${e.stack}` : (e.stack ?? e.message);
 }
 
+/**
+ * Puts a kept context back as a new one would be (issue 25): its pages closed, cookies gone, the
+ * local storage and IndexedDB of every origin a test stored into emptied, and what a test may
+ * have switched (offline, extra headers, permissions, routes) set back to the options. The HTTP
+ * cache stays: that is what keeping the context is for. Throws when something cannot be reset.
+ */
+async function resetContext(context: BrowserContext, options: BrowserContextOptions): Promise<void> {
+  const { origins } = await context.storageState({ indexedDB: true });
+  const page = context.pages()[0] ?? (await context.newPage());
+  for (const other of context.pages()) if (other !== page) await other.close();
+  const cdp = await context.newCDPSession(page);
+  for (const { origin } of origins) await cdp.send("Storage.clearDataForOrigin", { origin, storageTypes: "local_storage,indexeddb,cache_storage,service_workers,file_systems,websql" });
+  await cdp.detach();
+  await page.close();
+  await context.clearCookies();
+  await context.clearPermissions();
+  if (options.permissions?.length) await context.grantPermissions(options.permissions);
+  await context.setOffline(options.offline ?? false);
+  await context.setExtraHTTPHeaders(options.extraHTTPHeaders ?? {});
+  await context.unrouteAll({ behavior: "ignoreErrors" });
+}
+
+/**
+ * Playwright's test with its own combination of a test's context options in view
+ * (`_combinedContextOptions`, the fixture its context fixture makes contexts from; not in its
+ * types): the kept contexts below are made from exactly what a fresh one would be.
+ */
+const base = playwrightTest as unknown as TestType<PlaywrightTestArgs & PlaywrightTestOptions & { _combinedContextOptions: BrowserContextOptions }, PlaywrightWorkerArgs & PlaywrightWorkerOptions>;
+
 /** Every test fails on a browser console error (STYLE.md). */
-export const test = base.extend<{ failOnConsoleError: void; hydratedAfterGoto: void }, { workerStack: void }>({
+export const test = base.extend<{ failOnConsoleError: void; hydratedAfterGoto: void }, { workerStack: void; keptContexts: Map<string, BrowserContext> }>({
+  // Issue 25: the browser contexts of this worker, one per set of context options, kept between
+  // its tests so that the console's bundles stay in the HTTP cache and compiled (a new context
+  // made each test fetch, parse and compile them again: ~0.35 CPU-s a test).
+  keptContexts: [
+    async ({}, use) => {
+      const kept = new Map<string, BrowserContext>();
+      await use(kept);
+      await Promise.all([...kept.values()].map((c) => c.close().catch(() => {})));
+    },
+    { scope: "worker" },
+  ],
+  // A kept context for the test's options, reset after it (resetContext); a fresh one, as
+  // Playwright makes it, for options whose state a reset cannot give back (a storage state), and
+  // for every test with E2E_FRESH_CONTEXTS=1 (to tell a leak between tests from a failure).
+  // The test's options are Playwright's own combination of them (its context fixture uses the same).
+  context: async ({ browser, keptContexts, _combinedContextOptions }, use, testInfo) => {
+    const options = _combinedContextOptions;
+    if (process.env.E2E_FRESH_CONTEXTS === "1" || options.storageState || options.recordHar || options.recordVideo) {
+      const fresh = await browser.newContext(options);
+      await use(fresh);
+      await fresh.close();
+      return;
+    }
+    const key = JSON.stringify(options);
+    let context = keptContexts.get(key);
+    if (!context) {
+      const made = await browser.newContext(options);
+      made.on("close", () => keptContexts.get(key) === made && keptContexts.delete(key));
+      keptContexts.set(key, (context = made));
+    }
+    await use(context);
+    if (testInfo.status !== testInfo.expectedStatus) {
+      const page = context.pages()[0];
+      if (page) await testInfo.attach("screenshot", { body: await page.screenshot().catch(() => Buffer.from("")), contentType: "image/png" });
+    }
+    try {
+      await resetContext(context, options);
+    } catch {
+      // Whatever could not be reset goes with the context: the next test gets a new one.
+      keptContexts.delete(key);
+      await context.close().catch(() => {});
+    }
+  },
+  // A page of its own for each test, in the (kept) context; closed by the context's reset.
+  page: async ({ context }, use) => {
+    await use(await context.newPage());
+  },
   // The worker's own console + embedded logger (issue 25), up before its first test or hook and
   // stopped after its last; its ports are the worker's (playwright.config.ts).
   workerStack: [
