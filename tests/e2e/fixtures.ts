@@ -251,7 +251,7 @@ export const test = base.extend<{ failOnConsoleError: void; hydratedAfterGoto: v
   // Playwright makes it, for options whose state a reset cannot give back (a storage state), and
   // for every test with E2E_FRESH_CONTEXTS=1 (to tell a leak between tests from a failure).
   // The test's options are Playwright's own combination of them (its context fixture uses the same).
-  context: async ({ browser, keptContexts, _combinedContextOptions }, use, testInfo) => {
+  context: async ({ browser, keptContexts, _combinedContextOptions }, use) => {
     const options = _combinedContextOptions;
     if (process.env.E2E_FRESH_CONTEXTS === "1" || options.storageState || options.recordHar || options.recordVideo) {
       const fresh = await browser.newContext(options);
@@ -267,10 +267,6 @@ export const test = base.extend<{ failOnConsoleError: void; hydratedAfterGoto: v
       keptContexts.set(key, (context = made));
     }
     await use(context);
-    if (testInfo.status !== testInfo.expectedStatus) {
-      const page = context.pages()[0];
-      if (page) await testInfo.attach("screenshot", { body: await page.screenshot().catch(() => Buffer.from("")), contentType: "image/png" });
-    }
     try {
       await resetContext(context, options);
     } catch {
