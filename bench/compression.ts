@@ -46,6 +46,8 @@ const RANGES: Array<[string, number]> = [
 ];
 const RUNS = short ? 9 : 21;
 const WARMUP = 3;
+/** Rounds of the queries (the same windows each round): their p50s' median. Three let this shared machine's noise decide a ratio near 1.2 (1 d was 1.14–1.37 in six runs); a round is ~1 s. */
+const QUERY_ROUNDS = 7;
 const PG_PORT = 55458;
 const ZSTD_BLOCKS = short ? 64 : 256;
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -401,7 +403,7 @@ try {
   // ---- queries: packed and plain alternate ----
   say("queries…");
   const q: Record<string, number[][]> = { embedded: [], embedded0: [], postgres: [], postgres0: [] };
-  for (let r = 0; r < 3; r++) {
+  for (let r = 0; r < QUERY_ROUNDS; r++) {
     const [e, e0] = await queryPair(filePacked, filePlain, endMs);
     const [p, p0] = await queryPair(pgq, pgq0, endMs);
     q.embedded!.push(e), q.embedded0!.push(e0), q.postgres!.push(p), q.postgres0!.push(p0);
@@ -466,7 +468,7 @@ try {
   const setup =
     `Columns: for ingest and queries, packed (the default) | plain (every row as before issue 29) | their ratio; for bytes per sample, embedded | PostgreSQL. ` +
     `Ingest: ${INGEST.vars} variables × ${INGEST.rateHz / 1000} kHz (the bench's 16 analog channels in turn) in ${INGEST.batch}-sample batches, a flush every ${INGEST.flushEvery} batches, ${INGEST.seconds} s of data, timed until stored; CPU time of this process. ` +
-    `History: ${DAYS} d × ${HISTORY_HZ} Hz = ${f(total / 1e6, 1)} M samples per channel; one store per engine with the five kinds (bytes per sample, decode), and the temperature channel alone in a packed and a plain store per engine (queries: same shape of store). Queries: ${RUNS} random windows per range after ${WARMUP} warm-ups, each asked of the packed and the plain store one after the other (which first alternates), p50 per round, median of 3 rounds, in-process, wall clock. ` +
+    `History: ${DAYS} d × ${HISTORY_HZ} Hz = ${f(total / 1e6, 1)} M samples per channel; one store per engine with the five kinds (bytes per sample, decode), and the temperature channel alone in a packed and a plain store per engine (queries: same shape of store). Queries: ${RUNS} random windows per range after ${WARMUP} warm-ups, each asked of the packed and the plain store one after the other (which first alternates), p50 per round, median of ${QUERY_ROUNDS} rounds, in-process, wall clock. ` +
     `Decode: decodeBlock() as the store's streamed reads run it (into the read buffers, given back after each pass with givingBackReads), median of 5 rounds; "in cache": 64 rows of each channel 40 times (a row just read is in the CPU's cache), "streamed": every raw row of the channel once (input and output through main memory). PostgreSQL 15 (Debian), shared_buffers 256MB.`;
   say("");
   say(table);

@@ -1,4 +1,4 @@
-import { MAX_VALUES, packInts, packedBound, unpackCodes, unpackInts } from "./packing.ts";
+import { MAX_VALUES, packInts, packedBound, unpackCodes, unpackInts, unpackIntsInterleaved, unpackResiduals } from "./packing.ts";
 import { findQuantum, toCodes } from "./quantum.ts";
 
 // Layout of one stored row: raw samples or rollup buckets of one variable, addressed by a
@@ -89,6 +89,11 @@ export function packBlock(samples: Float32Array, length: number): Uint8Array {
     const coded = packCodes(samples, bits, length, q);
     if (coded > 0) return coded >= length * 4 ? encodeBlock(samples, length) : finish(codesScratch, coded);
   }
+  // The fitted predictor first: where its residuals are far shorter than the plain differences
+  // (a pump's ripple, a smooth swing) the differences packed too would only be thrown away — a
+  // whole second packing of every such block (issue 27's import: a fifth of its CPU).
+  const lpc = packPredicted(bits, length);
+  if (lpc > 0 && predictedShare < SURE_SHARE && lpc < length * 4) return finish(lpcScratch, lpc);
   let buf = scratch;
   let end = packWith(scratch, bits, length, DELTA);
   // Only a block that packed poorly is worth a second try (it costs another pass).
@@ -100,7 +105,6 @@ export function packBlock(samples: Float32Array, length: number): Uint8Array {
     const other = packWith(scratch2, ints, length, SIGN_LAST);
     if (other < end) (buf = scratch2), (end = other);
   }
-  const lpc = packPredicted(bits, length);
   if (lpc > 0 && lpc < end) (buf = lpcScratch), (end = lpc);
   if (end >= length * 4) return encodeBlock(samples, length);
   return finish(buf, end);
@@ -133,6 +137,11 @@ const LPC_SHIFT = 12;
 const FIT_MAX = 1 << 22;
 const lpcScratch = new Uint8Array(12 + packedBound(BLOCK_SAMPLES) + 4);
 
+/** The predictor's residuals' bits over the plain differences' on the probe of the last packPredicted (packed only below 0.95). */
+let predictedShare = 1;
+/** Below this share the predicted block is taken without packing the plain differences to compare. */
+const SURE_SHARE = 0.8;
+
 /** Packs the block with a fitted predictor into lpcScratch when its residuals look shorter than plain differences; else 0. */
 function packPredicted(bits: Int32Array, n: number): number {
   if (n < 64) return 0;
@@ -161,7 +170,8 @@ function packPredicted(bits: Int32Array, n: number): number {
   const a1 = Math.max(-limit, Math.min(limit - 1, Math.round(((s01 * s22 - s02 * s12) / det) * (1 << LPC_SHIFT))));
   const a2 = Math.max(-limit, Math.min(limit - 1, Math.round(((s02 * s11 - s01 * s12) / det) * (1 << LPC_SHIFT))));
   // Worth packing only when clearly shorter (estimated as for codes).
-  if (residualsOf(bits, 3, probe, a1, a2) >= plain * 0.95) return 0;
+  predictedShare = residualsOf(bits, 3, probe, a1, a2) / plain;
+  if (predictedShare >= 0.95) return 0;
   // The running sum of the residuals (packing's own differences give them back), each half
   // predicted from its own start.
   const h = n >> 1;
@@ -380,37 +390,34 @@ function unpackPredicted(b: Uint8Array, words: Int32Array, n: number, out: Int32
 function unpackPredicted2(b: Uint8Array, words: Int32Array, n: number, out: Int32Array): void {
   const a1 = ((b[4]! | (b[5]! << 8)) << 16) >> 16;
   const a2 = ((b[6]! | (b[7]! << 8)) << 16) >> 16;
-  unpackInts(b, words, 12, n, out, false);
+  // The stream is the running sum of the residuals: its own differences are the residuals.
+  let x = unpackResiduals(b, words, 12, n, out);
   const h = n >> 1;
   // Both halves in one loop: their chains are independent (the second half may be one longer).
-  let prev = out[0]!;
-  let x = prev;
+  out[0] = x;
   let d1 = 0;
   let d2 = 0;
-  let prevB = out[h]!;
   let xB = words[2]!;
   let d1B = 0;
   let d2B = 0;
   out[h] = xB;
   for (let k = 1; k < h; k++) {
-    const y = out[k]!;
-    const d = (y - prev + ((Math.imul(a1, d1) + Math.imul(a2, d2)) >> LPC_SHIFT)) | 0;
-    prev = y;
+    const r = out[k]!;
+    const d = (((r >>> 1) ^ (0 - (r & 1))) + ((Math.imul(a1, d1) + Math.imul(a2, d2)) >> LPC_SHIFT)) | 0;
     x = (x + d) | 0;
     out[k] = x;
     d2 = d1;
     d1 = d;
-    const yB = out[h + k]!;
-    const dB = (yB - prevB + ((Math.imul(a1, d1B) + Math.imul(a2, d2B)) >> LPC_SHIFT)) | 0;
-    prevB = yB;
+    const rB = out[h + k]!;
+    const dB = (((rB >>> 1) ^ (0 - (rB & 1))) + ((Math.imul(a1, d1B) + Math.imul(a2, d2B)) >> LPC_SHIFT)) | 0;
     xB = (xB + dB) | 0;
     out[h + k] = xB;
     d2B = d1B;
     d1B = dB;
   }
   if (n - h > h) {
-    const yB = out[n - 1]!;
-    out[n - 1] = (xB + yB - prevB + ((Math.imul(a1, d1B) + Math.imul(a2, d2B)) >> LPC_SHIFT)) | 0;
+    const r = out[n - 1]!;
+    out[n - 1] = (xB + ((r >>> 1) ^ (0 - (r & 1))) + ((Math.imul(a1, d1B) + Math.imul(a2, d2B)) >> LPC_SHIFT)) | 0;
   }
 }
 
@@ -505,6 +512,20 @@ export function encodeChunk(c: Chunk): Uint8Array {
 }
 
 /**
+ * Rollup levels whose chunks are stored plain. A query of days or weeks reads mostly chunks of
+ * levels 2 and 3 (one bucket: 4096 or 262144 samples), and decoding a packed one cost 3× a plain
+ * one's copy — queries over 7 and 30 days were 1.2–1.3× slower packed. Those levels hold 1/64
+ * and 1/4096 of level 1's buckets: plain, they add ~0.005 bytes per sample (bench/compression.ts:
+ * 2.277 → 2.283–2.287 on the bench's 16 channels).
+ */
+export const PLAIN_FROM_LEVEL = 2;
+
+/** A complete chunk of `level` as it is stored: packed below PLAIN_FROM_LEVEL (when that is smaller), plain above. */
+export function storedChunk(c: Chunk, level: number): Uint8Array {
+  return level < PLAIN_FROM_LEVEL ? packChunk(c) : encodeChunk(c);
+}
+
+/**
  * A complete chunk for storage: packed, or plain when that is not smaller. Packed: u8
  * CODEC_CHUNK, u8 shift, u16 length, then five streams: min, max, the sums' high and low words
  * (the low words shifted right by their common trailing zero bits — sums of float32 samples
@@ -569,14 +590,10 @@ function unpackChunk(b: Uint8Array, into: Chunk): Chunk {
   const bits = (a: Float32Array) => new Int32Array(a.buffer, a.byteOffset, CHUNK_ROOM);
   let at = unpackInts(b, words, 4, n, bits(into.min));
   at = unpackInts(b, words, at, n, bits(into.max));
-  at = unpackInts(b, words, at, n, ints);
-  at = unpackInts(b, words, at, n, ints2);
-  unpackInts(b, words, at, n, bits(into.count));
   const sum = new Int32Array(into.sum.buffer, into.sum.byteOffset, 2 * CHUNK_ROOM);
-  for (let i = 0; i < n; i++) {
-    sum[2 * i + 1] = ints[i]!;
-    sum[2 * i] = ints2[i]! << shift;
-  }
+  at = unpackIntsInterleaved(b, words, at, n, sum, 1, 0, ints);
+  at = unpackIntsInterleaved(b, words, at, n, sum, 0, shift, ints);
+  unpackInts(b, words, at, n, bits(into.count));
   // Unpacking wrote whole groups of 32: past the length they are emptied again.
   return emptyAfter(into, n);
 }

@@ -11,7 +11,7 @@
 // its mark (series_packed.Upto) up to where this run's writer started — rows the writer completes
 // are packed as it goes. Once a part is done, its mark follows the writer (saved every
 // MARK_EVERY_MS and at close), so the next start looks only at what is new to it.
-import { BLOCK_SAMPLES, CHUNK_BUCKETS, TOP, isPacked, decodeBlock, decodeChunk, packBlock, packChunk, rowKey, rowRange } from "./blocks.ts";
+import { BLOCK_SAMPLES, CHUNK_BUCKETS, PLAIN_FROM_LEVEL, TOP, isPacked, decodeBlock, decodeChunk, packBlock, packChunk, rowKey, rowRange } from "./blocks.ts";
 import type { PackedMark, RepackRow, SeriesBackend, StoredRow } from "./backend.ts";
 import type { RowCodec, VarSeries } from "./writer.ts";
 
@@ -171,7 +171,7 @@ export class Compactor {
 
 /** The packed form of a plain row, or null when packing would not make it smaller. */
 function packRow(row: StoredRow, level: number): Uint8Array | null {
-  if (isPacked(row.data)) return null;
+  if (isPacked(row.data) || level >= PLAIN_FROM_LEVEL) return null;
   const data = level === 0 ? packBlock(decodeBlock(row.data), row.data.byteLength >> 2) : packChunk(decodeChunk(row.data));
   return isPacked(data) ? data : null;
 }

@@ -167,9 +167,14 @@ export function unpackInts(bytes: Uint8Array, words: Int32Array, at: number, n: 
   for (let g = 0; g < groups; g++) total += bytes[widthsAt + g]!;
   const positionsAt = (wi + total + 1) << 2;
   const valuesAt = positionsAt + pad4(2 * exceptions);
+  let p = words[(at + 4) >> 2]!;
+  if (total === 0 && exceptions === 0) {
+    // A constant stream (a rollup chunk's counts): one fill instead of one per group.
+    out.fill(signLast ? signFirst(p) : p, 0, groups * GROUP);
+    return valuesAt;
+  }
   let e = 0;
   let nextException = exceptions > 0 ? bytes[positionsAt]! | (bytes[positionsAt + 1]! << 8) : NONE;
-  let p = words[(at + 4) >> 2]!;
   for (let g = 0, o = 0; g < groups; g++, o += GROUP) {
     const w = bytes[widthsAt + g]!;
     if (nextException < o + GROUP && manyIn(bytes, positionsAt, e, exceptions, o + GROUP)) {
@@ -222,6 +227,59 @@ export function unpackInts(bytes: Uint8Array, words: Int32Array, at: number, n: 
   return valuesAt + 4 * exceptions;
 }
 
+/**
+ * Unpacks the zigzag residuals of a stream packed by packInts into out[0..n) — its values'
+ * differences, zigzagged (out[0] is 0: the first value is `first` of the stream's header) —
+ * without adding them up: for a reader that needs the differences (blocks.ts, PREDICTED_2) a
+ * running sum it would take apart again is a dependent add per value and a pass it saves.
+ * Returns the stream's first value.
+ */
+export function unpackResiduals(bytes: Uint8Array, words: Int32Array, at: number, n: number, out: Int32Array): number {
+  const exceptions = bytes[at]! | (bytes[at + 1]! << 8);
+  const groups = (n + GROUP - 1) >>> 5;
+  const widthsAt = at + 8;
+  let wi = (widthsAt + pad4(groups)) >> 2;
+  for (let g = 0, o = 0; g < groups; g++, o += GROUP) {
+    const w = bytes[widthsAt + g]!;
+    if (w === 0) out.fill(0, o, o + GROUP);
+    else UNPACK[w]!(words, wi, out, o);
+    wi += w;
+  }
+  // An exception's slot holds its low bits only: the whole residual replaces them.
+  const positionsAt = (wi + 1) << 2;
+  const valuesAt = (positionsAt + pad4(2 * exceptions)) >> 2;
+  for (let e = 0; e < exceptions; e++) out[bytes[positionsAt + 2 * e]! | (bytes[positionsAt + 2 * e + 1]! << 8)] = words[valuesAt + e]!;
+  return words[(at + 4) >> 2]!;
+}
+
+/**
+ * Like unpackInts, for one word of float64 values: writes value << shift into out[2i + lane]
+ * (a Float64Array's Int32 view: lane 1 the high words, lane 0 the low ones), so a chunk's sums
+ * are put together as they are unpacked instead of in a pass of their own. A stream with
+ * exceptions (rare in sums) goes through unpackInts and `scratch`. Returns the byte offset after it.
+ */
+export function unpackIntsInterleaved(bytes: Uint8Array, words: Int32Array, at: number, n: number, out: Int32Array, lane: number, shift: number, scratch: Int32Array): number {
+  const exceptions = bytes[at]! | (bytes[at + 1]! << 8);
+  if (exceptions > 0) {
+    const end = unpackInts(bytes, words, at, n, scratch);
+    for (let i = 0; i < n; i++) out[2 * i + lane] = scratch[i]! << shift;
+    return end;
+  }
+  const groups = (n + GROUP - 1) >>> 5;
+  const widthsAt = at + 8;
+  let wi = (widthsAt + pad4(groups)) >> 2;
+  let p = words[(at + 4) >> 2]!;
+  for (let g = 0, o = lane; g < groups; g++, o += 2 * GROUP) {
+    const w = bytes[widthsAt + g]!;
+    if (w === 0) {
+      const v = p << shift;
+      for (let j = 0; j < 2 * GROUP; j += 2) out[o + j] = v;
+    } else p = INTERLEAVED_RUNS[w]!(words, wi, out, o, p, shift);
+    wi += w;
+  }
+  return (wi + 1) << 2;
+}
+
 /** Exceptions a group can have before it is cheaper to unpack it apart than to move the rest of it for each. */
 const FEW = 2;
 
@@ -237,16 +295,31 @@ type Unpack = (words: Int32Array, wi: number, out: Int32Array, o: number) => voi
 const UNPACK: Array<Unpack | null> = Array.from({ length: 33 }, (_, w) => (w === 0 ? null : unpackOf(w)));
 
 function unpackOf(w: number): Unpack {
+  return new Function("words", "wi", "out", "o", groupSource(w, (j) => `out[o + ${j}] = v;\n`)) as Unpack;
+}
+
+/**
+ * Straight-line source that reads the 32 values of a group packed at width w from words[wi…],
+ * each into `v` in turn, followed by what `each(j)` does with value j. Constant shifts and masks:
+ * 1.3–1.6× faster than a loop over a variable width, which V8 cannot unroll (measured in one
+ * process on the simulator's bench signals). Built here from numbers only — nothing from
+ * outside reaches it.
+ */
+function groupSource(w: number, each: (j: number) => string): string {
   const mask = maskOf(w);
-  let code = "let c = words[wi];\n";
+  let code = "let c = words[wi];\nlet v = 0;\n";
   for (let j = 0, bit = 0; j < GROUP; j++, bit += w) {
     const k = bit >>> 5;
     const sh = bit & 31;
-    if (sh + w > 32) code += `out[o + ${j}] = ((c >>> ${sh}) | ((c = words[wi + ${k + 1}]) << ${32 - sh})) & ${mask};\n`;
-    else code += `out[o + ${j}] = ${sh === 0 ? "c" : `(c >>> ${sh})`} & ${mask};\n${sh + w === 32 && j < GROUP - 1 ? `c = words[wi + ${k + 1}];\n` : ""}`;
+    if (sh + w > 32) code += `v = ((c >>> ${sh}) | ((c = words[wi + ${k + 1}]) << ${32 - sh})) & ${mask};\n`;
+    else code += `v = ${sh === 0 ? "c" : `(c >>> ${sh})`} & ${mask};\n${sh + w === 32 && j < GROUP - 1 ? `c = words[wi + ${k + 1}];\n` : ""}`;
+    code += each(j);
   }
-  return new Function("words", "wi", "out", "o", code) as Unpack;
+  return code;
 }
+
+/** Source that adds value v's zigzag delta to p. */
+const ADD_DELTA = "p = (p + ((v >>> 1) ^ (0 - (v & 1)))) | 0;\n";
 
 const unzigzag = (r: number) => (r >>> 1) ^ (0 - (r & 1));
 
@@ -257,26 +330,25 @@ type Run = (words: Int32Array, wi: number, out: Int32Array, o: number, p: number
 
 /**
  * One function per width (1–32) that unpacks a whole group of 32 values from words[wi…] into
- * out[o…] and undoes zigzag and delta from p; returns the last value. Generated as straight-line
- * code with constant shifts and masks: 1.3–1.6× faster than a loop over a variable width, which
- * V8 cannot unroll (measured in one process on the simulator's bench signals). The source is
- * built here from numbers only — nothing from outside reaches it.
+ * out[o…] and undoes zigzag and delta from p; returns the last value (groupSource).
  */
 const RUNS: Array<Run | null> = Array.from({ length: 33 }, (_, w) => (w === 0 ? null : runOf(w, false)));
 /** The same, storing each value with its sign bit moved back to the top (blocks packed sign-last). */
 const RUNS_SIGN_LAST: Array<Run | null> = Array.from({ length: 33 }, (_, w) => (w === 0 ? null : runOf(w, true)));
 
 function runOf(w: number, signLast: boolean): Run {
-  const mask = maskOf(w);
-  let code = "let c = words[wi];\nlet v = 0;\n";
-  for (let j = 0, bit = 0; j < GROUP; j++, bit += w) {
-    const k = bit >>> 5;
-    const sh = bit & 31;
-    if (sh + w > 32) code += `v = ((c >>> ${sh}) | ((c = words[wi + ${k + 1}]) << ${32 - sh})) & ${mask};\n`;
-    else code += `v = ${sh === 0 ? "c" : `(c >>> ${sh})`} & ${mask};\n${sh + w === 32 && j < GROUP - 1 ? `c = words[wi + ${k + 1}];\n` : ""}`;
-    code += `p = (p + ((v >>> 1) ^ (0 - (v & 1)))) | 0;\nout[o + ${j}] = ${signLast ? "(p >>> 1) | (p << 31)" : "p"};\n`;
-  }
+  const code = groupSource(w, (j) => `${ADD_DELTA}out[o + ${j}] = ${signLast ? "(p >>> 1) | (p << 31)" : "p"};\n`);
   return new Function("words", "wi", "out", "o", "p", `${code}return p;`) as Run;
+}
+
+type InterleavedRun = (words: Int32Array, wi: number, out: Int32Array, o: number, p: number, shift: number) => number;
+
+/** RUNS writing every second slot, value << shift (unpackIntsInterleaved). */
+const INTERLEAVED_RUNS: Array<InterleavedRun | null> = Array.from({ length: 33 }, (_, w) => (w === 0 ? null : interleavedRunOf(w)));
+
+function interleavedRunOf(w: number): InterleavedRun {
+  const code = groupSource(w, (j) => `${ADD_DELTA}out[o + ${2 * j}] = p << shift;\n`);
+  return new Function("words", "wi", "out", "o", "p", "shift", `${code}return p;`) as InterleavedRun;
 }
 
 type CodesRun = (words: Int32Array, wi: number, f: Float32Array, o: number, p: number, q: number, k: Int32Array) => number;
@@ -290,17 +362,8 @@ const CODES_RUNS: Array<CodesRun | null> = Array.from({ length: 33 }, (_, w) => 
 const CODES2_RUNS: Array<CodesRun | null> = Array.from({ length: 33 }, (_, w) => (w === 0 ? null : codesRunOf(w, true)));
 
 function codesRunOf(w: number, second: boolean): CodesRun {
-  const mask = maskOf(w);
-  let code = `let c = words[wi];\nlet v = 0;\n${second ? "let s = k[0];\n" : ""}`;
-  for (let j = 0, bit = 0; j < GROUP; j++, bit += w) {
-    const i = bit >>> 5;
-    const sh = bit & 31;
-    if (sh + w > 32) code += `v = ((c >>> ${sh}) | ((c = words[wi + ${i + 1}]) << ${32 - sh})) & ${mask};\n`;
-    else code += `v = ${sh === 0 ? "c" : `(c >>> ${sh})`} & ${mask};\n${sh + w === 32 && j < GROUP - 1 ? `c = words[wi + ${i + 1}];\n` : ""}`;
-    code += `p = (p + ((v >>> 1) ^ (0 - (v & 1)))) | 0;\n`;
-    code += second ? `s = (s + p) | 0;\nf[o + ${j}] = s * q;\n` : `f[o + ${j}] = p * q;\n`;
-  }
-  return new Function("words", "wi", "f", "o", "p", "q", "k", `${code}${second ? "k[0] = s;\n" : ""}return p;`) as CodesRun;
+  const code = groupSource(w, (j) => ADD_DELTA + (second ? `s = (s + p) | 0;\nf[o + ${j}] = s * q;\n` : `f[o + ${j}] = p * q;\n`));
+  return new Function("words", "wi", "f", "o", "p", "q", "k", `${second ? "let s = k[0];\n" : ""}${code}${second ? "k[0] = s;\n" : ""}return p;`) as CodesRun;
 }
 
 const group = new Int32Array(GROUP);

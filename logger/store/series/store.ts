@@ -1,5 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
-import { BLOCK_SAMPLES, CHUNK_BUCKETS, FANOUT, LEVELS, TOP, decodeBlock, decodeChunk, emptyChunk, givingBackReads, packBlock, packChunk, rowKey, rowRange } from "./blocks.ts";
+import { BLOCK_SAMPLES, CHUNK_BUCKETS, LEVELS, PLAIN_FROM_LEVEL, TOP, decodeBlock, decodeChunk, emptyChunk, givingBackReads, packBlock, packChunk, rowKey, rowRange } from "./blocks.ts";
 import type { Chunk } from "./blocks.ts";
 import { MISS } from "./backend.ts";
 import type { Registry, SeriesBackend, StoredRow, WriteRow } from "./backend.ts";
@@ -777,11 +777,15 @@ export class SeriesStore {
         buckets += c.length;
       }
     }
-    // Every level above 1 has 1/64 of the buckets of the one below.
-    const levels = 1 + 1 / FANOUT + 1 / FANOUT ** 2;
-    const rollupPerSample = (buckets ? rollup / buckets : 20) / FANOUT * levels;
-    if (!samples) return { value: 4 + 20 / FANOUT * levels, measured: false };
-    return { value: raw / samples + rollupPerSample, measured: true };
+    // Level k has a bucket per LEVELS[k] samples: packed like the measured level-1 chunks below
+    // PLAIN_FROM_LEVEL, plain (20 bytes a bucket) from it on.
+    const rollupPerSample = (perBucket: number) => {
+      let bytes = 0;
+      for (let level = 1; level <= TOP; level++) bytes += (level < PLAIN_FROM_LEVEL ? perBucket : 20) / LEVELS[level]!;
+      return bytes;
+    };
+    if (!samples) return { value: 4 + rollupPerSample(20), measured: false };
+    return { value: raw / samples + rollupPerSample(buckets ? rollup / buckets : 20), measured: true };
   }
 
   /** Bytes on disk of the embedded engine (database + WAL); size() on either engine. */

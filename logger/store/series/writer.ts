@@ -1,4 +1,4 @@
-import { BLOCK_SAMPLES, CHUNK_BUCKETS, FANOUT, LEVELS, TOP, emptyChunk, encodeBlock, encodeChunk, packBlock, packChunk, rowKey } from "./blocks.ts";
+import { BLOCK_SAMPLES, CHUNK_BUCKETS, FANOUT, LEVELS, TOP, emptyChunk, encodeBlock, encodeChunk, packBlock, rowKey, storedChunk } from "./blocks.ts";
 import type { Chunk } from "./blocks.ts";
 import { addSamples, addSummary, emptySummary, putBucket, resetSummary } from "./rollups.ts";
 import type { Summary } from "./rollups.ts";
@@ -146,7 +146,7 @@ export class VarSeries {
   private nextChunk(level: number, c: number): void {
     if (this.chunkIdx[level]! >= 0 && this.chunkDirty[level]) {
       const chunk = this.chunks[level]!;
-      this.sink(rowKey(this.key, level, this.chunkIdx[level]!), this.codec.pack ? packChunk(chunk) : encodeChunk(chunk));
+      this.sink(rowKey(this.key, level, this.chunkIdx[level]!), this.codec.pack ? storedChunk(chunk, level) : encodeChunk(chunk));
     }
     this.chunkIdx[level] = c;
     this.chunks[level] = emptyChunk();

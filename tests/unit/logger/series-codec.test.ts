@@ -270,6 +270,30 @@ describe("series codec: rollup chunks", () => {
     }
   });
 
+  it("round-trips the common chunk: equal counts, smooth sums without exceptions, at every length", () => {
+    // The counts are one constant stream (one fill), the sums' words are unpacked straight into
+    // place; a decode into a chunk holding other values shows nothing of them.
+    for (const n of [1, 31, 32, 33, 500, CHUNK_BUCKETS]) {
+      const c = emptyChunk();
+      for (let i = 0; i < n; i++) {
+        const v = Math.fround(20 + Math.sin(i / 40));
+        c.min[i] = Math.fround(v - 2 ** -12);
+        c.max[i] = Math.fround(v + 2 ** -12);
+        c.count[i] = 64;
+        c.sum[i] = 64 * v + i * 2 ** -20;
+      }
+      c.length = n;
+      const into = emptyChunk();
+      into.count.fill(7);
+      into.sum.fill(-3.5);
+      const row = packChunk(c);
+      if (n >= 32) expect(isPacked(row)).toBe(true);
+      sameChunk(decodeChunk(row, into), c);
+      expect(Array.from(into.count.subarray(n))).toEqual(new Array(into.count.length - n).fill(0));
+      expect(Array.from(into.sum.subarray(n))).toEqual(new Array(into.sum.length - n).fill(0));
+    }
+  });
+
   it("reads old plain chunks, keeps random chunks plain, and decodes into a given chunk", () => {
     const c = emptyChunk();
     for (let i = 0; i < CHUNK_BUCKETS; i++) {

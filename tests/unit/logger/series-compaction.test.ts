@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { decodeBlock, decodeChunk, isPacked } from "../../../logger/store/series/blocks.ts";
+import { CHUNK_BUCKETS, LEVELS, PLAIN_FROM_LEVEL, decodeBlock, decodeChunk, isPacked } from "../../../logger/store/series/blocks.ts";
 import { PgSeries } from "../../../logger/store/series/pg.ts";
 import { planQuery, trackColumns } from "../../../logger/store/series/query.ts";
 import { summarize } from "../../../logger/store/series/ranges.ts";
@@ -144,6 +144,40 @@ describe(`background compaction of a store written before packing (${storeUrl ? 
     const last = await storedRows(again);
     expect([...last.values()].filter((r) => !isPacked(r)).length).toBeLessThanOrEqual(plain + 1);
     await again.close();
+  }, 120_000);
+
+  it("keeps the chunks of the coarse levels plain, written or compacted, and packs those below", async () => {
+    // A query over days reads mostly level-2 chunks: plain, they cost no decoding.
+    const levelOf = (id: bigint) => Number((id >> 40n) & 7n);
+    const n = CHUNK_BUCKETS * LEVELS[PLAIN_FROM_LEVEL]! + 5_000;
+    const samples = Float32Array.from({ length: n }, (_, k) => value(START + k, 0));
+    const formsOf = async (store: SeriesStore) => {
+      const rows = await storedRows(store);
+      const first = (level: number) => rows.get([...rows.keys()].filter((id) => levelOf(id) === level).sort((a, b) => (a < b ? -1 : 1))[0]!)!;
+      return { rows, level1: isPacked(first(1)), coarse: isPacked(first(PLAIN_FROM_LEVEL)) };
+    };
+    for (const pack of [true, false]) {
+      const dir = tempDir();
+      dirs.push(dir);
+      const store = await open(dir);
+      store.codec.pack = pack;
+      store.defineSource({ Id: "s", Name: "S", PeriodUs: 1000 });
+      store.defineVariable({ Id: "v0", SourceId: "s", Name: "v0", Unit: "" });
+      store.append("v0", START, samples);
+      await store.flush();
+      const written = await formsOf(store);
+      // The first chunk of each level is complete: written packed below, plain from PLAIN_FROM_LEVEL on.
+      expect(written, `pack ${pack}`).toMatchObject({ level1: pack, coarse: false });
+      await store.close();
+      if (pack) continue;
+      // Written plain (as before issue 29), then compacted at the next start.
+      const again = await open(dir);
+      expect(await again.compactAll()).toBeGreaterThan(0);
+      const compacted = await formsOf(again);
+      expect(compacted).toMatchObject({ level1: true, coarse: false });
+      expectSameContent(compacted.rows, written.rows);
+      await again.close();
+    }
   }, 120_000);
 
   it("loses nothing when the process is killed during compaction, and finishes after a restart", async () => {
