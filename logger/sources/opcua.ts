@@ -18,6 +18,8 @@ export { setOpcuaPkiFolder } from "./opcua-pki.ts";
 
 const CONNECT_TIMEOUT_MS = 10_000;
 const CALL_TIMEOUT_MS = 10_000;
+/** Publishing intervals (plus a second) after which a monitored node that sent nothing is read. */
+const SILENT_CHECK_INTERVALS = 2;
 
 /** Publishing every period (at least 100 ms, at most 1 s); each item's queue holds several publishing intervals of samples. */
 export function subscriptionParameters(periodMs: number) {
@@ -81,6 +83,7 @@ export class OpcuaDriver implements Driver {
   private backoff = BACKOFF_MIN_MS;
   private retryTimer: NodeJS.Timeout | null = null;
   private watchdog: NodeJS.Timeout | null = null;
+  private silentCheck: NodeJS.Timeout | null = null;
   private lastAlive = 0;
   private aliveLimitMs = 10_000;
   private lastState = "";
@@ -230,15 +233,33 @@ export class OpcuaDriver implements Driver {
       `No answer from ${this.config.Connection.Endpoint} creating the monitored items`,
     );
     live.group = group;
+    const heard = new Set<number>();
     group.on("changed", (_item: unknown, dv: DataValue, k: number) => {
+      heard.add(k);
       if (current()) this.onValue(indices[k]!, dv);
     });
+    const created: number[] = [];
     group.monitoredItems.forEach((item, k) => {
       if (item.statusCode && item.statusCode.isBad()) {
         const v = this.config.Variables[indices[k]!]!;
         this.events.bad(indices[k]!, `${v.Name}: ${v.Address.NodeId}: ${item.statusCode.name}`);
-      }
+      } else created.push(k);
     });
+    // A subscription sends a node's value again only when it changes, and node-opcua recovers a
+    // lost publish answer only on reconnection: a node whose first notification went missing
+    // (seen once in CI on a loaded machine) and whose value never changes — a set-point, a
+    // faulty sensor's bad status — would show nothing for as long as the link lasts. The nodes
+    // still unheard after the first publishing intervals are read once.
+    this.silentCheck = setTimeout(() => {
+      this.silentCheck = null;
+      const silent = created.filter((k) => !heard.has(k));
+      if (silent.length === 0 || !current() || !live.session) return;
+      const read = live.session.read(silent.map((k) => ({ nodeId: nodes[k]!, attributeId: AttributeIds.Value })));
+      void within(read, CALL_TIMEOUT_MS, "read")
+        .then((values) => values.forEach((dv, j) => current() && !heard.has(silent[j]!) && this.onValue(indices[silent[j]!]!, dv)))
+        .catch(() => {}); // a failing link is the watchdog's to report
+    }, SILENT_CHECK_INTERVALS * this.params.publishingInterval + 1000);
+    this.silentCheck.unref?.();
   }
 
   private onValue(index: number, dv: DataValue): void {
@@ -273,6 +294,8 @@ export class OpcuaDriver implements Driver {
     this.connected = false;
     if (this.watchdog) clearInterval(this.watchdog);
     this.watchdog = null;
+    if (this.silentCheck) clearTimeout(this.silentCheck);
+    this.silentCheck = null;
     this.types.clear();
     const live = this.live;
     this.live = null;

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ClientSubscriptionImpl } from "node-opcua-client/dist/private/client_subscription_impl.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { OpcuaAddress, OpcuaConnection, OpcuaDataSource, SourceVariable } from "../../../logger/sources/config.ts";
 import { browseOpcua, OpcuaDriver, setOpcuaPkiFolder } from "../../../logger/sources/opcua.ts";
@@ -72,6 +73,27 @@ describe("OPC UA driver", () => {
         { index: 4, reason: "Nonsense: not a node id is not a valid NodeId" },
       ]),
     );
+  });
+
+  it("a node that never changes is read once when its first notification is lost", async () => {
+    // The client stack drops the first data-change notification of the subscription (as a lost
+    // publish answer would): Setpoint and Faulty never send another one.
+    type Notified = { __on_publish_response_DataChangeNotification(n: unknown): void };
+    const proto = ClientSubscriptionImpl.prototype as unknown as Notified;
+    const deliver = proto.__on_publish_response_DataChangeNotification;
+    let dropped = 0;
+    const spy = vi.spyOn(proto, "__on_publish_response_DataChangeNotification").mockImplementation(function (this: Notified, n) {
+      if (dropped++ > 0) deliver.call(this, n);
+    });
+    try {
+      const { rec } = run([variable("Setpoint", "ns=1;s=Cell.Setpoint"), variable("Faulty", "ns=1;s=Cell.Faulty"), variable("Counter", "ns=1;s=Cell.Counter")]);
+      await until(() => expect(rec.valuesOf(0)).toEqual([device.writes.at(-1)?.value ?? 50]));
+      await until(() => expect(rec.bad).toEqual([{ index: 1, reason: "Faulty: BadSensorFailure" }]));
+      expect(dropped).toBeGreaterThan(1);
+      expect(rec.valuesOf(2).length).toBeGreaterThan(0);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it("writes an output with the node's data type; inputs and read-only nodes are refused", async () => {
