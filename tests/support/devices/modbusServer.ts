@@ -1,6 +1,6 @@
 import type { Server, Socket } from "node:net";
 import { ServerTCP } from "modbus-serial";
-import { freePort } from "../freePort.ts";
+import { freePort, listenOnFreePort } from "../freePort.ts";
 
 // A Modbus TCP device for tests, the benchmark and the README's demo (scripts/demo-devices.ts),
 // served by modbus-serial's ServerTCP. Register map (unit id any):
@@ -64,7 +64,7 @@ function recordRequests(sock: Socket, requests: ModbusRequest[]): void {
 }
 
 export async function startModbusServer(o: { port?: number; host?: string; tickMs?: number } = {}): Promise<ModbusDevice> {
-  const port = o.port ?? (await freePort());
+  let port = 0;
   const host = o.host ?? "127.0.0.1";
   const tickMs = o.tickMs ?? 100;
   const holding = new Uint16Array(SIZE);
@@ -145,7 +145,10 @@ export async function startModbusServer(o: { port?: number; host?: string; tickM
       s.close(() => resolve());
     });
 
-  await listen();
+  port = await listenOnFreePort(o.port, (p) => {
+    port = p;
+    return listen();
+  });
   return {
     port,
     holding,

@@ -5,7 +5,7 @@ import { DataType, StatusCodes, Variant } from "node-opcua-client";
 import { standardUnits } from "node-opcua-data-access";
 import { nodesets } from "node-opcua-nodesets";
 import { OPCUAServer } from "node-opcua-server";
-import { freePort } from "./modbusServer.ts";
+import { listenOnFreePort } from "../freePort.ts";
 
 // An OPC UA device for tests, the benchmark and the README's demo (scripts/demo-devices.ts),
 // served by node-opcua-server: anonymous and user/password sign-in, every security mode, and in
@@ -40,7 +40,7 @@ export type OpcuaDevice = {
 };
 
 export async function startOpcuaServer(o: { port?: number; tickMs?: number; benchItems?: number; pkiDir?: string } = {}): Promise<OpcuaDevice> {
-  const port = o.port ?? (await freePort());
+  let port = 0;
   const tickMs = o.tickMs ?? 100;
   const pkiDir = o.pkiDir ?? join(tmpdir(), `loggia-opcua-device-pki-${process.getuid?.() ?? 0}`);
   const benchCounters = new Uint32Array(o.benchItems ?? 0);
@@ -143,7 +143,14 @@ export async function startOpcuaServer(o: { port?: number; tickMs?: number; benc
     };
     tick();
     ticker = setInterval(tick, tickMs);
-    await s.start();
+    try {
+      await s.start();
+    } catch (e) {
+      clearInterval(ticker);
+      ticker = null;
+      await s.shutdown(0).catch(() => {});
+      throw e;
+    }
     server = s;
   }
 
@@ -155,7 +162,10 @@ export async function startOpcuaServer(o: { port?: number; tickMs?: number; benc
     if (s) await s.shutdown(0);
   }
 
-  await start();
+  port = await listenOnFreePort(o.port, (p) => {
+    port = p;
+    return start();
+  });
   return {
     port,
     endpoint: `opc.tcp://127.0.0.1:${port}`,

