@@ -58,6 +58,19 @@ test("a dashboard with every widget type updates live, zooms, and becomes the de
     const first = await value.textContent();
     await expect.poll(() => value.textContent(), { timeout: 10_000 }).not.toBe(first);
 
+    // The bar's fill is the value's share of its scale, shown as it comes (not tweened: a tween of
+    // its width laid the page out at every frame while live).
+    const meter = page.locator('[data-type="bar"] [role="meter"]');
+    const fillOff = () =>
+      meter.evaluate((m) => {
+        const [now, lo, hi] = ["aria-valuenow", "aria-valuemin", "aria-valuemax"].map((a) => Number(m.getAttribute(a)));
+        const fill = m.firstElementChild as HTMLElement;
+        const share = fill.getBoundingClientRect().width / m.getBoundingClientRect().width;
+        return { off: Math.abs(share - Math.min(1, Math.max(0, (now! - lo!) / (hi! - lo!)))), tween: getComputedStyle(fill).transitionDuration };
+      });
+    await expect.poll(async () => (await fillOff()).off).toBeLessThan(0.01);
+    expect((await fillOff()).tween).toBe("0s");
+
     // Drag across the chart: the range goes into the URL and the logger is asked again.
     await page.getByRole("link", { name: "15 min" }).click();
     await expect(page).toHaveURL(/range=15m/);

@@ -450,12 +450,18 @@ export function UPlotChart(props: UPlotChartProps) {
     const xs = data.current?.[0] as number[] | undefined;
     if (!u || !xs?.length) return;
     const last = xs.length - 1;
+    // The buckets on the plot: the first may start a little before the range, and a cursor put
+    // at the plot's edge instead of on a bucket leaves each chart of the dashboard to pick the
+    // nearest one by itself.
+    const min = u.scales.x?.min ?? -Infinity;
+    let first = 0;
+    while (first < last && xs[first]! < min) first++;
     const now = u.cursor.idx ?? null;
     const by = e.shiftKey ? 10 : 1;
-    const next = e.key === "ArrowLeft" ? (now ?? last + 1) - by : e.key === "ArrowRight" ? (now ?? -1) + by : e.key === "Home" ? 0 : e.key === "End" ? last : null;
+    const next = e.key === "ArrowLeft" ? (now ?? last + 1) - by : e.key === "ArrowRight" ? (now ?? first - 1) + by : e.key === "Home" ? first : e.key === "End" ? last : null;
     if (next === null) return;
     e.preventDefault();
-    const idx = Math.max(0, Math.min(last, next));
+    const idx = Math.max(first, Math.min(last, next));
     moveCursorShared(u, u.valToPos(xs[idx]!, "x"), u.over.clientHeight / 2, () => {
       following.current = false;
       markFollowing(u, false);
