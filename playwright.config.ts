@@ -4,8 +4,12 @@ import { defineConfig, devices, type Project } from "@playwright/test";
 import { STACK_ENV } from "./tests/e2e/workerStack.ts";
 
 // Every worker has its own console + embedded logger (tests/e2e/fixtures.ts starts it once per
-// worker, tests/e2e/workerStack.ts), so workers run side by side: as many as the machine has
-// cores (E2E_WORKERS to choose). A worker's ports come from its parallel index; each worker
+// worker, tests/e2e/workerStack.ts), so workers run side by side: one more than the machine has
+// cores (E2E_WORKERS to choose), js on no more than the cores (three page-heavy workers were
+// slower than two), the kiosk's one at a time. The kiosk's and the fault tests wait on outages,
+// token expiries and refreshes, and with one worker per core a fifth of the CPU sat idle
+// (vmstat): 734 s → 619 s for the browser phase on 2 cores with the third worker and the long
+// files first (bench/RESULTS.md). A worker's ports come from its parallel index; each worker
 // process reads this file again, after Playwright has put that index into its environment, and
 // everything else (fixtures, specs) reads them from process.env.
 const PORT_BASE = Number(process.env.E2E_PORT_BASE ?? 39310);
@@ -23,10 +27,12 @@ const chromium = {
 };
 const desktop = { ...devices["Desktop Chrome"], launchOptions: chromium };
 
+const CORES = availableParallelism();
 const SQLITE: Project[] = [
-  { name: "js", use: desktop, testIgnore: /kiosk\.spec|pg-outage\.spec/ },
+  { name: "js", use: desktop, testIgnore: /kiosk\.spec|pg-outage\.spec/, workers: CORES },
+  // No limit: its pages run no script, and its files are the queue's last (with two, the third worker sat idle at the end).
   { name: "nojs", use: { ...desktop, javaScriptEnabled: false }, testMatch: /(signin|password|banner|nojs|gating)\.spec/ },
-  { name: "kiosk", use: { ...desktop, viewport: { width: 1920, height: 1080 } }, testMatch: /kiosk\.spec/ },
+  { name: "kiosk", use: { ...desktop, viewport: { width: 1920, height: 1080 } }, testMatch: /kiosk\.spec/, workers: 1 },
 ];
 
 // A representative subset on the PostgreSQL store (issue 17), its workers' loggers on a
@@ -54,7 +60,7 @@ const POSTGRES: Project[] = SQLITE.map((p) => ({
 export default defineConfig({
   testDir: "tests/e2e",
   globalSetup: "./tests/e2e/globalSetup.ts",
-  workers: Number(process.env.E2E_WORKERS ?? availableParallelism()),
+  workers: Number(process.env.E2E_WORKERS ?? CORES + 1),
   // The tests of one file run in order in one worker (some build on what the one before did);
   // files are spread over the workers.
   fullyParallel: false,
@@ -64,5 +70,7 @@ export default defineConfig({
   expect: { timeout: 7_000 },
   reporter: [["list"], ["./tests/e2e/timingReporter.ts"]],
   use: { baseURL, launchOptions: chromium, trace: "off", screenshot: "only-on-failure" },
-  projects: [...SQLITE, ...POSTGRES],
+  // Long, waiting files first (the kiosk's outages and token expiries, PostgreSQL's own stacks),
+  // beside the page-heavy ones: left to the end they ran with the other workers idle.
+  projects: ["kiosk", "pg-kiosk", "pg-js", "js", "nojs", "pg-nojs"].map((name) => [...SQLITE, ...POSTGRES].find((p) => p.name === name)!),
 });
