@@ -11,6 +11,7 @@ import { pathToFileURL } from "node:url";
 import compression from "compression";
 import express from "express";
 import { createRequestHandler, type ServerBuild as RouterBuild } from "react-router";
+import { keepIdleConnections } from "./keepAlive.ts";
 import { createConsoleHandler, type RequestGate } from "./request.ts";
 import { createVncProxy, upgradeRequest, type UpgradeCheck } from "./vnc-proxy.ts";
 
@@ -113,6 +114,7 @@ const onListen = () => {
 // A request head may be 64 KB (Node's default is 16 KB): a link of up to 16 KB then still fits
 // into the sign-in page's redirect_uri, a little longer for its encoding (issue 24).
 const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app);
+keepIdleConnections(server);
 if (process.env.HOST) server.listen(port, process.env.HOST, onListen);
 else server.listen(port, onListen);
 server.on("upgrade", (req, socket, head) => {

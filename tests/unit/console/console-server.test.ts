@@ -1,8 +1,9 @@
-import { request as httpRequest, type IncomingMessage } from "node:http";
+import { globalAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { connect, type AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
 import { bodyLimit, clientAddress, DEFAULT_BODY_LIMIT, originAllowed, refusal, requestOrigin, type OriginSettings } from "~/services/requestGate.server";
+import { keepIdleConnections } from "../../../server/keepAlive.ts";
 import { createConsoleHandler, type RequestGate } from "../../../server/request.ts";
 
 // server/request.ts in front of a stand-in for React Router: what reaches the app, and what
@@ -45,6 +46,7 @@ async function start(settings: OriginSettings) {
   // Mounted as server/main.ts mounts it (no route pattern, whose parameters Express would decode).
   app.use(createConsoleHandler({ handle, gate }));
   const server = app.listen(0, "127.0.0.1");
+  keepIdleConnections(server);
   await new Promise((r) => server.once("listening", r));
   const port = (server.address() as AddressInfo).port;
   close = () => new Promise((r) => (server.closeAllConnections(), server.close(() => r())));
@@ -194,3 +196,30 @@ describe("the console's request handler", () => {
     expect(configured.seen[0]!.headers.get("x-forwarded-proto")).toBe("https");
   });
 });
+
+it("keeps an idle keep-alive connection open longer than a client's pool does", async () => {
+  // Node's global agent (Playwright's requests, scripts) drops an idle connection after 5 s: a
+  // server closing at the same moment made a request sent then fail with ECONNRESET.
+  const clientIdleMs = (globalAgent as unknown as { options: { timeout?: number } }).options.timeout ?? 5000;
+  const { port } = await start({ publicOrigin: null, trustProxy: false });
+  const socket = connect(port, "127.0.0.1");
+  let received = "";
+  let closed = false;
+  socket.setEncoding("utf8");
+  socket.on("data", (c: string) => (received += c));
+  socket.on("end", () => (closed = true));
+  socket.on("close", () => (closed = true));
+  const get = async () => {
+    const before = received.length;
+    socket.write("GET /kept HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    await expect.poll(() => received.slice(before)).toMatch(/^HTTP\/1\.1 200[\s\S]*\r\n\r\n(ok|2\r\nok\r\n0\r\n\r\n)$/);
+  };
+  try {
+    await get();
+    await new Promise((r) => setTimeout(r, clientIdleMs + 1000));
+    expect(closed, "the console closed the idle connection").toBe(false);
+    await get();
+  } finally {
+    socket.destroy();
+  }
+}, 20_000);
