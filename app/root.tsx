@@ -34,6 +34,7 @@ import { readClosedText, readMaintenanceInfo } from "./services/maintenance.serv
 import { readPrefs } from "./services/prefs.server";
 import { refusalTextsMiddleware } from "./services/refusalTexts.server";
 import { navigationFromSameSite } from "./services/origin.server";
+import { featureByKey } from "./features";
 import { loadTheme } from "./services/theme.server";
 import { effectiveZone } from "./services/timezone";
 import { AppShell } from "./ui/AppShell";
@@ -75,7 +76,8 @@ export async function loader(args: Route.LoaderArgs) {
 async function shellData({ request, context }: Route.LoaderArgs) {
   const { logger, session } = stateOf(context);
   const locale = getLocale(context) as Language;
-  const [auth, theme, prefs] = await Promise.all([getAuth(context), loadTheme(logger), readPrefs(request)]);
+  const styling = new URL(request.url).pathname === featureByKey("globalSettings").path;
+  const [auth, theme, prefs] = await Promise.all([getAuth(context), loadTheme(logger, styling), readPrefs(request)]);
   const toast = session.get("toast") ?? null;
   // Signed in and free to read: a user who must change the password first gets nothing else from the logger.
   const mayRead = (auth.signedIn && !auth.mustChangePassword) || !auth.loginRequired;

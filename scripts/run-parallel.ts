@@ -22,22 +22,35 @@ function print(script: string, code: number, ms: number, out: Buffer[]) {
   process.stdout.write(Buffer.concat(out));
 }
 
+/** Minutes and seconds as bash's `times` prints them ("1m23.456s") → seconds. */
+const timesSeconds = (line: string) => [...line.matchAll(/(\d+)m([\d.]+)s/g)].reduce((sum, m) => sum + Number(m[1]) * 60 + Number(m[2]), 0);
+
 const runs = scripts.map(
   (script) =>
-    new Promise<{ script: string; code: number; ms: number; out: Buffer[] }>((done) => {
+    new Promise<{ script: string; code: number; ms: number; cpu: number | null; out: Buffer[] }>((done) => {
       const t0 = Date.now();
       const out: Buffer[] = [];
-      // Through the npm that runs us (npm_execpath), so the scripts see the same node and PATH.
-      const child = npm
-        ? spawn(process.execPath, [npm, "run", script], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? "0" } })
-        : spawn("npm", ["run", script], { stdio: ["ignore", "pipe", "pipe"] });
+      let times = "";
+      // Through the npm that runs us (npm_execpath), so the scripts see the same node and PATH;
+      // under a bash whose `times` (on fd 3) gives the CPU time of all the script's processes:
+      // what each suite costs the machine, which its wall time beside the others does not tell.
+      // The script itself runs without fd 3: a server it leaves running (PostgreSQL) must not hold that pipe open.
+      const command = npm ? [process.execPath, npm, "run", script] : ["npm", "run", script];
+      const child = spawn("bash", ["-c", '"$@" 3>&-; code=$?; times >&3; exit $code', "run-parallel", ...command], {
+        stdio: ["ignore", "pipe", "pipe", "pipe"],
+        env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? "0" },
+      });
       child.stdout!.on("data", (b: Buffer) => out.push(b));
       child.stderr!.on("data", (b: Buffer) => out.push(b));
+      child.stdio[3]!.on("data", (b: Buffer) => (times += b.toString()));
       child.on("close", (code, signal) => {
         const ms = Date.now() - t0;
         const result = code ?? (signal ? 1 : 0);
+        // The second line is the children's user and system time.
+        const children = times.trim().split("\n")[1];
+        const cpu = children ? timesSeconds(children) : null;
         if (result === 0) print(script, result, ms, out);
-        done({ script, code: result, ms, out });
+        done({ script, code: result, ms, cpu, out });
       });
     }),
 );
@@ -45,5 +58,6 @@ const runs = scripts.map(
 const results = await Promise.all(runs);
 const failed = results.filter((r) => r.code !== 0);
 for (const r of failed) print(r.script, r.code, r.ms, r.out);
-console.log(`\n${results.map((r) => `${r.script} ${r.code === 0 ? "passed" : "FAILED"} (${seconds(r.ms)})`).join(", ")}; together ${seconds(Date.now() - started)}`);
+const cpu = (r: (typeof results)[number]) => (r.cpu === null ? "" : `, ${r.cpu.toFixed(0)} CPU-s`);
+console.log(`\n${results.map((r) => `${r.script} ${r.code === 0 ? "passed" : "FAILED"} (${seconds(r.ms)}${cpu(r)})`).join(", ")}; together ${seconds(Date.now() - started)}`);
 process.exit(failed.length ? 1 : 0);

@@ -4,8 +4,9 @@
 //   2. one build of the console;
 //   3. the typecheck, the unit, conformance and PostgreSQL suites and the soak guard side by
 //      side (scripts/run-parallel.ts: they wait on servers they start much of the time);
-//   4. the browser tests (Playwright, one worker per core, each with its own stack; the
-//      PostgreSQL projects included), which print their totals and 15 slowest tests.
+//   4. the browser tests (Playwright, a worker more than the cores, each with its own stack;
+//      the PostgreSQL projects included), which print their totals and 15 slowest tests.
+// Each phase's CPU time (all its processes) is printed beside its wall time.
 // The first phase that fails stops the run, after the summary.
 import { spawn } from "node:child_process";
 import { cpus, loadavg } from "node:os";
@@ -19,27 +20,40 @@ const phases: Phase[] = [
   { name: "browser tests", command: ["npx", "playwright", "test"] },
 ];
 
-function run([command, ...args]: string[]): Promise<number> {
+/**
+ * Runs a phase; its exit code and the CPU time of all its processes (bash's `times` on fd 3; the
+ * phase runs without fd 3, so a server it leaves running, PostgreSQL, does not hold the pipe open).
+ */
+function run([command, ...args]: string[]): Promise<{ code: number; cpu: number | null }> {
   // npm through the npm that runs us (npm_execpath), so every phase sees the same node and PATH.
   const [file, argv] = command === "npm" && npm ? [process.execPath, [npm, ...args]] : command === "npx" && npm ? [process.execPath, [npm, "exec", "--", ...args]] : [command!, args];
   return new Promise((done) => {
-    const child = spawn(file, argv, { stdio: "inherit" });
-    child.on("close", (code, signal) => done(code ?? (signal ? 1 : 0)));
+    let times = "";
+    const child = spawn("bash", ["-c", '"$@" 3>&-; code=$?; times >&3; exit $code', "npm-test", file, ...argv], { stdio: ["inherit", "inherit", "inherit", "pipe"] });
+    child.stdio[3]!.on("data", (b: Buffer) => (times += b.toString()));
+    child.on("close", (code, signal) => {
+      // The second line of `times` is the children's user and system time ("1m23.456s 0m7.890s").
+      const children = times.trim().split("\n")[1];
+      const cpu = children ? [...children.matchAll(/(\d+)m([\d.]+)s/g)].reduce((sum, m) => sum + Number(m[1]) * 60 + Number(m[2]), 0) : null;
+      done({ code: code ?? (signal ? 1 : 0), cpu });
+    });
   });
 }
 
 const minutes = (ms: number) => `${Math.floor(ms / 60_000)} min ${String(Math.round((ms % 60_000) / 1000)).padStart(2, "0")} s`;
-const done: { name: string; ms: number; code: number }[] = [];
+const done: { name: string; ms: number; code: number; cpu: number | null }[] = [];
 const started = Date.now();
 for (const phase of phases) {
   console.log(`\n===== npm test: ${phase.name} =====`);
   const t0 = Date.now();
-  const code = await run(phase.command);
-  done.push({ name: phase.name, ms: Date.now() - t0, code });
+  const { code, cpu } = await run(phase.command);
+  done.push({ name: phase.name, ms: Date.now() - t0, code, cpu });
   if (code !== 0) break;
 }
 const total = Date.now() - started;
 console.log(`\n===== npm test: ${done.at(-1)!.code === 0 && done.length === phases.length ? "passed" : `FAILED in ${done.at(-1)!.name}`} in ${minutes(total)} =====`);
-for (const p of done) console.log(`  ${minutes(p.ms).padStart(13)}  ${String(Math.round((100 * p.ms) / total)).padStart(3)} %  ${p.name}${p.code ? " (failed)" : ""}`);
+// The CPU time beside the wall time: a phase near the machine's cores × its time is CPU-bound.
+const cpu = (p: (typeof done)[number]) => (p.cpu === null ? "" : `${p.cpu.toFixed(0).padStart(6)} CPU-s (${(p.cpu / Math.max(1, p.ms / 1000)).toFixed(2)} cores)`);
+for (const p of done) console.log(`  ${minutes(p.ms).padStart(13)}  ${String(Math.round((100 * p.ms) / total)).padStart(3)} %  ${cpu(p).padEnd(28)}  ${p.name}${p.code ? " (failed)" : ""}`);
 console.log(`  on ${cpus().length} × ${cpus()[0]?.model.trim() ?? "unknown CPU"}, load average now ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
 process.exit(done.at(-1)!.code);

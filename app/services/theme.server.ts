@@ -44,8 +44,13 @@ export function parseWebUiSetting(value: string | undefined): Theme {
 const THEME_TTL_MS = 5_000;
 let themeCache: { at: number; theme: Theme } | null = null;
 
-export async function loadTheme(logger: LoggerClient): Promise<Theme> {
-  if (themeCache && Date.now() - themeCache.at < THEME_TTL_MS) return themeCache.theme;
+/**
+ * The site's look, read at most every THEME_TTL_MS; `fresh` reads it now (the Global Settings
+ * screen, whose form shows the stored styling: its header must not show a copy from before a
+ * change made elsewhere — another console, the logger's API).
+ */
+export async function loadTheme(logger: LoggerClient, fresh = false): Promise<Theme> {
+  if (!fresh && themeCache && Date.now() - themeCache.at < THEME_TTL_MS) return themeCache.theme;
   let answer;
   try {
     answer = await logger.rpc("GI.system/SettingsManagementAPI.GetSetting", { ID: -1, Key: "WebUI" }, settingsAnswer);

@@ -145,6 +145,23 @@ test("logos over 1 MB are refused", async ({ page, baseURL }) => {
   expect(Settings[0]?.Value ?? "{}").not.toContain("logo-");
 });
 
+test("Global Settings' header shows the styling as stored, also just after a change made elsewhere", async ({ page }) => {
+  try {
+    await openAsAdmin(page);
+    await page.getByLabel("Logo", { exact: true }).setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: PNG });
+    await page.getByRole("button", { name: "Save styling" }).click();
+    await expect(page.getByTestId("toast-success")).toHaveText(SAVED);
+    await expect(headerLogo(page)).toHaveAttribute("src", /^\/theme\/logo\?f=/);
+    // Put back through the logger's API, not this console: other pages may show the logo they
+    // read a few seconds ago, this one reads it now — as its form does.
+    await restoreStyling();
+    await page.goto("/globalSettings");
+    await expect(headerLogo(page)).toHaveAttribute("src", "/logo.svg");
+  } finally {
+    await restoreStyling();
+  }
+});
+
 test("a wrong colour shows a field error and keeps what was typed", async ({ page, javaScriptEnabled }) => {
   try {
     await openAsAdmin(page);
