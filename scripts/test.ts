@@ -9,6 +9,7 @@
 // Each phase's CPU time (all its processes) is printed beside its wall time.
 // The first phase that fails stops the run, after the summary.
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 
 const npm = process.env.npm_execpath;
@@ -41,19 +42,36 @@ function run([command, ...args]: string[]): Promise<{ code: number; cpu: number 
 }
 
 const minutes = (ms: number) => `${Math.floor(ms / 60_000)} min ${String(Math.round((ms % 60_000) / 1000)).padStart(2, "0")} s`;
-const done: { name: string; ms: number; code: number; cpu: number | null }[] = [];
+/** The machine's CPU ticks so far, busy and in all (Linux's /proc/stat; null elsewhere). */
+function machineTicks(): { busy: number; all: number } | null {
+  try {
+    const [user, nice, system, idle, iowait, ...rest] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const all = [user, nice, system, idle, iowait, ...rest].reduce((a, b) => a! + b!, 0)!;
+    return { busy: all - idle! - iowait!, all };
+  } catch {
+    return null;
+  }
+}
+
+const done: { name: string; ms: number; code: number; cpu: number | null; busy: number | null }[] = [];
 const started = Date.now();
 for (const phase of phases) {
   console.log(`\n===== npm test: ${phase.name} =====`);
   const t0 = Date.now();
+  const ticks0 = machineTicks();
   const { code, cpu } = await run(phase.command);
-  done.push({ name: phase.name, ms: Date.now() - t0, code, cpu });
+  const ticks1 = machineTicks();
+  const busy = ticks0 && ticks1 && ticks1.all > ticks0.all ? (ticks1.busy - ticks0.busy) / (ticks1.all - ticks0.all) : null;
+  done.push({ name: phase.name, ms: Date.now() - t0, code, cpu, busy });
   if (code !== 0) break;
 }
 const total = Date.now() - started;
 console.log(`\n===== npm test: ${done.at(-1)!.code === 0 && done.length === phases.length ? "passed" : `FAILED in ${done.at(-1)!.name}`} in ${minutes(total)} =====`);
-// The CPU time beside the wall time: a phase near the machine's cores × its time is CPU-bound.
-const cpu = (p: (typeof done)[number]) => (p.cpu === null ? "" : `${p.cpu.toFixed(0).padStart(6)} CPU-s (${(p.cpu / Math.max(1, p.ms / 1000)).toFixed(2)} cores)`);
-for (const p of done) console.log(`  ${minutes(p.ms).padStart(13)}  ${String(Math.round((100 * p.ms) / total)).padStart(3)} %  ${cpu(p).padEnd(28)}  ${p.name}${p.code ? " (failed)" : ""}`);
+// Beside the wall time: the CPU time of the phase's own processes (those it waits for: not a
+// server it leaves running, nor what Chromium's zygote reaps itself, so a lower bound), and how
+// busy the whole machine was meanwhile — near 100 % a phase is CPU-bound, and only less work or
+// a faster machine shortens it.
+const cpu = (p: (typeof done)[number]) => `${p.cpu === null ? "" : `${p.cpu.toFixed(0).padStart(6)} CPU-s`}${p.busy === null ? "" : `, machine ${Math.round(100 * p.busy)} % busy`}`;
+for (const p of done) console.log(`  ${minutes(p.ms).padStart(13)}  ${String(Math.round((100 * p.ms) / total)).padStart(3)} %  ${cpu(p).padEnd(32)}  ${p.name}${p.code ? " (failed)" : ""}`);
 console.log(`  on ${cpus().length} × ${cpus()[0]?.model.trim() ?? "unknown CPU"}, load average now ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
 process.exit(done.at(-1)!.code);
