@@ -6,7 +6,7 @@
 //      side (scripts/run-parallel.ts: they wait on servers they start much of the time);
 //   4. the browser tests (Playwright, a worker more than the cores, each with its own stack;
 //      the PostgreSQL projects included), which print their totals and 15 slowest tests.
-// Each phase's CPU time (all its processes) is printed beside its wall time.
+// Beside each phase's wall time it prints its CPU time and how busy the machine was.
 // The first phase that fails stops the run, after the summary.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
