@@ -1,7 +1,11 @@
-// `node tests/support/devices/opcuaServerProcess.ts <port>`: the test OPC UA device in a process of
-// its own, so a test can freeze it (SIGSTOP) like a hung device. Prints "ready" once listening.
+// `node tests/support/devices/opcuaServerProcess.ts [port]`: the test OPC UA device in a process of
+// its own, so a test can freeze it (SIGSTOP) like a hung device. Prints "ready <port>" once
+// listening. Without a port it takes a free one, and another if that one is taken before it
+// listens (startOpcuaServer): a port chosen by the test and handed over was taken meanwhile by a
+// suite running beside it (EADDRINUSE in a fresh-clone run).
 import { startOpcuaServer } from "./opcuaServer.ts";
 
-const device = await startOpcuaServer({ port: Number(process.argv[2]), tickMs: 50 });
-process.stdout.write("ready\n");
+const given = process.argv[2];
+const device = await startOpcuaServer({ ...(given ? { port: Number(given) } : {}), tickMs: 50 });
+process.stdout.write(`ready ${device.port}\n`);
 process.on("SIGTERM", () => void device.close().then(() => process.exit(0)));

@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { afterAll, expect, it, vi } from "vitest";
 import { OpcuaDriver } from "../../../logger/sources/opcua.ts";
 import { recordEvents } from "../../support/devices/driverEvents.ts";
-import { freePort } from "../../support/devices/modbusServer.ts";
 
 // A device that hangs without closing the connection (here: its process stopped with SIGSTOP)
 // sends no more keep-alives: the driver must say so, not go on reporting "connected".
@@ -16,11 +15,15 @@ afterAll(() => {
 });
 
 it("a hung server (no keep-alives, socket open) turns the state to error; when it resumes, values flow again", async () => {
-  const port = await freePort();
-  child = spawn(process.execPath, [join(import.meta.dirname, "../../support/devices/opcuaServerProcess.ts"), String(port)], { stdio: ["ignore", "pipe", "inherit"] });
-  await new Promise<void>((resolve, reject) => {
+  child = spawn(process.execPath, [join(import.meta.dirname, "../../support/devices/opcuaServerProcess.ts")], { stdio: ["ignore", "pipe", "inherit"] });
+  const port = await new Promise<number>((resolve, reject) => {
     child!.once("exit", (code) => reject(new Error(`server exited (${code})`)));
-    child!.stdout!.on("data", (d: Buffer) => d.toString().includes("ready") && resolve());
+    let out = "";
+    child!.stdout!.on("data", (d: Buffer) => {
+      out += d.toString();
+      const ready = /ready (\d+)/.exec(out);
+      if (ready) resolve(Number(ready[1]));
+    });
   });
   const rec = recordEvents();
   const endpoint = `opc.tcp://127.0.0.1:${port}`;
