@@ -6,6 +6,7 @@
 // when it ends, a failing suite's after all have ended, because CI shows only the tail of the log
 // and the failure must be in it.
 import { spawn } from "node:child_process";
+import { childSeconds, timed } from "./cpuTime.ts";
 
 const scripts = process.argv.slice(2);
 if (scripts.length === 0) {
@@ -22,9 +23,6 @@ function print(script: string, code: number, ms: number, out: Buffer[]) {
   process.stdout.write(Buffer.concat(out));
 }
 
-/** Minutes and seconds as bash's `times` prints them ("1m23.456s") → seconds. */
-const timesSeconds = (line: string) => [...line.matchAll(/(\d+)m([\d.]+)s/g)].reduce((sum, m) => sum + Number(m[1]) * 60 + Number(m[2]), 0);
-
 const runs = scripts.map(
   (script) =>
     new Promise<{ script: string; code: number; ms: number; cpu: number | null; out: Buffer[] }>((done) => {
@@ -32,11 +30,9 @@ const runs = scripts.map(
       const out: Buffer[] = [];
       let times = "";
       // Through the npm that runs us (npm_execpath), so the scripts see the same node and PATH;
-      // under a bash whose `times` (on fd 3) gives the CPU time of all the script's processes:
-      // what each suite costs the machine, which its wall time beside the others does not tell.
-      // The script itself runs without fd 3: a server it leaves running (PostgreSQL) must not hold that pipe open.
-      const command = npm ? [process.execPath, npm, "run", script] : ["npm", "run", script];
-      const child = spawn("bash", ["-c", '"$@" 3>&-; code=$?; times >&3; exit $code', "run-parallel", ...command], {
+      // timed (scripts/cpuTime.ts): the CPU time of all the script's processes on fd 3.
+      const [file, args] = timed(npm ? [process.execPath, npm, "run", script] : ["npm", "run", script]);
+      const child = spawn(file, args, {
         stdio: ["ignore", "pipe", "pipe", "pipe"],
         env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? "0" },
       });
@@ -46,9 +42,7 @@ const runs = scripts.map(
       child.on("close", (code, signal) => {
         const ms = Date.now() - t0;
         const result = code ?? (signal ? 1 : 0);
-        // The second line is the children's user and system time.
-        const children = times.trim().split("\n")[1];
-        const cpu = children ? timesSeconds(children) : null;
+        const cpu = childSeconds(times);
         if (result === 0) print(script, result, ms, out);
         done({ script, code: result, ms, cpu, out });
       });

@@ -11,6 +11,7 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
+import { childSeconds, timed } from "./cpuTime.ts";
 
 const npm = process.env.npm_execpath;
 type Phase = { name: string; command: string[] };
@@ -21,22 +22,16 @@ const phases: Phase[] = [
   { name: "browser tests", command: ["npx", "playwright", "test"] },
 ];
 
-/**
- * Runs a phase; its exit code and the CPU time of all its processes (bash's `times` on fd 3; the
- * phase runs without fd 3, so a server it leaves running, PostgreSQL, does not hold the pipe open).
- */
+/** Runs a phase; its exit code and the CPU time of all its processes (timed, scripts/cpuTime.ts). */
 function run([command, ...args]: string[]): Promise<{ code: number; cpu: number | null }> {
   // npm through the npm that runs us (npm_execpath), so every phase sees the same node and PATH.
   const [file, argv] = command === "npm" && npm ? [process.execPath, [npm, ...args]] : command === "npx" && npm ? [process.execPath, [npm, "exec", "--", ...args]] : [command!, args];
   return new Promise((done) => {
     let times = "";
-    const child = spawn("bash", ["-c", '"$@" 3>&-; code=$?; times >&3; exit $code', "npm-test", file, ...argv], { stdio: ["inherit", "inherit", "inherit", "pipe"] });
+    const child = spawn(...timed([file, ...argv]), { stdio: ["inherit", "inherit", "inherit", "pipe"] });
     child.stdio[3]!.on("data", (b: Buffer) => (times += b.toString()));
     child.on("close", (code, signal) => {
-      // The second line of `times` is the children's user and system time ("1m23.456s 0m7.890s").
-      const children = times.trim().split("\n")[1];
-      const cpu = children ? [...children.matchAll(/(\d+)m([\d.]+)s/g)].reduce((sum, m) => sum + Number(m[1]) * 60 + Number(m[2]), 0) : null;
-      done({ code: code ?? (signal ? 1 : 0), cpu });
+      done({ code: code ?? (signal ? 1 : 0), cpu: childSeconds(times) });
     });
   });
 }
