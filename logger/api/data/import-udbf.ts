@@ -3,6 +3,7 @@ import { UdbfError, UdbfReader, directionName, isoUs, lossyType } from "../../ud
 import type { UdbfBatch, UdbfInfo } from "../../udbf/reader.ts";
 import { PlacementError } from "../../store/series/import.ts";
 import type { ImportSpool, Placement } from "../../store/series/import.ts";
+import type { StreamedImport } from "../../store/series/streamed-import.ts";
 import type { ImportColumn } from "./import-csv.ts";
 
 // The UDBF reader of an import session (docs/logger-api.md, "UDBF import"): bytes in any parts
@@ -24,11 +25,18 @@ export class UdbfImport {
   private lastSlot = -1;
   private firstUs = 0;
   columns: ImportColumn[] = [];
+  /** The store the rows go to as they arrive, if it takes them so (else the spool). */
+  streamed: StreamedImport | null = null;
+  private readonly stream: ((width: number, periodUs: number) => StreamedImport) | null;
 
-  /** periodUs: the session's SampleRate, else the file's. The rows go to the spool by columns. */
-  constructor(periodUs: number | null, spool: ImportSpool) {
+  /**
+   * periodUs: the session's SampleRate, else the file's. The rows go to the spool by columns, or
+   * straight to the store when `stream` is given (a source the store holds nothing of).
+   */
+  constructor(periodUs: number | null, spool: ImportSpool, stream: ((width: number, periodUs: number) => StreamedImport) | null = null) {
     this.given = periodUs;
     this.spool = spool;
+    this.stream = stream;
     this.reader = new UdbfReader(
       () => {},
       (info) => this.begin(info),
@@ -38,6 +46,10 @@ export class UdbfImport {
 
   get rows(): number {
     return this.reader.rows;
+  }
+  /** Rows placed on the grid and kept (spooled or stored). */
+  get placed(): number {
+    return this.streamed ? this.streamed.rows : this.spool.rows;
   }
   get offset(): number {
     return this.reader.offset;
@@ -59,6 +71,16 @@ export class UdbfImport {
     this.reader.end();
   }
 
+  /** null, or a promise to wait for before pushing more (the store's packer is busy). */
+  ready(): Promise<void> | null {
+    return this.streamed?.ready() ?? null;
+  }
+
+  /** Deletes what went to the store already (a failed or abandoned import). */
+  discard(): void {
+    this.streamed?.discard();
+  }
+
   private begin(info: UdbfInfo): void {
     const seen = new Map<string, number>();
     info.variables.forEach((v, i) => {
@@ -76,6 +98,7 @@ export class UdbfImport {
         throw new UdbfError(`sample rate ${info.sampleRateHz} Hz has no whole number of microseconds as its period, which the store needs (give SampleRate to choose another grid)`, info.rateOffset);
       }
     }
+    if (this.stream && info.variables.length > 0) this.streamed = this.stream(info.variables.length, this.periodUs);
   }
 
   /** A batch of rows: each on its sample, checked, then spooled column by column. */
@@ -98,7 +121,8 @@ export class UdbfImport {
       slots[i] = last = slot;
     }
     this.lastSlot = last;
-    this.spool.addColumns(slots, b.columns, b.rows);
+    if (this.streamed) this.streamed.add(slots, b.columns, b.rows);
+    else this.spool.addColumns(slots, b.columns, b.rows);
   }
 
   /** Where the rows go; the first must not lie before what the source holds. */

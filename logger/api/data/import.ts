@@ -10,6 +10,7 @@ import type { RestRequest, RestRoute } from "../../http/rest.ts";
 import type { LoggerContext } from "../registry.ts";
 import { addFinishedMeasurement } from "../../store/measurements.ts";
 import { ImportSpool, PlacementError, placeRows, writeRows } from "../../store/series/import.ts";
+import { StreamedImport } from "../../store/series/streamed-import.ts";
 import { DateTimeFormatError, DateTimeParser } from "./datetime-format.ts";
 import { CsvImportError, CsvImportReader } from "./import-csv.ts";
 import { UdbfImport } from "./import-udbf.ts";
@@ -19,6 +20,7 @@ import { nameField } from "../schemas.ts";
 import { detectCsv, previewFile } from "./preview.ts";
 import type { CsvLayout } from "./preview.ts";
 import { PreviewLayout } from "./preview-schema.ts";
+import { bodyRead } from "../../http/memory-settle.ts";
 
 // CSV import sessions (docs/logger-api.md, "CSV import"): open with the file's layout, send
 // its bytes in any number of chunks, close — and the rows become a finished measurement of
@@ -145,6 +147,7 @@ class ImportSessions {
   drop(s: Session): void {
     this.disarm(s);
     s.spool.remove();
+    if (s.reader instanceof UdbfImport) s.reader.discard();
     if (s.raw) {
       void s.raw.fh?.close().catch(() => undefined);
       s.raw.fh = null;
@@ -158,9 +161,25 @@ class ImportSessions {
     s.state = "failed";
     s.error = error;
     s.spool.remove();
+    if (s.reader instanceof UdbfImport) s.reader.discard();
     ctx.trace.add("warn", "import", `Import into source ${s.sourceName} failed: ${error}`);
     this.arm(s, ctx);
   }
+}
+
+/**
+ * A UDBF import into a source the embedded store holds nothing of goes to the store as it
+ * arrives (StreamedImport); one into a stored source, or on PostgreSQL, is spooled first.
+ */
+function streamInto(ctx: LoggerContext, sourceId: string): ((width: number, periodUs: number) => StreamedImport) | null {
+  const store = ctx.data.store;
+  if (store.engine !== "sqlite" || store.source(sourceId)) return null;
+  return (width, periodUs) => new StreamedImport(store, width, periodUs);
+}
+
+/** Rows read and kept so far. */
+function rowsOf(s: Session): number {
+  return s.reader instanceof UdbfImport ? s.reader.placed : s.spool.rows;
 }
 
 const registries = new WeakMap<LoggerContext, ImportSessions>();
@@ -267,7 +286,7 @@ async function openSessionOf(r: RestRequest, p: OpenParams, sessions: ImportSess
           sink,
         )
       : // (A staged or file session's CSV reader is made at commit, when its layout is known.)
-        new UdbfImport(periodUs, spool),
+        new UdbfImport(periodUs, spool, raw ? null : streamInto(r.ctx, sourceId)),
     type: p.Type,
     raw,
     progress: null,
@@ -298,6 +317,7 @@ async function receiveChunk(r: RestRequest): Promise<void> {
   try {
     for await (const chunk of r.req as AsyncIterable<Buffer>) {
       received += chunk.length;
+      bodyRead(chunk.length);
       if (problem) {
         // Read on so that the client gets the answer rather than a reset; past a chunk's size, drop it.
         if (received > MAX_CHUNK_BYTES) r.req.destroy();
@@ -308,7 +328,11 @@ async function receiveChunk(r: RestRequest): Promise<void> {
       else {
         try {
           if (s.raw?.fh) await s.raw.fh.write(chunk);
-          else s.reader.push(chunk);
+          else {
+            s.reader.push(chunk);
+            // A streamed import: the packer thread takes a few batches at a time.
+            if (s.reader instanceof UdbfImport) await s.reader.ready();
+          }
         } catch (err) {
           if (!(err instanceof CsvImportError || err instanceof UdbfError)) {
             broken = err;
@@ -359,7 +383,7 @@ async function closeSession(r: RestRequest): Promise<void> {
   s.state = "closing";
   sessions.disarm(s);
   try {
-    if (s.raw) await readRaw(s, {});
+    if (s.raw) await readRaw(r.ctx, s, {});
     await commit(r, s);
   } finally {
     sessions.drop(s);
@@ -414,7 +438,7 @@ async function commitSession(r: RestRequest): Promise<void> {
   s.state = "closing";
   sessions.disarm(s);
   try {
-    await readRaw(s, p);
+    await readRaw(r.ctx, s, p);
     await commit(r, s);
   } finally {
     sessions.drop(s);
@@ -436,13 +460,13 @@ async function sessionStatus(r: RestRequest): Promise<void> {
   r.require("ManageProject");
   const s = sessionsOf(r.ctx).open.get(r.args[0]!);
   if (!s || s.userId !== r.caller.userId) throw notFound(`Import session ${r.args[0]} not found (closed, expired or never opened)`);
-  sendData(r.res, { SessionId: s.id, State: s.state, Type: s.type, Bytes: s.bytes, Rows: s.spool.rows, Progress: s.progress, ...(s.state === "failed" ? { Error: s.error } : {}) });
+  sendData(r.res, { SessionId: s.id, State: s.state, Type: s.type, Bytes: s.bytes, Rows: rowsOf(s), Progress: s.progress, ...(s.state === "failed" ? { Error: s.error } : {}) });
 }
 
 const RAW_PART = 4 * 1024 * 1024;
 
 /** Reads a staged or file session's bytes through the reader its layout asks for, into the spool. */
-async function readRaw(s: Session, p: z.output<typeof Commit>): Promise<void> {
+async function readRaw(ctx: LoggerContext, s: Session, p: z.output<typeof Commit>): Promise<void> {
   const raw = s.raw!;
   await raw.fh?.close();
   raw.fh = null;
@@ -471,8 +495,9 @@ async function readRaw(s: Session, p: z.output<typeof Commit>): Promise<void> {
         throw err;
       }
       s.valuesStartLine = layout.ValuesStartRowIndex + 1;
-    } else if (!(s.reader instanceof UdbfImport)) {
-      s.reader = new UdbfImport(s.periodUs, s.spool);
+    } else {
+      // Made now: the source is known only at commit.
+      s.reader = new UdbfImport(s.periodUs, s.spool, streamInto(ctx, s.sourceId));
     }
     s.progress = { Phase: "reading", Done: 0, Total: size };
     const buf = new Uint8Array(RAW_PART);
@@ -481,6 +506,7 @@ async function readRaw(s: Session, p: z.output<typeof Commit>): Promise<void> {
       if (bytesRead === 0) break;
       try {
         s.reader.push(buf.subarray(0, bytesRead));
+        if (s.reader instanceof UdbfImport) await s.reader.ready();
       } catch (err) {
         if (err instanceof CsvImportError || err instanceof UdbfError) throw invalidParam(`${err.message}. Nothing was stored`);
         throw err;
@@ -503,7 +529,7 @@ async function commit(r: RestRequest, s: Session): Promise<void> {
     if (err instanceof CsvImportError || err instanceof UdbfError) throw invalidParam(`${err.message}. Nothing was stored`);
     throw err;
   }
-  const rows = s.spool.rows;
+  const rows = rowsOf(s);
   if (rows === 0) {
     if (s.reader instanceof UdbfImport) throw invalidParam(`The file has no data rows: it ends after its header (${s.bytes} bytes). Nothing was stored`);
     throw invalidParam(`The file has no data rows: ${s.reader.line - 1} lines, and values start at line ${s.valuesStartLine} (ValuesStartRowIndex ${s.valuesStartLine - 1}). Nothing was stored`);
@@ -517,6 +543,10 @@ async function commit(r: RestRequest, s: Session): Promise<void> {
     }
   }
   const udbf = s.reader instanceof UdbfImport ? s.reader : null;
+  const streamed = udbf?.streamed ?? null;
+  if (streamed && existing) throw conflict(`Source ${s.sourceId} came into the store while the file arrived; import the file again. Nothing was stored`);
+  // Its last rows written (the partial blocks too) before anything is registered.
+  if (streamed) await streamed.finish();
   let periodUs: number;
   let placement;
   try {
@@ -539,11 +569,14 @@ async function commit(r: RestRequest, s: Session): Promise<void> {
   const source = existing ?? store.defineSource({ Id: s.sourceId, Name: s.sourceName, PeriodUs: periodUs, RetentionSec: s.retentionSec });
   if (existing && existing.PeriodUs !== periodUs) store.changePeriod(existing.Id, periodUs, placement.g0 * periodUs);
   const byName = new Map(store.variablesOf(source.Id).map((v) => [v.Name, v]));
-  const variables = s.reader.columns.map((c) => byName.get(c.Name) ?? store.defineVariable({ Id: randomUUID(), SourceId: source.Id, Name: c.Name, Unit: c.Unit }));
+  const variables = streamed
+    ? streamed.adopt(source.Id, s.reader.columns)
+    : s.reader.columns.map((c) => byName.get(c.Name) ?? store.defineVariable({ Id: randomUUID(), SourceId: source.Id, Name: c.Name, Unit: c.Unit }));
   // Imported recordings are kept whatever their age: no retention counted from now deletes them.
   store.retentionExempt.add(source.Id);
-  s.progress = { Phase: "writing", Done: 0, Total: rows };
-  await writeRows(store, s.spool, placement, variables.map((v) => v.Id), (done) => s.progress && (s.progress.Done = done));
+  s.progress = { Phase: "writing", Done: streamed ? rows : 0, Total: rows };
+  // A streamed import's rows are stored already.
+  if (!streamed) await writeRows(store, s.spool, placement, variables.map((v) => v.Id), (done) => s.progress && (s.progress.Done = done));
 
   const start = (placement.g0 * periodUs) / 1000;
   // End is exclusive, as a stopped measurement's: [Start, End) holds every imported row.

@@ -77,8 +77,11 @@ const ints2 = new Int32Array(MAX_VALUES);
  *   (padded) and u32 bit patterns. Tried when the block has a quantum; the smaller wins.
  * (Second differences of bit patterns were tried too: no smaller on any of the simulator's
  * signals — a float32's bit pattern is linear in its value only within a power of two.)
+ *
+ * view: the packed row as a view of this module's scratch, valid until the next packBlock — for a
+ * caller that copies it at once (the import packer: a fresh array per block was most of its garbage).
  */
-export function packBlock(samples: Float32Array, length: number): Uint8Array {
+export function packBlock(samples: Float32Array, length: number, view = false): Uint8Array {
   const bits = new Int32Array(samples.buffer, samples.byteOffset, length);
   // Codes when they look shorter than the bit patterns (estimated in a pass each: packing both
   // ways made ingest's packing 3× slower).
@@ -87,13 +90,13 @@ export function packBlock(samples: Float32Array, length: number): Uint8Array {
   const q = findQuantum(samples, length < PROBE * 2 ? length : PROBE * 2);
   if (q > 0) {
     const coded = packCodes(samples, bits, length, q);
-    if (coded > 0) return coded >= length * 4 ? encodeBlock(samples, length) : finish(codesScratch, coded);
+    if (coded > 0) return coded >= length * 4 ? encodeBlock(samples, length) : finish(codesScratch, coded, view);
   }
   // The fitted predictor first: where its residuals are far shorter than the plain differences
   // (a pump's ripple, a smooth swing) the differences packed too would only be thrown away — a
   // whole second packing of every such block (issue 27's import: a fifth of its CPU).
   const lpc = packPredicted(bits, length);
-  if (lpc > 0 && predictedShare < SURE_SHARE && lpc < length * 4) return finish(lpcScratch, lpc);
+  if (lpc > 0 && predictedShare < SURE_SHARE && lpc < length * 4) return finish(lpcScratch, lpc, view);
   let buf = scratch;
   let end = packWith(scratch, bits, length, DELTA);
   // Only a block that packed poorly is worth a second try (it costs another pass).
@@ -107,7 +110,7 @@ export function packBlock(samples: Float32Array, length: number): Uint8Array {
   }
   if (lpc > 0 && lpc < end) (buf = lpcScratch), (end = lpc);
   if (end >= length * 4) return encodeBlock(samples, length);
-  return finish(buf, end);
+  return finish(buf, end, view);
 }
 
 const DELTA = 0;
@@ -290,8 +293,13 @@ function packWith(out: Uint8Array, values: Int32Array, length: number, transform
   return packInts(values, length, out, 4);
 }
 
-/** Copies a packed row out of scratch, one byte longer than its (aligned) data: not a multiple of 4. */
-function finish(buf: Uint8Array, end: number): Uint8Array {
+/** Copies a packed row out of scratch (or, view, shows it there), one byte longer than its (aligned) data: not a multiple of 4. */
+function finish(buf: Uint8Array, end: number, view = false): Uint8Array {
+  if (view) {
+    if (end % 4 !== 0) return buf.subarray(0, end);
+    buf[end] = 0;
+    return buf.subarray(0, end + 1);
+  }
   const out = new Uint8Array(end % 4 === 0 ? end + 1 : end);
   out.set(buf.subarray(0, end));
   return out;

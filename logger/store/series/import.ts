@@ -206,9 +206,20 @@ export async function writeRows(store: SeriesStore, spool: ImportSpool, placemen
   if (varIds.length !== width) throw new Error(`${varIds.length} variables for ${width} columns`);
   // Imports into different sources may write at the same time: the first one shrinks the cache,
   // the last one gives it back its size.
-  // PostgreSQL has no per-connection page cache of ours to hold small.
   const write = spool.batches.length ? writeColumns : writeBatches;
-  if (store.engine !== "sqlite") return write(store, spool, placement, varIds, onProgress);
+  holdSmallCache(store);
+  try {
+    await write(store, spool, placement, varIds, onProgress);
+  } finally {
+    releaseSmallCache(store);
+  }
+}
+
+const smallCache = new WeakMap<SeriesStore, { writers: number; size: number }>();
+
+/** Holds SQLite's page cache small while an import writes (PostgreSQL has none of ours to hold). */
+export function holdSmallCache(store: SeriesStore): void {
+  if (store.engine !== "sqlite") return;
   let held = smallCache.get(store);
   if (!held) {
     const size = (store.db.prepare("PRAGMA cache_size").get() as { cache_size: number }).cache_size;
@@ -216,17 +227,15 @@ export async function writeRows(store: SeriesStore, spool: ImportSpool, placemen
     store.db.exec(`PRAGMA cache_size = -${IMPORT_CACHE_KIB}`);
   }
   held.writers++;
-  try {
-    await write(store, spool, placement, varIds, onProgress);
-  } finally {
-    if (--held.writers === 0) {
-      smallCache.delete(store);
-      store.db.exec(`PRAGMA cache_size = ${held.size}`);
-    }
-  }
 }
 
-const smallCache = new WeakMap<SeriesStore, { writers: number; size: number }>();
+/** The last import that writes gives the cache its size back. */
+export function releaseSmallCache(store: SeriesStore): void {
+  const held = smallCache.get(store);
+  if (!held || --held.writers > 0) return;
+  smallCache.delete(store);
+  if (!store.isClosed) store.db.exec(`PRAGMA cache_size = ${held.size}`);
+}
 
 async function writeBatches(store: SeriesStore, spool: ImportSpool, placement: Placement, varIds: readonly string[], onProgress: (rows: number) => void): Promise<void> {
   const width = spool.width;

@@ -167,6 +167,20 @@ export class SqliteSeries implements SeriesBackend {
     });
   }
 
+  /** The variable keys that have rows, in order (an index seek per key). */
+  rowKeys(): number[] {
+    const next = this.db.prepare("SELECT Id FROM series_rows WHERE Id >= ? ORDER BY Id LIMIT 1");
+    next.setReadBigInts(true);
+    const keys: number[] = [];
+    for (let from = 0n; ; ) {
+      const row = next.get(from) as { Id: bigint } | undefined;
+      if (!row) return keys;
+      const key = row.Id >> 43n;
+      keys.push(Number(key));
+      from = (key + 1n) << 43n;
+    }
+  }
+
   deleteRange(lo: bigint, hi: bigint): number {
     return Number(this.delRange.run(lo, hi).changes);
   }

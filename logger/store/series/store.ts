@@ -86,6 +86,7 @@ export class SeriesStore {
     this.backend = typeof where === "string" ? new SqliteSeries(where) : where;
     this.load(registry ?? (this.backend.loadRegistry() as Registry));
     if (typeof where === "string") {
+      this.sweepUnclaimed(this.backend as SqliteSeries);
       for (const [varId, keys] of this.partKeys) {
         const v = this.vars.get(varId)!;
         for (const [seq, key] of keys) {
@@ -119,6 +120,11 @@ export class SeriesStore {
     }));
     store.compactor = store.newCompactor();
     return store;
+  }
+
+  /** Closed (or closing): writes are no longer taken. */
+  get isClosed(): boolean {
+    return this.closed || this.closing !== null;
   }
 
   get engine(): "sqlite" | "postgres" {
@@ -157,6 +163,17 @@ export class SeriesStore {
       this.vars.set(v.Id, v);
       this.maxKey = Math.max(this.maxKey, v.Key);
       if (!listed.has(v.Key)) this.keysOf(v.Id).set(0, v.Key);
+    }
+  }
+
+  /** Deletes the rows of keys no variable claims: an import's that a stop cut short (reserveKeys). */
+  private sweepUnclaimed(backend: SqliteSeries): void {
+    const claimed = new Set<number>();
+    for (const keys of this.partKeys.values()) for (const key of keys.values()) claimed.add(key);
+    for (const key of backend.rowKeys()) {
+      if (claimed.has(key)) continue;
+      backend.deleteRange(rowKey(key, 0, 0), rowKey(key + 1, 0, 0) - 1n);
+      this.maxKey = Math.max(this.maxKey, key);
     }
   }
 
@@ -299,6 +316,48 @@ export class SeriesStore {
     return sv;
   }
 
+  // ---- an import written as it arrives (import.ts, StreamedImport) ----
+
+  /**
+   * Keys for an import's variables before they exist: its complete rows are written under them
+   * while the file arrives, read by nobody (no variable has the key) until adoptVariable, and
+   * deleted by dropKeys when the import fails. A logger stopped meanwhile deletes them at its
+   * next start (sweepUnclaimed).
+   */
+  reserveKeys(n: number): number[] {
+    return Array.from({ length: n }, () => ++this.maxKey);
+  }
+
+  /** Stores rows of reserved keys whose samples are `periodUs` apart. */
+  writeReserved(rows: ReadonlyArray<readonly [bigint, Uint8Array]>, periodUs: number): void | Promise<void> {
+    return this.backend.write(rows.map(([id, data]) => ({ id, data, level: Number((id >> 40n) & 7n), tEndUs: tEndOf(id, periodUs) })));
+  }
+
+  /**
+   * Makes a reserved key whose rows are all written (the partial ones too) a variable of a source
+   * that holds no samples yet: its write state is rebuilt from those rows, as at a start.
+   */
+  adoptVariable(v: { Id: string; SourceId: string; Name: string; Unit: string }, key: number): SeriesVariable {
+    const list = this.segments.get(v.SourceId);
+    if (!list) throw new Error(`Unknown source ${v.SourceId}`);
+    if (this.vars.has(v.Id) || this.series.has(key)) throw new Error(`Variable ${v.Id} or key ${key} exists`);
+    const seg = list[list.length - 1]!;
+    if (seg.StartUs !== 0) throw new Error(`Source ${v.SourceId} has a segment of its own`);
+    const sv: SeriesVariable = { Key: key, ...v };
+    this.backend.putVariable(sv, seg.Seq);
+    this.vars.set(v.Id, sv);
+    this.keysOf(v.Id).set(seg.Seq, key);
+    const vs = this.recoverEdges(key, seg, (lo, hi, last) => this.backend.edgeRow(lo, hi, last) as StoredRow | undefined);
+    if (vs.end >= 0) vs.pending = pendingOf(vs, this.reader());
+    return sv;
+  }
+
+  /** Deletes every row of keys no variable has (a failed import's). */
+  dropKeys(keys: readonly number[]): void | Promise<void> {
+    const jobs = keys.filter((k) => !this.series.has(k)).map((k) => this.backend.deleteRange(rowKey(k, 0, 0), rowKey(k + 1, 0, 0) - 1n));
+    if (jobs.some((j) => j instanceof Promise)) return Promise.all(jobs).then(() => undefined);
+  }
+
   source(id: string): SeriesSource | undefined {
     return this.sources.get(id);
   }
@@ -432,11 +491,7 @@ export class SeriesStore {
 
   /** End of the time a row covers, µs (the partition key of raw blocks on PostgreSQL). */
   private tEndUs(id: bigint): number {
-    const level = Number((id >> 40n) & 7n);
-    const index = Number(id & 0xffffffffffn);
-    const vs = this.series.get(Number(id >> 43n));
-    const span = level === 0 ? BLOCK_SAMPLES : CHUNK_BUCKETS * LEVELS[level]!;
-    return (index + 1) * span * (vs?.periodUs ?? 1);
+    return tEndOf(id, this.series.get(Number(id >> 43n))?.periodUs ?? 1);
   }
 
   // ---- background compaction (compaction.ts) ----
@@ -824,6 +879,14 @@ export class SeriesStore {
       await backend.close();
     }));
   }
+}
+
+/** End of the time row `id` covers, µs, for samples `periodUs` apart. */
+function tEndOf(id: bigint, periodUs: number): number {
+  const level = Number((id >> 40n) & 7n);
+  const index = Number(id & 0xffffffffffn);
+  const span = level === 0 ? BLOCK_SAMPLES : CHUNK_BUCKETS * LEVELS[level]!;
+  return (index + 1) * span * periodUs;
 }
 
 /** The unfinished bucket of every level after recovery: the finished buckets of the level below. */

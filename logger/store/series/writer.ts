@@ -10,7 +10,11 @@ export type RowSink = (key: bigint, bytes: Uint8Array) => void;
  * the default) or plain (SERIES_CODEC=plain, and the benchmark's reference). The row still
  * being filled is always written plain: it is rewritten at every flush until it is complete.
  */
-export type RowCodec = { pack: boolean };
+export type RowCodec = {
+  pack: boolean;
+  /** Complete blocks reach the sink as views of the packer's scratch, valid only during the call (the import packer copies them). */
+  transient?: boolean;
+};
 
 // The write side of one variable: the block and rollup chunks being filled, and the
 // unfinished bucket of every level. Invariant: pending[j] is bucket floor(end / LEVELS[j]),
@@ -133,7 +137,7 @@ export class VarSeries {
   private nextBlock(blk: number): void {
     if (this.blockIdx >= 0 && this.rawDirty) {
       // Complete: no sample of it comes any more (the store only grows forward).
-      this.sink(rowKey(this.key, 0, this.blockIdx), this.codec.pack ? packBlock(this.raw, this.rawLen) : encodeBlock(this.raw, this.rawLen));
+      this.sink(rowKey(this.key, 0, this.blockIdx), this.codec.pack ? packBlock(this.raw, this.rawLen, this.codec.transient) : encodeBlock(this.raw, this.rawLen));
     }
     this.blockIdx = blk;
     // Reused, not replaced: encodeBlock copied it, and two 16 KB arrays per block were an

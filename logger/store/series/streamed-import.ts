@@ -1,0 +1,243 @@
+import { randomUUID } from "node:crypto";
+import { Worker } from "node:worker_threads";
+import { holdSmallCache, releaseSmallCache } from "./import.ts";
+import { SLABS, inputHeader, slabSize, slabViews } from "./import-protocol.ts";
+import type { PackerReply, PackerRequest } from "./import-protocol.ts";
+import type { SeriesStore, SeriesVariable } from "./store.ts";
+
+/** Batches of rows the packer may hold (its input slots): the reader waits beyond, so memory stays flat. */
+const IN_SLOTS = 3;
+/** The packer thread's young generation (MB). */
+const PACKER_YOUNG_MB = 3;
+/** The packer thread ends this long after its last import. */
+const IDLE_MS = 30_000;
+
+/**
+ * A UDBF import into a source that holds nothing yet, written while its parts arrive (issue 27:
+ * the close only registers what is there). The import packer's thread (import-packer.ts) builds
+ * each variable's blocks and rollup chunks as the store's own append would, packed, off the event
+ * loop; this thread writes them under keys reserved for the import (SeriesStore.reserveKeys),
+ * which no reader knows until the close adopts them. A failed or abandoned import deletes its
+ * rows, so a bad file still leaves nothing behind. Memory stays flat: at most MAX_IN_FLIGHT
+ * batches wait for the packer, and its rows come back in 4 MB slabs that go back to it.
+ * SQLite only (its writes are synchronous); on PostgreSQL an import is spooled.
+ */
+export class StreamedImport {
+  readonly periodUs: number;
+  rows = 0;
+  private readonly store: SeriesStore;
+  private readonly keys: number[];
+  private readonly width: number;
+  private readonly pack: boolean;
+  private id = 0;
+  /** Set up at the first batch, when its size is known. */
+  private shared: Shared | null = null;
+  private waiters: Array<() => void> = [];
+  private failure: Error | null = null;
+  private ended: { done: () => void; fail: (err: Error) => void } | null = null;
+  private state: "writing" | "ended" | "adopted" | "discarded" = "writing";
+
+  constructor(store: SeriesStore, width: number, periodUs: number) {
+    if (store.engine !== "sqlite") throw new Error("A streamed import needs the embedded store");
+    this.store = store;
+    this.width = width;
+    this.periodUs = periodUs;
+    this.pack = store.codec.pack;
+    this.keys = store.reserveKeys(width);
+    holdSmallCache(store);
+  }
+
+  /**
+   * n rows at increasing sample indices, column c's values in columns[c] (each array holds room
+   * for `slots.length` rows: the largest batch): copied to a free slot of the packer's input.
+   * Call only when ready() is null.
+   */
+  add(slots: Float64Array, columns: readonly Float32Array[], n: number): void {
+    if (this.failure) throw this.failure;
+    if (n === 0) return;
+    const sh = this.shared ?? this.setUp(Math.max(n, slots.length));
+    const slot = sh.inFull.indexOf(0);
+    if (slot < 0) throw new Error("The import packer has no free slot (add() before ready())");
+    const at = inputHeader(IN_SLOTS) + slot * sh.slotBytes;
+    new Float64Array(sh.input, at, n).set(slots.subarray(0, n));
+    for (let c = 0; c < this.width; c++) new Float32Array(sh.input, at + n * 8 + c * n * 4, n).set(columns[c]!.subarray(0, n));
+    Atomics.store(sh.inFull, slot, 1);
+    packer.post({ op: "rows", id: this.id, slot, n });
+    this.rows += n;
+  }
+
+  private setUp(capacity: number): Shared {
+    // A multiple of 8: each slot starts with Float64s.
+    const slotBytes = Math.ceil((capacity * (8 + 4 * this.width)) / 8) * 8;
+    const sh = packer.spare(slotBytes) ?? sharedOf(slotBytes);
+    this.shared = sh;
+    this.id = packer.open(this, { keys: this.keys, periodUs: this.periodUs, pack: this.pack, input: sh.input, inSlots: IN_SLOTS, slotBytes: sh.slotBytes, slabs: sh.sabs, slabFull: sh.slabFull.buffer as SharedArrayBuffer });
+    return sh;
+  }
+
+  /** null while the packer has a free input slot; else resolves when it has (or has failed: add throws then). */
+  ready(): Promise<void> | null {
+    if (!this.shared || this.failure || this.shared.inFull.includes(0)) return null;
+    return new Promise((done) => this.waiters.push(done));
+  }
+
+  /** Resolves when every row, the partial blocks and chunks too, is written. */
+  finish(): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.state !== "writing") throw new Error(`A ${this.state} import cannot finish`);
+    if (!this.shared) {
+      this.state = "ended";
+      return Promise.resolve();
+    }
+    return new Promise<void>((done, fail) => {
+      this.ended = { done, fail };
+      packer.post({ op: "end", id: this.id });
+    });
+  }
+
+  /** The variables, in column order, on a source the store holds no sample of (after finish). */
+  adopt(sourceId: string, columns: ReadonlyArray<{ Name: string; Unit: string }>): SeriesVariable[] {
+    if (this.state !== "ended") throw new Error(`A ${this.state} import cannot be adopted`);
+    this.state = "adopted";
+    releaseSmallCache(this.store);
+    return columns.map((c, i) => this.store.adoptVariable({ Id: randomUUID(), SourceId: sourceId, Name: c.Name, Unit: c.Unit }, this.keys[i]!));
+  }
+
+  /** Deletes what was written (a failed, cancelled or expired import); nothing once adopted. */
+  discard(): void {
+    if (this.state === "adopted" || this.state === "discarded") return;
+    if (this.state === "writing" && this.shared) packer.post({ op: "drop", id: this.id });
+    this.state = "discarded";
+    if (this.shared) packer.close(this.id);
+    releaseSmallCache(this.store);
+    // A packer waiting for a slab of this import goes on (it drops the import next).
+    if (this.shared) for (let k = 0; k < SLABS; k++) this.free(k);
+    this.wake();
+    if (!this.store.isClosed) void this.store.dropKeys(this.keys);
+  }
+
+  /** A message of the packer about this import. */
+  reply(m: PackerReply): void {
+    if (m.op === "took") this.wake();
+    else if (m.op === "rows") {
+      if (this.state !== "discarded" && !this.failure) {
+        try {
+          const { bytes, ids, ends } = this.shared!.slabs[m.slab]!;
+          const rows: Array<readonly [bigint, Uint8Array]> = [];
+          for (let i = 0, from = 0; i < m.count; from = ends[i++]!) rows.push([ids[i]!, bytes.subarray(from, ends[i]!)]);
+          void this.store.writeReserved(rows, this.periodUs);
+        } catch (err) {
+          this.fail(err as Error);
+        }
+      }
+      this.free(m.slab);
+    } else if (m.op === "ended") {
+      if (this.state === "writing") this.state = "ended";
+      // Every slab is written and every input slot taken: the next import may use them.
+      packer.keep(this.shared!);
+      packer.close(this.id);
+      if (this.failure) this.ended?.fail(this.failure);
+      else this.ended?.done();
+    } else {
+      this.fail(new Error(`The import packer failed: ${m.message}`));
+    }
+  }
+
+  fail(err: Error): void {
+    this.failure ??= err;
+    this.wake();
+    this.ended?.fail(this.failure);
+  }
+
+  private free(slab: number): void {
+    const full = this.shared!.slabFull;
+    Atomics.store(full, slab, 0);
+    Atomics.notify(full, slab);
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
+}
+
+/** An import's memory shared with the packer: IN_SLOTS input slots, SLABS slabs, their flags. */
+type Shared = { input: SharedArrayBuffer; inFull: Int32Array; slotBytes: number; sabs: SharedArrayBuffer[]; slabs: ReturnType<typeof slabViews>[]; slabFull: Int32Array };
+
+function sharedOf(slotBytes: number): Shared {
+  const input = new SharedArrayBuffer(inputHeader(IN_SLOTS) + IN_SLOTS * slotBytes);
+  const sabs = Array.from({ length: SLABS }, () => new SharedArrayBuffer(slabSize()));
+  return { input, inFull: new Int32Array(input, 0, IN_SLOTS), slotBytes, sabs, slabs: sabs.map(slabViews), slabFull: new Int32Array(new SharedArrayBuffer(4 * SLABS)) };
+}
+
+/** The packer thread: started by the first streamed import, ended IDLE_MS after the last. */
+class Packer {
+  private worker: Worker | null = null;
+  private readonly imports = new Map<number, StreamedImport>();
+  private next = 1;
+  private idle: NodeJS.Timeout | null = null;
+  /** The memory of the last import that ended, for the next (a discarded one's may still be in use). */
+  private kept: Shared | null = null;
+
+  keep(sh: Shared): void {
+    this.kept = sh;
+  }
+
+  /** Kept memory with slots of at least slotBytes, if any. */
+  spare(slotBytes: number): Shared | null {
+    const sh = this.kept;
+    if (!sh || sh.slotBytes < slotBytes) return null;
+    this.kept = null;
+    return sh;
+  }
+
+  open(im: StreamedImport, o: Omit<Extract<PackerRequest, { op: "open" }>, "op" | "id">): number {
+    const id = this.next++;
+    this.imports.set(id, im);
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = null;
+    this.post({ op: "open", id, ...o });
+    return id;
+  }
+
+  post(m: PackerRequest): void {
+    this.started().postMessage(m);
+  }
+
+  /** The import needs no more replies. */
+  close(id: number): void {
+    this.imports.delete(id);
+    if (this.imports.size > 0 || !this.worker || this.idle) return;
+    // (open() clears the timer: no import is open when it fires.)
+    this.idle = setTimeout(() => {
+      this.idle = null;
+      void this.worker?.terminate();
+      this.worker = null;
+      this.kept = null;
+    }, IDLE_MS);
+    this.idle.unref();
+  }
+
+  private started(): Worker {
+    if (this.worker) return this.worker;
+    // A small young generation: the packer's garbage (a finished chunk's arrays, views) is
+    // collected every few MB instead of piling up outside its heap: with V8's default the logger
+    // grew by ~30 MB more over a 500 MB import (bench/udbf.ts).
+    const w = new Worker(new URL("./import-packer.ts", import.meta.url), { resourceLimits: { maxYoungGenerationSizeMb: PACKER_YOUNG_MB } });
+    // An idle packer must not keep a stopping logger alive.
+    w.unref();
+    w.on("message", (m: PackerReply) => this.imports.get(m.id)?.reply(m));
+    const lost = (err: Error) => {
+      if (this.worker !== w) return;
+      this.worker = null;
+      for (const im of this.imports.values()) im.fail(err);
+    };
+    w.on("error", (err) => lost(err));
+    w.on("exit", (code) => lost(new Error(`The import packer stopped (exit code ${code})`)));
+    this.worker = w;
+    return w;
+  }
+}
+
+const packer = new Packer();
