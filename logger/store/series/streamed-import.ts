@@ -8,7 +8,7 @@ import type { SeriesStore, SeriesVariable } from "./store.ts";
 /** Batches of rows the packer may hold (its input slots): the reader waits beyond, so memory stays flat. */
 const IN_SLOTS = 3;
 /** The packer thread's young generation (MB). */
-const PACKER_YOUNG_MB = 3;
+const PACKER_YOUNG_MB = 8;
 /** The packer thread ends this long after its last import. */
 const IDLE_MS = 30_000;
 
@@ -222,8 +222,8 @@ class Packer {
   private started(): Worker {
     if (this.worker) return this.worker;
     // A small young generation: the packer's garbage (a finished chunk's arrays, views) is
-    // collected every few MB instead of piling up outside its heap: with V8's default the logger
-    // grew by ~30 MB more over a 500 MB import (bench/udbf.ts).
+    // collected every few MB instead of piling up outside its heap: with V8's default its
+    // allocator arena grew to ~30 MB over a 500 MB import, to ~10 MB with 3 MB (bench/udbf.ts).
     const w = new Worker(new URL("./import-packer.ts", import.meta.url), { resourceLimits: { maxYoungGenerationSizeMb: PACKER_YOUNG_MB } });
     // An idle packer must not keep a stopping logger alive.
     w.unref();
