@@ -18,8 +18,9 @@ const IDLE_MS = 30_000;
  * each variable's blocks and rollup chunks as the store's own append would, packed, off the event
  * loop; this thread writes them under keys reserved for the import (SeriesStore.reserveKeys),
  * which no reader knows until the close adopts them. A failed or abandoned import deletes its
- * rows, so a bad file still leaves nothing behind. Memory stays flat: at most MAX_IN_FLIGHT
- * batches wait for the packer, and its rows come back in 4 MB slabs that go back to it.
+ * rows, so a bad file still leaves nothing behind. Memory stays flat: the packer holds at most
+ * IN_SLOTS batches (the reader waits beyond, but for the few one push decodes), and its rows come
+ * back in SLABS slabs of 1 MB; both are memory shared with it, set up once per import.
  * SQLite only (its writes are synchronous); on PostgreSQL an import is spooled.
  */
 export class StreamedImport {
@@ -32,6 +33,8 @@ export class StreamedImport {
   private id = 0;
   /** Set up at the first batch, when its size is known. */
   private shared: Shared | null = null;
+  /** Batches waiting for an input slot (copies: the reader reuses its arrays). */
+  private queue: Array<{ bytes: Uint8Array; n: number }> = [];
   private waiters: Array<() => void> = [];
   private failure: Error | null = null;
   private ended: { done: () => void; fail: (err: Error) => void } | null = null;
@@ -49,21 +52,37 @@ export class StreamedImport {
 
   /**
    * n rows at increasing sample indices, column c's values in columns[c] (each array holds room
-   * for `slots.length` rows: the largest batch): copied to a free slot of the packer's input.
-   * Call only when ready() is null.
+   * for `slots.length` rows: the largest batch): copied to a free slot of the packer's input, or
+   * queued until one is free (one push of the reader may decode several batches; ready() says
+   * when to push again).
    */
   add(slots: Float64Array, columns: readonly Float32Array[], n: number): void {
     if (this.failure) throw this.failure;
     if (n === 0) return;
     const sh = this.shared ?? this.setUp(Math.max(n, slots.length));
-    const slot = sh.inFull.indexOf(0);
-    if (slot < 0) throw new Error("The import packer has no free slot (add() before ready())");
-    const at = inputHeader(IN_SLOTS) + slot * sh.slotBytes;
-    new Float64Array(sh.input, at, n).set(slots.subarray(0, n));
-    for (let c = 0; c < this.width; c++) new Float32Array(sh.input, at + n * 8 + c * n * 4, n).set(columns[c]!.subarray(0, n));
-    Atomics.store(sh.inFull, slot, 1);
-    packer.post({ op: "rows", id: this.id, slot, n });
+    const bytes = n * 8 + n * 4 * this.width;
+    const slot = this.queue.length === 0 ? sh.inFull.indexOf(0) : -1;
+    const into = slot >= 0 ? new Uint8Array(sh.input, inputHeader(IN_SLOTS) + slot * sh.slotBytes, bytes) : new Uint8Array(bytes);
+    new Float64Array(into.buffer, into.byteOffset, n).set(slots.subarray(0, n));
+    for (let c = 0; c < this.width; c++) new Float32Array(into.buffer, into.byteOffset + n * 8 + c * n * 4, n).set(columns[c]!.subarray(0, n));
+    if (slot >= 0) this.hand(slot, n);
+    else this.queue.push({ bytes: into, n });
     this.rows += n;
+  }
+
+  private hand(slot: number, n: number): void {
+    Atomics.store(this.shared!.inFull, slot, 1);
+    packer.post({ op: "rows", id: this.id, slot, n });
+  }
+
+  /** Queued batches into the slots the packer has freed. */
+  private unqueue(): void {
+    const sh = this.shared!;
+    for (let slot = sh.inFull.indexOf(0); slot >= 0 && this.queue.length > 0; slot = sh.inFull.indexOf(0)) {
+      const { bytes, n } = this.queue.shift()!;
+      new Uint8Array(sh.input, inputHeader(IN_SLOTS) + slot * sh.slotBytes, bytes.length).set(bytes);
+      this.hand(slot, n);
+    }
   }
 
   private setUp(capacity: number): Shared {
@@ -75,9 +94,9 @@ export class StreamedImport {
     return sh;
   }
 
-  /** null while the packer has a free input slot; else resolves when it has (or has failed: add throws then). */
+  /** null while the packer has a free input slot and nothing waits for one; else resolves when so (or it failed: add throws then). */
   ready(): Promise<void> | null {
-    if (!this.shared || this.failure || this.shared.inFull.includes(0)) return null;
+    if (!this.shared || this.failure || this.state !== "writing" || (this.queue.length === 0 && this.shared.inFull.includes(0))) return null;
     return new Promise((done) => this.waiters.push(done));
   }
 
@@ -91,7 +110,8 @@ export class StreamedImport {
     }
     return new Promise<void>((done, fail) => {
       this.ended = { done, fail };
-      packer.post({ op: "end", id: this.id });
+      // After the queued batches (reply posts it when the queue has drained).
+      if (this.queue.length === 0) packer.post({ op: "end", id: this.id });
     });
   }
 
@@ -108,6 +128,7 @@ export class StreamedImport {
     if (this.state === "adopted" || this.state === "discarded") return;
     if (this.state === "writing" && this.shared) packer.post({ op: "drop", id: this.id });
     this.state = "discarded";
+    this.queue = [];
     if (this.shared) packer.close(this.id);
     releaseSmallCache(this.store);
     // A packer waiting for a slab of this import goes on (it drops the import next).
@@ -118,8 +139,15 @@ export class StreamedImport {
 
   /** A message of the packer about this import. */
   reply(m: PackerReply): void {
-    if (m.op === "took") this.wake();
-    else if (m.op === "rows") {
+    if (m.op === "took") {
+      if (this.state !== "writing") return;
+      const queued = this.queue.length > 0;
+      this.unqueue();
+      if (this.queue.length === 0) {
+        this.wake();
+        if (queued && this.ended) packer.post({ op: "end", id: this.id });
+      }
+    } else if (m.op === "rows") {
       if (this.state !== "discarded" && !this.failure) {
         try {
           const { bytes, ids, ends } = this.shared!.slabs[m.slab]!;

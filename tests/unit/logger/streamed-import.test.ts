@@ -155,6 +155,23 @@ describe("a UDBF import written while it arrives", () => {
     expect((await call("GET", "/history/structure/sources")).body.Data.length).toBe(sources);
   });
 
+  it("commits a staged file read in 4 MB pieces, several of the reader's batches each (queued for the packer)", async () => {
+    // 250,000 rows × 28 bytes = 7 MB: two pieces of 4 MB, each decoded into four 1 MB batches
+    // while the packer takes three at a time.
+    const big = recording(t0, 250_000);
+    const id = (await call("POST", "/history/data/import", { Staged: true, SourceName: "Staged big" })).body.Data.SessionId;
+    expect(new Set(await send(call, id, big, 2_000_000))).toEqual(new Set([200]));
+    const committed = await call("POST", `/history/data/import/${id}/commit`, { Type: "udbf" });
+    expect(committed.status, JSON.stringify(committed.body)).toBe(200);
+    expect(committed.body.Data.Rows).toBe(250_000);
+    expect(unclaimed(lg.dataDir)).toEqual({ keys: 0, rows: 0 });
+    const d = committed.body.Data;
+    const ts = await values(d.SourceId, [d.Variables[4].Id], t0 / 1000, t0 / 1000 + 250_000);
+    expect(ts.Values[0]!.length).toBe(250_000);
+    for (let r = 0; r < 250_000; r += 4999) expect(f32(ts.Values[0]![r]), `row ${r}`).toBe(value(r, 4));
+    expect(f32(ts.Values[0]![249_999])).toBe(value(249_999, 4));
+  });
+
   it("takes two imports at once, each into its own source", async () => {
     const a = recording(t0, ROWS);
     const b = recording(t0 + 7_000_000, 30_000, (r) => t0 + 7_000_000 + r * 1000);
