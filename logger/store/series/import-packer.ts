@@ -87,7 +87,10 @@ port.on("message", (m: PackerRequest) => {
   try {
     if (m.op === "open") open(m);
     else if (m.op === "rows") rows(m);
-    else if (m.op === "drop") imports.delete(m.id);
+    else if (m.op === "drop") {
+      imports.delete(m.id);
+      port.postMessage({ op: "ended", id: m.id } satisfies PackerReply);
+    }
     else {
       const im = imports.get(m.id);
       if (im) {

@@ -33,6 +33,7 @@ export type PackerRequest =
   | { op: "rows"; id: number; slot: number; n: number }
   /** Every row, the partial ones too, then "ended". */
   | { op: "end"; id: number }
+  /** Forget the import, then "ended". */
   | { op: "drop"; id: number };
 
 export type PackerReply =

@@ -126,13 +126,16 @@ export class StreamedImport {
   /** Deletes what was written (a failed, cancelled or expired import); nothing once adopted. */
   discard(): void {
     if (this.state === "adopted" || this.state === "discarded") return;
-    if (this.state === "writing" && this.shared) packer.post({ op: "drop", id: this.id });
+    const packing = this.state === "writing" && this.shared !== null;
     this.state = "discarded";
     this.queue = [];
-    if (this.shared) packer.close(this.id);
     releaseSmallCache(this.store);
-    // A packer waiting for a slab of this import goes on (it drops the import next).
-    if (this.shared) for (let k = 0; k < SLABS; k++) this.free(k);
+    if (packing) {
+      // The packer answers the drop with "ended"; until then every slab it hands over is freed
+      // unwritten, so it never waits for one. (Not after "ended": the memory may be another's.)
+      packer.post({ op: "drop", id: this.id });
+      for (let k = 0; k < SLABS; k++) this.free(k);
+    }
     this.wake();
     if (!this.store.isClosed) void this.store.dropKeys(this.keys);
   }
@@ -160,13 +163,15 @@ export class StreamedImport {
       }
       this.free(m.slab);
     } else if (m.op === "ended") {
-      if (this.state === "writing") this.state = "ended";
+      packer.close(this.id);
+      if (this.state !== "writing") return;
+      this.state = "ended";
       // Every slab is written and every input slot taken: the next import may use them.
       packer.keep(this.shared!);
-      packer.close(this.id);
       if (this.failure) this.ended?.fail(this.failure);
       else this.ended?.done();
     } else {
+      packer.close(this.id);
       this.fail(new Error(`The import packer failed: ${m.message}`));
     }
   }
