@@ -76,6 +76,9 @@ test("a dashboard with every widget type updates live, zooms, and becomes the de
     await expect(page).toHaveURL(/range=15m/);
     const chart = page.locator('[data-type="chart"] [data-testid="chart"][data-ready]');
     await expect(chart).toBeVisible();
+    // The URL changes before the new range's data is drawn: drag only once the chart shows 15 min
+    // (a drag over the previous hour's drawing zoomed into 21 minutes of it).
+    await expect.poll(async () => Math.abs(Number(await chart.getByTestId("uplot-chart").getAttribute("data-span")) - 900_000)).toBeLessThan(5_000);
     const over = chart.locator(".u-over");
     const box = (await over.boundingBox())!;
     await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2);

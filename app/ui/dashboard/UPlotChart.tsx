@@ -358,6 +358,7 @@ export function UPlotChart(props: UPlotChartProps) {
       const u = new UPlot(opts, data.current as uPlot.AlignedData, box);
       plot.current = u;
       u.setScale("x", { min: p.from / 1000, max: p.to / 1000 });
+      box.dataset.span = String(p.to - p.from);
       shown.current = { series: p.series, from: p.from, to: p.to };
       marksDrawn.current = { thresholds: p.thresholds, events: p.events, limits: p.limits };
       u.over.addEventListener("dblclick", onDblClick);
@@ -410,6 +411,8 @@ export function UPlotChart(props: UPlotChartProps) {
       u.setData(data.current as uPlot.AlignedData, false);
       u.setScale("x", { min: props.from / 1000, max: props.to / 1000 });
     });
+    // The span drawn, for whoever must know the chart shows a new range (the data comes after the URL).
+    if (el.current) el.current.dataset.span = String(props.to - props.from);
   }, [props.series, props.from, props.to, n]);
 
   useEffect(() => {
