@@ -31,6 +31,15 @@ export function rowRange(varKey: number, level: number): [bigint, bigint] {
   return [lo, lo + (1n << IDX_BITS) - 1n];
 }
 
+/** Every row of one variable, all levels. */
+export function keyRange(varKey: number): [bigint, bigint] {
+  return [rowKey(varKey, 0, 0), rowKey(varKey + 1, 0, 0) - 1n];
+}
+
+export function rowLevel(key: bigint): number {
+  return Number((key >> IDX_BITS) % LEVEL_SLOTS);
+}
+
 export function rowIndex(key: bigint): number {
   return Number(key & ((1n << IDX_BITS) - 1n));
 }

@@ -1,6 +1,7 @@
 import { parentPort } from "node:worker_threads";
 import { ROOM, SLAB_BYTES, SLAB_ROWS, SLABS, SLAB_WAIT_MS, inputHeader, slabViews } from "./import-protocol.ts";
 import type { PackerReply, PackerRequest } from "./import-protocol.ts";
+import { forEachRun } from "./runs.ts";
 import { VarSeries } from "./writer.ts";
 
 // The import packer's thread (streamed-import.ts): builds the rows of imports written as they
@@ -26,15 +27,19 @@ type Import = {
 const imports = new Map<number, Import>();
 const port = parentPort!;
 
+/** Hands the slab being filled (if it holds rows) over to the logger's thread. */
+function handOver(im: Import): void {
+  if (im.count === 0) return;
+  Atomics.store(im.slabFull, im.slab, 1);
+  port.postMessage({ op: "rows", id: im.id, slab: im.slab, count: im.count } satisfies PackerReply);
+  im.slab = (im.slab + 1) % SLABS;
+  im.count = 0;
+  im.bytes = 0;
+}
+
 /** Hands the slab being filled over and takes the next, waiting until the logger's thread has written it. */
 function send(im: Import): void {
-  if (im.count > 0) {
-    Atomics.store(im.slabFull, im.slab, 1);
-    port.postMessage({ op: "rows", id: im.id, slab: im.slab, count: im.count } satisfies PackerReply);
-    im.slab = (im.slab + 1) % SLABS;
-    im.count = 0;
-    im.bytes = 0;
-  }
+  handOver(im);
   if (Atomics.wait(im.slabFull, im.slab, 1, SLAB_WAIT_MS) === "timed-out") throw new Error(`no slab written back for ${SLAB_WAIT_MS / 1000} s`);
 }
 
@@ -71,13 +76,9 @@ function rows(m: Extract<PackerRequest, { op: "rows" }>): void {
   const width = im.series.length;
   const at = inputHeader(im.inSlots) + m.slot * im.slotBytes;
   const slots = new Float64Array(im.input, at, m.n);
-  // Runs of consecutive samples: one append per column each.
-  for (let a = 0; a < m.n; ) {
-    let b = a + 1;
-    while (b < m.n && slots[b] === slots[b - 1]! + 1) b++;
+  forEachRun(slots, m.n, (a, b) => {
     for (let c = 0; c < width; c++) im.series[c]!.append(slots[a]!, new Float32Array(im.input, at + m.n * 8 + (c * m.n + a) * 4, b - a));
-    a = b;
-  }
+  });
   Atomics.store(im.inFull, m.slot, 0);
   port.postMessage({ op: "took", id: m.id, slot: m.slot } satisfies PackerReply);
   if (im.bytes >= SLAB_BYTES) send(im);
@@ -95,10 +96,7 @@ port.on("message", (m: PackerRequest) => {
       const im = imports.get(m.id);
       if (im) {
         for (const vs of im.series) vs.flushPartial();
-        if (im.count > 0) {
-          Atomics.store(im.slabFull, im.slab, 1);
-          port.postMessage({ op: "rows", id: im.id, slab: im.slab, count: im.count } satisfies PackerReply);
-        }
+        handOver(im);
         imports.delete(m.id);
       }
       port.postMessage({ op: "ended", id: m.id } satisfies PackerReply);

@@ -1,5 +1,6 @@
 import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync, writevSync } from "node:fs";
 import { join } from "node:path";
+import { forEachRun } from "./runs.ts";
 import type { SeriesStore } from "./store.ts";
 
 // An import's rows wait on disk until the session closes (docs/logger-api.md, "CSV import"):
@@ -256,12 +257,9 @@ async function writeBatches(store: SeriesStore, spool: ImportSpool, placement: P
       const col = columns[c]!;
       for (let r = 0, k = c; r < count; r++, k += width) col[r] = values[k]!;
     }
-    for (let a = 0; a < count; ) {
-      let b = a + 1;
-      while (b < count && slots[b] === slots[b - 1]! + 1) b++;
+    forEachRun(slots, count, (a, b) => {
       for (let c = 0; c < width; c++) store.append(varIds[c]!, slots[a]!, columns[c]!.subarray(a, b));
-      a = b;
-    }
+    });
     unflushed += count * width;
     if (unflushed >= FLUSH_VALUES || from + count >= spool.rows) {
       // On PostgreSQL this waits for the write: memory stays flat however big the file.
@@ -291,12 +289,9 @@ async function writeColumns(store: SeriesStore, spool: ImportSpool, _placement: 
     readAll(spool.vfdOf(), new Uint8Array(values.buffer, 0, n * width * 4), vAt);
     tAt += n * 8;
     vAt += n * width * 4;
-    for (let a = 0; a < n; ) {
-      let b = a + 1;
-      while (b < n && slots[b] === slots[b - 1]! + 1) b++;
+    forEachRun(slots, n, (a, b) => {
       for (let c = 0; c < width; c++) store.append(varIds[c]!, slots[a]!, values.subarray(c * n + a, c * n + b));
-      a = b;
-    }
+    });
     done += n;
     unflushed += n * width;
     if (unflushed >= FLUSH_VALUES || done === spool.rows) {

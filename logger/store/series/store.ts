@@ -1,5 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
-import { BLOCK_SAMPLES, CHUNK_BUCKETS, LEVELS, PLAIN_FROM_LEVEL, TOP, decodeBlock, decodeChunk, emptyChunk, givingBackReads, packBlock, packChunk, rowKey, rowRange } from "./blocks.ts";
+import { BLOCK_SAMPLES, CHUNK_BUCKETS, LEVELS, PLAIN_FROM_LEVEL, TOP, decodeBlock, decodeChunk, emptyChunk, givingBackReads, keyRange, packBlock, packChunk, rowIndex, rowKey, rowLevel, rowRange } from "./blocks.ts";
 import type { Chunk } from "./blocks.ts";
 import { MISS } from "./backend.ts";
 import type { Registry, SeriesBackend, StoredRow, WriteRow } from "./backend.ts";
@@ -109,7 +109,7 @@ export class SeriesStore {
           const edges = new Map<string, StoredRow | undefined>();
           for (let j = 0; j <= TOP; j++) edges.set(`${j}:1`, await backend.edgeRow(...rowRange(key, j), true));
           edges.set("0:0", await backend.edgeRow(...rowRange(key, 0), false));
-          const vs = store.recoverEdges(key, store.segmentOf(v.SourceId, seq), (lo, _hi, last) => edges.get(`${Number((lo >> 40n) & 7n)}:${last ? 1 : 0}`));
+          const vs = store.recoverEdges(key, store.segmentOf(v.SourceId, seq), (lo, _hi, last) => edges.get(`${rowLevel(lo)}:${last ? 1 : 0}`));
           if (vs.end >= 0) vs.pending = await store.read((rows) => pendingOf(vs, rows));
         });
       }
@@ -172,7 +172,7 @@ export class SeriesStore {
     for (const keys of this.partKeys.values()) for (const key of keys.values()) claimed.add(key);
     for (const key of backend.rowKeys()) {
       if (claimed.has(key)) continue;
-      backend.deleteRange(rowKey(key, 0, 0), rowKey(key + 1, 0, 0) - 1n);
+      backend.deleteRange(...keyRange(key));
       this.maxKey = Math.max(this.maxKey, key);
     }
   }
@@ -330,7 +330,7 @@ export class SeriesStore {
 
   /** Stores rows of reserved keys whose samples are `periodUs` apart. */
   writeReserved(rows: ReadonlyArray<readonly [bigint, Uint8Array]>, periodUs: number): void | Promise<void> {
-    return this.backend.write(rows.map(([id, data]) => ({ id, data, level: Number((id >> 40n) & 7n), tEndUs: tEndOf(id, periodUs) })));
+    return this.backend.write(rows.map(([id, data]) => ({ id, data, level: rowLevel(id), tEndUs: tEndOf(id, periodUs) })));
   }
 
   /**
@@ -354,7 +354,7 @@ export class SeriesStore {
 
   /** Deletes every row of keys no variable has (a failed import's). */
   dropKeys(keys: readonly number[]): void | Promise<void> {
-    const jobs = keys.filter((k) => !this.series.has(k)).map((k) => this.backend.deleteRange(rowKey(k, 0, 0), rowKey(k + 1, 0, 0) - 1n));
+    const jobs = keys.filter((k) => !this.series.has(k)).map((k) => this.backend.deleteRange(...keyRange(k)));
     if (jobs.some((j) => j instanceof Promise)) return Promise.all(jobs).then(() => undefined);
   }
 
@@ -486,7 +486,7 @@ export class SeriesStore {
   }
 
   private rowOf(id: bigint, data: Uint8Array): WriteRow {
-    return { id, data, level: Number((id >> 40n) & 7n), tEndUs: this.tEndUs(id) };
+    return { id, data, level: rowLevel(id), tEndUs: this.tEndUs(id) };
   }
 
   /** End of the time a row covers, µs (the partition key of raw blocks on PostgreSQL). */
@@ -507,7 +507,7 @@ export class SeriesStore {
         let floor = Number.POSITIVE_INFINITY;
         const ids = [...(store.unflushed.get(key)?.keys() ?? []), ...store.writing.keys()];
         for (const id of ids) {
-          if (Number(id >> 43n) === key && Number((id >> 40n) & 7n) === level) floor = Math.min(floor, Number(id & 0xffffffffffn));
+          if (Number(id >> 43n) === key && rowLevel(id) === level) floor = Math.min(floor, rowIndex(id));
         }
         return floor;
       },
@@ -630,7 +630,7 @@ export class SeriesStore {
     this.series.set(key, vs);
     const last = edge(...rowRange(key, 0), true);
     if (!last) return vs;
-    const blk = Number(last.id & 0xffffffffffn);
+    const blk = rowIndex(last.id);
     const data = decodeBlock(last.data);
     vs.blockIdx = blk;
     vs.raw.set(data);
@@ -640,7 +640,7 @@ export class SeriesStore {
     for (let j = 1; j <= TOP; j++) {
       const row = edge(...rowRange(key, j), true);
       if (row) {
-        vs.chunkIdx[j] = Number(row.id & 0xffffffffffn);
+        vs.chunkIdx[j] = rowIndex(row.id);
         // A buffer of its own: the writer keeps filling this chunk.
         vs.chunks[j] = decodeChunk(row.data, emptyChunk());
       }
@@ -883,8 +883,8 @@ export class SeriesStore {
 
 /** End of the time row `id` covers, µs, for samples `periodUs` apart. */
 function tEndOf(id: bigint, periodUs: number): number {
-  const level = Number((id >> 40n) & 7n);
-  const index = Number(id & 0xffffffffffn);
+  const level = rowLevel(id);
+  const index = rowIndex(id);
   const span = level === 0 ? BLOCK_SAMPLES : CHUNK_BUCKETS * LEVELS[level]!;
   return (index + 1) * span * periodUs;
 }
@@ -905,5 +905,5 @@ function firstIndex(row: StoredRow | undefined): number {
   const data = decodeBlock(row.data);
   let i = 0;
   while (i < data.length && Number.isNaN(data[i]!)) i++;
-  return Number(row.id & 0xffffffffffn) * BLOCK_SAMPLES + i;
+  return rowIndex(row.id) * BLOCK_SAMPLES + i;
 }
