@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startLogger } from "../../../logger/server.ts";
@@ -110,6 +110,32 @@ export async function addUser(
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * How long each thread of process `pid` has waited for a core, ready to run (ms, from
+ * /proc/<pid>/task/<tid>/schedstat; empty where the kernel does not keep it). The difference of
+ * two readings is time a loaded machine took from the process: a bound on the process's own
+ * latency adds it rather than failing for other processes' work.
+ */
+export function runQueueWaits(pid: number): Map<string, number> {
+  const waits = new Map<string, number>();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const fields = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ");
+      waits.set(tid, Number(fields[1]) / 1e6);
+    }
+  } catch {
+    // Not Linux, no schedstat, or the process ended: nothing known.
+  }
+  return waits;
+}
+
+/** The longest any thread of `pid` waited for a core since `before` (runQueueWaits), ms. */
+export function longestRunQueueWait(pid: number, before: Map<string, number>): number {
+  let most = 0;
+  for (const [tid, ms] of runQueueWaits(pid)) most = Math.max(most, ms - (before.get(tid) ?? 0));
+  return most;
+}
 
 /**
  * The longest the event loop went without a turn while `work` ran, in CPU time of this thread:

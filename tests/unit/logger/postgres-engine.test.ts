@@ -158,7 +158,9 @@ describe.skipIf(postgresMissing())("the PostgreSQL engine", () => {
         await q.run("INSERT INTO settings (Key, Value) VALUES (?, ?)", key, String(n));
       });
     await Promise.all([add("seq-a"), add("seq-b")]);
-    expect(runs).toBe(3);
+    // At least one run again; more when a retry read before the other committed (a loaded
+    // machine delays that commit past the retry's back-off), each failing the same way.
+    expect(runs).toBeGreaterThanOrEqual(3);
     const values = (await db.all<{ Value: string }>("SELECT Value FROM settings WHERE Key LIKE 'seq-%' ORDER BY Value")).map((r) => r.Value);
     expect(values).toEqual(["0", "1"]);
   });
