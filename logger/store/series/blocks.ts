@@ -1,4 +1,4 @@
-import { MAX_VALUES, packInts, packedBound, unpackCodes, unpackInts, unpackIntsInterleaved, unpackResiduals } from "./packing.ts";
+import { MAX_VALUES, packInts, packResiduals, packedBound, residualScratch, unpackCodes, unpackInts, unpackIntsInterleaved, unpackResiduals } from "./packing.ts";
 import { findQuantum, toCodes } from "./quantum.ts";
 
 // Layout of one stored row: raw samples or rollup buckets of one variable, addressed by a
@@ -184,19 +184,20 @@ function packPredicted(bits: Int32Array, n: number): number {
   // Worth packing only when clearly shorter (estimated as for codes).
   predictedShare = residualsOf(bits, 3, probe, a1, a2) / plain;
   if (predictedShare >= 0.95) return 0;
-  // The running sum of the residuals (packing's own differences give them back), each half
-  // predicted from its own start.
+  // The stream holds the running sum of the residuals, each half predicted from its own start
+  // (the sum stands still at h): its differences, the residuals, go to the packer zigzagged
+  // as they are computed.
   const h = n >> 1;
-  let y = bits[0]!;
-  ints[0] = y;
+  const r = residualScratch();
+  r[0] = 0;
+  r[h] = 0;
   for (const [from, to] of [[1, h], [h + 1, n]] as const) {
-    if (from > 1) ints[from - 1] = y;
     let d1 = 0;
     let d2 = 0;
     for (let i = from; i < to; i++) {
       const d = (bits[i]! - bits[i - 1]!) | 0;
-      y = (y + d - ((Math.imul(a1, d1) + Math.imul(a2, d2)) >> LPC_SHIFT)) | 0;
-      ints[i] = y;
+      const e = (d - ((Math.imul(a1, d1) + Math.imul(a2, d2)) >> LPC_SHIFT)) | 0;
+      r[i] = (e << 1) ^ (e >> 31);
       d2 = d1;
       d1 = d;
     }
@@ -211,7 +212,7 @@ function packPredicted(bits: Int32Array, n: number): number {
   b[6] = a2 & 0xff;
   b[7] = (a2 >>> 8) & 0xff;
   new DataView(b.buffer, b.byteOffset + 8, 4).setInt32(0, bits[h]!, true);
-  return packInts(ints, n, b, 12);
+  return packResiduals(n, bits[0]!, b, 12);
 }
 
 /** Sum of the bit lengths of the predictor's residuals for samples from..to (from ≥ 3). */

@@ -30,6 +30,10 @@ const maskOf = (w: number) => (w === 0 ? 0 : (-1 >>> (32 - w)) | 0);
 const residual = new Int32Array(MAX_VALUES);
 const widths = new Uint8Array(MAX_VALUES / GROUP);
 const histogram = new Int32Array(33);
+/** Values of each group too wide for its width (packInts). */
+const groupExceptions = new Uint8Array(MAX_VALUES / GROUP);
+/** Set by chooseWidth. */
+let chosenOver = 0;
 
 /** Upper bound of the bytes packInts writes for n values. */
 export function packedBound(n: number): number {
@@ -45,6 +49,23 @@ export function packInts(values: Int32Array, n: number, out: Uint8Array, at: num
   if (n > MAX_VALUES) tooMany(n);
   const first = n > 0 ? values[0]! : 0;
   zigzagDeltas(values, n, first);
+  return packResiduals(n, first, out, at);
+}
+
+/**
+ * The encoder's scratch for packResiduals: a caller that has its values' differences at hand (a
+ * predictor's residuals) zigzags them into it instead of summing them up for packInts to take apart.
+ */
+export function residualScratch(): Int32Array {
+  return residual;
+}
+
+/**
+ * packInts of the values that start at `first` and whose zigzagged differences are in
+ * residualScratch()[0..n) (the first one 0): the same bytes packInts writes for those values.
+ */
+export function packResiduals(n: number, first: number, out: Uint8Array, at: number): number {
+  if (n > MAX_VALUES) tooMany(n);
   const groups = (n + GROUP - 1) >>> 5;
   residual.fill(0, n, groups * GROUP);
   let exceptions = 0;
@@ -53,7 +74,8 @@ export function packInts(values: Int32Array, n: number, out: Uint8Array, at: num
     const w = chooseWidth(g * GROUP);
     widths[g] = w;
     words += w;
-    exceptions += histogramAbove(w);
+    groupExceptions[g] = chosenOver;
+    exceptions += chosenOver;
   }
   out[at] = exceptions & 0xff;
   out[at + 1] = exceptions >>> 8;
@@ -77,8 +99,7 @@ export function packInts(values: Int32Array, n: number, out: Uint8Array, at: num
   const whole = new Int32Array(out.buffer, out.byteOffset + valuesAt, exceptions);
   let e = 0;
   for (let g = 0; g < groups && e < exceptions; g++) {
-    const w = widths[g]!;
-    if (w !== 32) e = collectExceptions(positions, whole, e, w, g * GROUP, n);
+    if (groupExceptions[g] !== 0) e = collectExceptions(positions, whole, e, widths[g]!, g * GROUP, n);
   }
   out.fill(0, p + 2 * exceptions, valuesAt);
   return valuesAt + 4 * exceptions;
@@ -99,45 +120,61 @@ function zigzagDeltas(values: Int32Array, n: number, first: number): void {
 }
 
 // The width of the group at `from`: 4 bytes per bit of width, EXCEPTION_BYTES per value that
-// does not fit. Leaves the group's histogram of bit lengths in `histogram`.
+// does not fit; how many do not is left in chosenOver. Starts at the widest value's width (every
+// wider one costs more) and stops once the exceptions alone cost more than the best so far.
 function chooseWidth(from: number): number {
   histogram.fill(0);
-  for (let i = from, end = from + GROUP; i < end; i++) histogram[32 - Math.clz32(residual[i]!)]!++;
-  let best = 32;
-  let bestCost = 4 * 32;
+  let any = 0;
+  for (let i = from, end = from + GROUP; i < end; i++) {
+    const r = residual[i]!;
+    any |= r;
+    histogram[32 - Math.clz32(r)]!++;
+  }
+  let best = 32 - Math.clz32(any);
+  let bestCost = 4 * best;
+  let bestOver = 0;
   let over = 0;
-  for (let w = 31; w >= 0; w--) {
+  for (let w = best - 1; w >= 0; w--) {
     over += histogram[w + 1]!;
     const cost = 4 * w + EXCEPTION_BYTES * over;
     if (cost <= bestCost) {
       best = w;
       bestCost = cost;
-    }
+      bestOver = over;
+    } else if (EXCEPTION_BYTES * over > bestCost) break;
   }
+  chosenOver = bestOver;
   return best;
 }
 
-function histogramAbove(w: number): number {
-  let o = 0;
-  for (let k = w + 1; k <= 32; k++) o += histogram[k]!;
-  return o;
+function packGroup(w32: Int32Array, wi: number, w: number, from: number): number {
+  PACK[w]!(residual, from, w32, wi);
+  return wi + w;
 }
 
-function packGroup(w32: Int32Array, wi: number, w: number, from: number): number {
+type Pack = (r: Int32Array, from: number, w32: Int32Array, wi: number) => void;
+
+/**
+ * One function per width (1–32) that packs the low w bits of r[from…from+32) into w words from
+ * w32[wi]: straight-line with constant shifts and masks, as the unpackers (groupSource) — the
+ * loop over a variable width was the import packer's largest item.
+ */
+const PACK: Array<Pack | null> = Array.from({ length: 33 }, (_, w) => (w === 0 ? null : packOf(w)));
+
+function packOf(w: number): Pack {
   const mask = maskOf(w);
-  let acc = 0;
-  let bits = 0;
-  for (let i = from, end = from + GROUP; i < end; i++) {
-    const v = residual[i]! & mask;
-    acc |= v << bits;
-    bits += w;
-    if (bits >= 32) {
-      w32[wi++] = acc;
-      bits -= 32;
-      acc = bits > 0 ? (v >>> (w - bits)) | 0 : 0;
+  let code = "let acc = 0;\nlet v = 0;\n";
+  for (let j = 0, bit = 0; j < GROUP; j++, bit += w) {
+    const k = bit >>> 5;
+    const sh = bit & 31;
+    code += `v = r[from + ${j}] & ${mask};\n`;
+    code += sh === 0 ? "acc = v;\n" : `acc |= v << ${sh};\n`;
+    if (sh + w >= 32) {
+      code += `w32[wi + ${k}] = acc;\n`;
+      if (sh + w > 32) code += `acc = v >>> ${32 - sh};\n`;
     }
   }
-  return wi;
+  return new Function("r", "from", "w32", "wi", code) as Pack;
 }
 
 function collectExceptions(positions: Uint16Array, whole: Int32Array, e: number, w: number, from: number, n: number): number {
