@@ -517,6 +517,15 @@ export function emptyChunk(): Chunk {
   return c;
 }
 
+/** Empties a chunk in place, as emptyChunk() makes one. */
+export function resetChunk(c: Chunk): void {
+  c.min.fill(Number.NaN);
+  c.max.fill(Number.NaN);
+  c.sum.fill(0);
+  c.count.fill(0);
+  c.length = 0;
+}
+
 // Plain: struct of arrays, [min f32 × n][max f32 × n][sum f64 × n][count f32 × n]; 8n keeps sums aligned.
 export function encodeChunk(c: Chunk): Uint8Array {
   const n = c.length;
@@ -539,8 +548,8 @@ export function encodeChunk(c: Chunk): Uint8Array {
 export const PLAIN_FROM_LEVEL = 2;
 
 /** A complete chunk of `level` as it is stored: packed below PLAIN_FROM_LEVEL (when that is smaller), plain above. */
-export function storedChunk(c: Chunk, level: number): Uint8Array {
-  return level < PLAIN_FROM_LEVEL ? packChunk(c) : encodeChunk(c);
+export function storedChunk(c: Chunk, level: number, view = false): Uint8Array {
+  return level < PLAIN_FROM_LEVEL ? packChunk(c, view) : encodeChunk(c);
 }
 
 /**
@@ -549,7 +558,7 @@ export function storedChunk(c: Chunk, level: number): Uint8Array {
  * (the low words shifted right by their common trailing zero bits — sums of float32 samples
  * leave many), count.
  */
-export function packChunk(c: Chunk): Uint8Array {
+export function packChunk(c: Chunk, view = false): Uint8Array {
   const n = c.length;
   const sum = new Int32Array(c.sum.buffer, c.sum.byteOffset, 2 * n);
   let low = 0;
@@ -570,7 +579,7 @@ export function packChunk(c: Chunk): Uint8Array {
   at = packInts(ints2, n, b, at);
   at = packInts(new Int32Array(c.count.buffer, c.count.byteOffset, n), n, b, at);
   if (at >= n * 20) return encodeChunk(c);
-  return finish(b, at);
+  return finish(b, at, view);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { BLOCK_SAMPLES, CHUNK_BUCKETS, FANOUT, LEVELS, TOP, emptyChunk, encodeBlock, encodeChunk, packBlock, rowKey, storedChunk } from "./blocks.ts";
+import { BLOCK_SAMPLES, CHUNK_BUCKETS, FANOUT, LEVELS, TOP, emptyChunk, encodeBlock, encodeChunk, packBlock, resetChunk, rowKey, storedChunk } from "./blocks.ts";
 import type { Chunk } from "./blocks.ts";
 import { addSamples, addSummary, emptySummary, putBucket, resetSummary } from "./rollups.ts";
 import type { Summary } from "./rollups.ts";
@@ -150,10 +150,14 @@ export class VarSeries {
   private nextChunk(level: number, c: number): void {
     if (this.chunkIdx[level]! >= 0 && this.chunkDirty[level]) {
       const chunk = this.chunks[level]!;
-      this.sink(rowKey(this.key, level, this.chunkIdx[level]!), this.codec.pack ? storedChunk(chunk, level) : encodeChunk(chunk));
+      this.sink(rowKey(this.key, level, this.chunkIdx[level]!), this.codec.pack ? storedChunk(chunk, level, this.codec.transient) : encodeChunk(chunk));
     }
     this.chunkIdx[level] = c;
-    this.chunks[level] = emptyChunk();
+    // A transient sink has copied the chunk's row: its arrays are refilled rather than replaced.
+    // (A new 16 KB buffer per chunk left tens of MB of dead buffers in the import packer between
+    // its collections.) The store's own writers keep a fresh one: readers may hold the last.
+    if (this.codec.transient) resetChunk(this.chunks[level]!);
+    else this.chunks[level] = emptyChunk();
     this.chunkDirty[level] = false;
   }
 
