@@ -45,6 +45,11 @@ test("a paused logger: Variable Overview, Alarming and the dashboard answer with
     for (const path of ["/variableOverview?q=Oil", "/alarming", "/dashboard"]) await page.goto(`${stack.url}${path}`);
     await expect(page.getByTestId("alarm-count")).not.toHaveAttribute("data-state", "unknown");
 
+    // No page of this test asks anything while the logger stops. A fresh-clone run under load once
+    // got 200 here with a shell drawn from cached answers; the likely cause: a check of the logger's
+    // revision still in flight from the dashboard's polling, answered just before the stop and
+    // shared with the requests that came meanwhile (sharedRevision).
+    await page.goto("about:blank");
     stack.pauseLogger();
     try {
       const vo = await load(page, `${stack.url}/variableOverview?q=Oil`);
