@@ -113,11 +113,9 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * How long each thread of process `pid` has waited for a core, ready to run (ms, from
- * /proc/<pid>/task/<tid>/schedstat; empty where the kernel does not keep it). The difference of
- * two readings is time a loaded machine took from the process: a bound on the process's own
- * latency adds it rather than failing for other processes' work.
+ * /proc/<pid>/task/<tid>/schedstat; empty where the kernel does not keep it).
  */
-export function runQueueWaits(pid: number): Map<string, number> {
+function runQueueWaits(pid: number): Map<string, number> {
   const waits = new Map<string, number>();
   try {
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
@@ -130,10 +128,16 @@ export function runQueueWaits(pid: number): Map<string, number> {
   return waits;
 }
 
-/** The longest any thread of `pid` waited for a core since `before` (runQueueWaits), ms. */
-export function longestRunQueueWait(pid: number, before: Map<string, number>): number {
+/**
+ * Waits `ms` and says the longest any thread of `pid` waited for a core meanwhile (ms): time a
+ * loaded machine took from the process, which a bound on its own latency adds rather than
+ * failing for other processes' work.
+ */
+export async function waitedForCore(pid: number, ms: number): Promise<number> {
+  const before = runQueueWaits(pid);
+  await sleep(ms);
   let most = 0;
-  for (const [tid, ms] of runQueueWaits(pid)) most = Math.max(most, ms - (before.get(tid) ?? 0));
+  for (const [tid, waited] of runQueueWaits(pid)) most = Math.max(most, waited - (before.get(tid) ?? 0));
   return most;
 }
 

@@ -9,7 +9,7 @@ import { emptySummary } from "../../../logger/store/series/rollups.ts";
 import { openSeriesStore } from "../../../logger/store/series/open.ts";
 import { schemaOf } from "../../../logger/store/postgres/open.ts";
 import { testLoggerId, testStoreUrl } from "../../support/testStore.ts";
-import { ADMIN_PASSWORD, login, longestRunQueueWait, runQueueWaits, sleep, start, tempDir } from "./helpers.ts";
+import { ADMIN_PASSWORD, login, sleep, start, tempDir, waitedForCore } from "./helpers.ts";
 
 const MAIN = fileURLToPath(new URL("../../../logger/main.ts", import.meta.url));
 
@@ -32,9 +32,7 @@ describe("crash safety", () => {
       await sleep(1200);
       // The last second's time the logger spent waiting for a core (others' work on a loaded
       // machine: a flush timer fired late, a write took longer) is added to the bound below.
-      const waits = runQueueWaits(child.pid!);
-      await sleep(1000);
-      const starved = longestRunQueueWait(child.pid!, waits);
+      const starved = await waitedForCore(child.pid!, 1000);
       const killedAt = Date.now();
       child.kill("SIGKILL");
       expect(await exited).toBe("SIGKILL");

@@ -8,7 +8,7 @@ import { SeriesStore } from "../../../logger/store/series/store.ts";
 import { postgresMissing, startPostgres } from "../../support/postgres.ts";
 import type { Postgres } from "../../support/postgres.ts";
 import { VARS, value } from "./series-pg-ingest.ts";
-import { longestRunQueueWait, runQueueWaits, sleep } from "./helpers.ts";
+import { sleep, waitedForCore } from "./helpers.ts";
 
 const CHILD = fileURLToPath(new URL("./series-pg-ingest.ts", import.meta.url));
 const missing = postgresMissing();
@@ -33,9 +33,7 @@ describe.skipIf(missing)("series store on PostgreSQL: crash safety", () => {
     expect(out).toContain("ingesting");
     await sleep(2300);
     // Time the writer waited for a core in the last second (a loaded machine) is added to the bound.
-    const waits = runQueueWaits(child.pid!);
-    await sleep(1000);
-    const starved = longestRunQueueWait(child.pid!, waits);
+    const starved = await waitedForCore(child.pid!, 1000);
     const killedAt = Date.now();
     child.kill("SIGKILL");
     expect(await exited).toBe("SIGKILL");
