@@ -206,25 +206,99 @@ function uncaught(e: Error): string {
 }
 
 /**
- * Puts a kept context back as a new one would be (issue 25): its pages closed, cookies gone, the
+ * Puts a kept context back as a new one would be (issue 25): its pages closed (but its kept page,
+ * which resetPage has put back), cookies gone, the
  * local storage and IndexedDB of every origin a test stored into emptied, and what a test may
  * have switched (offline, extra headers, permissions, routes) set back to the options. The HTTP
  * cache stays: that is what keeping the context is for. Throws when something cannot be reset.
  */
-async function resetContext(context: BrowserContext, options: BrowserContextOptions): Promise<void> {
+async function resetContext(context: BrowserContext, options: BrowserContextOptions, keptPage: Page | undefined): Promise<void> {
   const { origins } = await context.storageState({ indexedDB: true });
-  const page = context.pages()[0] ?? (await context.newPage());
+  const page = keptPage ?? context.pages()[0] ?? (await context.newPage());
   for (const other of context.pages()) if (other !== page) await other.close();
   const cdp = await context.newCDPSession(page);
   for (const { origin } of origins) await cdp.send("Storage.clearDataForOrigin", { origin, storageTypes: "local_storage,indexeddb,cache_storage,service_workers,file_systems,websql" });
   await cdp.detach();
-  await page.close();
+  if (page !== keptPage) await page.close();
   await context.clearCookies();
   await context.clearPermissions();
   if (options.permissions?.length) await context.grantPermissions(options.permissions);
   await context.setOffline(options.offline ?? false);
   await context.setExtraHTTPHeaders(options.extraHTTPHeaders ?? {});
   await context.unrouteAll({ behavior: "ignoreErrors" });
+}
+
+/**
+ * What a test did to a kept page that resetPage must undo, or cannot (then the page is closed
+ * and the next test gets a new one): recorded by wrappers put on the page when it is made.
+ */
+type PageLog = { tainted: boolean; viewport: boolean; headers: boolean; routes: boolean; listeners: [string, (...args: unknown[]) => void][]; origins: Set<string> };
+const pageLogs = new WeakMap<Page, PageLog>();
+
+/** Page methods whose effect no call takes back (init scripts, exposed functions, the fake clock, a key or button held down). */
+const LASTING = ["addInitScript", "exposeFunction", "exposeBinding", "addLocatorHandler", "routeFromHAR", "routeWebSocket", "emulateMedia"] as const;
+const CLOCK = ["install", "fastForward", "pauseAt", "resume", "runFor", "setFixedTime", "setSystemTime"] as const;
+
+function logged(page: Page): Page {
+  const log: PageLog = { tainted: false, viewport: false, headers: false, routes: false, listeners: [], origins: new Set() };
+  pageLogs.set(page, log);
+  // Where the page's documents came from: their session storage is the tab's, not the context's.
+  page.on("framenavigated", (frame) => {
+    const origin = new URL(frame.url()).origin;
+    if (origin.startsWith("http")) log.origins.add(origin);
+  });
+  const wrap = <T extends object>(target: T, name: string, note: () => void) => {
+    const original = (target as Record<string, unknown>)[name] as ((...args: unknown[]) => unknown) | undefined;
+    if (typeof original !== "function") return;
+    (target as Record<string, unknown>)[name] = function (this: unknown, ...args: unknown[]) {
+      note();
+      return original.apply(target, args);
+    };
+  };
+  for (const name of LASTING) wrap(page, name, () => (log.tainted = true));
+  for (const name of CLOCK) wrap(page.clock, name, () => (log.tainted = true));
+  wrap(page.keyboard, "down", () => (log.tainted = true));
+  wrap(page.mouse, "down", () => (log.tainted = true));
+  wrap(page, "setViewportSize", () => (log.viewport = true));
+  wrap(page, "setExtraHTTPHeaders", () => (log.headers = true));
+  wrap(page, "route", () => (log.routes = true));
+  for (const name of ["on", "once", "addListener", "prependListener", "prependOnceListener"]) {
+    const original = (page as unknown as Record<string, (event: string, listener: (...args: unknown[]) => void) => Page>)[name];
+    if (typeof original !== "function") continue;
+    (page as unknown as Record<string, unknown>)[name] = (event: string, listener: (...args: unknown[]) => void) => {
+      log.listeners.push([event, listener]);
+      return original.call(page, event, listener);
+    };
+  }
+  return page;
+}
+
+/**
+ * Puts a kept page back as a new one would be (issue 25): the test's listeners, routes, headers
+ * and viewport undone, the document left for about:blank (same renderer: a new page costs a
+ * renderer process, ~0.5 CPU-s a test on a 2-core VM), the tab's session storage emptied and its
+ * history forgotten. Returns false when the page cannot be kept (closed, or changed for good).
+ */
+async function resetPage(page: Page, options: BrowserContextOptions): Promise<boolean> {
+  const log = pageLogs.get(page);
+  if (!log || page.isClosed() || log.tainted || (log.viewport && !options.viewport)) return false;
+  for (const [event, listener] of log.listeners.splice(0)) page.off(event as "console", listener);
+  if (log.routes) await page.unrouteAll({ behavior: "ignoreErrors" });
+  if (log.headers) await page.setExtraHTTPHeaders({});
+  if (log.viewport) await page.setViewportSize(options.viewport!);
+  log.routes = log.headers = log.viewport = false;
+  await page.goto("about:blank", { timeout: 10_000 });
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    // The tab's session storage of every origin it was on: the context's reset clears only the
+    // origins that have local storage (those its storage state lists).
+    for (const origin of log.origins) await cdp.send("Storage.clearDataForOrigin", { origin, storageTypes: "local_storage" });
+    log.origins.clear();
+    await cdp.send("Page.resetNavigationHistory");
+  } finally {
+    await cdp.detach();
+  }
+  return true;
 }
 
 /**
@@ -235,7 +309,7 @@ async function resetContext(context: BrowserContext, options: BrowserContextOpti
 const base = playwrightTest as unknown as TestType<PlaywrightTestArgs & PlaywrightTestOptions & { _combinedContextOptions: BrowserContextOptions }, PlaywrightWorkerArgs & PlaywrightWorkerOptions>;
 
 /** Every test fails on a browser console error (STYLE.md). */
-export const test = base.extend<{ failOnConsoleError: void; hydratedAfterGoto: void }, { workerStack: void; keptContexts: Map<string, BrowserContext> }>({
+export const test = base.extend<{ failOnConsoleError: void; hydratedAfterGoto: void }, { workerStack: void; keptContexts: Map<string, BrowserContext>; keptPages: Map<BrowserContext, Page> }>({
   // Issue 25: the browser contexts of this worker, one per set of context options, kept between
   // its tests so that the console's bundles stay in the HTTP cache and compiled (a new context
   // made each test fetch, parse and compile them again: ~0.35 CPU-s a test).
@@ -247,11 +321,18 @@ export const test = base.extend<{ failOnConsoleError: void; hydratedAfterGoto: v
     },
     { scope: "worker" },
   ],
+  // The page each kept context keeps between tests (resetPage), so its renderer process stays.
+  keptPages: [
+    async ({}, use) => {
+      await use(new Map());
+    },
+    { scope: "worker" },
+  ],
   // A kept context for the test's options, reset after it (resetContext); a fresh one, as
   // Playwright makes it, for options whose state a reset cannot give back (a storage state), and
   // for every test with E2E_FRESH_CONTEXTS=1 (to tell a leak between tests from a failure).
   // The test's options are Playwright's own combination of them (its context fixture uses the same).
-  context: async ({ browser, keptContexts, _combinedContextOptions }, use) => {
+  context: async ({ browser, keptContexts, keptPages, _combinedContextOptions }, use) => {
     const options = _combinedContextOptions;
     if (process.env.E2E_FRESH_CONTEXTS === "1" || options.storageState || options.recordHar || options.recordVideo) {
       const fresh = await browser.newContext(options);
@@ -268,16 +349,30 @@ export const test = base.extend<{ failOnConsoleError: void; hydratedAfterGoto: v
     }
     await use(context);
     try {
-      await resetContext(context, options);
+      await resetContext(context, options, keptPages.get(context));
     } catch {
       // Whatever could not be reset goes with the context: the next test gets a new one.
       keptContexts.delete(key);
+      keptPages.delete(context);
       await context.close().catch(() => {});
     }
   },
-  // A page of its own for each test, in the (kept) context; closed by the context's reset.
-  page: async ({ context }, use) => {
-    await use(await context.newPage());
+  // The kept context's kept page, put back as new after each test (resetPage); a new page where
+  // the context is not kept, or the kept page could not be put back (closed by the context's reset).
+  page: async ({ context, keptContexts, keptPages, _combinedContextOptions }, use) => {
+    const kept = [...keptContexts.values()].includes(context);
+    let page = kept ? keptPages.get(context) : undefined;
+    if (!page || page.isClosed()) {
+      page = await context.newPage();
+      if (kept) keptPages.set(context, logged(page));
+    }
+    await use(page);
+    if (!kept) return;
+    const reusable = await resetPage(page, _combinedContextOptions).catch(() => false);
+    if (!reusable) {
+      keptPages.delete(context);
+      await page.close().catch(() => {});
+    }
   },
   // The worker's own console + embedded logger (issue 25), up before its first test or hook and
   // stopped after its last; its ports are the worker's (playwright.config.ts).
@@ -294,15 +389,17 @@ export const test = base.extend<{ failOnConsoleError: void; hydratedAfterGoto: v
   // a click before that is a plain form post or link, not what a js test means to try.
   hydratedAfterGoto: [
     async ({ page, javaScriptEnabled }, use) => {
+      // The page may be kept for the next test (resetPage): its own goto is put back after this one.
+      const own = page.goto;
       if (javaScriptEnabled !== false) {
-        const goto = page.goto.bind(page);
         page.goto = async (url, options) => {
-          const response = await goto(url, options);
+          const response = await own.call(page, url, options);
           await page.waitForFunction(() => !("__reactRouterContext" in window) || document.documentElement.dataset.hydrated === "true", null, { timeout: 15_000 });
           return response;
         };
       }
       await use();
+      page.goto = own;
     },
     { auto: true },
   ],
