@@ -118,8 +118,11 @@ describe("a heavy answer in a logger process of its own", () => {
     expect(result.head).toMatch(/^\{"Success":true,"Data":\[\{"TimeSeries":\{"Type":"equidistant","Format":"json","Unit":"ms","Start":\d+,"AbsoluteStart":\d+,"Delta":2,"End":\d+,"Size":300000,"MeasurementId":"","Updating":false,"Values":\[\[/);
     expect(result.tail).toMatch(/\]\]\}\}\],"ReturnState":\{"Value":0,"Description":"OK"\}\}$/);
     expect(result.bytes).toBeGreaterThan(50 * MB);
-    // Built whole, the columns alone were ~100 MB of numbers (and the issue saw 460 MB for 10 × 1 M).
-    expect(growth).toBeLessThan(result.bytes / 4);
+    // Built whole, the columns alone were ~100 MB of numbers (and the issue saw 460 MB for 10 × 1 M):
+    // more than the answer's size. Streamed, +0.3–21 MB alone; a fresh-clone run with both suites
+    // side by side saw +25 and +29 MB of 91 (the logger's collector starved of CPU), so the bound
+    // is half the answer: well below what an answer built whole costs.
+    expect(growth).toBeLessThan(result.bytes / 2);
   }, 120_000);
 
   it("five Viewers that stop reading hold a piece each, and the memory is back when they leave", async () => {
