@@ -10,6 +10,7 @@ const steps: [string, string, string[]][] = [
   ["series compression: packed against plain rows, both engines (short, 2 Hz; node bench/compression.ts for 30 d at 40 Hz)", process.execPath, [join(root, "bench", "compression.ts"), "--short"]],
   ["console build", process.execPath, [join(root, "node_modules", "@react-router", "dev", "bin.cjs"), "build"]],
   ["dashboards", process.execPath, [join(root, "bench", "dashboard.ts")]],
+  ["a browser test's page load: new page against the kept one (issue 25)", process.execPath, [join(root, "bench", "page-cost.ts")]],
   ["faults: a paused logger, a lost network (issue 26)", process.execPath, [join(root, "bench", "faults.ts")]],
   ["export", process.execPath, [join(root, "bench", "export.ts")]],
   ["heavy readers: 4 clients × the heaviest data request, /revision p99, dashboard, logger memory", process.execPath, [join(root, "bench", "heavy-readers.ts")]],
