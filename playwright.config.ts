@@ -11,8 +11,10 @@ import { STACK_ENV } from "./tests/e2e/workerStack.ts";
 // (vmstat): 734 s → 619 s for the browser phase on 2 cores with the third worker and the long
 // files first (bench/RESULTS.md). A worker's ports come from its parallel index; each worker
 // process reads this file again, after Playwright has put that index into its environment, and
-// everything else (fixtures, specs) reads them from process.env.
-const PORT_BASE = Number(process.env.E2E_PORT_BASE ?? 39310);
+// everything else (fixtures, specs) reads them from process.env. The default lies below Linux's
+// ephemeral range (32768–60999): a port in it may be any socket's for a while (a server started
+// on port 0, a connection's own end), and a worker's console once found 39312 taken so.
+const PORT_BASE = Number(process.env.E2E_PORT_BASE ?? 30310);
 const slot = Number(process.env.TEST_PARALLEL_INDEX ?? 0);
 process.env.E2E_PORT = String(PORT_BASE + 2 * slot);
 process.env.E2E_LOGGER_PORT = String(PORT_BASE + 2 * slot + 1);
