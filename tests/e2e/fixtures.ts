@@ -213,11 +213,15 @@ function uncaught(e: Error): string {
  * cache stays: that is what keeping the context is for. Throws when something cannot be reset.
  */
 async function resetContext(context: BrowserContext, options: BrowserContextOptions, keptPage: Page | undefined): Promise<void> {
+  // The origins with local storage (the storage state lists them), and those the kept page was
+  // on: its tab's session storage outlives the test, and the same clearing empties it.
   const { origins } = await context.storageState({ indexedDB: true });
+  const visited = (keptPage && pageLogs.get(keptPage)?.origins) || new Set<string>();
   const page = keptPage ?? context.pages()[0] ?? (await context.newPage());
   for (const other of context.pages()) if (other !== page) await other.close();
   const cdp = await context.newCDPSession(page);
-  for (const { origin } of origins) await cdp.send("Storage.clearDataForOrigin", { origin, storageTypes: "local_storage,indexeddb,cache_storage,service_workers,file_systems,websql" });
+  for (const origin of new Set([...origins.map((o) => o.origin), ...visited])) await cdp.send("Storage.clearDataForOrigin", { origin, storageTypes: "local_storage,indexeddb,cache_storage,service_workers,file_systems,websql" });
+  visited.clear();
   await cdp.detach();
   if (page !== keptPage) await page.close();
   await context.clearCookies();
@@ -247,11 +251,11 @@ function logged(page: Page): Page {
     const origin = new URL(frame.url()).origin;
     if (origin.startsWith("http")) log.origins.add(origin);
   });
-  const wrap = <T extends object>(target: T, name: string, note: () => void) => {
+  const wrap = <T extends object>(target: T, name: string, note: (...args: unknown[]) => void) => {
     const original = (target as Record<string, unknown>)[name] as ((...args: unknown[]) => unknown) | undefined;
     if (typeof original !== "function") return;
-    (target as Record<string, unknown>)[name] = function (this: unknown, ...args: unknown[]) {
-      note();
+    (target as Record<string, unknown>)[name] = (...args: unknown[]) => {
+      note(...args);
       return original.apply(target, args);
     };
   };
@@ -262,22 +266,15 @@ function logged(page: Page): Page {
   wrap(page, "setViewportSize", () => (log.viewport = true));
   wrap(page, "setExtraHTTPHeaders", () => (log.headers = true));
   wrap(page, "route", () => (log.routes = true));
-  for (const name of ["on", "once", "addListener", "prependListener", "prependOnceListener"]) {
-    const original = (page as unknown as Record<string, (event: string, listener: (...args: unknown[]) => void) => Page>)[name];
-    if (typeof original !== "function") continue;
-    (page as unknown as Record<string, unknown>)[name] = (event: string, listener: (...args: unknown[]) => void) => {
-      log.listeners.push([event, listener]);
-      return original.call(page, event, listener);
-    };
-  }
+  for (const name of ["on", "once", "addListener", "prependListener", "prependOnceListener"]) wrap(page, name, (event, listener) => log.listeners.push([event as string, listener as (...args: unknown[]) => void]));
   return page;
 }
 
 /**
  * Puts a kept page back as a new one would be (issue 25): the test's listeners, routes, headers
  * and viewport undone, the document left for about:blank (same renderer: a new page costs a
- * renderer process, ~0.5 CPU-s a test on a 2-core VM), the tab's session storage emptied and its
- * history forgotten. Returns false when the page cannot be kept (closed, or changed for good).
+ * renderer process, ~0.5 CPU-s a test on a 2-core VM) and its history forgotten; the tab's
+ * session storage is emptied by resetContext, from the origins logged here. Returns false when the page cannot be kept (closed, or changed for good).
  */
 async function resetPage(page: Page, options: BrowserContextOptions): Promise<boolean> {
   const log = pageLogs.get(page);
@@ -290,10 +287,6 @@ async function resetPage(page: Page, options: BrowserContextOptions): Promise<bo
   await page.goto("about:blank", { timeout: 10_000 });
   const cdp = await page.context().newCDPSession(page);
   try {
-    // The tab's session storage of every origin it was on: the context's reset clears only the
-    // origins that have local storage (those its storage state lists).
-    for (const origin of log.origins) await cdp.send("Storage.clearDataForOrigin", { origin, storageTypes: "local_storage" });
-    log.origins.clear();
     await cdp.send("Page.resetNavigationHistory");
   } finally {
     await cdp.detach();
