@@ -7,7 +7,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { chromium, type Page } from "@playwright/test";
 import { ownStack } from "../tests/e2e/stack.ts";
-import { machineLine } from "./machine.ts";
+import { machineTicks } from "../scripts/cpuTime.ts";
+import { cpuSec, machineLine } from "./machine.ts";
 
 const { values } = parseArgs({ options: { loads: { type: "string", default: "12" }, paths: { type: "string", default: "/signin,/dashboard" } } });
 const LOADS = Number(values.loads);
@@ -15,23 +16,20 @@ const PASSWORD = "bench-Admin-pass-1";
 
 /** The machine's busy CPU ticks (1/100 s) and forks since boot. */
 function machine(): { busy: number; forks: number } {
-  const stat = readFileSync("/proc/stat", "utf8");
-  const f = stat.split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
-  return { busy: f.reduce((a, b) => a + b, 0) - f[3]! - f[4]!, forks: Number(/^processes (\d+)/m.exec(stat)![1]) };
+  return { busy: machineTicks()!.busy, forks: Number(/^processes (\d+)/m.exec(readFileSync("/proc/stat", "utf8"))![1]) };
 }
 
 /** CPU seconds of the live processes by kind (exited ones are not counted: a new page's renderer). */
-function byKind(): Map<string, number> {
+async function byKind(): Promise<Map<string, number>> {
   const kinds = new Map<string, number>();
   for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
       const type = /--type=(\S+)/.exec(cmd)?.[1];
       const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")); // a renderer may show no command line
       const kind = /chrom|headless/.test(cmd) || /chrom|headless/.test(name) ? `chromium ${type ?? (cmd ? "browser" : "(no command line)")}` : cmd.includes("logger/main") ? "logger" : cmd.includes("server/main") ? "console" : pid === String(process.pid) ? "playwright" : "other";
-      kinds.set(kind, (kinds.get(kind) ?? 0) + (Number(f[11]) + Number(f[12])) / 100);
+      kinds.set(kind, (kinds.get(kind) ?? 0) + ((await cpuSec(Number(pid))) ?? 0));
     } catch {
       // gone meanwhile
     }
@@ -62,7 +60,7 @@ try {
       const warm = await context.newPage();
       await load(warm, path);
       await warm.close();
-      const [m0, k0, t0] = [machine(), byKind(), performance.now()];
+      const [m0, k0, t0] = [machine(), await byKind(), performance.now()];
       const kept = mode === "same page" ? await context.newPage() : null;
       for (let i = 0; i < LOADS; i++) {
         const page = kept ?? (await context.newPage());
@@ -71,7 +69,7 @@ try {
         else await page.close();
       }
       await kept?.close();
-      const [m1, k1, t1] = [machine(), byKind(), performance.now()];
+      const [m1, k1, t1] = [machine(), await byKind(), performance.now()];
       const kinds = [...k1].map(([k, v]) => [k, (v - (k0.get(k) ?? 0)) / LOADS] as const).filter(([, v]) => v >= 0.005);
       console.log(
         `${path.padEnd(16)} ${mode.padEnd(9)}  wall ${((t1 - t0) / LOADS).toFixed(0).padStart(4)} ms, CPU ${((m1.busy - m0.busy) / 100 / LOADS).toFixed(2)} s, forks ${((m1.forks - m0.forks) / LOADS).toFixed(1)} per load;` +

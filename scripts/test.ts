@@ -9,9 +9,8 @@
 // Beside each phase's wall time it prints its CPU time and how busy the machine was.
 // The first phase that fails stops the run, after the summary.
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import { childSeconds, timed } from "./cpuTime.ts";
+import { childSeconds, machineTicks, timed } from "./cpuTime.ts";
 
 const npm = process.env.npm_execpath;
 type Phase = { name: string; command: string[] };
@@ -37,17 +36,6 @@ function run([command, ...args]: string[]): Promise<{ code: number; cpu: number 
 }
 
 const minutes = (ms: number) => `${Math.floor(ms / 60_000)} min ${String(Math.round((ms % 60_000) / 1000)).padStart(2, "0")} s`;
-/** The machine's CPU ticks so far, busy and in all (Linux's /proc/stat; null elsewhere). */
-function machineTicks(): { busy: number; all: number } | null {
-  try {
-    const [user, nice, system, idle, iowait, ...rest] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
-    const all = [user, nice, system, idle, iowait, ...rest].reduce((a, b) => a! + b!, 0)!;
-    return { busy: all - idle! - iowait!, all };
-  } catch {
-    return null;
-  }
-}
-
 const done: { name: string; ms: number; code: number; cpu: number | null; busy: number | null }[] = [];
 const started = Date.now();
 for (const phase of phases) {
