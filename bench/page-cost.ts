@@ -57,19 +57,21 @@ try {
   console.log(machineLine());
   for (const path of values.paths.split(",")) {
     for (const mode of ["new page", "same page"] as const) {
+      // The warm-up's page is the kept one in "same page" mode, so its renderer is alive at both readings.
       const warm = await context.newPage();
       await load(warm, path);
-      await warm.close();
+      const kept = mode === "same page" ? warm : null;
+      if (kept) await kept.goto("about:blank");
+      else await warm.close();
       const [m0, k0, t0] = [machine(), await byKind(), performance.now()];
-      const kept = mode === "same page" ? await context.newPage() : null;
       for (let i = 0; i < LOADS; i++) {
         const page = kept ?? (await context.newPage());
         await load(page, path);
         if (kept) await page.goto("about:blank");
         else await page.close();
       }
-      await kept?.close();
       const [m1, k1, t1] = [machine(), await byKind(), performance.now()];
+      await kept?.close();
       const kinds = [...k1].map(([k, v]) => [k, (v - (k0.get(k) ?? 0)) / LOADS] as const).filter(([, v]) => v >= 0.005);
       console.log(
         `${path.padEnd(16)} ${mode.padEnd(9)}  wall ${((t1 - t0) / LOADS).toFixed(0).padStart(4)} ms, CPU ${((m1.busy - m0.busy) / 100 / LOADS).toFixed(2)} s, forks ${((m1.forks - m0.forks) / LOADS).toFixed(1)} per load;` +
