@@ -205,25 +205,42 @@ function uncaught(e: Error): string {
   return e.stack && !e.stack.includes(e.message) ? `${e.message}\n${e.stack}` : (e.stack ?? e.message);
 }
 
+/** The origins a kept context's pages and frames were on: their storage is what resetContext empties. */
+const contextOrigins = new WeakMap<BrowserContext, Set<string>>();
+
+function trackOrigins(context: BrowserContext): BrowserContext {
+  const origins = new Set<string>();
+  contextOrigins.set(context, origins);
+  context.on("page", (page) =>
+    page.on("framenavigated", (frame) => {
+      const origin = new URL(frame.url()).origin;
+      if (origin.startsWith("http")) origins.add(origin);
+    }),
+  );
+  return context;
+}
+
 /**
  * Puts a kept context back as a new one would be (issue 25): its pages closed (but its kept page,
- * which resetPage has put back), cookies gone, the
- * local storage and IndexedDB of every origin a test stored into emptied, and what a test may
- * have switched (offline, extra headers, permissions, routes) set back to the options. The HTTP
- * cache stays: that is what keeping the context is for. Throws when something cannot be reset.
+ * which resetPage has put back), cookies gone, the local, session and IndexedDB storage of every
+ * origin its pages were on emptied, and what a test may have switched (offline, extra headers,
+ * permissions, routes) set back to the options. The HTTP cache stays: that is what keeping the
+ * context is for. Throws when something cannot be reset. Not context.storageState() to find the
+ * origins: it opens a page (a renderer process, ~0.5 CPU-s here) and loads every origin in it.
  */
-async function resetContext(context: BrowserContext, options: BrowserContextOptions, keptPage: Page | undefined): Promise<void> {
-  // The origins with local storage (the storage state lists them), and those the kept page was
-  // on: its tab's session storage outlives the test, and the same clearing empties it.
-  const { origins } = await context.storageState({ indexedDB: true });
-  const visited = (keptPage && pageLogs.get(keptPage)?.origins) || new Set<string>();
-  const page = keptPage ?? context.pages()[0] ?? (await context.newPage());
-  for (const other of context.pages()) if (other !== page) await other.close();
-  const cdp = await context.newCDPSession(page);
-  for (const origin of new Set([...origins.map((o) => o.origin), ...visited])) await cdp.send("Storage.clearDataForOrigin", { origin, storageTypes: "local_storage,indexeddb,cache_storage,service_workers,file_systems,websql" });
-  visited.clear();
-  await cdp.detach();
-  if (page !== keptPage) await page.close();
+async function resetContext(context: BrowserContext, options: BrowserContextOptions, keptPages: Map<BrowserContext, Page>): Promise<void> {
+  const origins = contextOrigins.get(context)!;
+  for (const other of context.pages()) if (other !== keptPages.get(context)) await other.close();
+  if (origins.size) {
+    // The clearing needs a page to speak through; one made for it is the next test's.
+    let page = keptPages.get(context);
+    if (!page) keptPages.set(context, (page = logged(await context.newPage())));
+    // The kept page's tab keeps its session storage: the same clearing empties it.
+    const cdp = await context.newCDPSession(page);
+    for (const origin of origins) await cdp.send("Storage.clearDataForOrigin", { origin, storageTypes: "local_storage,indexeddb,cache_storage,service_workers,file_systems,websql" });
+    origins.clear();
+    await cdp.detach();
+  }
   await context.clearCookies();
   await context.clearPermissions();
   if (options.permissions?.length) await context.grantPermissions(options.permissions);
@@ -236,7 +253,7 @@ async function resetContext(context: BrowserContext, options: BrowserContextOpti
  * What a test did to a kept page that resetPage must undo, or cannot (then the page is closed
  * and the next test gets a new one): recorded by wrappers put on the page when it is made.
  */
-type PageLog = { tainted: boolean; viewport: boolean; headers: boolean; routes: boolean; listeners: [string, (...args: unknown[]) => void][]; origins: Set<string> };
+type PageLog = { tainted: boolean; viewport: boolean; headers: boolean; routes: boolean; listeners: [string, (...args: unknown[]) => void][] };
 const pageLogs = new WeakMap<Page, PageLog>();
 
 /** Page methods whose effect no call takes back (init scripts, exposed functions, the fake clock, a key or button held down). */
@@ -244,13 +261,8 @@ const LASTING = ["addInitScript", "exposeFunction", "exposeBinding", "addLocator
 const CLOCK = ["install", "fastForward", "pauseAt", "resume", "runFor", "setFixedTime", "setSystemTime"] as const;
 
 function logged(page: Page): Page {
-  const log: PageLog = { tainted: false, viewport: false, headers: false, routes: false, listeners: [], origins: new Set() };
+  const log: PageLog = { tainted: false, viewport: false, headers: false, routes: false, listeners: [] };
   pageLogs.set(page, log);
-  // Where the page's documents came from: their session storage is the tab's, not the context's.
-  page.on("framenavigated", (frame) => {
-    const origin = new URL(frame.url()).origin;
-    if (origin.startsWith("http")) log.origins.add(origin);
-  });
   const wrap = <T extends object>(target: T, name: string, note: (...args: unknown[]) => void) => {
     const original = (target as Record<string, unknown>)[name] as ((...args: unknown[]) => unknown) | undefined;
     if (typeof original !== "function") return;
@@ -274,7 +286,8 @@ function logged(page: Page): Page {
  * Puts a kept page back as a new one would be (issue 25): the test's listeners, routes, headers
  * and viewport undone, the document left for about:blank (same renderer: a new page costs a
  * renderer process, ~0.5 CPU-s a test on a 2-core VM) and its history forgotten; the tab's
- * session storage is emptied by resetContext, from the origins logged here. Returns false when the page cannot be kept (closed, or changed for good).
+ * session storage is emptied by resetContext with the context's. Returns false when the page
+ * cannot be kept (closed, or changed for good).
  */
 async function resetPage(page: Page, options: BrowserContextOptions): Promise<boolean> {
   const log = pageLogs.get(page);
@@ -336,13 +349,13 @@ export const test = base.extend<{ failOnConsoleError: void; hydratedAfterGoto: v
     const key = JSON.stringify(options);
     let context = keptContexts.get(key);
     if (!context) {
-      const made = await browser.newContext(options);
+      const made = trackOrigins(await browser.newContext(options));
       made.on("close", () => keptContexts.get(key) === made && keptContexts.delete(key));
       keptContexts.set(key, (context = made));
     }
     await use(context);
     try {
-      await resetContext(context, options, keptPages.get(context));
+      await resetContext(context, options, keptPages);
     } catch {
       // Whatever could not be reset goes with the context: the next test gets a new one.
       keptContexts.delete(key);

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, expect, signInDirect, test } from "./fixtures";
+import { ADMIN_PASSWORD, expect, LOGGER, signInDirect, test } from "./fixtures";
 
 // Issue 25: a worker keeps its browser context between tests (fixtures.ts, keptContexts) so the
 // console's bundles stay cached, and the context's page (keptPages) so its renderer process
@@ -23,6 +23,20 @@ test("a test leaves cookies, storage, offline mode, headers and a route behind",
   // Session storage alone, on an origin the page then leaves.
   await page.goto(`${otherOrigin(page.url())}/signin`);
   await page.evaluate(() => sessionStorage.setItem("left-behind-elsewhere", "1"));
+  // Local storage and a database of an origin the page is never on (the logger's), from a page
+  // the test opens and closes.
+  const other = await context.newPage();
+  await other.goto(`${LOGGER}/`);
+  await other.evaluate(async () => {
+    localStorage.setItem("left-behind-other-page", "1");
+    const request = indexedDB.open("left-behind", 1);
+    request.onupgradeneeded = () => request.result.createObjectStore("store");
+    await new Promise((done, fail) => {
+      request.onsuccess = () => done(request.result.close());
+      request.onerror = () => fail(request.error);
+    });
+  });
+  await other.close();
   // The sign-in page, signed out (its bundles are what the next test loads), then signed in.
   await page.goto("/signin");
   await page.evaluate(() => {
@@ -59,6 +73,8 @@ test("the next test of the worker finds none of it, and the bundles still cached
   expect(await page.evaluate(() => [localStorage.getItem("left-behind"), sessionStorage.getItem("left-behind")])).toEqual([null, null]);
   await page.goto(`${otherOrigin(page.url())}/signin`);
   expect(await page.evaluate(() => sessionStorage.getItem("left-behind-elsewhere"))).toBeNull();
+  await page.goto(`${LOGGER}/`);
+  expect(await page.evaluate(async () => [localStorage.getItem("left-behind-other-page"), (await indexedDB.databases()).map((d) => d.name)])).toEqual([null, []]);
   // Signed out: the sign-in page, not the landing page.
   await page.goto("/");
   await expect(page).toHaveURL(/\/signin/);
@@ -72,4 +88,19 @@ test("the next test of the worker finds none of it, and the bundles still cached
   expect(scripts.length).toBeGreaterThan(0);
   for (const s of scripts) expect(s.name.startsWith(new URL(baseURL!).origin)).toBe(true);
   expect(scripts.filter((s) => s.transferSize > 0)).toEqual([]);
+});
+
+test("a later test stores on another origin again, in the same page", async ({ page, baseURL }) => {
+  expect(page).toBe(firstPage);
+  await page.goto(`${otherOrigin(baseURL!)}/signin`);
+  await page.evaluate(() => {
+    localStorage.setItem("left-behind-again", "1");
+    sessionStorage.setItem("left-behind-again", "1");
+  });
+});
+
+test("the test after it finds that gone too, in the same page", async ({ page, baseURL }) => {
+  expect(page).toBe(firstPage);
+  await page.goto(`${otherOrigin(baseURL!)}/signin`);
+  expect(await page.evaluate(() => [localStorage.getItem("left-behind-again"), sessionStorage.getItem("left-behind-again")])).toEqual([null, null]);
 });
