@@ -1,4 +1,4 @@
-import { ADMIN_PASSWORD, expect, rpc, signIn, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, expect, rpc, signInDirect, test, unique } from "./fixtures";
 import { variableIds } from "./history";
 
 // Issue 28 §6 on the wall display: the notes covering a chart's time are drawn on it too; the
@@ -12,7 +12,7 @@ test("a wall display's chart shows the notes of its range and no panel links", a
   const at = Date.now() - 15 * 60_000;
   const { ID } = await rpc<{ ID: number }>("AnnotationAPI.Add", { Annotation: { Start: at, End: at + 5 * 60_000, Text: unique("Wall "), Variables: [oil] } });
   try {
-    await signIn(page, "admin", ADMIN_PASSWORD);
+    await signInDirect(page, "admin", ADMIN_PASSWORD);
     await page.goto(`/dashboard?kiosk&id=${dash}`);
     await expect(page.locator("main[data-kiosk]")).toBeVisible();
     const chart = page.locator("[data-widget=oil]");

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, createUser, expect, rpc, signIn, signOut, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, createUser, expect, rpc, signIn, signInDirect, signOut, test, unique } from "./fixtures";
 import { recordMeasurement, variableIds } from "./history";
 
 // Issue 28 §6: operator annotations, with and without JavaScript — added from a chart panel's
@@ -24,7 +24,7 @@ test("an operator adds a note from a chart panel; it is drawn on the chart, chan
   const text = unique("Changed injector ");
   const operator = await createUser("Operator");
   try {
-    await signIn(page, operator.username, operator.password);
+    await signInDirect(page, operator.username, operator.password);
     await page.goto(`/dashboard?id=${dash.id}`);
     await chart(page).getByRole("link", { name: "Add note: Oil" }).click();
     await expect(page).toHaveURL(/\/annotations\?/);
@@ -65,7 +65,7 @@ test("an operator adds a note from a chart panel; it is drawn on the chart, chan
     await otherPage.context().close();
 
     await signOut(page);
-    await signIn(page, "admin", ADMIN_PASSWORD);
+    await signInDirect(page, "admin", ADMIN_PASSWORD);
     await page.goto(`/annotations?from=${note!.Start - 60_000}&to=${note!.Start + 60_000}`);
     await expect(row.getByRole("link", { name: /^Edit/ })).toHaveCount(0);
     await row.getByRole("link", { name: "Remove" }).click();
@@ -88,7 +88,7 @@ test("a viewer sees notes but is offered no adding, and may not post one", async
   const at = Date.now() - 10 * 60_000;
   const { ID } = await rpc<{ ID: number }>("AnnotationAPI.Add", { Annotation: { Start: at, End: at + 5 * 60_000, Text: text, Variables: [dash.oil] } });
   try {
-    await signIn(page, viewer.username, viewer.password);
+    await signInDirect(page, viewer.username, viewer.password);
     await page.goto(`/dashboard?id=${dash.id}`);
     await expect(chart(page).locator(`[data-annotation="${ID}"]`).first()).toBeAttached();
     await expect(chart(page).getByRole("link", { name: /^Add note/ })).toHaveCount(0);
@@ -102,7 +102,7 @@ test("a viewer sees notes but is offered no adding, and may not post one", async
 });
 
 test("a CSV export with metadata carries the notes of its range as comment lines", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   const m = await recordMeasurement("Noted ", 1200);
   const oil = (await variableIds())["Oil temperature"]!;
   const text = unique("Warm-up ");
@@ -124,7 +124,7 @@ test("a CSV export with metadata carries the notes of its range as comment lines
 });
 
 test("Analytics draws the notes of its range on the charts of their variables", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   const oil = (await variableIds())["Oil temperature"]!;
   const at = Date.now() - 20 * 60_000;
   const text = unique("Analysed ");

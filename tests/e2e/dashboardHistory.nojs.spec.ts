@@ -1,4 +1,4 @@
-import { ADMIN_PASSWORD, createUser, expect, rpc, signIn, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, createUser, expect, rpc, signInDirect, test, unique } from "./fixtures";
 import { variableIds } from "./history";
 
 // Issue 28 §6: every save of a dashboard keeps a version; the Dashboard Manager lists them with
@@ -12,7 +12,7 @@ test("the Dashboard Manager lists versions, shows what changed and restores one"
   });
   const operator = await createUser("Operator");
   try {
-    await signIn(page, operator.username, operator.password);
+    await signInDirect(page, operator.username, operator.password);
     await page.goto(`/dashboardManager?edit=${ID}`);
     // Version 2 by the operator: settings changed.
     const settings = page.getByTestId("settings-form");
@@ -62,7 +62,7 @@ test("a chart panel opens Analytics with its variables and the dashboard's range
     Dashboard: { Name: unique("Panel "), Content: { Refresh: "off", Range: "6h", Widgets: [{ ID: "c", Type: "chart", Title: "Oils", X: 0, Y: 0, W: 12, H: 3, Variables: [v["Oil temperature"], v["Oil pressure"]] }] } },
   });
   try {
-    await signIn(page, "admin", ADMIN_PASSWORD);
+    await signInDirect(page, "admin", ADMIN_PASSWORD);
     await page.goto(`/dashboard?id=${ID}`);
     await page.getByRole("link", { name: "Analyse Oils in Analytics" }).click();
     await expect(page).toHaveURL(/\/analytics\?/);

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, expect, faultTest as test, LOGGER, rpc, signIn, token, unique } from "./fixtures";
+import { ADMIN_PASSWORD, expect, faultTest as test, LOGGER, rpc, signInDirect, token, unique } from "./fixtures";
 import { expectAccessible } from "./axe";
 import { ownStack, type OwnStack } from "./stack";
 
@@ -51,7 +51,7 @@ async function tokenAt(loggerUrl: string, password: string): Promise<string> {
 test("the browser offline: the kiosk keeps its picture, says Reconnecting with the last update, and is live again by itself", async ({ page, context }) => {
   test.setTimeout(90_000);
   const name = await defaultDashboardName();
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/dashboard?kiosk");
   await expect(badge(page)).toHaveAttribute("data-state", "live");
   await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
@@ -166,7 +166,7 @@ test("returned-unacknowledged alarms stay on the wall, each value said to be at 
   const rule = unique("Wall check ");
   const { ID } = await rpc<{ ID: number }>("AlarmAPI.AddRule", { Rule: { Name: rule, VariableId: oil.Id, Type: "high", High: -1000, Severity: "critical" } });
   try {
-    await signIn(page, "admin", ADMIN_PASSWORD);
+    await signInDirect(page, "admin", ADMIN_PASSWORD);
     await page.goto("/dashboard?kiosk");
     const row = page.locator(`[data-testid=kiosk-alarm][data-alarm="${rule}"]`);
     await expect(row).toHaveAttribute("data-state", "ActiveUnacknowledged", { timeout: 20_000 });

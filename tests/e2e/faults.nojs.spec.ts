@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, expect, faultTest as test, signIn } from "./fixtures";
+import { ADMIN_PASSWORD, expect, faultTest as test, signInDirect } from "./fixtures";
 import { ownStack, type OwnStack } from "./stack";
 
 // Issue 26 §1–§2 on the ordinary pages, with and without JavaScript: a logger that stops answering
@@ -130,7 +130,7 @@ test("nothing known yet (the logger paused before anyone signed in): the error p
 
 test("the network lost during a navigation: the page stays, says Reconnecting, and goes on when the network is back", async ({ page, context }) => {
   test.skip(!js(), "navigation by the router: JavaScript only");
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/versionInfo");
   const heading = page.getByRole("heading", { level: 1 });
   const before = await heading.textContent();

@@ -1,4 +1,4 @@
-import { ADMIN_PASSWORD, expect, LOGGER, rpc, signIn, test, token, unique } from "./fixtures";
+import { ADMIN_PASSWORD, expect, LOGGER, rpc, signInDirect, test, token, unique } from "./fixtures";
 
 // Issue 28 §2: without JavaScript, Alarming and Variable Overview reload themselves as the
 // dashboards do (a <noscript> meta refresh; with JavaScript they poll or stream instead). Not in
@@ -14,7 +14,7 @@ async function variableId(name: string): Promise<string> {
 }
 
 test("Alarming reloads itself: an alarm raised after the page was shown appears without a click", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/alarming");
   await expect(page.locator('meta[http-equiv="refresh"]')).toHaveAttribute("content", "30");
   await page.goto("/alarming?refresh=5s");
@@ -49,7 +49,7 @@ test("Alarming reloads itself: an alarm raised after the page was shown appears 
 });
 
 test("Variable Overview reloads itself: the simulated energy counter moves without a click", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   // The simulated meter's energy counter rises by at least 0.011 kWh in 5 s (8.6 kW or more), so
   // its two decimals differ after every reload; a temperature may rest on one value for a while.
   await page.goto("/variableOverview?q=Energy&refresh=5s");

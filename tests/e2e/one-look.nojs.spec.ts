@@ -1,4 +1,4 @@
-import { ADMIN_PASSWORD, expect, signIn, test } from "./fixtures";
+import { ADMIN_PASSWORD, expect, signInDirect, test } from "./fixtures";
 
 test.use({ viewport: { width: 1920, height: 1000 } });
 
@@ -7,7 +7,7 @@ test.use({ viewport: { width: 1920, height: 1000 } });
 
 test("every screen is as wide as the window up to the xl breakpoint (1920 px); dashboards and the Map fill a wider one", async ({ page }) => {
   await page.setViewportSize({ width: 2560, height: 1000 });
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   const widths: Record<string, number> = {};
   // Forms (User Settings, Global Settings, About, Simple Config) were 768 or 1152 px wide, lists 1920.
   for (const path of ["/settings", "/globalSettings", "/versionInfo", "/userManagement", "/analytics", "/alarming", "/config", "/monitor"]) {
@@ -22,7 +22,7 @@ test("every screen is as wide as the window up to the xl breakpoint (1920 px); d
 });
 
 test("the Logo upload is the console's one file input; Monitor and the rule form use the one variable picker", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/fileBrowser");
   const upload = await page.locator('input[type="file"]').first().getAttribute("class");
   await page.goto("/globalSettings");
@@ -34,7 +34,7 @@ test("the Logo upload is the console's one file input; Monitor and the rule form
 });
 
 test("a device is Online on Project State and the Map alike", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/devices");
   await expect(page.locator('tr[data-device="Test bench controller"] [data-testid=device-state]')).toHaveText("Online");
   await page.goto("/cockpit");
@@ -44,7 +44,7 @@ test("a device is Online on Project State and the Map alike", async ({ page }) =
 });
 
 test("the toast after a save sits below the header, clear of its controls", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/settings");
   await page.locator('button[name="save"]').click();
   const toast = page.getByTestId("toast-success");
@@ -55,7 +55,7 @@ test("the toast after a save sits below the header, clear of its controls", asyn
 });
 
 test("dates read alike in the range header and the date fields", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   const from = Date.UTC(2026, 10, 27, 22, 50, 0);
   await page.goto(`/analytics?span=absolute&from=${from}&to=${from + 3_600_000}`);
   const field = await page.getByTestId("analytics-form").getByTestId("datetime-from").inputValue();

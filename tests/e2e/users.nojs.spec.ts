@@ -1,4 +1,4 @@
-import { ADMIN_PASSWORD, createRole, createUser, expect, roleId, rpc, signIn, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, createRole, createUser, expect, roleId, rpc, signIn, signInDirect, test, unique } from "./fixtures";
 import type { Page } from "@playwright/test";
 
 // Runs with and without JavaScript: every step is a plain link or form post.
@@ -48,7 +48,7 @@ test("an administrator adds a user with a new role, who then sees exactly the pe
 test("editing keeps what was typed on errors and detects concurrent changes", async ({ page }) => {
   const user = await createUser("Viewer");
   const taken = await createUser("Viewer");
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/userManagement");
   await page.locator(`tr[data-username="${user.username}"]`).getByRole("link", { name: "Edit" }).click();
 
@@ -107,7 +107,7 @@ test("password rules, reset and removal with confirmation", async ({ page }) => 
 });
 
 test("the last administrator and oneself cannot be removed; search and sort work", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/userManagement");
   await confirmRemove(page, "admin");
   await expect(page.getByTestId("toast-error")).toBeVisible();
