@@ -9,8 +9,14 @@
 // Beside each phase's wall time it prints its CPU time and how busy the machine was.
 // The first phase that fails stops the run, after the summary.
 import { spawn } from "node:child_process";
-import { cpus, loadavg } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
 import { childSeconds, machineTicks, timed } from "./cpuTime.ts";
+
+// Node's on-disk code cache for every Node process the tests start (the workers' consoles and
+// loggers, Playwright's workers, loggers a unit test spawns): a Playwright worker's start cost
+// ~1 CPU-s less with it on a 2-core VM (bench/RESULTS.md). Vitest's own module runner does not use it.
+process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), "loggia-node-compile-cache");
 
 const npm = process.env.npm_execpath;
 type Phase = { name: string; command: string[] };
