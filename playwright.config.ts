@@ -1,6 +1,6 @@
-import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { defineConfig, devices, type Project } from "@playwright/test";
+import { CHROMIUM_LAUNCH } from "./tests/e2e/chromium.ts";
 import { STACK_ENV } from "./tests/e2e/workerStack.ts";
 
 // Every worker has its own console + embedded logger (tests/e2e/fixtures.ts starts it once per
@@ -21,13 +21,7 @@ process.env.E2E_LOGGER_PORT = String(PORT_BASE + 2 * slot + 1);
 process.env.E2E_ADMIN_PASSWORD = STACK_ENV.ADMIN_PASSWORD;
 
 const baseURL = `http://localhost:${process.env.E2E_PORT}`;
-const HEADLESS_SHELL = "/usr/bin/chromium-headless-shell";
-const chromium = {
-  // Debian's headless build of Chromium (scripts/ensure-chromium.sh says why), else the full one.
-  executablePath: process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : "/usr/bin/chromium"),
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-};
-const desktop = { ...devices["Desktop Chrome"], launchOptions: chromium };
+const desktop = { ...devices["Desktop Chrome"], launchOptions: CHROMIUM_LAUNCH };
 
 const CORES = availableParallelism();
 const SQLITE: Project[] = [
@@ -74,7 +68,7 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 7_000 },
   reporter: [["list"], ["./tests/e2e/timingReporter.ts"]],
-  use: { baseURL, launchOptions: chromium, trace: "off", screenshot: "only-on-failure" },
+  use: { baseURL, launchOptions: CHROMIUM_LAUNCH, trace: "off", screenshot: "only-on-failure" },
   // Long, waiting files first (the kiosk's outages and token expiries, PostgreSQL's own stacks),
   // beside the page-heavy ones: left to the end they ran with the other workers idle.
   projects: ["kiosk", "pg-kiosk", "pg-js", "js", "nojs", "pg-nojs"].map((name) => [...SQLITE, ...POSTGRES].find((p) => p.name === name)!),

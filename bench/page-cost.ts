@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { chromium, type Page } from "@playwright/test";
+import { CHROMIUM_LAUNCH } from "../tests/e2e/chromium.ts";
 import { ownStack } from "../tests/e2e/stack.ts";
 import { machineTicks } from "../scripts/cpuTime.ts";
 import { cpuSec, machineLine } from "./machine.ts";
@@ -43,10 +44,7 @@ async function load(page: Page, path: string) {
 }
 
 const stack = await ownStack({ adminPassword: PASSWORD });
-const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium-headless-shell",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const browser = await chromium.launch(CHROMIUM_LAUNCH);
 try {
   const context = await browser.newContext({ baseURL: stack.url });
   const first = await context.newPage();
