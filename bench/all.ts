@@ -18,6 +18,7 @@ const steps: [string, string, string[]][] = [
   ["CSV import", process.execPath, [join(root, "bench", "import.ts")]],
   ["UDBF export against CSV, and UDBF import", process.execPath, [join(root, "bench", "udbf.ts")]],
   ["sign-in throttle", process.execPath, [join(root, "bench", "throttle.ts")]],
+  ["a password check under the logger's allocator settings", process.execPath, [join(root, "bench", "password-hash.ts")]],
   ["console replicas behind nginx (short; node bench/replicas.ts for the full rounds)", process.execPath, [join(root, "bench", "replicas.ts"), "--seconds", "2", "--rounds", "3", "--no-write"]],
   ["MQTT data source", process.execPath, [join(root, "bench", "sources-mqtt.ts")]],
   ["Modbus TCP data source", process.execPath, [join(root, "bench", "sources-modbus.ts")]],

@@ -16,8 +16,14 @@ export const LOGGER_NODE_FLAGS = [`--max-semi-space-size=${process.env.LOGGER_SE
  * resident size grew by ~30 MB on its first heavy reads and never came down (issue 24, bench/
  * heavy-readers.ts). A fixed threshold (setting it switches the dynamic one off) returns freed
  * memory at the top of the heap: +5 to +17 MB, back after load, in three runs of the same load.
+ * Setting the threshold also fixes the mmap threshold at 128 kB, so every password hash (scrypt's
+ * 16 MB block) was mapped anew, 4,000 page faults each: 2.2× the CPU of glibc's defaults on a VM
+ * where a fault is dear. glibc's `hugetlb=1` has it ask for transparent huge pages on what it maps
+ * (where the kernel offers them on request): a hash as cheap as with the defaults, a few MB more
+ * at rest (bench/password-hash.ts, bench/heavy-readers.ts; bench/RESULTS.md). A raised mmap
+ * threshold did the same for the hash but kept 44 MB more at rest.
  * A value already in the environment is kept; other C libraries ignore these names.
  */
 export function loggerEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  return { MALLOC_TRIM_THRESHOLD_: env.MALLOC_TRIM_THRESHOLD_ ?? "65536", MALLOC_TOP_PAD_: env.MALLOC_TOP_PAD_ ?? "0" };
+  return { MALLOC_TRIM_THRESHOLD_: env.MALLOC_TRIM_THRESHOLD_ ?? "65536", MALLOC_TOP_PAD_: env.MALLOC_TOP_PAD_ ?? "0", GLIBC_TUNABLES: env.GLIBC_TUNABLES ?? "glibc.malloc.hugetlb=1" };
 }
