@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 // The CPU time of a command and everything it waits for, from bash's `times` (npm test's phases,
 // run-parallel's suites): which part costs the machine what, which wall time beside others hides.
@@ -26,4 +26,44 @@ export function machineTicks(): { busy: number; all: number } | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * CPU seconds of process `root` and everything below it, with the children that ended and were
+ * waited for (their time is in their parent's cutime/cstime): what a browser test's worker, its
+ * Chromium, its pages and the stacks it started have cost so far. Linux's /proc; null elsewhere.
+ * Clock ticks are counted at USER_HZ, 100 on every Linux this runs on.
+ */
+export function treeSeconds(root: number): number | null {
+  let names: string[];
+  try {
+    names = readdirSync("/proc");
+  } catch {
+    return null;
+  }
+  const procs = new Map<number, { parent: number; ticks: number }>();
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      // The command name may hold spaces and parentheses: the fields start after its last ")".
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      procs.set(Number(name), { parent: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]) });
+    } catch {
+      // ended meanwhile
+    }
+  }
+  if (!procs.has(root)) return null;
+  const below = new Map<number, boolean>([[root, true]]);
+  const isBelow = (pid: number): boolean => {
+    const known = below.get(pid);
+    if (known !== undefined) return known;
+    const parent = procs.get(pid)?.parent ?? 0;
+    const answer = parent > 1 && procs.has(parent) && isBelow(parent);
+    below.set(pid, answer);
+    return answer;
+  };
+  let ticks = 0;
+  for (const [pid, p] of procs) if (isBelow(pid)) ticks += p.ticks;
+  return ticks / 100;
 }

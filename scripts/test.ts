@@ -5,7 +5,8 @@
 //   3. the typecheck, the unit, conformance and PostgreSQL suites and the soak guard side by
 //      side (scripts/run-parallel.ts: they wait on servers they start much of the time);
 //   4. the browser tests (Playwright, a worker more than the cores, each with its own stack;
-//      the PostgreSQL projects included), which print their totals and 15 slowest tests.
+//      the PostgreSQL projects included), which print their totals, the 15 slowest tests
+//      and the 10 files whose tests cost the most CPU.
 // Beside each phase's wall time it prints its CPU time and how busy the machine was.
 // The first phase that fails stops the run, after the summary.
 import { spawn } from "node:child_process";

@@ -1,4 +1,5 @@
 import { test as playwrightTest, expect, type BrowserContext, type BrowserContextOptions, type Cookie, type Page, type PlaywrightTestArgs, type PlaywrightTestOptions, type PlaywrightWorkerArgs, type PlaywrightWorkerOptions, type TestType } from "@playwright/test";
+import { treeSeconds } from "../../scripts/cpuTime.ts";
 import { startWorkerStack } from "./workerStack";
 
 export const LOGGER = `http://127.0.0.1:${process.env.E2E_LOGGER_PORT}`;
@@ -315,7 +316,7 @@ async function resetPage(page: Page, options: BrowserContextOptions): Promise<bo
 const base = playwrightTest as unknown as TestType<PlaywrightTestArgs & PlaywrightTestOptions & { _combinedContextOptions: BrowserContextOptions }, PlaywrightWorkerArgs & PlaywrightWorkerOptions>;
 
 /** Every test fails on a browser console error (STYLE.md). */
-export const test = base.extend<{ failOnConsoleError: void; hydratedAfterGoto: void }, { workerStack: void; keptContexts: Map<string, BrowserContext>; keptPages: Map<BrowserContext, Page> }>({
+export const test = base.extend<{ testCpu: void; failOnConsoleError: void; hydratedAfterGoto: void }, { workerStack: void; keptContexts: Map<string, BrowserContext>; keptPages: Map<BrowserContext, Page> }>({
   // Issue 25: the browser contexts of this worker, one per set of context options, kept between
   // its tests so that the console's bundles stay in the HTTP cache and compiled (a new context
   // made each test fetch, parse and compile them again: ~0.35 CPU-s a test).
@@ -380,6 +381,20 @@ export const test = base.extend<{ failOnConsoleError: void; hydratedAfterGoto: v
       await page.close().catch(() => {});
     }
   },
+  // What the test cost the machine (issue 25): the CPU of this worker's process tree — Playwright,
+  // its Chromium and pages, its stack and the stacks the test started — over the test and its
+  // fixtures (automatic and needing none: set up before the page, torn down after its reset).
+  // timingReporter.ts adds it up by file: a slow test may only wait, a costly one slows every
+  // worker beside it.
+  testCpu: [
+    async ({}, use, testInfo) => {
+      const before = treeSeconds(process.pid);
+      await use();
+      const after = treeSeconds(process.pid);
+      if (before !== null && after !== null) testInfo.annotations.push({ type: "cpu", description: (after - before).toFixed(2) });
+    },
+    { auto: true },
+  ],
   // The worker's own console + embedded logger (issue 25), up before its first test or hook and
   // stopped after its last; its ports are the worker's (playwright.config.ts).
   workerStack: [

@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures";
+import { ADMIN_PASSWORD, expect, test } from "./fixtures";
 import { freePort, startConsole, startLogger } from "./stack";
 
 const PASSWORD = "extra-Admin-pass-1";
@@ -26,25 +26,17 @@ test("a controller hides Help and reads the admin global settings", async ({ pag
   }
 });
 
+// The worker's own stack is a service, as the logger starts by default.
 test("a service offers the in-app Help, which links the constants file's help URL for more", async ({ page }) => {
-  const logger = await startLogger({ adminPassword: PASSWORD });
-  const console = await startConsole(logger.url);
-  try {
-    await page.goto(`${console.url}/signin?redirect_uri=/help`);
-    await page.getByLabel("Username").fill("admin");
-    await page.getByLabel("Password").fill(PASSWORD);
-    await page.getByLabel("Password").press("Enter");
-    await expect(page).toHaveURL(/\/help$/);
-    await expect(page.getByRole("heading", { name: "Help", level: 1 })).toBeVisible();
-    await page.getByRole("link", { name: /More documentation/ }).click();
-    await expect(page).toHaveURL(/\/resources\/help\.html$/);
-    await expect(page.getByRole("heading", { name: "Loggia help" })).toBeVisible();
-  } finally {
-    // Leave the page first: a page left open would log the vanished server as errors.
-    await page.goto("about:blank");
-    await console.stop();
-    await logger.stop();
-  }
+  await page.goto("/signin?redirect_uri=/help");
+  await page.getByLabel("Username").fill("admin");
+  await page.getByLabel("Password").fill(ADMIN_PASSWORD);
+  await page.getByLabel("Password").press("Enter");
+  await expect(page).toHaveURL(/\/help$/);
+  await expect(page.getByRole("heading", { name: "Help", level: 1 })).toBeVisible();
+  await page.getByRole("link", { name: /More documentation/ }).click();
+  await expect(page).toHaveURL(/\/resources\/help\.html$/);
+  await expect(page.getByRole("heading", { name: "Loggia help" })).toBeVisible();
 });
 
 test("an unreachable logger gives a clear 503 page, and the console recovers when it is back", async ({ page }) => {

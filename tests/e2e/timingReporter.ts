@@ -1,16 +1,21 @@
 import type { FullResult, Reporter, TestCase, TestResult } from "@playwright/test/reporter";
 
 // Issue 25: the end of every browser run says what it ran and where the time went, so the next
-// slowdown is seen when it comes — the totals and the 15 slowest tests.
+// slowdown is seen when it comes — the totals, the 15 slowest tests and the 10 files that cost
+// the machine the most CPU (fixtures.ts measures each test's; on 2 cores the phase is CPU-bound,
+// and the slowest tests are mostly ones that wait).
 const SLOWEST = 15;
+const COSTLIEST = 10;
 
 export default class TimingReporter implements Reporter {
-  private readonly results: { title: string; ms: number; status: TestResult["status"]; start: number }[] = [];
+  private readonly results: { title: string; file: string; ms: number; cpu: number | null; status: TestResult["status"]; start: number }[] = [];
   private readonly started = Date.now();
 
   onTestEnd(test: TestCase, result: TestResult) {
     const project = test.parent.project()?.name ?? "";
-    this.results.push({ title: `[${project}] ${test.location.file.split("/").pop()}:${test.location.line} ${test.title}`, ms: result.duration, status: result.status, start: result.startTime.getTime() });
+    const file = `[${project}] ${test.location.file.split("/").pop()}`;
+    const cpu = result.annotations.find((a) => a.type === "cpu")?.description;
+    this.results.push({ title: `${file}:${test.location.line} ${test.title}`, file, ms: result.duration, cpu: cpu === undefined ? null : Number(cpu), status: result.status, start: result.startTime.getTime() });
   }
 
   onEnd(result: FullResult) {
@@ -23,11 +28,32 @@ export default class TimingReporter implements Reporter {
     console.log(`Time with k tests running at once: ${overlap(this.results, this.started, this.started + wall)}`);
     console.log(`The ${SLOWEST} slowest tests:`);
     for (const r of [...this.results].sort((a, b) => b.ms - a.ms).slice(0, SLOWEST)) console.log(`  ${seconds(r.ms).padStart(8)}  ${r.title}`);
+    const costs = costByFile(this.results);
+    if (costs.length === 0) return;
+    const cpu = costs.reduce((sum, c) => sum + c.cpu, 0);
+    console.log(`CPU in tests ${cpu.toFixed(0)} CPU-s (${(cpu / Math.max(1, busy / 1000)).toFixed(2)} per second of test); the ${COSTLIEST} costliest files:`);
+    for (const c of costs.slice(0, COSTLIEST)) console.log(`  ${`${c.cpu.toFixed(1)} CPU-s`.padStart(12)} ${`${(c.share * 100).toFixed(1)} %`.padStart(7)}  ${c.file} (${c.tests} tests, ${seconds(c.ms)})`);
   }
 
   printsToStdio() {
     return false;
   }
+}
+
+/** The CPU the tests of each file cost, costliest first, with its share of all tests' CPU (tests without a figure left out). */
+export function costByFile(results: readonly { file: string; ms: number; cpu: number | null }[]) {
+  const files = new Map<string, { file: string; tests: number; ms: number; cpu: number; share: number }>();
+  for (const r of results) {
+    if (r.cpu === null) continue;
+    const f = files.get(r.file) ?? { file: r.file, tests: 0, ms: 0, cpu: 0, share: 0 };
+    f.tests += 1;
+    f.ms += r.ms;
+    f.cpu += r.cpu;
+    files.set(r.file, f);
+  }
+  const all = [...files.values()].reduce((sum, f) => sum + f.cpu, 0);
+  for (const f of files.values()) f.share = all > 0 ? f.cpu / all : 0;
+  return [...files.values()].sort((a, b) => b.cpu - a.cpu);
 }
 
 /**
