@@ -7,9 +7,9 @@ import { treeSeconds } from "../../scripts/cpuTime.ts";
 // Issue 25: the browser run's CPU per test comes from the worker's process tree (fixtures.ts).
 const linux = process.platform === "linux";
 
-/** A child that spends `ms` of CPU, says so, then waits for its stdin to close. */
+/** A child that spends `ms` of CPU (its own, however busy the machine), says so, then waits for its stdin to close. */
 function busyChild(ms: number) {
-  const code = `const end = Date.now() + ${ms}; while (Date.now() < end); process.stdout.write("done"); process.stdin.resume(); process.stdin.on("end", () => process.exit(0));`;
+  const code = `const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; }; while (cpu() < ${ms}); process.stdout.write("done"); process.stdin.resume(); process.stdin.on("end", () => process.exit(0));`;
   return spawn(process.execPath, ["-e", code], { stdio: ["pipe", "pipe", "inherit"] });
 }
 
