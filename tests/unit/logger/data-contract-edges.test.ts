@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_PASSWORD, login, rpc, sleep, start } from "./helpers.ts";
+import { ADMIN_PASSWORD, HISTORY_HOOK_MS, login, rpc, start, waitForHistory } from "./helpers.ts";
 import type { TestLogger } from "./helpers.ts";
 
 // Edges of the data contract (LOGGER-API.md, "Data") found by the issue-13 audit: what an
@@ -24,12 +24,8 @@ describe("data contract edges", () => {
   beforeAll(async () => {
     lg = await start({ adminPassword: ADMIN_PASSWORD, simulator: { seed: 3, tickMs: 50 } });
     admin = (await login(lg.url, "admin", ADMIN_PASSWORD)).access;
-    for (let i = 0; i < 100; i++) {
-      const sources = (await call("GET", "/history/structure/sources")).body.Data;
-      if (sources.every((s: { AvailableTimeSec: number }) => s.AvailableTimeSec >= 1)) break;
-      await sleep(50);
-    }
-  });
+    await waitForHistory(lg.url, admin, 1);
+  }, HISTORY_HOOK_MS);
   afterAll(() => lg.stop());
 
   it("answers a malformed percent-encoding in a path with 400 -6, not an internal error", async () => {

@@ -112,6 +112,26 @@ export async function addUser(
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
+ * Until every source of the logger at `url` has `seconds` of history: the simulator acquires in
+ * real time, so this waits on the clock. A deadline, not a count of polls, and an error that says
+ * what the sources had; a hook that calls it needs more than Vitest's 10 s for hooks on a loaded
+ * 2-core machine (HISTORY_HOOK_MS).
+ */
+export async function waitForHistory(url: string, token: string, seconds: number, timeoutMs = 30_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await fetch(`${url}/history/structure/sources`, { headers: { Authorization: `Bearer ${token}` } });
+    const had = ((await res.json()) as { Data: { AvailableTimeSec: number }[] }).Data.map((s) => s.AvailableTimeSec);
+    if (had.every((s) => s >= seconds)) return;
+    if (Date.now() > until) throw new Error(`the logger's sources did not reach ${seconds} s of history within ${timeoutMs / 1000} s (they had ${had.join(", ")} s)`);
+    await sleep(50);
+  }
+}
+
+/** Time for a hook that starts a logger and waits for its history (waitForHistory). */
+export const HISTORY_HOOK_MS = 45_000;
+
+/**
  * How long each thread of process `pid` has waited for a core, ready to run (ms, from
  * /proc/<pid>/task/<tid>/schedstat; empty where the kernel does not keep it).
  */

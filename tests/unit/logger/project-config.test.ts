@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_PASSWORD, addUser, login, rpc, sleep, start } from "./helpers.ts";
+import { ADMIN_PASSWORD, HISTORY_HOOK_MS, addUser, login, rpc, sleep, start, waitForHistory } from "./helpers.ts";
 import type { TestLogger } from "./helpers.ts";
 
 // ConfigAPI.GetProjectConfig / SetProjectConfig against a real logger with the simulator.
@@ -28,12 +28,8 @@ describe("ConfigAPI project config", () => {
     admin = (await login(lg.url, "admin", ADMIN_PASSWORD)).access;
     viewer = (await addUser(lg.url, admin, "watcher", "Viewer")).token;
     // The rate-change test reads the seconds before the change: wait until they exist.
-    for (let i = 0; i < 100; i++) {
-      const sources = (await rest("GET", "/history/structure/sources")).body.Data as Array<{ AvailableTimeSec: number }>;
-      if (sources.every((s) => s.AvailableTimeSec >= 2.5)) break;
-      await sleep(50);
-    }
-  });
+    await waitForHistory(lg.url, admin, 2.5);
+  }, HISTORY_HOOK_MS);
   afterAll(() => lg.stop());
 
   it("answers the project name, the bench rate and its 16 analog channels", async () => {

@@ -5,7 +5,7 @@ import type { UdbfBatch } from "../../../logger/udbf/reader.ts";
 import { UdbfRows, nanos, udbfHeader } from "../../../logger/udbf/writer.ts";
 import type { UdbfVariable } from "../../../logger/udbf/writer.ts";
 import { UdbfSlice } from "../../../logger/udbf/slice.ts";
-import { ADMIN_PASSWORD, login, rpc, sleep, start } from "./helpers.ts";
+import { ADMIN_PASSWORD, HISTORY_HOOK_MS, login, rpc, start, waitForHistory } from "./helpers.ts";
 import type { TestLogger } from "./helpers.ts";
 
 // UDBF (the family's binary data file) end to end: the writer and the reader against each other
@@ -311,18 +311,14 @@ describe("UDBF through the data API", () => {
     return { status: res.status, headers: res.headers, bytes, body: json };
   }
 
-  // It waits on the clock for 3 s of the simulator's history; with the other suites beside it on
-  // 2 cores the start and that wait together once took more than Vitest's 10 s for a hook.
+  // The start and the wait for 3 s of history once took more than Vitest's 10 s for a hook, with
+  // the other suites beside it on 2 cores.
   beforeAll(async () => {
     lg = await start({ adminPassword: ADMIN_PASSWORD, simulator: { seed: 5, tickMs: 50 } });
     admin = (await login(lg.url, "admin", ADMIN_PASSWORD)).access;
     vars = (await call("GET", "/online/structure/variables")).body.Data;
-    const until = Date.now() + 30_000;
-    while (!(await call("GET", "/history/structure/sources")).body.Data.every((s: { AvailableTimeSec: number }) => s.AvailableTimeSec >= 3)) {
-      if (Date.now() > until) throw new Error("the simulator's history did not reach 3 s within 30 s");
-      await sleep(50);
-    }
-  }, 45_000);
+    await waitForHistory(lg.url, admin, 3);
+  }, HISTORY_HOOK_MS);
   afterAll(() => lg.stop());
 
   it("exports raw samples as UDBF with the JSON answer's values and times, the digital ones as booleans", async () => {
