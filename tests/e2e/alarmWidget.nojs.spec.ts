@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, createDashboardInManager, createUser, expect, LOGGER, rpc, signIn, signInDirect, test, token, unique } from "./fixtures";
+import { ADMIN_PASSWORD, createDashboardInManager, createUser, expect, LOGGER, rpc, signInDirect, test, token, unique } from "./fixtures";
 
 // The alarm list widget, with JavaScript (the dashboard re-polls its loader) and without (the
 // page refreshes itself at the dashboard's interval). Runs against the shared e2e logger: the
@@ -32,7 +32,7 @@ test("an alarm list added through the manager shows the alarm, and its acknowled
   const rule = await firingRule();
   const name = unique("Alarm wall ");
   try {
-    await signIn(page, "admin", ADMIN_PASSWORD);
+    await signInDirect(page, "admin", ADMIN_PASSWORD);
     await createDashboardInManager(page, name);
 
     const editor = page.getByTestId("dashboard-editor");
@@ -123,7 +123,7 @@ test("a kiosk whose dashboard refresh is off still follows the alarms (fallback 
   });
   let rule: { id: number; name: string } | null = null;
   try {
-    await signIn(page, "admin", ADMIN_PASSWORD);
+    await signInDirect(page, "admin", ADMIN_PASSWORD);
     if (test.info().project.name === "nojs") {
       // Without JavaScript the page reloads itself at the fallback interval.
       const html = await (await page.request.get(`/${ID}?kiosk`)).text();

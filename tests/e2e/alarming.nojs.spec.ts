@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, createUser, expect, LOGGER, rpc, signIn, signInDirect, test, token, unique } from "./fixtures";
+import { ADMIN_PASSWORD, createUser, expect, LOGGER, rpc, signInDirect, test, token, unique } from "./fixtures";
 
 // Runs with JavaScript on (project js) and off (project nojs): acknowledging and shelving are
 // plain form posts; with JavaScript the page also refreshes itself.
@@ -22,7 +22,7 @@ const alarmRow = (page: Page, name: string) => page.getByTestId("alarms-table").
 test("a rule fires on simulated data, shows on Alarming and in the header, is acknowledged with a comment and shelved", async ({ page }) => {
   const rule = await firingRule();
   try {
-    await signIn(page, "admin", ADMIN_PASSWORD);
+    await signInDirect(page, "admin", ADMIN_PASSWORD);
     await expect.poll(async () => (await rpc<{ Alarms: { ID: number; State: string }[] }>("AlarmAPI.GetAlarms", {})).Alarms.find((a) => a.ID === rule.id)?.State).toBe("ActiveUnacknowledged");
     await page.goto("/versionInfo");
     const count = page.getByTestId("alarm-count");
@@ -89,7 +89,7 @@ test("a rule fires on simulated data, shows on Alarming and in the header, is ac
 test("filters alarms by severity and state", async ({ page }) => {
   const low = await firingRule("low");
   try {
-    await signIn(page, "admin", ADMIN_PASSWORD);
+    await signInDirect(page, "admin", ADMIN_PASSWORD);
     await expect.poll(async () => (await rpc<{ Alarms: { ID: number; State: string }[] }>("AlarmAPI.GetAlarms", {})).Alarms.find((a) => a.ID === low.id)?.State).toBe("ActiveUnacknowledged");
     await page.goto("/alarming");
     await page.getByLabel("Severity").selectOption("critical");

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, createUser, expect, LOGGER, rpc, signIn, signInDirect, test, token, unique } from "./fixtures";
+import { ADMIN_PASSWORD, createUser, expect, LOGGER, rpc, signInDirect, test, token, unique } from "./fixtures";
 
 // Issue 15 §4, with and without JavaScript: an acknowledged alarm that is still active stays in
 // sight — counted by the header bell and listed (and acknowledgeable) on the default dashboard.
@@ -31,7 +31,7 @@ test("the header bell counts an acknowledged active alarm and says how many awai
   const rule = await firingRule();
   try {
     await rpc("AlarmAPI.Acknowledge", { IDs: [rule.id], Comment: "e2e" });
-    await signIn(page, "admin", ADMIN_PASSWORD);
+    await signInDirect(page, "admin", ADMIN_PASSWORD);
     const bell = page.getByTestId("alarm-count");
     // The page's counts are the logger's at render time (other rules of this run may change them).
     await expect(async () => {
@@ -52,7 +52,7 @@ test("the header bell counts an acknowledged active alarm and says how many awai
 test("the default dashboard lists active alarms and acknowledges one with a plain form", async ({ page }) => {
   const rule = await firingRule();
   try {
-    await signIn(page, "admin", ADMIN_PASSWORD);
+    await signInDirect(page, "admin", ADMIN_PASSWORD);
     const id = await defaultDashboardId();
     await page.goto(`/dashboard?id=${id}`);
     const row = widgetRow(page, rule.name);

@@ -1,8 +1,8 @@
-import { ADMIN_PASSWORD, expect, signIn, test } from "./fixtures";
+import { ADMIN_PASSWORD, expect, signInDirect, test } from "./fixtures";
 import { recordMeasurement, variableIds } from "./history";
 
 test("drag-zoom re-queries the logger at the new range and reset returns", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   const m = await recordMeasurement("Zoom ", 3000);
   const ids = await variableIds();
   await page.goto(`/analytics?v=${ids["Shaft speed"]}&span=measurement&m=${m.ID}`);

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, createUser, expect, rpc, signIn, signInDirect, signOut, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, createUser, expect, rpc, signInDirect, signOut, test, unique } from "./fixtures";
 import { recordMeasurement, variableIds } from "./history";
 
 // Issue 28 §6: operator annotations, with and without JavaScript — added from a chart panel's
@@ -57,7 +57,7 @@ test("an operator adds a note from a chart panel; it is drawn on the chart, chan
     // Another operator may neither change nor remove it; an administrator may remove it, not change it.
     const other = await createUser("Operator");
     const otherPage = await (await browser.newContext({ javaScriptEnabled, baseURL })).newPage();
-    await signIn(otherPage, other.username, other.password);
+    await signInDirect(otherPage, other.username, other.password);
     await otherPage.goto(`/annotations?from=${note!.Start - 60_000}&to=${note!.Start + 60_000}`);
     const theirs = otherPage.getByTestId("annotations-table").locator(`tr[data-annotation="${note!.ID}"]`);
     await expect(theirs).toBeVisible();

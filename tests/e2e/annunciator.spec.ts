@@ -1,4 +1,4 @@
-import { ADMIN_PASSWORD, expect, LOGGER, rpc, setGlobalSettings, signIn, test, token, unique } from "./fixtures";
+import { ADMIN_PASSWORD, expect, LOGGER, rpc, setGlobalSettings, signInDirect, test, token, unique } from "./fixtures";
 
 // Issue 26 §4: an opt-in audible annunciator on dashboards and wall displays — browser audio,
 // switched on per display, sounding only for the alarm priorities chosen in Global Settings,
@@ -18,7 +18,7 @@ test("chosen in Global Settings, switched on at the display, it sounds for those
   test.setTimeout(90_000);
   const rules: number[] = [];
   try {
-    await signIn(page, "admin", ADMIN_PASSWORD);
+    await signInDirect(page, "admin", ADMIN_PASSWORD);
     // Nothing chosen: no annunciator at all.
     await page.goto("/dashboard");
     await expect(page.getByTestId("live-state")).toBeVisible();

@@ -1,9 +1,9 @@
-import { ADMIN_PASSWORD, expect, rpc, signIn, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, expect, rpc, signInDirect, test, unique } from "./fixtures";
 
 test("the maintenance banner starts, can be dismissed, and stops", async ({ page }) => {
   const topic = unique("maint");
   const text = `Planned maintenance ${topic}`;
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await rpc("GI.system/MessagingAPI.PostMessage", { Sender: "Maintainer", Topic: topic, Type: "Error", Text: text, Args: ["Start"] });
   try {
     await page.goto("/versionInfo");
@@ -34,7 +34,7 @@ test("the maintenance banner starts, can be dismissed, and stops", async ({ page
 test("a dismissed maintenance text comes back in the next session until shown 3 times", async ({ page }) => {
   const topic = unique("maint");
   const text = `Maintenance window ${topic}`;
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await rpc("GI.system/MessagingAPI.PostMessage", { Sender: "Maintainer", Topic: topic, Type: "Warning", Text: text, Args: ["Start"] });
   try {
     const banner = page.getByTestId("maintenance-banner");

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { ADMIN_PASSWORD, createRole, createUser, expect, rpc, signIn, signInDirect, test } from "./fixtures";
+import { ADMIN_PASSWORD, createRole, createUser, expect, rpc, signInDirect, test } from "./fixtures";
 
 // Runs with JavaScript on and off against the embedded logger's simulated CAN bus. The scan
 // source and the DBC file are logger-wide state: each test sets what it needs first.
@@ -116,7 +116,7 @@ test("uploads a capture and a DBC file, decodes known values, adds a signal as a
 test("needs only a signed-in user", async ({ page }) => {
   const role = await createRole(["ViewDashboards"]);
   const user = await createUser(role.id);
-  await signIn(page, user.username, user.password);
+  await signInDirect(page, user.username, user.password);
   expect((await page.goto("/canscanner"))?.status()).toBe(200);
   await expect(page.getByTestId("can-scan")).toBeVisible();
   await page.context().clearCookies();

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, expect, rpc, signIn, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, expect, rpc, signInDirect, test, unique } from "./fixtures";
 import { recordMeasurement, variableIds } from "./history";
 
 // Readable charts (issue 15 §3), with and without JavaScript: thresholds, event markers, gaps,
@@ -30,7 +30,7 @@ async function chartDashboard(page: Page): Promise<{ id: string; mean: number; c
 }
 
 test("thresholds and measurement events are on the chart; quick ranges, zoom out and back are links", async ({ page, javaScriptEnabled }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   const measurement = await recordMeasurement("Chart marks ", 1500);
   const dash = await chartDashboard(page);
   // A relative range ends on its bucket grid (0.9 s for 15 min): wait until that end has passed the stop.
@@ -84,7 +84,7 @@ test("thresholds and measurement events are on the chart; quick ranges, zoom out
 
 test("gaps stay gaps: buckets before the recording starts are not drawn (30 days)", async ({ page, javaScriptEnabled }) => {
   test.skip(javaScriptEnabled !== false, "the server's SVG path is what shows the gap without JavaScript");
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   const dash = await chartDashboard(page);
   try {
     await page.goto(`/dashboard?id=${dash.id}&range=30d`);
@@ -100,7 +100,7 @@ test("gaps stay gaps: buckets before the recording starts are not drawn (30 days
 
 test("on a 390 px phone the dashboard's data comes first, the range form is folded", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   const dash = await chartDashboard(page);
   try {
     await page.goto(`/dashboard?id=${dash.id}`);
@@ -120,7 +120,7 @@ test("on a 390 px phone the dashboard's data comes first, the range form is fold
 
 test("the server chart's value axis has at least 4 labels at a nice step, none touching, and its unit (issue 28 §2)", async ({ page, javaScriptEnabled }) => {
   test.skip(javaScriptEnabled !== false, "without JavaScript the server's SVG is the chart (uPlot draws its axes on a canvas)");
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   const dash = await chartDashboard(page);
   try {
     for (const range of ["15m", "1h"]) {

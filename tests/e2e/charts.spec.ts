@@ -1,4 +1,4 @@
-import { ADMIN_PASSWORD, expect, rpc, signIn, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, expect, rpc, signInDirect, test, unique } from "./fixtures";
 import { variableIds } from "./history";
 
 // The interactive chart's read-out (issue 15 §3): hover and keyboard show every series' value
@@ -16,7 +16,7 @@ test("hover and keyboard read-out, and an alarm raised marked on the chart", asy
     await expect
       .poll(async () => (await rpc<{ Alarms: { ID: number; State: string }[] }>("AlarmAPI.GetAlarms", {})).Alarms.find((a) => a.ID === ruleId)?.State, { timeout: 15_000 })
       .toBe("ActiveUnacknowledged");
-    await signIn(page, "admin", ADMIN_PASSWORD);
+    await signInDirect(page, "admin", ADMIN_PASSWORD);
     // A fixed range that ends now, with the raised alarm in it: a relative one follows the live
     // values, so the bucket under a keyboard cursor would change its time while the test reads it.
     const to = Date.now();

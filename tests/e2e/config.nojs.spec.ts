@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, createRole, createUser, expect, rpc, signIn, signInDirect, test, token, unique } from "./fixtures";
+import { ADMIN_PASSWORD, createRole, createUser, expect, rpc, signInDirect, test, token, unique } from "./fixtures";
 
 // Simple Config with JavaScript on and off. The e2e logger is shared by every test: each test
 // puts the project config back as it found it (in `finally`, through the logger API).
@@ -158,7 +158,7 @@ test("a save lists every change old → new and applies nothing until it is conf
 test("without ManageProject the screen and its action answer 403", async ({ page }) => {
   const role = await createRole(["ViewDevices", "UseMetaData"]);
   const user = await createUser(role.id);
-  await signIn(page, user.username, user.password);
+  await signInDirect(page, user.username, user.password);
   const res = await page.goto("/config");
   expect(res?.status()).toBe(403);
   await expect(page.getByTestId("error-403")).toBeVisible();

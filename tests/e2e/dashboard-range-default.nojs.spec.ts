@@ -1,4 +1,4 @@
-import { ADMIN_PASSWORD, createDashboardInManager, expect, rpc, signIn, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, createDashboardInManager, expect, rpc, signInDirect, test, unique } from "./fixtures";
 
 // A dashboard's stored default range is chosen from the quick ranges (15 min … 30 d); a
 // dashboard stored with the older 5 min keeps it. Plain form posts: works without JavaScript.
@@ -8,7 +8,7 @@ async function dashboardByName(name: string) {
 }
 
 test("the default range offers every quick range, is stored and opens the dashboard with it", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   const name = unique("Ranges ");
   await createDashboardInManager(page, name);
   const { ID } = (await dashboardByName(name))!;

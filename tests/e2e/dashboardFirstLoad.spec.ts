@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, expect, signIn, signInDirect, test } from "./fixtures";
+import { ADMIN_PASSWORD, expect, signInDirect, test } from "./fixtures";
 
 // Issue 15's first-load budget: the dashboard hydrates without i18next and without its folded
 // custom-range form's code (date fields); the form's chunk comes when the fold is about to be
@@ -19,7 +19,7 @@ async function holdFormChunk(page: Page): Promise<() => void> {
 }
 
 test("the dashboard hydrates without i18next or the range form; the form loads on opening and keeps what was typed", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   const scripts: string[] = [];
   page.on("request", (r) => {
     if (r.resourceType() === "script") scripts.push(new URL(r.url()).pathname);
@@ -64,7 +64,7 @@ test("a quick range followed by the custom form: the form shows the new range, n
 
 test("typed into the server's copy after a quick range, before the form's code arrived: kept", async ({ page }) => {
   // A CI run under load met this: the chunk came after the user had typed, and the typing was lost.
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   const release = await holdFormChunk(page);
   await page.goto("/dashboard?range=1h");
   await page.getByRole("link", { name: "15 min" }).click();

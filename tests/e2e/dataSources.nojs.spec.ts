@@ -4,7 +4,7 @@ import { startModbusServer, type ModbusDevice } from "../support/devices/modbusS
 import { OPCUA_USER, startOpcuaServer, type OpcuaDevice } from "../support/devices/opcuaServer";
 import { startMosquitto, type Mosquitto } from "../support/mosquitto";
 import { expectAccessible } from "./axe";
-import { ADMIN_PASSWORD, createRole, createUser, expect, rpc, signIn, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, createRole, createUser, expect, rpc, signInDirect, test, unique } from "./fixtures";
 
 // Issue 16 end to end, in js and nojs: an admin adds an MQTT, a Modbus TCP and an OPC UA source
 // through /dataSources (OPC UA by browsing) against real device servers started here on spare
@@ -139,7 +139,7 @@ async function comeback(page: Page, source: Source, variable: string, device: { 
 
 test.describe("data sources", () => {
   test.beforeEach(async ({ page }) => {
-    await test.step("sign in", () => signIn(page, "admin", ADMIN_PASSWORD));
+    await test.step("sign in", () => signInDirect(page, "admin", ADMIN_PASSWORD));
   });
 
   test("MQTT: added on the screen, live values, history, an output published, outage and return", async ({ page }) => {
@@ -336,7 +336,7 @@ test.describe("data sources", () => {
 
 test("a user without ManageProject gets 403 on the screen and its actions, and sees the states on Project State", async ({ page, baseURL }) => {
   const viewer = await createUser((await createRole(["ViewDevices", "ViewDashboards"])).id);
-  await signIn(page, viewer.username, viewer.password);
+  await signInDirect(page, viewer.username, viewer.password);
   const get = await page.goto("/dataSources");
   expect(get?.status()).toBe(403);
   await expect(page.getByTestId("error-403")).toBeVisible();

@@ -1,11 +1,11 @@
 import { readFile } from "node:fs/promises";
-import { createRole, createUser, expect, rpc, signIn, signInDirect, test } from "./fixtures";
+import { createRole, createUser, expect, rpc, signInDirect, test } from "./fixtures";
 import { recordMeasurement, variableIds } from "./history";
 
 test("export a measurement as CSV: header, separators, row count and the user's time zone", async ({ page }) => {
   const role = await createRole(["UseExport", "UseMetaData"]);
   const user = await createUser(role.id); // Europe/Rome
-  await signIn(page, user.username, user.password);
+  await signInDirect(page, user.username, user.password);
   const m = await recordMeasurement("Export ", 1000, [{ Key: "Operator", Value: "Anna, \"the boss\"" }]);
   const oilId = (await variableIds())["Oil temperature"]!;
   const { Devices } = await rpc<{ Devices: { ID: string; Name: string; Modules: { Variables: string[] }[] }[] }>("DeviceAPI.GetDevices", {});

@@ -1,9 +1,9 @@
 import { readFile } from "node:fs/promises";
-import { ADMIN_PASSWORD, expect, signIn, test } from "./fixtures";
+import { ADMIN_PASSWORD, expect, signInDirect, test } from "./fixtures";
 import { variableIds } from "./history";
 
 test("with JavaScript the export shows its progress, resamples and can be cancelled", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   const ids = await variableIds();
   await page.goto(`/export?v=${ids["Oil temperature"]}&span=preset&range=5m&mode=resampled&interval=1&aggregate=last&time=epoch`);
   const form = page.getByTestId("export-form");

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, createRole, createUser, expect, signIn, signInDirect, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, createRole, createUser, expect, signInDirect, test, unique } from "./fixtures";
 
 // Runs with JavaScript (XHR upload with progress, dialog confirmation) and without (plain
 // multipart form, confirmation page): the same clicks work in both.
@@ -101,12 +101,12 @@ test("uploaded names are sanitised and paths leaving the root are refused", asyn
 test("needs UseFilebrowser", async ({ page }) => {
   const role = await createRole(["ViewDashboards"]);
   const user = await createUser(role.id);
-  await signIn(page, user.username, user.password);
+  await signInDirect(page, user.username, user.password);
   const res = await page.goto("/fileBrowser");
   expect(res?.status()).toBe(403);
   const allowed = await createRole(["UseFilebrowser"]);
   const other = await createUser(allowed.id);
   await page.context().clearCookies();
-  await signIn(page, other.username, other.password);
+  await signInDirect(page, other.username, other.password);
   expect((await page.goto("/fileBrowser"))?.status()).toBe(200);
 });

@@ -1,4 +1,4 @@
-import { createRole, createUser, expect, signIn, test } from "./fixtures";
+import { createRole, createUser, expect, signInDirect, test } from "./fixtures";
 import { PERMISSIONS } from "../../app/features";
 import type { Page } from "@playwright/test";
 
@@ -8,10 +8,10 @@ import type { Page } from "@playwright/test";
 
 async function asUserIn(page: Page, language: "en" | "it") {
   const user = await createUser((await createRole([...PERMISSIONS])).id);
-  await signIn(page, user.username, user.password);
+  await signInDirect(page, user.username, user.password);
   await page.request.post("/settings", {
     form: { intent: "preferences", language, theme: "light", layout: "horizontal-minimal", layoutType: "full-width", sidebarWidth: "304", zoneMode: "name", timezone: "Europe/Rome", email: "" },
-    headers: { Origin: new URL(page.url()).origin },
+    headers: { Origin: new URL(test.info().project.use.baseURL!).origin },
   });
 }
 

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, expect, roleId, rpc, signIn, signInDirect, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, expect, roleId, rpc, signInDirect, test, unique } from "./fixtures";
 import { variableIds } from "./history";
 
 // Issue 15 §1: frozen data never looks live. Acquisition is really stopped on the shared e2e
@@ -43,7 +43,7 @@ test("values that stop updating turn stale with their age and greyed, and live a
   const id = await freshnessDashboard();
   const oil = (await variableIds())["Oil temperature"]!;
   try {
-    await signIn(page, "admin", ADMIN_PASSWORD);
+    await signInDirect(page, "admin", ADMIN_PASSWORD);
     const url = `/dashboard?id=${id}`;
     await page.goto(url);
     // Rendered by the server too: without JavaScript the badge is there, saying live.

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, createUser, expect, setGlobalSettings, signIn, signInDirect, test, token } from "./fixtures";
+import { ADMIN_PASSWORD, createUser, expect, setGlobalSettings, signInDirect, test, token } from "./fixtures";
 import { startConsole, startLogger } from "./stack";
 
 // The request gate and its neighbours, with JavaScript (project js) and without (nojs): another
@@ -25,7 +25,7 @@ async function stillSignedIn(page: Page, username: string) {
 
 test("forms on another site cannot post to the console, not even to routes without a page", async ({ page }) => {
   const user = await createUser("Operator");
-  await signIn(page, user.username, user.password);
+  await signInDirect(page, user.username, user.password);
   const forms: [string, string][] = [
     ["/logout", ""],
     ["/fileBrowser/upload", `<input name="path" value=""><input name="file" value="x">`],
@@ -54,7 +54,7 @@ test("the refusal page speaks the visitor's language", async ({ page }) => {
 
 test("GET /logout asks instead of signing out; its button signs out", async ({ page }) => {
   const user = await createUser("Operator");
-  await signIn(page, user.username, user.password);
+  await signInDirect(page, user.username, user.password);
   const res = await page.goto("/logout");
   expect(res?.status()).toBe(200);
   await expect(page.getByRole("heading", { name: "Sign out" })).toBeVisible();
@@ -84,7 +84,7 @@ test("an access token in the hash of another site's link is not taken", async ({
 });
 
 test("pages carry a CSP with a nonce; everything says nosniff", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   const res = await page.goto("/dashboard");
   const csp = res!.headers()["content-security-policy"]!;
   expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
@@ -98,7 +98,7 @@ test("pages carry a CSP with a nonce; everything says nosniff", async ({ page })
 });
 
 test("odd requests are 4xx, not 500", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   const me = { Origin: base };
   expect((await page.request.fetch("/settings", { method: "PUT", headers: me })).status()).toBe(405);
   expect((await page.request.fetch("/settings", { method: "DELETE", headers: me })).status()).toBe(405);

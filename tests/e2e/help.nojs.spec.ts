@@ -1,4 +1,4 @@
-import { ADMIN_PASSWORD, createRole, createUser, expect, signIn, signInDirect, test } from "./fixtures";
+import { ADMIN_PASSWORD, createRole, createUser, expect, signInDirect, test } from "./fixtures";
 
 // Issue 15 §9: Help is an in-app screen for operators' tasks, inside the shell, translated.
 test("Help is an in-app page for operators, reached from the menu, in English and Italian", async ({ page }) => {
@@ -21,10 +21,10 @@ test("Help is an in-app page for operators, reached from the menu, in English an
   // Italian for a user of its own (the language is saved with the user).
   const user = await createUser((await createRole([])).id);
   await page.context().clearCookies();
-  await signIn(page, user.username, user.password);
+  await signInDirect(page, user.username, user.password);
   await page.request.post("/settings", {
     form: { intent: "preferences", language: "it", theme: "light", layout: "horizontal-minimal", layoutType: "full-width", sidebarWidth: "304", zoneMode: "browser" },
-    headers: { Origin: new URL(page.url()).origin },
+    headers: { Origin: new URL(test.info().project.use.baseURL!).origin },
   });
   await page.goto("/help");
   await expect(page.getByRole("heading", { level: 1, name: "Aiuto" })).toBeVisible();

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { ADMIN_PASSWORD, createRole, createUser, expect, setGlobalSettings, signIn, signInDirect, test } from "./fixtures";
+import { ADMIN_PASSWORD, createRole, createUser, expect, setGlobalSettings, signInDirect, test } from "./fixtures";
 
 // Runs with JavaScript on and off. The Jupyter address is global state: put back in `finally`.
 // No Debian package of a notebook server is installed here, so a stand-in HTTP server plays it.
@@ -54,6 +54,6 @@ test("says so when no address is configured or it does not answer, embeds it whe
 test("needs UseJupyterLab", async ({ page }) => {
   const role = await createRole(["ViewDashboards"]);
   const user = await createUser(role.id);
-  await signIn(page, user.username, user.password);
+  await signInDirect(page, user.username, user.password);
   expect((await page.goto("/jupyterlab"))?.status()).toBe(403);
 });

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, expect, rpc, signIn, signInDirect, test, token, unique, LOGGER } from "./fixtures";
+import { ADMIN_PASSWORD, expect, LOGGER, rpc, signInDirect, test, token, unique } from "./fixtures";
 
 // Issue 28 §B1: TV mode. On the kiosk every text scales with the screen — none under 24 px at
 // 1080p, 48 px at 4K — and nothing overprints, is cut off or crowds at 1366×768, 1920×1080 and
@@ -190,7 +190,7 @@ test.describe("without JavaScript", () => {
   test("every kiosk text scales with the screen and none overprints or is cut off, at 1366×768, 1080p and 4K", async ({ page }) => {
     test.setTimeout(90_000);
     const ids = await demoIds();
-    await signIn(page, "admin", ADMIN_PASSWORD);
+    await signInDirect(page, "admin", ADMIN_PASSWORD);
     await withAlarm(async () => {
       for (const [size, id] of SIZES.flatMap((size) => ids.map((id) => [size, id] as const))) {
         await page.setViewportSize({ width: size.width, height: size.height });

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, expect, rpc, signIn, signInDirect, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, expect, rpc, signInDirect, test, unique } from "./fixtures";
 
 // Issue 15 §9 / spec §4, §9: the eight layouts, the layout types and the sidebar widths are
 // offered in User Settings (a plain form) and each draws a distinct, sensible shell.
@@ -41,7 +41,7 @@ test("User Settings offers the eight layouts, three layout types and three sideb
 
 test("vertical layouts draw a sidebar of the chosen width; the Dashboard menu stays inside it", async ({ page }) => {
   await page.setViewportSize({ width: 1400, height: 900 });
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   const name = unique("A dashboard with a rather long title ");
   await rpc("WebUIAPI.SaveDashboard", { Dashboard: { Name: name, Content: { Widgets: [] } } });
   for (const [layout, width] of [["vertical-default", 280], ["vertical-minimal", 330], ["vertical-modern-sidebar", 304]] as const) {
@@ -68,7 +68,7 @@ test("vertical layouts draw a sidebar of the chosen width; the Dashboard menu st
 
 test("vertical-minimal-no-header has no top bar on a wide screen and a bar with the drawer on a phone", async ({ page }) => {
   await page.setViewportSize({ width: 1400, height: 900 });
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await choose(page, { layout: "vertical-minimal-no-header" });
   const header = await box(page, "header");
   const sidebar = (await page.getByTestId("sidebar").boundingBox())!;
@@ -85,7 +85,7 @@ test("vertical-minimal-no-header has no top bar on a wide screen and a bar with 
 
 test("horizontal layouts: menu in the header, on a bar under it, dark, or as a top menu", async ({ page }) => {
   await page.setViewportSize({ width: 1400, height: 900 });
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   const menu = page.getByRole("navigation", { name: "Main menu" });
   for (const layout of ["horizontal-minimal", "horizontal-top-menu", "horizontal-default", "horizontal-dark"]) {
     await choose(page, { layout });
@@ -102,7 +102,7 @@ test("horizontal layouts: menu in the header, on a bar under it, dark, or as a t
 });
 
 test("boxed and framed layout types", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.setViewportSize({ width: 1600, height: 900 });
   await choose(page, { layout: "horizontal-minimal", type: "boxed" });
   const shell = () => page.locator("[data-layout]").boundingBox();

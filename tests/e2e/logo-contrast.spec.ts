@@ -1,5 +1,5 @@
 import { userWithTheme } from "./axe";
-import { expect, roleId, signIn, test } from "./fixtures";
+import { expect, roleId, signInDirect, test } from "./fixtures";
 
 // Issue 28 §4: the default logo's wordmark is readable in every theme — on a dark header (the
 // dark theme, and the semi-dark theme's dark chrome) the light-wordmark twin shows.
@@ -11,7 +11,8 @@ for (const [theme, shown] of [
 ] as const) {
   test(`the header shows ${shown} in the ${theme} theme`, async ({ page }) => {
     const { username, password } = await userWithTheme(await roleId("Viewer"), theme);
-    await signIn(page, username, password);
+    await signInDirect(page, username, password);
+    await page.goto("/");
     const home = page.locator("header").getByRole("link", { name: "Home" });
     const visible = home.locator("img:visible");
     await expect(visible).toHaveCount(1);

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { ADMIN_PASSWORD, createRole, createUser, expect, LOGGER, rpc, setGlobalSettings, signIn, signInDirect, signOut, test, token, unique } from "./fixtures";
+import { ADMIN_PASSWORD, createRole, createUser, expect, LOGGER, rpc, setGlobalSettings, signInDirect, signOut, test, token, unique } from "./fixtures";
 
 // Runs with JavaScript on (Leaflet) and off (the server's SVG map). Device locations and the
 // tile server are global state: each test puts them back in `finally`.
@@ -186,12 +186,12 @@ test("a device with an active alarm is shown in the alarm colour", async ({ page
 test("needs ViewCockpit", async ({ page }) => {
   const role = await createRole(["ViewDevices"]);
   const user = await createUser(role.id);
-  await signIn(page, user.username, user.password);
+  await signInDirect(page, user.username, user.password);
   expect((await page.goto("/cockpit"))?.status()).toBe(403);
   const allowed = await createRole(["ViewCockpit"]);
   const viewer = await createUser(allowed.id);
   await signOut(page);
-  await signIn(page, viewer.username, viewer.password);
+  await signInDirect(page, viewer.username, viewer.password);
   expect((await page.goto("/cockpit"))?.status()).toBe(200);
   await expect(page.getByTestId("map-devices").locator("tbody tr")).toHaveCount((await devices()).length);
 });

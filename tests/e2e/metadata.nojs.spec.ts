@@ -1,8 +1,8 @@
-import { ADMIN_PASSWORD, expect, LOGGER, rpc, signIn, test, token, unique } from "./fixtures";
+import { ADMIN_PASSWORD, expect, LOGGER, rpc, signInDirect, test, token, unique } from "./fixtures";
 import { recordMeasurement } from "./history";
 
 test("edit a device's metadata as a form, with keys suggested from existing ones", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   const { Devices } = await rpc<{ Devices: { ID: string; Name: string }[] }>("DeviceAPI.GetDevices", {});
   const device = Devices[0]!;
   const key = unique("Cell");
@@ -28,7 +28,7 @@ test("edit a device's metadata as a form, with keys suggested from existing ones
 });
 
 test("metadata form errors: next to the field, the logger's refusal above, what was typed kept", async ({ page, javaScriptEnabled }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   const m = await recordMeasurement("Gone ", 300);
   await page.goto(`/metadata?type=measurement&id=${m.ID}`);
   const form = page.getByTestId("metadata-form");

@@ -1,4 +1,4 @@
-import { ADMIN_PASSWORD, createRole, createUser, expect, LOGGER, signIn, signOut, test, token } from "./fixtures";
+import { ADMIN_PASSWORD, createRole, createUser, expect, LOGGER, signInDirect, signOut, test, token } from "./fixtures";
 
 // Permission matrix: each admin screen refuses GET and POST without its permission (403), and
 // the logger refuses the underlying call too — hiding a menu entry is not security.
@@ -13,7 +13,7 @@ for (const row of MATRIX) {
     const others = MATRIX.map((r) => r.permission).filter((p) => p !== row.permission);
     const role = await createRole(others);
     const user = await createUser(role.id);
-    await signIn(page, user.username, user.password);
+    await signInDirect(page, user.username, user.password);
 
     const get = await page.goto(row.path);
     expect(get?.status()).toBe(403);
@@ -32,7 +32,7 @@ for (const row of MATRIX) {
     // With the permission the same screen opens.
     const allowed = await createUser((await createRole([row.permission])).id);
     await signOut(page);
-    await signIn(page, allowed.username, allowed.password);
+    await signInDirect(page, allowed.username, allowed.password);
     expect((await page.goto(row.path))?.status()).toBe(200);
   });
 }
@@ -49,12 +49,12 @@ test("a dashboard's chart buckets (/dashboard/series) need ViewDashboards and a 
   const url = `/dashboard/series?id=${id}&from=${now - 3_600_000}&to=${now}`;
 
   const none = await createUser((await createRole(["ViewDevices"])).id);
-  await signIn(page, none.username, none.password);
+  await signInDirect(page, none.username, none.password);
   expect((await page.request.get(url)).status()).toBe(403);
 
   await signOut(page);
   const viewer = await createUser((await createRole(["ViewDashboards"])).id);
-  await signIn(page, viewer.username, viewer.password);
+  await signInDirect(page, viewer.username, viewer.password);
   const ok = await page.request.get(url);
   expect(ok.status()).toBe(200);
   const body = (await ok.json()) as { from: number; to: number; widgets: Record<string, { size?: number; values?: unknown[] }> };

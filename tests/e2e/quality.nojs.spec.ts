@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, expect, rpc, signIn, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, expect, rpc, signInDirect, test, unique } from "./fixtures";
 import { variableIds } from "./history";
 
 // Issue 26 §3, with and without JavaScript: one value-quality model on every live screen. With
@@ -34,7 +34,7 @@ test("stopped acquisition: every screen keeps the last readings, greyed, says St
   });
   const badge = page.getByTestId("live-state");
   try {
-    await signIn(page, "admin", ADMIN_PASSWORD);
+    await signInDirect(page, "admin", ADMIN_PASSWORD);
     const dashboard = `/dashboard?id=${ID}`;
     await page.goto(dashboard);
     await expect(badge).toHaveAttribute("data-state", "live");

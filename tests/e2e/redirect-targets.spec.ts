@@ -1,4 +1,4 @@
-import { ADMIN_PASSWORD, expect, signIn, test } from "./fixtures";
+import { ADMIN_PASSWORD, expect, signInDirect, test } from "./fixtures";
 
 // Issue 14 §3 through the routes themselves: every route that redirects to a target the client
 // names (sign-in's redirect_uri, the banner's and the alarm acknowledgement's redirectTo) must
@@ -48,7 +48,7 @@ test("sign-in's redirect_uri never leads off the console", async ({ page }) => {
 });
 
 test("the banner's dismiss route and the alarm acknowledgement keep their return path on the console", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   for (const target of OFF_SITE) {
     const dismissed = await page.request.post("/banner/dismiss", { form: { text: "maintenance", redirectTo: target }, headers: me, maxRedirects: 0 });
     expect(dismissed.status(), target).toBe(302);

@@ -1,8 +1,8 @@
-import { ADMIN_PASSWORD, expect, setGlobalSettings, signIn, test } from "./fixtures";
+import { ADMIN_PASSWORD, expect, setGlobalSettings, signInDirect, test } from "./fixtures";
 
 test.describe("redirect rules", () => {
   test.beforeEach(async ({ page }) => {
-    await signIn(page, "admin", ADMIN_PASSWORD);
+    await signInDirect(page, "admin", ADMIN_PASSWORD);
   });
 
   test("/defaultDashboard goes to /dashboard", async ({ page }) => {

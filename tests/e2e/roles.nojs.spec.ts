@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, createRole, createUser, expect, roleId, rpc, signIn, signInDirect, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, createRole, createUser, expect, roleId, rpc, signInDirect, test, unique } from "./fixtures";
 
 // Runs with JavaScript on (project js) and off (project nojs): every step is a plain click on
 // a link or button, which the enhanced and the HTML-only page both answer.
@@ -163,7 +163,7 @@ test("the table sorts through the query string", async ({ page }) => {
 test("without ManageRoles the screen and its action answer 403", async ({ page, baseURL }) => {
   const role = await createRole([]);
   const user = await createUser("Operator");
-  await signIn(page, user.username, user.password);
+  await signInDirect(page, user.username, user.password);
   const view = await page.goto("/roleManagement");
   expect(view?.status()).toBe(403);
   const post = await page.request.post("/roleManagement", {

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expectAccessible } from "./axe";
-import { ADMIN_PASSWORD, createUser, expect, rpc, signIn, signInDirect, test } from "./fixtures";
+import { ADMIN_PASSWORD, createUser, expect, rpc, signInDirect, test } from "./fixtures";
 
 // Issue 15 §2 and §1, with JavaScript (a dialog) and without (a confirmation panel rendered by
 // the first post): starting/stopping the project and writing outputs ask first, showing what
@@ -133,7 +133,7 @@ test("a number is refused outside its output's range, and the refusal names the 
 
 test("a write without the permission is refused (403) also at the confirmation step", async ({ page, baseURL }) => {
   const viewer = await createUser("Viewer");
-  await signIn(page, viewer.username, viewer.password);
+  await signInDirect(page, viewer.username, viewer.password);
   const posts: Record<string, string>[] = [{ intent: "projectStop" }, { intent: "projectStop", confirm: "yes" }];
   for (const form of posts) {
     const res = await page.request.post("/devices", { form, headers: { Origin: baseURL! }, maxRedirects: 0 });
@@ -146,7 +146,7 @@ test("a write without the permission is refused (403) also at the confirmation s
 
 test("values that stop updating are shown stale with their age, from the server's timestamps", async ({ page }) => {
   test.setTimeout(60_000);
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   const oil = page.getByTestId("variables-table").locator('tr[data-variable="Oil temperature"]');
   await page.goto("/variableOverview?q=Oil%20temperature");
   await expect(oil).toHaveAttribute("data-freshness", "live");

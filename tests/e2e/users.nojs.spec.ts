@@ -16,7 +16,7 @@ async function confirmRemove(page: Page, username: string) {
 test("an administrator adds a user with a new role, who then sees exactly the permitted menu", async ({ page, browser }) => {
   const role = await createRole(["ViewDevices", "ViewDashboards"]);
   const username = unique("op");
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await openAdd(page);
   await page.getByLabel("Username", { exact: true }).fill(username);
   await page.getByLabel("E-mail").fill(`${username}@plant.example`);
@@ -79,7 +79,7 @@ test("editing keeps what was typed on errors and detects concurrent changes", as
 });
 
 test("password rules, reset and removal with confirmation", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   const username = unique("pw");
   await openAdd(page);
   await page.getByLabel("Username", { exact: true }).fill(username);
@@ -135,7 +135,7 @@ test("every administrative change is in the audit trail, without passwords", asy
 });
 
 test("an administrator cannot demote the last Administrator, not even themselves", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   const { Users } = await rpc<{ Users: { ID: number; Username: string; Role: number }[] }>("GI.system/UserManagementAPI.GetUsers", {});
   const me = Users.find((u) => u.Username === "admin")!;
   // The premise: other tests must not leave a second Administrator (then demoting would be allowed

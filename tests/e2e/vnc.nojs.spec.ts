@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, createRole, createUser, expect, rpc, signIn, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, createRole, createUser, expect, rpc, signInDirect, test, unique } from "./fixtures";
 
 // Runs with JavaScript on and off: the target administration is plain HTML forms; the viewer
 // itself needs JavaScript and says so without it. Targets are global state: removed at the end.
@@ -13,7 +13,7 @@ async function targetId(name: string): Promise<number | undefined> {
 
 test("an administrator adds, edits and removes VNC targets; bad input keeps what was typed", async ({ page }) => {
   const name = unique("plc");
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   try {
     await page.goto("/vncview");
     await page.getByRole("link", { name: "Add target" }).click();
@@ -85,7 +85,7 @@ test("other users see the targets but cannot change them", async ({ page, baseUR
   try {
     const role = await createRole(["ViewDashboards"]);
     const user = await createUser(role.id);
-    await signIn(page, user.username, user.password);
+    await signInDirect(page, user.username, user.password);
     expect((await page.goto("/vncview?add"))?.status()).toBe(200);
     await expect(rowOf(page, name)).toBeVisible();
     await expect(page.getByRole("link", { name: "Add target" })).toHaveCount(0);

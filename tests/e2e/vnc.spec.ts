@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import WebSocket from "ws";
-import { ADMIN_PASSWORD, createRole, createUser, expect, rpc, signIn, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, createRole, createUser, expect, rpc, signInDirect, test, unique } from "./fixtures";
 import { VNC_PASSWORD, VncServer } from "./vncServer";
 
 // A real VNC server (Xvfb + x11vnc) seen through the console's WebSocket proxy in noVNC.
@@ -52,7 +52,7 @@ function probe(path: string, cookie?: string, origin?: string): Promise<string> 
 
 test("shows the remote screen, follows it live, and reconnects after a loss", async ({ page }) => {
   test.setTimeout(60_000);
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   const name = unique("xvfb");
   const id = await addTarget(page, name, vnc.port, VNC_PASSWORD);
   try {
@@ -92,7 +92,7 @@ test("shows the remote screen, follows it live, and reconnects after a loss", as
 });
 
 test("the proxy refuses unknown targets, callers without a session and other origins", async ({ page }) => {
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   const name = unique("xvfb");
   const id = await addTarget(page, name, vnc.port, VNC_PASSWORD);
   try {
@@ -109,7 +109,7 @@ test("the proxy refuses unknown targets, callers without a session and other ori
     const user = await createUser(role.id);
     const other = await page.context().browser()!.newContext();
     const otherPage = await other.newPage();
-    await signIn(otherPage, user.username, user.password);
+    await signInDirect(otherPage, user.username, user.password);
     const userCookie = (await other.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
     expect(await probe(`/vncview/ws?target=${id}`, userCookie)).toBe("open RFB 003.008");
     // …but not configure targets.

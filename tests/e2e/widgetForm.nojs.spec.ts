@@ -1,4 +1,4 @@
-import { ADMIN_PASSWORD, createDashboardInManager, expect, LOGGER, rpc, signIn, test, token, unique } from "./fixtures";
+import { ADMIN_PASSWORD, createDashboardInManager, expect, LOGGER, rpc, signInDirect, test, token, unique } from "./fixtures";
 
 // The widget form's threshold rows and the titles widgets take from their variables, with and without JavaScript.
 
@@ -15,7 +15,7 @@ const stored = async (id: string) => (await rpc<{ Dashboard: Stored }>("WebUIAPI
 test("thresholds are rows of value and colour; an untitled widget is titled from its variables", async ({ page }) => {
   const noJs = test.info().project.name === "nojs";
   const name = unique("Widget rows ");
-  await signIn(page, "admin", ADMIN_PASSWORD);
+  await signInDirect(page, "admin", ADMIN_PASSWORD);
   await createDashboardInManager(page, name);
   const id = (await byName(name))!.ID;
   try {

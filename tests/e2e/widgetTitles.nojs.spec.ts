@@ -1,4 +1,4 @@
-import { ADMIN_PASSWORD, expect, rpc, signIn, signInDirect, test, unique } from "./fixtures";
+import { ADMIN_PASSWORD, expect, rpc, signInDirect, test, unique } from "./fixtures";
 
 // Issue 15 §8, with and without JavaScript: the widget form's variable pickers group by the
 // devices' names (not "Device <id>"), and an untitled text widget shows no title repeating its text.
@@ -22,7 +22,7 @@ test("the widget form's pickers group the variables by their device's name", asy
   expect(devices.length).toBeGreaterThan(1);
   const id = await dashboardWith([]);
   try {
-    await signIn(page, "admin", ADMIN_PASSWORD);
+    await signInDirect(page, "admin", ADMIN_PASSWORD);
     // A chart takes several variables: the shared picker, one group per device.
     await page.goto(`/dashboardManager?edit=${id}&widget=new&type=chart`);
     const picker = page.getByTestId("widget-form").getByTestId("variable-picker");
