@@ -141,7 +141,7 @@ async function saveStylingForm(args: Route.ActionArgs, formData: FormData) {
   try {
     if (v.logo) {
       const bytes = new Uint8Array(await v.logo.arrayBuffer());
-      const check = checkLogo(bytes);
+      const check = await checkLogo(bytes);
       if (!check.ok) return refuse(submission.reply({ fieldErrors: { logo: [check.error] } }));
       logo = await uploadLogo(logger, check.bytes, check.kind);
     }

@@ -19,19 +19,19 @@ describe("SVG logos (DOMPurify)", () => {
     ["CSS loading from elsewhere", `<svg ${NS}><rect width="1" height="1" style="fill:url(https://evil.example/x)"/></svg>`],
     ["a style sheet import", `<svg ${NS}><style>@import url(https://evil.example/x.css);</style></svg>`],
     ["an animation setting href", `<svg ${NS}><a><set attributeName="href" to="javascript:alert(1)"/><rect width="1" height="1"/></a></svg>`],
-  ])("refuses %s", (_what, svg) => {
-    expect(sanitizeSvg(svg)).toBe("unsafe");
-    expect(checkLogo(bytes(svg))).toEqual({ ok: false, error: "globalSettings.errors.svgUnsafe" });
+  ])("refuses %s", async (_what, svg) => {
+    expect(await sanitizeSvg(svg)).toBe("unsafe");
+    expect(await checkLogo(bytes(svg))).toEqual({ ok: false, error: "globalSettings.errors.svgUnsafe" });
   });
 
-  it("never expands entity declarations (they could expand into anything)", () => {
+  it("never expands entity declarations (they could expand into anything)", async () => {
     const svg = `<!DOCTYPE svg [<!ENTITY x "&#60;script&#62;alert(1)&#60;/script&#62;">]><svg ${NS}><text>&x;</text></svg>`;
-    const check = checkLogo(bytes(svg));
+    const check = await checkLogo(bytes(svg));
     const clean = check.ok ? new TextDecoder().decode(check.bytes) : "";
     expect(clean).not.toMatch(/<script|ENTITY/i);
   });
 
-  it("keeps a plain logo, with prolog, editor metadata, local references and embedded images", () => {
+  it("keeps a plain logo, with prolog, editor metadata, local references and embedded images", async () => {
     const svg = `<?xml version="1.0" encoding="UTF-8"?>
 <!-- Created with an editor -->
 <!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">
@@ -42,7 +42,7 @@ describe("SVG logos (DOMPurify)", () => {
   <image href="data:image/png;base64,iVBORw0KGgo=" width="10" height="10"/>
   <text x="10" y="40">Loggia&#160;&amp; co</text>
 </svg>`;
-    const check = checkLogo(bytes(svg));
+    const check = await checkLogo(bytes(svg));
     expect(check.ok).toBe(true);
     const clean = new TextDecoder().decode((check as { bytes: Uint8Array }).bytes);
     expect(clean).toMatch(/^<svg /);
@@ -57,9 +57,9 @@ describe("SVG logos (DOMPurify)", () => {
     expect(clean).toContain(`xmlns="http://www.w3.org/2000/svg"`);
   });
 
-  it("still tells PNG and JPEG by their signatures and refuses the rest", () => {
-    expect(checkLogo(Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1]))).toMatchObject({ ok: true, kind: { ext: "png" } });
-    expect(checkLogo(Uint8Array.from([0xff, 0xd8, 0xff, 0]))).toMatchObject({ ok: true, kind: { ext: "jpg" } });
-    expect(checkLogo(bytes("<html><svg/></html>"))).toEqual({ ok: false, error: "globalSettings.errors.logoType" });
+  it("still tells PNG and JPEG by their signatures and refuses the rest", async () => {
+    expect(await checkLogo(Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1]))).toMatchObject({ ok: true, kind: { ext: "png" } });
+    expect(await checkLogo(Uint8Array.from([0xff, 0xd8, 0xff, 0]))).toMatchObject({ ok: true, kind: { ext: "jpg" } });
+    expect(await checkLogo(bytes("<html><svg/></html>"))).toEqual({ ok: false, error: "globalSettings.errors.logoType" });
   });
 });
