@@ -38,7 +38,7 @@ const SQLITE: Project[] = [
 // starts a stack of its own and runs only here).
 const spec = (...names: string[]) => names.map((n) => new RegExp(`/${n.replace(/\./g, "\\.")}\\.spec\\.ts$`));
 const PG_SUBSET: Record<string, RegExp[]> = {
-  // Signing in with JavaScript is what every js spec's first step does.
+  // Signing in with JavaScript: dashboards.spec's first test signs in through the form.
   js: spec("dashboards", "live", "analytics", "pg-outage"),
   nojs: spec("signin", "users.nojs", "export.nojs", "alarming.nojs"),
   kiosk: spec("kiosk"),
