@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import { treeSeconds } from "../scripts/cpuTime.ts";
 import { CHROMIUM_LAUNCH } from "../tests/e2e/chromium.ts";
 import { ownStack } from "../tests/e2e/stack.ts";
-import { machineLine } from "./machine.ts";
+import { machineLine, median } from "./machine.ts";
 
 const { values } = parseArgs({ options: { a: { type: "string", default: "" }, b: { type: "string", default: "" }, paths: { type: "string", default: "/dashboard,/signin" }, rounds: { type: "string", default: "8" }, nojs: { type: "boolean", default: false } } });
 const PASSWORD = "bench-Admin-pass-1";
@@ -57,7 +57,6 @@ try {
   for (const b of browsers) await b.server.close().catch(() => {});
   await stack.stop();
 }
-const median = (xs: number[]) => xs.toSorted((x, y) => x - y)[xs.length >> 1]!;
 const [A, B] = browsers as [(typeof browsers)[0], (typeof browsers)[0]];
 for (const [name, b] of [["A", A], ["B", B]] as const) {
   console.log(`${name} [${b.flags || "as the tests launch it"}]: ${median(b.perLoad).toFixed(3)} CPU-s a load (median of ${b.perLoad.length}; ${b.perLoad.map((x) => x.toFixed(2)).join(" ")})`);

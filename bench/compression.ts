@@ -23,7 +23,7 @@ import { PgSeries } from "../logger/store/series/pg.ts";
 import { planQuery, trackColumns } from "../logger/store/series/query.ts";
 import { SeriesStore } from "../logger/store/series/store.ts";
 import { startPostgres } from "../tests/support/postgres.ts";
-import { machineLine } from "./machine.ts";
+import { machineLine, median } from "./machine.ts";
 
 const short = process.argv.includes("--short");
 const INGEST = { vars: 256, rateHz: 10_000, seconds: 10, batch: 1000, flushEvery: 5, rounds: 3 };
@@ -51,7 +51,6 @@ const QUERY_ROUNDS = 7;
 const PG_PORT = 55458;
 const ZSTD_BLOCKS = short ? 64 : 256;
 const say = (line: string) => process.stdout.write(`${line}\n`);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const cpuSec = (c: NodeJS.CpuUsage) => (c.user + c.system) / 1e6;
 const f = (n: number, d = 2) => n.toFixed(d);
 

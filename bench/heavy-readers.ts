@@ -16,7 +16,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { LOGGER_NODE_FLAGS, loggerEnv } from "../logger/flags.ts";
-import { machineLine } from "./machine.ts";
+import { machineLine, median } from "./machine.ts";
 import { Jar, startConsole } from "./stack.ts";
 import { saveBenchDashboard } from "./benchDashboard.ts";
 
@@ -326,7 +326,6 @@ async function main() {
     const [slowPeak, ...slow] = (await phase(SLOW_S, (stop) => [peakRss(logger.child.pid!, stop), ...viewers.slice(4, 9).map((t) => heavy(logger.url, t, body, stop, 1024))])) as [number, ...{ status: number; bytes: number }[]];
     const slowAfter = await settledRss(logger.child.pid!, slowStart + 20 * MB, 30_000);
 
-    const median = (xs: number[]) => xs.toSorted((x, y) => x - y)[Math.floor(xs.length / 2)]!;
     const all = (rs: { pings: number[]; pages: number[] }[], k: "pings" | "pages") => rs.flatMap((r) => r[k]);
     const each = (rs: { pings: number[]; pages: number[] }[], k: "pings" | "pages", p: number) => rs.map((r) => pct(r[k], p).toFixed(1)).join(", ");
     const qP99 = median(quiet.map((r) => pct(r.pings, 99)));

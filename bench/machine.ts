@@ -12,6 +12,9 @@ export function cpuModel(): string {
   }
 }
 
+/** The middle of the rounds (the upper one of an even count): what every benchmark reports. */
+export const median = (xs: readonly number[]): number => xs.toSorted((a, b) => a - b)[xs.length >> 1]!;
+
 export const machineLine = () => `CPU: ${cpuModel()}; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")} (1, 5, 15 min)`;
 
 /** Resident set of a process in MB (Linux); null elsewhere. */

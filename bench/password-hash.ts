@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { loggerEnv } from "../logger/flags.ts";
-import { machineLine } from "./machine.ts";
+import { machineLine, median } from "./machine.ts";
 
 const { values } = parseArgs({ options: { rounds: { type: "string", default: "5" }, hashes: { type: "string", default: "20" } } });
 const ROUNDS = Number(values.rounds);
@@ -44,7 +44,6 @@ for (let round = 0; round < ROUNDS; round++) {
     figures[i]!.faults.push(faults);
   });
 }
-const median = (xs: number[]) => xs.toSorted((a, b) => a - b)[xs.length >> 1]!;
 const reference = median(figures[0]!.cpuMs);
 kinds.forEach(([name], i) => {
   const cpu = median(figures[i]!.cpuMs);

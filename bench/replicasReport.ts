@@ -2,11 +2,11 @@
 // replicas" section of bench/RESULTS.md (replaced between its markers on each run).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { median } from "./machine.ts";
 import type { Setup } from "./replicas.ts";
 
 const START = "<!-- replicas:start -->";
 const END = "<!-- replicas:end -->";
-const median = (xs: number[]) => xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 interface Run {

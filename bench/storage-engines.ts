@@ -23,7 +23,7 @@ import { PgSeries } from "../logger/store/series/pg.ts";
 import { planQuery, trackColumns } from "../logger/store/series/query.ts";
 import { SeriesStore } from "../logger/store/series/store.ts";
 import { startPostgres } from "../tests/support/postgres.ts";
-import { machineLine } from "./machine.ts";
+import { machineLine, median } from "./machine.ts";
 
 const short = process.argv.includes("--short");
 // 10 s of data in both modes: with less, the fixed costs (defining 256 variables, the last write) weigh on the rate.
@@ -47,7 +47,6 @@ const NAIVE_RUNS = short ? 5 : 3;
 const NAIVE_WARMUP = short ? 1 : 0;
 const PG_PORT = 55455;
 const say = (line: string) => process.stdout.write(`${line}\n`);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 type Engine = "embedded" | "postgres" | "naive";
 const ENGINES: Engine[] = ["embedded", "postgres", "naive"];

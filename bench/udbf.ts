@@ -20,7 +20,7 @@ import { existsSync } from "node:fs";
 import { LOGGER_NODE_FLAGS, loggerEnv } from "../logger/flags.ts";
 import { TYPE } from "../logger/udbf/format.ts";
 import { UdbfRows, udbfHeader } from "../logger/udbf/writer.ts";
-import { cpuSec, machineLine, rssMb } from "./machine.ts";
+import { cpuSec, machineLine, median, rssMb } from "./machine.ts";
 import { adminToken, freePort, signInCookie, startConsole } from "./stack.ts";
 
 const root = resolve(import.meta.dirname, "..");
@@ -33,7 +33,6 @@ const arg = (name: string, fallback: number) => {
 const HOURS = arg("hours", 14);
 const IMPORT_MB = arg("import-mb", 500);
 const ROUNDS = arg("rounds", 3);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** Peak resident memory of each process while `work` runs, sampled every 50 ms. */
 async function peaks<T>(pids: number[], work: () => Promise<T>): Promise<{ result: T; base: (number | null)[]; peak: number[] }> {

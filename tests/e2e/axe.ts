@@ -48,12 +48,12 @@ function axeScriptUrl(): Promise<string> {
 /**
  * axe into the page: by a script element that carries the page's nonce (the console's CSP allows
  * scripts by nonce), else — no nonce on the page, the page's scripts off (the nojs project), an
- * HTTPS page, the network cut off — handed over whole.
+ * HTTPS page, the browser offline, the file not loaded — handed over whole.
  */
 async function loadAxe(page: Page): Promise<void> {
   const loaded = await page.evaluate(async (src) => {
     const nonce = document.querySelector<HTMLScriptElement>("script[nonce]")?.nonce;
-    if (!nonce || location.protocol !== "http:") return false;
+    if (!nonce || location.protocol !== "http:" || !navigator.onLine) return false;
     // An inserted inline script runs at once, or never where the page's scripts are off (no load
     // or error event would come for the file either).
     const probe = Object.assign(document.createElement("script"), { nonce, text: "document.currentScript.dataset.ran = ''" });
