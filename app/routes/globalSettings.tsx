@@ -20,7 +20,7 @@ import { getInstance } from "~/services/i18n.server";
 import { LoggerError } from "~/services/logger/errors";
 import { emptyAnswer, globalSettingsAnswer, timezonesAnswer } from "~/services/logger/schemas";
 import { startPagePath } from "~/services/redirects";
-import { checkLogo, readLimitedFormData, readWebUiSetting, saveStyling, uploadLogo } from "~/services/styling.server";
+import { checkLogo, prepareLogoCheck, readLimitedFormData, readWebUiSetting, saveStyling, uploadLogo } from "~/services/styling.server";
 import { forgetTheme } from "~/services/theme.server";
 import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
 import { SelectField } from "~/ui/SelectField";
@@ -30,6 +30,7 @@ import type { Route } from "./+types/globalSettings";
 
 export async function loader(args: Route.LoaderArgs) {
   const auth = await requireFeature(args, "globalSettings");
+  prepareLogoCheck();
   const { logger } = stateOf(args.context);
   const [config, zones, webUi] = await Promise.all([
     logger.rpc("AdminAPI.GetGlobalSettings", {}, globalSettingsAnswer).then((a) => a.Config),

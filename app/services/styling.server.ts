@@ -85,6 +85,14 @@ function purifier() {
   return (dompurify ??= import("isomorphic-dompurify").then((m) => m.default));
 }
 
+/**
+ * Starts loading the SVG sanitizer in the background: the Global Settings screen does it when an
+ * administrator opens it, so that a logo posted from it does not wait for jsdom to load.
+ */
+export function prepareLogoCheck(): void {
+  purifier().catch(() => (dompurify = undefined));
+}
+
 /** Elements whose removal means the file tried something (rather than carried editor metadata). */
 const ACTIVE_ELEMENTS = new Set(["script", "iframe", "foreignobject", "embed", "object", "frame", "frameset", "applet", "link", "meta", "base", "style", "animate", "animatemotion", "animatetransform", "set", "handler", "listener", "image", "use", "feimage", "a", "form", "input", "button", "textarea", "audio", "video"]);
 const ACTIVE_ATTRIBUTES = /^(on|href$|xlink:href$|src$|action$|formaction$|style$)/i;
