@@ -82,7 +82,14 @@ let dompurify: Promise<typeof import("isomorphic-dompurify").default> | undefine
  * form an administrator posts rarely.
  */
 function purifier() {
-  return (dompurify ??= import("isomorphic-dompurify").then((m) => m.default));
+  // A load that failed is forgotten, so the next check tries again rather than failing for good.
+  return (dompurify ??= import("isomorphic-dompurify").then(
+    (m) => m.default,
+    (err: unknown) => {
+      dompurify = undefined;
+      throw err;
+    },
+  ));
 }
 
 /**
@@ -90,7 +97,8 @@ function purifier() {
  * administrator opens it, so that a logo posted from it does not wait for jsdom to load.
  */
 export function prepareLogoCheck(): void {
-  purifier().catch(() => (dompurify = undefined));
+  // A failure is the logo check's to report, when there is a logo to check.
+  purifier().catch(() => {});
 }
 
 /** Elements whose removal means the file tried something (rather than carried editor metadata). */

@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Cookie, Page } from "@playwright/test";
 import { FEATURES, PERMISSIONS } from "../../app/features";
 import { LAYOUTS } from "../../app/schemas/preferences";
 import { COLOUR_RULES, drawnContrast, expectAccessible, hoverContrastFindings, raiseEveryPriority, userWithTheme } from "./axe";
-import { createRole, expect, rpc, test } from "./fixtures";
+import { createRole, expect, postSignIn, rpc, signInDirect, test } from "./fixtures";
 
 // Issue 15 §10: axe finds no serious or critical violation on any screen, light and dark theme,
 // including open menus, dialogs and a dashboard in edit mode; the shell works by keyboard.
@@ -17,14 +17,10 @@ const sessions = {} as Record<Theme, Cookie[]>;
 let defaultDashboard = "";
 let lowerAlarms: (() => Promise<void>) | null = null;
 
+/** A session of the user's, signed in by the form's post in a context of its own without a page (no renderer to start). */
 async function signedInCookies(browser: Browser, username: string, password: string): Promise<Cookie[]> {
   const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto("/signin");
-  await page.getByLabel(/username|nome utente/i).fill(username);
-  await page.getByLabel(/^password$/i).fill(password);
-  await page.getByLabel(/^password$/i).press("Enter");
-  await page.waitForURL((url) => !url.pathname.startsWith("/signin"));
+  await postSignIn(context, username, password);
   const cookies = await context.cookies();
   await context.close();
   return cookies;
@@ -136,26 +132,24 @@ for (const theme of THEMES) {
       });
     }
 
-    test("a screen the user may not open", async ({ browser }) => {
+    // The next three are signed in otherwise than the describe's user: its session goes first.
+    test("a screen the user may not open", async ({ page, context }) => {
       const role = await createRole(["ViewDashboards"]);
       const { username, password } = await userWithTheme(role.id, theme);
-      const context = await browser.newContext();
-      await context.addCookies(await signedInCookies(browser, username, password));
-      const page = await context.newPage();
+      await context.clearCookies();
+      await signInDirect(page, username, password);
       const answer = await page.goto("/userManagement");
       expect(answer?.status()).toBe(403);
       await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
       await expectAccessible(page, `403 page (${theme})`, { rules });
-      await context.close();
     });
 
-    test("the forced password change", async ({ browser, baseURL }) => {
+    test("the forced password change", async ({ page, context, baseURL }) => {
       // Any role reaches the forced change; not Administrator, or later tests of the last
       // Administrator would find a second one.
       const { username, password } = await userWithTheme((await createRole(["ViewDashboards"])).id, theme, { mustChange: true });
-      const context = await browser.newContext();
+      await context.clearCookies();
       await setPrefs(context, baseURL!, { theme });
-      const page = await context.newPage();
       await page.goto("/signin");
       await page.getByLabel(/username|nome utente/i).fill(username);
       await page.getByLabel(/^password$/i).fill(password);
@@ -167,16 +161,13 @@ for (const theme of THEMES) {
       await page.getByRole("button").filter({ hasText: /change|save/i }).first().click();
       await expect(page.getByRole("alert").first()).toBeVisible();
       await expectAccessible(page, `/changePassword with errors (${theme})`, { rules });
-      await context.close();
     });
 
-    test("the sign-in page", async ({ browser, baseURL }) => {
-      const context = await browser.newContext();
+    test("the sign-in page", async ({ page, context, baseURL }) => {
+      await context.clearCookies();
       await setPrefs(context, baseURL!, { theme });
-      const page = await context.newPage();
       await visit(page, "/signin", theme);
       await expectAccessible(page, `/signin (${theme})`, { rules });
-      await context.close();
     });
   });
 }
@@ -215,15 +206,25 @@ test.describe("custom theme colours", () => {
     const { Settings } = await rpc<{ Settings: { Value: string }[] }>("GI.system/SettingsManagementAPI.GetSetting", WEBUI);
     saved = Settings[0]?.Value ?? "{}";
   });
+  // The console caches the theme for a few seconds; Global Settings reads it afresh when opened
+  // (its form shows the stored styling), so opening it ends the wait for a change made through the
+  // logger's API. The pages are then read by request until they carry (or no longer carry) the
+  // colour: a page load for each look cost ~0.6 CPU-s.
+  const served = async (page: Page, path: string) => (await (await page.request.get(path)).text()).includes("#ffd23f");
+  const setStyling = async (page: Page, value: string) => {
+    await rpc("GI.system/SettingsManagementAPI.SetSetting", { ...WEBUI, Value: value });
+    expect((await page.request.get("/globalSettings")).status()).toBe(200);
+  };
   test.afterEach(async ({ page }) => {
-    await rpc("GI.system/SettingsManagementAPI.SetSetting", { ...WEBUI, Value: saved });
-    // The console caches the theme for a few seconds: wait until it draws the restored one.
-    await expect.poll(async () => (await page.goto("/settings"), themeStyle(page)), { timeout: 15_000 }).not.toContain("#ffd23f");
+    await setStyling(page, saved);
+    await expect.poll(() => served(page, "/settings"), { timeout: 15_000 }).toBe(false);
   });
 
   test("a light main and hover colour get dark button text, plain and hovered", async ({ page }) => {
-    await rpc("GI.system/SettingsManagementAPI.SetSetting", { ...WEBUI, Value: JSON.stringify({ styling: { mainColor: "#ffd23f", hoverColor: "#fff0b3" } }) });
-    await expect.poll(async () => (await page.goto("/dashboardManager"), themeStyle(page)), { timeout: 15_000 }).toContain("#ffd23f");
+    await setStyling(page, JSON.stringify({ styling: { mainColor: "#ffd23f", hoverColor: "#fff0b3" } }));
+    await expect.poll(() => served(page, "/dashboardManager"), { timeout: 15_000 }).toBe(true);
+    await page.goto("/dashboardManager");
+    expect(await themeStyle(page)).toContain("#ffd23f");
     const plain = await hoverPrimary(page);
     const hovered = await drawnContrast(page, PRIMARY);
     expect(plain.ratio, `plain ${plain.color} on ${plain.background}`).toBeGreaterThanOrEqual(4.5);

@@ -172,12 +172,20 @@ export async function signInDirect(page: Page, username: string, password: strin
     signedIn.delete(username);
     await page.context().clearCookies({ name: "loggia_session" });
   }
-  const origin = new URL(page.url().startsWith("http") ? page.url() : test.info().project.use.baseURL!).origin;
-  const res = await page.request.post("/signin", { form: { username, password }, headers: { Origin: origin } });
-  expect(res.ok(), `sign-in of ${username} (${res.status()})`).toBe(true);
-  expect(new URL(res.url()).pathname, `sign-in of ${username} landed`).not.toMatch(/^\/(signin|changePassword)/);
+  await postSignIn(page.context(), username, password, page.url().startsWith("http") ? page.url() : undefined);
   const cookie = (await page.context().cookies()).find((c) => c.name === "loggia_session");
   if (cookie) signedIn.set(username, { password, cookie, until: Date.now() + SESSION_REUSE_MS });
+}
+
+/**
+ * The sign-in form's post from a context's request client (its cookies are the context's; no page
+ * is opened, so no renderer either), from the origin of `from` or of the project's console.
+ */
+export async function postSignIn(context: BrowserContext, username: string, password: string, from?: string) {
+  const origin = new URL(from ?? test.info().project.use.baseURL!).origin;
+  const res = await context.request.post("/signin", { form: { username, password }, headers: { Origin: origin } });
+  expect(res.ok(), `sign-in of ${username} (${res.status()})`).toBe(true);
+  expect(new URL(res.url()).pathname, `sign-in of ${username} landed`).not.toMatch(/^\/(signin|changePassword)/);
 }
 
 /**

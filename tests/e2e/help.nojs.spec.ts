@@ -1,7 +1,7 @@
 import { ADMIN_PASSWORD, createRole, createUser, expect, signInDirect, test } from "./fixtures";
 
 // Issue 15 §9: Help is an in-app screen for operators' tasks, inside the shell, translated.
-test("Help is an in-app page for operators, reached from the menu, in English and Italian", async ({ page }) => {
+test("Help is an in-app page for operators, reached from the menu, in English and Italian", async ({ page, baseURL }) => {
   await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/versionInfo");
   const link = page.getByRole("navigation", { name: "Main menu" }).locator('a[href="/help"]');
@@ -24,7 +24,7 @@ test("Help is an in-app page for operators, reached from the menu, in English an
   await signInDirect(page, user.username, user.password);
   await page.request.post("/settings", {
     form: { intent: "preferences", language: "it", theme: "light", layout: "horizontal-minimal", layoutType: "full-width", sidebarWidth: "304", zoneMode: "browser" },
-    headers: { Origin: new URL(test.info().project.use.baseURL!).origin },
+    headers: { Origin: baseURL! },
   });
   await page.goto("/help");
   await expect(page.getByRole("heading", { level: 1, name: "Aiuto" })).toBeVisible();

@@ -1,3 +1,4 @@
+import { mkdirSync, writeFileSync } from "node:fs";
 import type { FullResult, Reporter, TestCase, TestResult } from "@playwright/test/reporter";
 
 // Issue 25: the end of every browser run says what it ran and where the time went, so the next
@@ -6,6 +7,8 @@ import type { FullResult, Reporter, TestCase, TestResult } from "@playwright/tes
 // and the slowest tests are mostly ones that wait).
 const SLOWEST = 15;
 const COSTLIEST = 10;
+/** Every test's time and CPU, for a closer look than the summary (e.g. a CI run's clone, after it). */
+const FIGURES = "test-results/browser-tests.json";
 
 export default class TimingReporter implements Reporter {
   private readonly results: { title: string; file: string; ms: number; cpu: number | null; status: TestResult["status"]; start: number }[] = [];
@@ -28,11 +31,14 @@ export default class TimingReporter implements Reporter {
     console.log(`Time with k tests running at once: ${overlap(this.results, this.started, this.started + wall)}`);
     console.log(`The ${SLOWEST} slowest tests:`);
     for (const r of [...this.results].sort((a, b) => b.ms - a.ms).slice(0, SLOWEST)) console.log(`  ${seconds(r.ms).padStart(8)}  ${r.title}`);
+    mkdirSync("test-results", { recursive: true });
+    writeFileSync(FIGURES, JSON.stringify(this.results.map(({ title, ms, cpu, status }) => ({ title, ms, cpu, status }))));
     const costs = costByFile(this.results);
     if (costs.length === 0) return;
     const cpu = costs.reduce((sum, c) => sum + c.cpu, 0);
     console.log(`CPU in tests ${cpu.toFixed(0)} CPU-s (${(cpu / Math.max(1, busy / 1000)).toFixed(2)} per second of test); the ${COSTLIEST} costliest files:`);
     for (const c of costs.slice(0, COSTLIEST)) console.log(`  ${`${c.cpu.toFixed(1)} CPU-s`.padStart(12)} ${`${(c.share * 100).toFixed(1)} %`.padStart(7)}  ${c.file} (${c.tests} tests, ${seconds(c.ms)})`);
+    console.log(`Every test's time and CPU: ${FIGURES}`);
   }
 
   printsToStdio() {
