@@ -11,14 +11,14 @@ const COSTLIEST = 10;
 const FIGURES = "test-results/browser-tests.json";
 
 export default class TimingReporter implements Reporter {
-  private readonly results: { title: string; file: string; ms: number; cpu: number | null; status: TestResult["status"]; start: number }[] = [];
+  private readonly results: { title: string; file: string; ms: number; cpu: number | null; status: TestResult["status"]; start: number; worker: number }[] = [];
   private readonly started = Date.now();
 
   onTestEnd(test: TestCase, result: TestResult) {
     const project = test.parent.project()?.name ?? "";
     const file = `[${project}] ${test.location.file.split("/").pop()}`;
     const cpu = result.annotations.find((a) => a.type === "cpu")?.description;
-    this.results.push({ title: `${file}:${test.location.line} ${test.title}`, file, ms: result.duration, cpu: cpu === undefined ? null : Number(cpu), status: result.status, start: result.startTime.getTime() });
+    this.results.push({ title: `${file}:${test.location.line} ${test.title}`, file, ms: result.duration, cpu: cpu === undefined ? null : Number(cpu), status: result.status, start: result.startTime.getTime(), worker: result.workerIndex });
   }
 
   onEnd(result: FullResult) {
@@ -32,7 +32,7 @@ export default class TimingReporter implements Reporter {
     console.log(`The ${SLOWEST} slowest tests:`);
     for (const r of [...this.results].sort((a, b) => b.ms - a.ms).slice(0, SLOWEST)) console.log(`  ${seconds(r.ms).padStart(8)}  ${r.title}`);
     mkdirSync("test-results", { recursive: true });
-    writeFileSync(FIGURES, JSON.stringify(this.results.map(({ title, ms, cpu, status }) => ({ title, ms, cpu, status }))));
+    writeFileSync(FIGURES, JSON.stringify(this.results.map(({ title, ms, cpu, status, start, worker }) => ({ title, ms, cpu, status, start, worker }))));
     const costs = costByFile(this.results);
     if (costs.length === 0) return;
     const cpu = costs.reduce((sum, c) => sum + c.cpu, 0);
