@@ -4,6 +4,7 @@
 // collected over CDP at a 50 µs sampling interval); prints self time per function, summed over the
 // pages of each kind, and what only the component spends.
 import { existsSync } from "node:fs";
+import { CHROMIUM_LAUNCH } from "../tests/e2e/chromium.ts";
 import { startChartPage } from "./chartPage.ts";
 
 type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[]; positionTicks?: { line: number; ticks: number }[] };
@@ -12,11 +13,11 @@ type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[] };
 const PAGES = Number(process.argv[2] ?? 15);
 /** A function name: also print its samples per source line (of the code as served). */
 const LINES_OF = process.argv[3];
-const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium-headless-shell";
+const chromiumPath = CHROMIUM_LAUNCH.executablePath;
 if (!existsSync(chromiumPath)) throw new Error(`Chromium not found at ${chromiumPath}`);
 const { chromium } = await import("playwright-core");
 const chartPage = await startChartPage();
-const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--headless", "--no-sandbox", "--disable-gpu"] });
+const browser = await chromium.launch(CHROMIUM_LAUNCH);
 
 /** Self time (ms) per function, summed over profiles. */
 function selfTimes(profiles: Profile[]): Map<string, number> {

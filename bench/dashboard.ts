@@ -9,6 +9,7 @@ import { Agent, get as httpGet } from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
+import { CHROMIUM_LAUNCH } from "../tests/e2e/chromium.ts";
 import { startLogger } from "../logger/server.ts";
 import { startChartPage } from "./chartPage.ts";
 import { DASHBOARD_BUDGET_KB, firstLoadOf } from "./firstLoad.ts";
@@ -186,11 +187,11 @@ function routeSizes() {
 
 /** The chart component against bare uPlot, 8 series × 1,000 buckets, in Chromium. */
 async function browserFigures() {
-  const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium-headless-shell";
+  const chromiumPath = CHROMIUM_LAUNCH.executablePath;
   if (!existsSync(chromiumPath)) return say(`(Chromium not found at ${chromiumPath}: browser figures skipped)`);
   const { chromium } = await import("playwright-core");
   const chartPage = await startChartPage();
-  const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--headless", "--no-sandbox", "--disable-gpu"] });
+  const browser = await chromium.launch(CHROMIUM_LAUNCH);
   try {
     // A page is cold once: the component's first paint in some fresh pages, bare uPlot's in others,
     // each after React rendered a page's worth of elements (as hydration has before a dashboard's

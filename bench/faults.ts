@@ -14,6 +14,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { CHROMIUM_LAUNCH } from "../tests/e2e/chromium.ts";
 import { cpuModel } from "./machine.ts";
 import { freePort, signInCookie, startConsole } from "./stack.ts";
 
@@ -120,12 +121,12 @@ try {
   say(`  statuses while paused: ${[...statuses].join(", ")} (503: the page drawn from what was known)`);
 
   // 2 and 3 in Chromium.
-  const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium-headless-shell";
+  const chromiumPath = CHROMIUM_LAUNCH.executablePath;
   if (!existsSync(chromiumPath)) {
     say(`(Chromium not found at ${chromiumPath}: browser figures skipped)`);
   } else {
     const { chromium } = await import("playwright-core");
-    const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"] });
+    const browser = await chromium.launch(CHROMIUM_LAUNCH);
     try {
       const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
       const origin = new URL(url);

@@ -5,6 +5,7 @@
 // SHOTS=phone,kiosk (names as below) takes only those.
 import { resolve } from "node:path";
 import { chromium } from "@playwright/test";
+import { CHROMIUM_LAUNCH } from "../tests/e2e/chromium.ts";
 
 const base = process.env.BASE_URL ?? "http://localhost:3000";
 const password = process.env.ADMIN_PASSWORD;
@@ -16,7 +17,7 @@ const docs = resolve(import.meta.dirname, "..", "docs");
 const only = process.env.SHOTS?.split(",").filter(Boolean);
 const wanted = (name: string) => !only || only.includes(name);
 
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium-headless-shell", args: ["--no-sandbox", "--disable-gpu"] });
+const browser = await chromium.launch(CHROMIUM_LAUNCH);
 try {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.goto(`${base}/signin`);

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 const HEADLESS_SHELL = "/usr/bin/chromium-headless-shell";
 
 /**
- * How the browser tests launch Chromium (playwright.config.ts), and bench/page-cost.ts with them:
+ * How the browser tests launch Chromium (playwright.config.ts), and the benches and screenshots with them:
  * Debian's headless build of Chromium (scripts/ensure-chromium.sh says why), else the full one.
  */
 export const CHROMIUM_LAUNCH = {
