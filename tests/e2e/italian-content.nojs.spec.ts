@@ -1,22 +1,10 @@
-import type { Page } from "@playwright/test";
-import { PERMISSIONS } from "../../app/features";
-import { createRole, createUser, expect, rpc, signIn, test, unique } from "./fixtures";
+import { createRole, createUser, expect, rpc, test, unique } from "./fixtures";
+import { italian } from "./italian";
 import { variableIds } from "./history";
 
 // Issue 28 §5, as an Italian operator reads it: the demo content, an alarm's message (words and
 // decimals), the logger's refusals and the permission descriptions in Italian; dates as the date
 // fields write them.
-
-async function italian(page: Page) {
-  const role = await createRole([...PERMISSIONS]);
-  const user = await createUser(role.id);
-  await signIn(page, user.username, user.password);
-  await page.request.post("/settings", {
-    form: { intent: "preferences", language: "it", theme: "light", layout: "horizontal-minimal", layoutType: "full-width", sidebarWidth: "304", zoneMode: "browser", email: "" },
-    headers: { Origin: new URL(page.url()).origin },
-  });
-  return user;
-}
 
 test("the demo dashboard speaks Italian: its name, titles, lamp labels and note; dates as the date fields", async ({ page }) => {
   await italian(page);

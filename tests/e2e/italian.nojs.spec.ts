@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { FEATURES, PERMISSIONS } from "../../app/features";
-import { createRole, createUser, expect, signIn, test } from "./fixtures";
+import { FEATURES } from "../../app/features";
+import { expect, test } from "./fixtures";
+import { italian } from "./italian";
 
 // Issue 15 §9: no English left on Italian pages. Every screen is opened in Italian and its
 // visible text, page title and control names (labels, titles, placeholders) are searched for the
@@ -30,13 +31,7 @@ const RAW_KEY = /\b(?:nav|history|dashboards|settings|globalSettings|validation|
 test("every screen is in Italian when the user reads Italian", async ({ page }) => {
   test.setTimeout(180_000);
   expect(english.length).toBeGreaterThan(50);
-  const role = await createRole([...PERMISSIONS]);
-  const user = await createUser(role.id);
-  await signIn(page, user.username, user.password);
-  await page.request.post("/settings", {
-    form: { intent: "preferences", language: "it", theme: "light", layout: "horizontal-minimal", layoutType: "full-width", sidebarWidth: "304", zoneMode: "browser", email: "" },
-    headers: { Origin: new URL(page.url()).origin },
-  });
+  await italian(page);
   const paths = FEATURES.filter((f) => f.module).map((f) => f.path).concat(["/no-such-page"]);
   const found: string[] = [];
   for (const path of paths) {

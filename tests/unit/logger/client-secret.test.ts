@@ -1,21 +1,10 @@
-import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { clientSecretProblem, isLoopbackHost } from "../../../logger/auth/client-secret.ts";
-import { tempDir } from "./helpers.ts";
+import { runLoggerMain, tempDir } from "./helpers.ts";
 
-const MAIN = fileURLToPath(new URL("../../../logger/main.ts", import.meta.url));
-
-function run(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, LOGGER_CLIENT_SECRET: "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d) => (stdout += d));
-  child.stderr.on("data", (d) => (stderr += d));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, exited, out: () => stdout, err: () => stderr };
-}
+/** The logger as started on a fresh machine: no client secret in its environment unless given. */
+const run = (args: string[], env: Record<string, string>) => runLoggerMain(args, { LOGGER_CLIENT_SECRET: "", ...env });
 
 describe("the published default client secret", () => {
   it("is fine on loopback only", () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addUser, ADMIN_PASSWORD, login, rpc, start, startWithAdmin } from "./helpers.ts";
+import { ADMIN_PASSWORD, login, rpc, start, startWithAdminAndViewer } from "./helpers.ts";
 import type { TestLogger } from "./helpers.ts";
 
 const content = (widgets: object[] = []) => ({ Columns: 12, RowHeight: 80, Range: "1h", Refresh: "30s", Widgets: widgets });
@@ -11,8 +11,7 @@ describe("WebUIAPI dashboards", () => {
   let viewer: string;
 
   beforeAll(async () => {
-    ({ lg, admin } = await startWithAdmin());
-    viewer = (await addUser(lg.url, admin, "vera", "Viewer")).token;
+    ({ lg, admin, viewer } = await startWithAdminAndViewer());
   });
   afterAll(() => lg.stop());
 

@@ -1,6 +1,8 @@
+import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { startLogger } from "../../../logger/server.ts";
 import type { LoggerOptions } from "../../../logger/server.ts";
 
@@ -51,6 +53,31 @@ export async function startWithAdmin(opts: Partial<LoggerOptions> = {}): Promise
     await lg.stop();
     throw err;
   }
+}
+
+/** startWithAdmin() and a Viewer's access token ("vera"): the set-up of the files that try what a role may not do. */
+export async function startWithAdminAndViewer(opts: Partial<LoggerOptions> = {}): Promise<{ lg: TestLogger; admin: string; viewer: string }> {
+  const { lg, admin } = await startWithAdmin(opts);
+  try {
+    return { lg, admin, viewer: (await addUser(lg.url, admin, "vera", "Viewer")).token };
+  } catch (err) {
+    await lg.stop();
+    throw err;
+  }
+}
+
+export const LOGGER_MAIN = fileURLToPath(new URL("../../../logger/main.ts", import.meta.url));
+
+/** logger/main.ts in a process of its own, as an operator starts it, with its output collected. */
+export function runLoggerMain(args: string[], env: Record<string, string> = {}) {
+  // process.execPath is the Node 24 that runs vitest (npx puts it first on PATH).
+  const child = spawn(process.execPath, [LOGGER_MAIN, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => (stdout += d));
+  child.stderr.on("data", (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, exited, out: () => stdout, err: () => stderr };
 }
 
 export type Answer = { status: number; body: any; headers: Headers };

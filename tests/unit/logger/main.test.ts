@@ -1,21 +1,6 @@
-import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { tempDir } from "./helpers.ts";
-
-const MAIN = fileURLToPath(new URL("../../../logger/main.ts", import.meta.url));
-
-function run(args: string[], env: Record<string, string> = {}) {
-  // process.execPath is the Node 24 that runs vitest (npx puts it first on PATH).
-  const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d) => (stdout += d));
-  child.stderr.on("data", (d) => (stderr += d));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, exited, out: () => stdout, err: () => stderr };
-}
+import { runLoggerMain as run, tempDir } from "./helpers.ts";
 
 describe("logger/main.ts", () => {
   it("prints the listening line, serves, and exits 0 on SIGTERM", async () => {

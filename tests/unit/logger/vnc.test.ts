@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addUser, CLIENT, rpc, startWithAdmin } from "./helpers.ts";
+import { CLIENT, rpc, startWithAdminAndViewer } from "./helpers.ts";
 import type { TestLogger } from "./helpers.ts";
 
 /** The console's confidential client, which alone may learn a target's password. */
@@ -10,8 +10,7 @@ describe("VncAPI", () => {
   let admin: string;
   let viewer: string;
   beforeAll(async () => {
-    ({ lg, admin } = await startWithAdmin());
-    viewer = (await addUser(lg.url, admin, "vera", "Viewer")).token;
+    ({ lg, admin, viewer } = await startWithAdminAndViewer());
   });
   afterAll(() => lg.stop());
 
