@@ -1,6 +1,5 @@
 import type { Page } from "@playwright/test";
 import { ADMIN_PASSWORD, createUser, expect, setGlobalSettings, signInDirect, test, token } from "./fixtures";
-import { startConsole, startLogger } from "./stack";
 
 // The request gate and its neighbours, with JavaScript (project js) and without (nojs): another
 // site cannot post to the console (the translated refusal page), GET /logout does not sign
@@ -119,26 +118,6 @@ test("a GET of the export download goes back to the export form with its choices
   await page.goto("/export/csv?mode=resampled&interval=60&span=preset&preset=1h");
   await expect(page).toHaveURL(/\/export\?mode=resampled&interval=60&span=preset&preset=1h$/);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-});
-
-test("/help on a controller is the 404 page", async ({ page }) => {
-  const logger = await startLogger({ controller: true, adminPassword: "extra-Admin-pass-1" });
-  const console = await startConsole(logger.url);
-  try {
-    await page.goto(`${console.url}/signin`);
-    await page.getByLabel("Username").fill("admin");
-    await page.getByLabel("Password").fill("extra-Admin-pass-1");
-    await page.getByLabel("Password").press("Enter");
-    await expect(page).toHaveURL(/\/devices$/);
-    const res = await page.goto(`${console.url}/help`);
-    expect(res?.status()).toBe(404);
-    expect(res?.headers()["content-type"]).toContain("text/html");
-    await expect(page.getByTestId("error-404")).toBeVisible();
-  } finally {
-    await page.goto("about:blank");
-    await console.stop();
-    await logger.stop();
-  }
 });
 
 test("a new Jupyter or tile server address reloads the page, so its policy allows the new one", async ({ page, javaScriptEnabled }) => {

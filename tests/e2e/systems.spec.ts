@@ -3,7 +3,7 @@ import { freePort, startConsole, startLogger } from "./stack";
 
 const PASSWORD = "extra-Admin-pass-1";
 
-test("a controller hides Help and reads the admin global settings", async ({ page }) => {
+test("a controller hides Help and reads the admin global settings; /help is its 404 page, also without JavaScript", async ({ page, browser }) => {
   const logger = await startLogger({ controller: true, adminPassword: PASSWORD });
   const console = await startConsole(logger.url);
   try {
@@ -17,7 +17,23 @@ test("a controller hides Help and reads the admin global settings", async ({ pag
     await expect(page.getByTestId("system-name")).not.toContainText("Service");
     await expect(page.getByText("Controller", { exact: true })).toBeVisible();
     await expect(page.getByRole("link", { name: "Help" })).toHaveCount(0);
-    expect((await page.goto(`${console.url}/help`))?.status()).toBe(404);
+    const res = await page.goto(`${console.url}/help`);
+    expect(res?.status()).toBe(404);
+    expect(res?.headers()["content-type"]).toContain("text/html");
+    await expect(page.getByTestId("error-404")).toBeVisible();
+    // The same session without JavaScript: the server's page alone (was hardening.nojs.spec's,
+    // which started a controller stack of its own in js and nojs for it).
+    const plain = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      await plain.addCookies(await page.context().cookies());
+      const bare = await plain.newPage();
+      const again = await bare.goto(`${console.url}/help`);
+      expect(again?.status()).toBe(404);
+      expect(again?.headers()["content-type"]).toContain("text/html");
+      await expect(bare.getByTestId("error-404")).toBeVisible();
+    } finally {
+      await plain.close();
+    }
   } finally {
     // Leave the page first: a page left open would log the vanished server as errors.
     await page.goto("about:blank");
