@@ -1,11 +1,7 @@
-import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { expectAccessible } from "./axe";
 import { expect, test } from "./fixtures";
-import { freePort, runNode, startConsole, stopChild, waitFor } from "./stack";
+import { ownStack, type OwnStack } from "./stack";
 
 // Issue 15 §1/§5: a dashboard opened while the logger is unreachable is not the error page. A
 // logger of its own (its data folder survives the stop) behind a console of its own, so the
@@ -13,33 +9,13 @@ import { freePort, runNode, startConsole, stopChild, waitFor } from "./stack";
 
 const PASSWORD = "outage-Admin-pass-1";
 
-function runLogger(port: number, dataDir: string): ChildProcess {
-  return runNode(["logger/main.ts", "--port", String(port), "--data", dataDir], { ADMIN_PASSWORD: PASSWORD });
-}
-const waitUp = (loggerUrl: string) => waitFor(`${loggerUrl}/rpc/AdminAPI.LoginRequired`, 22_500);
-
-/** A console and its logger; the logger can be stopped and started again on the same port and data. */
-async function ownStack(run: (s: { url: string; loggerUrl: string; stopLogger(): Promise<void>; startLogger(): Promise<void> }) => Promise<void>) {
-  const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), "loggia-e2e-outage-"));
-  const loggerUrl = `http://127.0.0.1:${port}`;
-  let logger = runLogger(port, dataDir);
-  await waitUp(loggerUrl);
-  const console = await startConsole(loggerUrl);
+/** A console and its logger of their own (stack.ts), for the test's run; the logger can be stopped and started again on the same port and data. */
+async function withOwnStack(run: (s: OwnStack) => Promise<void>) {
+  const stack = await ownStack({ adminPassword: PASSWORD });
   try {
-    await run({
-      url: console.url,
-      loggerUrl,
-      stopLogger: () => stopChild(logger),
-      startLogger: async () => {
-        logger = runLogger(port, dataDir);
-        await waitUp(loggerUrl);
-      },
-    });
+    await run(stack);
   } finally {
-    await console.stop();
-    await stopChild(logger);
-    rmSync(dataDir, { recursive: true, force: true });
+    await stack.stop();
   }
 }
 
@@ -85,7 +61,7 @@ test.describe("without JavaScript", () => {
 
   test("a kiosk loaded while the logger is away shows its last page offline with the strip, and comes back by itself", async ({ page }) => {
     test.setTimeout(120_000);
-    await ownStack(async ({ url, loggerUrl, stopLogger, startLogger }) => {
+    await withOwnStack(async ({ url, loggerUrl, stopLogger, startLogger }) => {
       const list = await dashboards(loggerUrl);
       const home = list.find((d) => d.IsDefault)!;
       const other = list.find((d) => !d.IsDefault)!;
@@ -137,7 +113,7 @@ test.describe("without JavaScript", () => {
 
 test("with JavaScript the kiosk loaded during an outage keeps its last page offline, then comes back by itself, without a reload, when the logger is back", async ({ page }) => {
   test.setTimeout(120_000);
-  await ownStack(async ({ url, loggerUrl, stopLogger, startLogger }) => {
+  await withOwnStack(async ({ url, loggerUrl, stopLogger, startLogger }) => {
     const home = (await dashboards(loggerUrl)).find((d) => d.IsDefault)!;
     await signIn(page, url);
     await page.goto(`${url}/dashboard?kiosk`);
