@@ -103,14 +103,20 @@ async function expectIntact(store: SeriesStore): Promise<void> {
   }
 }
 
+/** A folder with a store written before packing, closed, and the answers that store gave. */
+async function legacyFolder() {
+  const dir = tempDir();
+  dirs.push(dir);
+  const legacy = await open(dir);
+  await buildLegacy(legacy);
+  const before = await answers(legacy);
+  await legacy.close();
+  return { dir, before };
+}
+
 describe(`background compaction of a store written before packing (${storeUrl ? "PostgreSQL" : "SQLite"})`, () => {
   it("reads old plain rows as they are, packs them without changing a bit, and never looks at them twice", async () => {
-    const dir = tempDir();
-    dirs.push(dir);
-    const legacy = await open(dir);
-    await buildLegacy(legacy);
-    const before = await answers(legacy);
-    await legacy.close();
+    const { dir, before } = await legacyFolder();
 
     const store = await open(dir);
     const old = await storedRows(store);
@@ -181,12 +187,7 @@ describe(`background compaction of a store written before packing (${storeUrl ? 
   }, 120_000);
 
   it("loses nothing when the process is killed during compaction, and finishes after a restart", async () => {
-    const dir = tempDir();
-    dirs.push(dir);
-    const legacy = await open(dir);
-    await buildLegacy(legacy);
-    const before = await answers(legacy);
-    await legacy.close();
+    const { dir, before } = await legacyFolder();
     const probe = await open(dir);
     const old = await storedRows(probe);
     await probe.close();
