@@ -127,12 +127,17 @@ export default function VariableOverview({ loaderData, actionData }: Route.Compo
   // Typing a value is a form of its own (?write=ID, or after a refused write): the list you watch
   // reloads itself without JavaScript, a form in progress never does (issue 28 §2).
   const writing = failure?.variable ?? params.get("write");
-  const withWrite = (id: string | null) => {
-    const next = new URLSearchParams(params);
-    if (id) next.set("write", id);
-    else next.delete("write");
-    return `?${next}`;
-  };
+  // Every row's links, made once per address and page of rows: the list renders again at each
+  // live update (four a second), and building them was the page's costliest script at rest.
+  const links = useMemo(() => {
+    const withWrite = (id: string | null) => {
+      const next = new URLSearchParams(params);
+      if (id) next.set("write", id);
+      else next.delete("write");
+      return `?${next}`;
+    };
+    return { write: new Map(rows.map((r) => [r.Id, withWrite(r.Id)])), cancel: withWrite(null) };
+  }, [params, rows]);
   // With values not live, the page asks again now and then: the reason (who stopped, which device) may change.
   usePolling(5000, summary.state !== "live" && !confirming && !failure);
   const shown = (v: number | null, c: { unit: string; precision?: number; format: string }) =>
@@ -200,9 +205,10 @@ export default function VariableOverview({ loaderData, actionData }: Route.Compo
         {rows.map((v) => {
           const c = confirming?.confirm.variable === v.Id ? confirming : undefined;
           const state = summary.each[v.Id] ?? "stale";
+          // A live value's age is not shown: not passed, so that its row is not drawn again each second.
           return (
             <Fragment key={v.Id}>
-              <VariableLine v={v} value={values[v.Id] ?? null} freshness={state} ageMs={summary.ages[v.Id] ?? null} reason={summary.reasons[v.Id] ?? null} canWrite={canWrite} failure={failure?.variable === v.Id ? failure : undefined} editing={writing === v.Id} writeHref={withWrite(v.Id)} cancelHref={withWrite(null)} />
+              <VariableLine v={v} value={values[v.Id] ?? null} freshness={state} ageMs={state === "live" ? null : (summary.ages[v.Id] ?? null)} reason={summary.reasons[v.Id] ?? null} canWrite={canWrite} failure={failure?.variable === v.Id ? failure : undefined} editing={writing === v.Id} writeHref={links.write.get(v.Id)!} cancelHref={links.cancel} />
               {c && (
                 <tr>
                   <td colSpan={9} className="px-4 pb-3">

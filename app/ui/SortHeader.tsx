@@ -1,7 +1,11 @@
+import { memo } from "react";
 import { Link, useSearchParams } from "react-router";
 
-/** A column header that sorts through the query string (works without JavaScript). */
-export function SortHeader({ column, label }: { column: string; label: string }) {
+/**
+ * A column header that sorts through the query string (works without JavaScript). Memoised: a
+ * live list renders again at every update, its headers only when the address changes.
+ */
+export const SortHeader = memo(function SortHeader({ column, label }: { column: string; label: string }) {
   const [params] = useSearchParams();
   const active = params.get("sort") === column;
   const dir = active && params.get("dir") !== "desc" ? "desc" : "asc";
@@ -19,7 +23,7 @@ export function SortHeader({ column, label }: { column: string; label: string })
       </Link>
     </th>
   );
-}
+});
 
 /** Sorts rows by the query's sort column and direction. */
 export function sortRows<T>(rows: T[], params: URLSearchParams, columns: Record<string, (row: T) => string | number>, fallback: string): T[] {

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { memo, useEffect, useRef } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { isOutput } from "~/services/logger/schemas";
 import type { VariableRow } from "~/services/variables.server";
@@ -37,8 +37,11 @@ interface Props {
   cancelHref: string;
 }
 
-/** One Variable Overview row: the value with its freshness, and for outputs the write form. */
-export function VariableLine({ v, value, freshness, ageMs, reason = null, canWrite, failure, editing, writeHref, cancelHref }: Props) {
+/**
+ * One Variable Overview row: the value with its freshness, and for outputs the write form. Memoised:
+ * the list renders again at every live update, and a row whose value and state stayed is skipped.
+ */
+export const VariableLine = memo(function VariableLine({ v, value, freshness, ageMs, reason = null, canWrite, failure, editing, writeHref, cancelHref }: Props) {
   const t = useT();
   const fmt = useFormatters();
   const state = valueState(value, v.RangeMin, v.RangeMax);
@@ -134,4 +137,4 @@ export function VariableLine({ v, value, freshness, ageMs, reason = null, canWri
       )}
     </Row>
   );
-}
+});
