@@ -229,8 +229,17 @@ export function UPlotChart(props: UPlotChartProps) {
   const el = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const [cursor, setCursorIdx] = useState<number | null>(null);
-  /** The cursor shown is another chart's (the shared crosshair): a compact read-out. */
+  /**
+   * The cursor shown is another chart's (the shared crosshair): a compact read-out. The ref is for
+   * uPlot's hooks, which read it at once; the state draws the read-out — a ref read while rendering
+   * showed what it held when something else happened to render the chart.
+   */
   const following = useRef(false);
+  const [compact, setCompact] = useState(false);
+  const follow = useCallback((yes: boolean) => {
+    following.current = yes;
+    setCompact(yes);
+  }, []);
   const [markers, setMarkers] = useState<Markers>(NO_MARKERS);
   const [notesAt, setNotesAt] = useState<{ id: number; left: number }[]>([]);
   const [draft, setDraft] = useState<{ start: number; end: number } | null>(null);
@@ -281,7 +290,7 @@ export function UPlotChart(props: UPlotChartProps) {
       opts.cursor = {
         ...opts.cursor,
         ...crosshairCursor(p.syncKey, (yes) => {
-          following.current = yes;
+          follow(yes);
           markFollowing(plot.current, yes);
         }),
       };
@@ -466,7 +475,7 @@ export function UPlotChart(props: UPlotChartProps) {
     e.preventDefault();
     const idx = Math.max(first, Math.min(last, next));
     moveCursorShared(u, u.valToPos(xs[idx]!, "x"), u.over.clientHeight / 2, () => {
-      following.current = false;
+      follow(false);
       markFollowing(u, false);
     });
   };
@@ -478,7 +487,7 @@ export function UPlotChart(props: UPlotChartProps) {
       {plot.current && props.notes && notesAt.length > 0 && <NoteFlags plot={plot.current} places={notesAt} config={props.notes} />}
       {plot.current && props.notes && draft && <NoteDraft plot={plot.current} draft={draft} config={props.notes} onDone={closeDraft} />}
       {plot.current && cursor !== null && data.current && (
-        <ReadOut plot={plot.current} idx={cursor} cols={data.current} vars={props.vars} banded={banded} hidden={props.hidden} locale={props.locale} timeZone={props.timeZone} overlay={props.overlay} texts={props.readOutTexts} compact={following.current} />
+        <ReadOut plot={plot.current} idx={cursor} cols={data.current} vars={props.vars} banded={banded} hidden={props.hidden} locale={props.locale} timeZone={props.timeZone} overlay={props.overlay} texts={props.readOutTexts} compact={compact} />
       )}
     </div>
   );
