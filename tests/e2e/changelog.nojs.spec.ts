@@ -1,4 +1,5 @@
 import { ADMIN_PASSWORD, createRole, createUser, expect, signInDirect, test } from "./fixtures";
+import { savePreferences } from "./preferences";
 
 test("the changelog page shows the operators' changelog for every signed-in user, in their language", async ({ page }) => {
   await signInDirect(page, "admin", ADMIN_PASSWORD);
@@ -19,7 +20,7 @@ test("the changelog page shows the operators' changelog for every signed-in user
   await page.goto("/changelogUI");
   await expect(page.getByTestId("changelog").getByRole("heading", { level: 2, name: "Unreleased" })).toBeVisible();
   // In Italian it is written in Italian (this user's language, saved with the user).
-  await page.request.post("/settings", { form: { intent: "preferences", language: "it", theme: "light", layout: "horizontal-minimal", layoutType: "full-width", sidebarWidth: "304", zoneMode: "browser" }, headers: { Origin: new URL(page.url()).origin } });
+  await savePreferences(page, { language: "it" });
   await page.goto("/changelogUI");
   await expect(page.getByTestId("changelog").getByRole("heading", { level: 1, name: "Novità" })).toBeVisible();
   await expect(page.getByTestId("changelog").getByRole("heading", { level: 2, name: "Non ancora rilasciato" })).toBeVisible();

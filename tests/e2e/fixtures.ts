@@ -172,9 +172,14 @@ export async function signInDirect(page: Page, username: string, password: strin
     signedIn.delete(username);
     await page.context().clearCookies({ name: "loggia_session" });
   }
-  await postSignIn(page.context(), username, password, page.url().startsWith("http") ? page.url() : undefined);
+  await postSignIn(page.context(), username, password, pageOrigin(page));
   const cookie = (await page.context().cookies()).find((c) => c.name === "loggia_session");
   if (cookie) signedIn.set(username, { password, cookie, until: Date.now() + SESSION_REUSE_MS });
+}
+
+/** The origin a page's own posts carry: its console's, also before it has opened anything. */
+export function pageOrigin(page: Page) {
+  return new URL(page.url().startsWith("http") ? page.url() : test.info().project.use.baseURL!).origin;
 }
 
 /**

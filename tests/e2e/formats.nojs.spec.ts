@@ -1,22 +1,20 @@
 import { createRole, createUser, expect, signInDirect, test } from "./fixtures";
 import { PERMISSIONS } from "../../app/features";
 import type { Page } from "@playwright/test";
+import { savePreferences } from "./preferences";
 
 // Issue 15 §6: date and time fields show and accept the user's locale format (24-hour clock),
 // with and without JavaScript; a bad value is kept and explained next to the field; headers
 // use the 24-hour clock too.
 
-async function asUserIn(page: Page, baseURL: string, language: "en" | "it") {
+async function asUserIn(page: Page, language: "en" | "it") {
   const user = await createUser((await createRole([...PERMISSIONS])).id);
   await signInDirect(page, user.username, user.password);
-  await page.request.post("/settings", {
-    form: { intent: "preferences", language, theme: "light", layout: "horizontal-minimal", layoutType: "full-width", sidebarWidth: "304", zoneMode: "name", timezone: "Europe/Rome", email: "" },
-    headers: { Origin: baseURL },
-  });
+  await savePreferences(page, { language, zoneMode: "name", timezone: "Europe/Rome" });
 }
 
-test("Italian date fields show and take dd/mm/yyyy hh:mm; a bad one is kept and explained", async ({ page, baseURL }) => {
-  await asUserIn(page, baseURL!, "it");
+test("Italian date fields show and take dd/mm/yyyy hh:mm; a bad one is kept and explained", async ({ page }) => {
+  await asUserIn(page, "it");
   await page.goto("/analytics?span=absolute&from=2026-11-23T14:05&to=2026-11-23T15:30");
   const form = page.getByTestId("analytics-form");
   const from = form.getByTestId("datetime-from");
@@ -38,8 +36,8 @@ test("Italian date fields show and take dd/mm/yyyy hh:mm; a bad one is kept and 
   await expect(form.getByText("Data e ora non valide: inseriscile come gg/mm/aaaa hh:mm (24 ore).")).toBeVisible();
 });
 
-test("English date fields show and take mm/dd/yyyy hh:mm on the 24-hour clock", async ({ page, baseURL }) => {
-  await asUserIn(page, baseURL!, "en");
+test("English date fields show and take mm/dd/yyyy hh:mm on the 24-hour clock", async ({ page }) => {
+  await asUserIn(page, "en");
   await page.goto("/log?from=2026-11-23T14:05");
   await expect(page.getByTestId("datetime-from")).toHaveValue("11/23/2026 14:05");
   await expect(page.getByTestId("datetime-from")).toHaveAttribute("placeholder", "mm/dd/yyyy hh:mm");

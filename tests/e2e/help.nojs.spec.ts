@@ -1,7 +1,8 @@
 import { ADMIN_PASSWORD, createRole, createUser, expect, signInDirect, test } from "./fixtures";
+import { savePreferences } from "./preferences";
 
 // Issue 15 §9: Help is an in-app screen for operators' tasks, inside the shell, translated.
-test("Help is an in-app page for operators, reached from the menu, in English and Italian", async ({ page, baseURL }) => {
+test("Help is an in-app page for operators, reached from the menu, in English and Italian", async ({ page }) => {
   await signInDirect(page, "admin", ADMIN_PASSWORD);
   await page.goto("/versionInfo");
   const link = page.getByRole("navigation", { name: "Main menu" }).locator('a[href="/help"]');
@@ -22,10 +23,7 @@ test("Help is an in-app page for operators, reached from the menu, in English an
   const user = await createUser((await createRole([])).id);
   await page.context().clearCookies();
   await signInDirect(page, user.username, user.password);
-  await page.request.post("/settings", {
-    form: { intent: "preferences", language: "it", theme: "light", layout: "horizontal-minimal", layoutType: "full-width", sidebarWidth: "304", zoneMode: "browser" },
-    headers: { Origin: baseURL! },
-  });
+  await savePreferences(page, { language: "it" });
   await page.goto("/help");
   await expect(page.getByRole("heading", { level: 1, name: "Aiuto" })).toBeVisible();
   await expect(page.getByRole("heading", { level: 2, name: "Esportare i dati" })).toBeVisible();

@@ -1,5 +1,5 @@
 import { createRole, createUser, expect, rpc, test, unique } from "./fixtures";
-import { italian } from "./italian";
+import { italian } from "./preferences";
 import { variableIds } from "./history";
 
 // Issue 28 §5, as an Italian operator reads it: the demo content, an alarm's message (words and

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { FEATURES } from "../../app/features";
 import { expect, test } from "./fixtures";
-import { italian } from "./italian";
+import { italian } from "./preferences";
 
 // Issue 15 §9: no English left on Italian pages. Every screen is opened in Italian and its
 // visible text, page title and control names (labels, titles, placeholders) are searched for the

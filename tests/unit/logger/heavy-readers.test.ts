@@ -1,19 +1,17 @@
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOGGER_NODE_FLAGS, loggerEnv } from "../../../logger/flags.ts";
 import { startLogger } from "../../../logger/server.ts";
 import type { RunningLogger } from "../../../logger/server.ts";
-import { ADMIN_PASSWORD, addUser, login, longestStall, tempDir } from "./helpers.ts";
+import { ADMIN_PASSWORD, LOGGER_MAIN, addUser, login, longestStall, tempDir } from "./helpers.ts";
 
 // Issue 24 §3: a Viewer's heaviest allowed data request must not stall the logger or inflate it.
 // Answers stream as they are computed (a reader holds a piece, never the answer), heavy ones take
 // a place per user and in all (429 with Retry-After past a short wait), their CPU shares one lane,
 // and a client that takes nothing is cut off.
 
-const MAIN = fileURLToPath(new URL("../../../logger/main.ts", import.meta.url));
 const MB = 1024 * 1024;
 const RATE_HZ = 1000;
 const CHANNELS = 10;
@@ -69,7 +67,7 @@ describe("a heavy answer in a logger process of its own", () => {
   beforeAll(async () => {
     dataDir = tempDir();
     // 20 minutes of a 1 kHz bench with 10 channels: 1.2 million samples per channel.
-    child = spawn(process.execPath, [...LOGGER_NODE_FLAGS, MAIN, "--port", "0", "--data", dataDir, "--backfill", "20m"], {
+    child = spawn(process.execPath, [...LOGGER_NODE_FLAGS, LOGGER_MAIN, "--port", "0", "--data", dataDir, "--backfill", "20m"], {
       env: { ...process.env, ...loggerEnv(), ADMIN_PASSWORD, SIM: "on", SIM_BENCH_RATE_HZ: String(RATE_HZ), SIM_BENCH_CHANNELS: String(CHANNELS), SIM_SEED: "3" },
       stdio: ["ignore", "pipe", "inherit"],
     });

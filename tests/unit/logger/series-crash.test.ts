@@ -1,6 +1,5 @@
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { resolveSim } from "../../../logger/sim/options.ts";
 import { buildRig } from "../../../logger/sim/rig.ts";
@@ -9,9 +8,8 @@ import { emptySummary } from "../../../logger/store/series/rollups.ts";
 import { openSeriesStore } from "../../../logger/store/series/open.ts";
 import { schemaOf } from "../../../logger/store/postgres/open.ts";
 import { testLoggerId, testStoreUrl } from "../../support/testStore.ts";
-import { ADMIN_PASSWORD, login, sleep, start, tempDir, waitedForCore } from "./helpers.ts";
+import { ADMIN_PASSWORD, LOGGER_MAIN, login, sleep, start, tempDir, waitedForCore } from "./helpers.ts";
 
-const MAIN = fileURLToPath(new URL("../../../logger/main.ts", import.meta.url));
 
 describe("crash safety", () => {
   it("loses at most the last second when the logger is killed with SIGKILL during ingest", async () => {
@@ -22,7 +20,7 @@ describe("crash safety", () => {
       const storeUrl = testStoreUrl() ?? "";
       const pgEnv = storeUrl ? { STORE_URL: storeUrl, LOGGER_ID: testLoggerId(dataDir) } : {};
       const env = { ...process.env, ...pgEnv, SIM: "on", SIM_SEED: "9", SIM_BENCH_RATE_HZ: "10000", SIM_BENCH_CHANNELS: "32", ADMIN_PASSWORD };
-      const child = spawn(process.execPath, [MAIN, "--port", "0", "--data", dataDir], { env, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, [LOGGER_MAIN, "--port", "0", "--data", dataDir], { env, stdio: ["ignore", "pipe", "pipe"] });
       let out = "";
       child.stdout.on("data", (d) => (out += d));
       const exited = new Promise((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
