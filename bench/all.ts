@@ -14,6 +14,7 @@ const steps: [string, string, string[]][] = [
   ["faults: a paused logger, a lost network (issue 26)", process.execPath, [join(root, "bench", "faults.ts")]],
   ["export", process.execPath, [join(root, "bench", "export.ts")]],
   ["heavy readers: 4 clients × the heaviest data request, /revision p99, dashboard, logger memory", process.execPath, [join(root, "bench", "heavy-readers.ts")]],
+  ["heavy answer: the logger's CPU for one 91 MB data answer", process.execPath, [join(root, "bench", "heavy-answer.ts")]],
   ["live WebSocket", process.execPath, [join(root, "bench", "ws.ts")]],
   ["CSV import", process.execPath, [join(root, "bench", "import.ts")]],
   ["UDBF export against CSV, and UDBF import", process.execPath, [join(root, "bench", "udbf.ts")]],

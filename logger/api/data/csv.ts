@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { BLOCK_SAMPLES } from "../../store/series/blocks.ts";
-import { bucketColumns, bucketSamples, bucketTime, f32, partSamples, trackColumns } from "../../store/series/query.ts";
+import { bucketColumn, bucketSamples, bucketTime, f32, partSamples, trackColumn } from "../../store/series/query.ts";
 import type { Part } from "../../store/series/store.ts";
 import type { Plan } from "../../store/series/query.ts";
 import type { RowReader } from "../../store/series/ranges.ts";
@@ -150,8 +150,7 @@ export function headerLines(s: CsvSettings, names: string[]): string {
 /** Buckets k0 ≤ k < k1 of one variable under the chosen aggregate. */
 export function aggregateColumn(rows: RowReader, vs: VarSeries | null, periodUs: number, p: Plan, k0: number, k1: number, aggregate: CsvSettings["Aggregate"]): (number | null)[] {
   if (aggregate !== "last" || !vs || (p.w === 1 && periodUs === p.periodUs)) {
-    const cols = bucketColumns(rows, vs, periodUs, p, k0, k1);
-    return aggregate === "min" ? cols.min : aggregate === "max" ? cols.max : cols.mean;
+    return bucketColumn(rows, vs, periodUs, p, k0, k1, aggregate === "last" ? "mean" : aggregate);
   }
   const out: (number | null)[] = [];
   for (let k = k0; k < k1; k++) {
@@ -165,8 +164,7 @@ export function aggregateColumn(rows: RowReader, vs: VarSeries | null, periodUs:
 export function aggregateTrack(rows: RowReader, parts: readonly Part[], p: Plan, k0: number, k1: number, aggregate: CsvSettings["Aggregate"]): (number | null)[] {
   if (parts.length <= 1) return aggregateColumn(rows, parts[0]?.vs ?? null, parts[0]?.periodUs ?? p.periodUs, p, k0, k1, aggregate);
   if (aggregate !== "last") {
-    const cols = trackColumns(rows, parts, p, k0, k1);
-    return aggregate === "min" ? cols.min : aggregate === "max" ? cols.max : cols.mean;
+    return trackColumn(rows, parts, p, k0, k1, aggregate);
   }
   const out: (number | null)[] = [];
   for (let k = k0; k < k1; k++) {

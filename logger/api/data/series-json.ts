@@ -2,8 +2,8 @@ import type { ServerResponse } from "node:http";
 import { AnswerStream } from "../../http/answer-stream.ts";
 import type { Work } from "../../http/answer-stream.ts";
 import { BLOCK_SAMPLES } from "../../store/series/blocks.ts";
-import { trackColumns } from "../../store/series/query.ts";
-import type { BucketColumns, Plan } from "../../store/series/query.ts";
+import { trackColumn } from "../../store/series/query.ts";
+import type { Plan, Stat } from "../../store/series/query.ts";
 import type { Part, SeriesStore } from "../../store/series/store.ts";
 
 // The JSON answer of /…/data (the contract's `[{TimeSeries}]`), written as it is computed: the
@@ -49,7 +49,7 @@ export async function writeSeriesJson(
   await out.put(`{"Success":true,"Data":[{"TimeSeries":${head.slice(0, -1)}`);
   const slice = plan.w === 1 ? RAW_SLICE : BUCKET_SLICE;
   // Raw answers have one value per bucket: no Min and Max.
-  const fields: [string, keyof BucketColumns][] = plan.bucketed ? [["Values", "mean"], ["Min", "min"], ["Max", "max"]] : [["Values", "mean"]];
+  const fields: [string, Stat][] = plan.bucketed ? [["Values", "mean"], ["Min", "min"], ["Max", "max"]] : [["Values", "mean"]];
   for (const [name, which] of fields) {
     if (!(await out.put(`,"${name}":[`))) return;
     for (let i = 0; i < columns.length; i++) {
@@ -58,7 +58,7 @@ export async function writeSeriesJson(
       for (let k0 = 0; k0 < plan.size; k0 += slice) {
         const k1 = Math.min(plan.size, k0 + slice);
         // A fresh reader per slice: its cache holds only this slice's rows (on PostgreSQL fetched first).
-        const text = await work(() => store.read((rows) => JSON.stringify(round(trackColumns(rows, parts, plan, k0, k1)[which])).slice(1, -1), { transient: true }));
+        const text = await work(() => store.read((rows) => JSON.stringify(round(trackColumn(rows, parts, plan, k0, k1, which))).slice(1, -1), { transient: true }));
         if (!(await out.put(k0 ? `,${text}` : text))) return;
       }
       if (!(await out.put("]"))) return;

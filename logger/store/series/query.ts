@@ -2,6 +2,7 @@ import { BLOCK_SAMPLES, LEVELS, TOP } from "./blocks.ts";
 import { summarize } from "./ranges.ts";
 import type { RowReader } from "./ranges.ts";
 import { emptySummary, resetSummary } from "./rollups.ts";
+import type { Summary } from "./rollups.ts";
 import type { VarSeries } from "./writer.ts";
 import type { Part } from "./store.ts";
 
@@ -57,6 +58,7 @@ export function bucketSamples(p: Plan, k: number, periodUs: number): [number, nu
 }
 
 export type BucketColumns = { mean: (number | null)[]; min: (number | null)[]; max: (number | null)[] };
+export type Stat = keyof BucketColumns;
 
 // Shortest decimal that reads back as the same float32: 23.45, not 23.450000762939453.
 // Rounding to p significant digits by arithmetic (checked with fround) is several times faster
@@ -86,28 +88,53 @@ function slowF32(v: number): number {
 
 const mean9 = (v: number) => Number(v.toPrecision(9));
 
+/** One statistic of a bucket's summary as answered: null where nothing was recorded. */
+function statOf(s: Summary, stat: Stat): number | null {
+  if (s.count === 0) return null;
+  if (stat === "mean") return s.count === 1 ? f32(s.sum) : mean9(s.sum / s.count);
+  return f32(stat === "min" ? s.min : s.max);
+}
+
+/**
+ * Visits the summary of each bucket k0 ≤ k < k1 of a variable made of parts (one part, or several
+ * at different periods: a source whose rate changed). Each bucket sums the samples every part
+ * holds in its stretch of time, so the extremes, sums and counts across a period change are as
+ * exact as within one part. The summary object is reused: read it inside `visit`.
+ */
+function eachBucket(rows: RowReader, parts: readonly Part[], p: Plan, k0: number, k1: number, visit: (s: Summary) => void): void {
+  const s = emptySummary();
+  if (parts.length === 1) {
+    const { vs, periodUs } = parts[0]!;
+    for (let k = k0; k < k1; k++) {
+      const [a, b] = bucketSamples(p, k, periodUs);
+      resetSummary(s);
+      summarize(rows, vs, a, b, TOP, s);
+      visit(s);
+    }
+    return;
+  }
+  for (let k = k0; k < k1; k++) {
+    resetSummary(s);
+    const [t0, t1] = bucketTime(p, k);
+    for (const part of parts) {
+      const [a, b] = partSamples(part, t0, t1);
+      if (a < b) summarize(rows, part.vs, a, b, TOP, s);
+    }
+    visit(s);
+  }
+}
+
+/** The parts of a single-period variable (vs null = never recorded). */
+const single = (vs: VarSeries | null, periodUs: number): Part[] => (vs ? [{ vs, periodUs, fromUs: Number.NEGATIVE_INFINITY, toUs: Number.POSITIVE_INFINITY }] : []);
+
 /** Buckets k0 ≤ k < k1 of one variable (vs null = never recorded: all gaps). */
 export function bucketColumns(rows: RowReader, vs: VarSeries | null, periodUs: number, p: Plan, k0: number, k1: number): BucketColumns {
-  const out: BucketColumns = { mean: [], min: [], max: [] };
-  if (!vs) {
-    for (let k = k0; k < k1; k++) out.mean.push(null), out.min.push(null), out.max.push(null);
-    return out;
-  }
-  if (p.w === 1 && periodUs === p.periodUs) return rawColumns(rows, vs, p, k0, k1);
-  const s = emptySummary();
-  for (let k = k0; k < k1; k++) {
-    const [a, b] = bucketSamples(p, k, periodUs);
-    resetSummary(s);
-    summarize(rows, vs, a, b, TOP, s);
-    if (s.count === 0) {
-      out.mean.push(null), out.min.push(null), out.max.push(null);
-    } else {
-      out.mean.push(s.count === 1 ? f32(s.sum) : mean9(s.sum / s.count));
-      out.min.push(f32(s.min));
-      out.max.push(f32(s.max));
-    }
-  }
-  return out;
+  return trackColumns(rows, single(vs, periodUs), p, k0, k1);
+}
+
+/** One statistic of bucketColumns: what a streamed answer or an export writes, only it computed and rounded. */
+export function bucketColumn(rows: RowReader, vs: VarSeries | null, periodUs: number, p: Plan, k0: number, k1: number, stat: Stat): (number | null)[] {
+  return trackColumn(rows, single(vs, periodUs), p, k0, k1, stat);
 }
 
 // One sample per bucket: read blocks straight through instead of one summary per sample.
@@ -132,31 +159,43 @@ function rawColumns(rows: RowReader, vs: VarSeries, p: Plan, k0: number, k1: num
   return { mean, min: mean, max: mean };
 }
 
-/**
- * Buckets k0 ≤ k < k1 of one variable made of parts at different periods (a source whose rate
- * changed). Each bucket sums the samples every part holds in its stretch of time, so the
- * extremes, sums and counts across a period change are as exact as within one part.
- */
+/** Buckets k0 ≤ k < k1 of one variable made of parts (no parts: never recorded, all gaps). */
 export function trackColumns(rows: RowReader, parts: readonly Part[], p: Plan, k0: number, k1: number): BucketColumns {
-  if (parts.length <= 1) return bucketColumns(rows, parts[0]?.vs ?? null, parts[0]?.periodUs ?? p.periodUs, p, k0, k1);
+  const raw = rawPart(parts, p);
+  if (raw) return rawColumns(rows, raw, p, k0, k1);
   const out: BucketColumns = { mean: [], min: [], max: [] };
-  const s = emptySummary();
-  for (let k = k0; k < k1; k++) {
-    resetSummary(s);
-    const [t0, t1] = bucketTime(p, k);
-    for (const part of parts) {
-      const [a, b] = partSamples(part, t0, t1);
-      if (a < b) summarize(rows, part.vs, a, b, TOP, s);
-    }
-    if (s.count === 0) {
-      out.mean.push(null), out.min.push(null), out.max.push(null);
-    } else {
-      out.mean.push(s.count === 1 ? f32(s.sum) : mean9(s.sum / s.count));
-      out.min.push(f32(s.min));
-      out.max.push(f32(s.max));
-    }
+  if (parts.length === 0) {
+    for (let k = k0; k < k1; k++) out.mean.push(null), out.min.push(null), out.max.push(null);
+    return out;
   }
+  eachBucket(rows, parts, p, k0, k1, (s) => {
+    out.mean.push(statOf(s, "mean"));
+    out.min.push(statOf(s, "min"));
+    out.max.push(statOf(s, "max"));
+  });
   return out;
+}
+
+/**
+ * One statistic of trackColumns. A streamed answer writes its Values, then its Min, then its Max
+ * of every variable: building all three each time formatted two values per bucket for nothing
+ * (the rounding of means was the costliest step of a heavy answer).
+ */
+export function trackColumn(rows: RowReader, parts: readonly Part[], p: Plan, k0: number, k1: number, stat: Stat): (number | null)[] {
+  const raw = rawPart(parts, p);
+  if (raw) return rawColumns(rows, raw, p, k0, k1).mean;
+  const out: (number | null)[] = [];
+  if (parts.length === 0) {
+    for (let k = k0; k < k1; k++) out.push(null);
+    return out;
+  }
+  eachBucket(rows, parts, p, k0, k1, (s) => out.push(statOf(s, stat)));
+  return out;
+}
+
+/** One sample per bucket of a single-period variable at the answer's period: read straight through. */
+function rawPart(parts: readonly Part[], p: Plan): VarSeries | null {
+  return parts.length === 1 && p.w === 1 && parts[0]!.periodUs === p.periodUs ? parts[0]!.vs : null;
 }
 
 /** Time span [t0, t1) in µs of bucket k, cut to the requested range. */

@@ -678,8 +678,20 @@ export class SeriesStore {
       }
       return hit as T | null;
     };
+    // The block of the last call again: fine buckets (a few samples each) ask for the same block
+    // many times in a row, and its key is a BigInt made anew each time.
+    let lastVs: VarSeries | null = null;
+    let lastBlk = -1;
+    let lastData: Float32Array | null = null;
     return {
-      block: (vs, blk) => (blk === vs.blockIdx ? vs.raw : get(rowKey(vs.key, 0, blk), decodeBlock)),
+      block: (vs, blk) => {
+        if (blk === vs.blockIdx) return vs.raw;
+        if (vs === lastVs && blk === lastBlk) return lastData;
+        const key = rowKey(vs.key, 0, blk);
+        const data = get(key, decodeBlock);
+        if (cache.has(key)) [lastVs, lastBlk, lastData] = [vs, blk, data];
+        return data;
+      },
       chunk: (vs, level, c) => (c === vs.chunkIdx[level] ? vs.chunks[level]! : get(rowKey(vs.key, level, c), (b) => decodeChunk(b))),
     };
   }

@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { BLOCK_SAMPLES, CHUNK_BUCKETS, decodeBlock, decodeChunk, emptyChunk, encodeBlock, encodeChunk } from "../../../logger/store/series/blocks.ts";
-import { bucketColumns, bucketSamples, ceilDiv, planQuery } from "../../../logger/store/series/query.ts";
+import { bucketColumn, bucketColumns, bucketSamples, ceilDiv, planQuery } from "../../../logger/store/series/query.ts";
 import { summarize } from "../../../logger/store/series/ranges.ts";
 import { emptySummary } from "../../../logger/store/series/rollups.ts";
 import { SeriesStore } from "../../../logger/store/series/store.ts";
@@ -90,6 +90,13 @@ describe("series store", () => {
       expect(plan.size).toBeLessThanOrEqual(points);
       expect(plan.size).toBeGreaterThanOrEqual(Math.min(points / 2, Math.ceil((b - a) / 1000)) - 1);
       const cols = bucketColumns(store.reader(), vs, 1000, plan, 0, plan.size);
+      // One statistic alone (what streamed answers and exports ask for) is that column of all three;
+      // so it is over raw samples (no Points: a bucket per sample).
+      const raw = planQuery(a, a + 5_000_000, undefined, 1000);
+      for (const stat of ["mean", "min", "max"] as const) {
+        expect(bucketColumn(store.reader(), vs, 1000, plan, 0, plan.size, stat), `${points} points, ${stat}`).toEqual(cols[stat]);
+        expect(bucketColumn(store.reader(), vs, 1000, raw, 0, raw.size, stat), `raw, ${stat}`).toEqual(bucketColumns(store.reader(), vs, 1000, raw, 0, raw.size)[stat]);
+      }
       let covered = 0;
       for (let k = 0; k < plan.size; k++) {
         const [sa, sb] = bucketSamples(plan, k, 1000);
