@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { BLOCK_SAMPLES, CHUNK_BUCKETS, decodeBlock, decodeChunk, emptyChunk, encodeBlock, encodeChunk } from "../../../logger/store/series/blocks.ts";
-import { bucketColumn, bucketColumns, bucketSamples, ceilDiv, planQuery } from "../../../logger/store/series/query.ts";
+import { bucketColumn, bucketColumns, bucketSamples, ceilDiv, mean9, planQuery } from "../../../logger/store/series/query.ts";
 import { summarize } from "../../../logger/store/series/ranges.ts";
 import { emptySummary } from "../../../logger/store/series/rollups.ts";
 import { SeriesStore } from "../../../logger/store/series/store.ts";
@@ -54,6 +54,35 @@ describe("series blocks", () => {
     expect(Array.from(d.count.subarray(0, 300))).toEqual(Array.from(c.count.subarray(0, 300)));
     expect(d.count[300]).toBe(0);
     expect(CHUNK_BUCKETS * 20).toBe(BLOCK_SAMPLES * 4);
+  });
+});
+
+describe("answered means", () => {
+  it("are rounded to 9 significant digits exactly as toPrecision(9) reads back, ties and edges too", () => {
+    const want = (v: number) => Number(v.toPrecision(9));
+    const rnd = mulberry32(11);
+    const values: number[] = [0, -0, 1, -1, 0.1, 1e-12, 123456789, 999999999.5, 9.999999995, 1e9, 1e10, 1e-30, 5e-324, Number.MAX_VALUE];
+    for (let k = 0; k <= 22; k++) {
+      const p = 10 ** k;
+      // Powers of ten and their neighbours, where the estimate of the magnitude may be off by one.
+      for (const x of [p, 1 / p]) values.push(x, x * (1 + 2 ** -52), x * (1 - 2 ** -53));
+      // Ties after the 9th digit and the doubles beside them: where the arithmetic cannot decide alone.
+      for (let i = 0; i < 200; i++) {
+        const n = 1e8 + Math.floor(rnd() * 9e8);
+        const tie = (n + 0.5) / 10 ** (k - 8 + Math.floor(rnd() * 3));
+        values.push(tie, tie * (1 + 2 ** -52), tie * (1 - 2 ** -53));
+      }
+    }
+    // Means as the store makes them: sums of float32 samples over a count, every magnitude, both signs.
+    for (let i = 0; i < 200_000; i++) {
+      const scale = 10 ** (Math.floor(rnd() * 25) - 12);
+      let sum = 0;
+      const count = 1 + Math.floor(rnd() * 100);
+      for (let j = 0; j < Math.min(count, 4); j++) sum += Math.fround((rnd() - 0.3) * scale);
+      values.push(sum / count, (rnd() - 0.5) * scale);
+    }
+    for (const v of values) for (const x of [v, -v]) if (!Object.is(mean9(x), want(x))) expect(mean9(x), `${x}`).toBe(want(x));
+    expect(values.length).toBeGreaterThan(400_000);
   });
 });
 
