@@ -5,15 +5,14 @@
 // minutes of history. With --vs DIR (a checkout of another commit, e.g. `git worktree add
 // /tmp/old HEAD~1`) a logger of that tree runs beside this one on the same data and the two are
 // asked in turn, A B A B …, so the ratio holds while the machine's speed drifts.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { LOGGER_NODE_FLAGS, loggerEnv } from "../logger/flags.ts";
 import { cpuSec, machineLine, median } from "./machine.ts";
-import { adminToken } from "./stack.ts";
+import { adminToken, startBenchLogger } from "./stack.ts";
 
 const PASSWORD = "Bench-Pass-1!";
 const { values: args } = parseArgs({ options: { vs: { type: "string" }, rounds: { type: "string", default: "7" } } });
@@ -23,20 +22,7 @@ type Logger = { name: string; url: string; child: ChildProcess; dataDir: string;
 
 async function start(root: string, name: string): Promise<Logger> {
   const dataDir = mkdtempSync(join(tmpdir(), "loggia-heavy-answer-"));
-  const child = spawn(process.execPath, [...LOGGER_NODE_FLAGS, join(root, "logger/main.ts"), "--port", "0", "--data", dataDir, "--backfill", "12m"], {
-    cwd: root,
-    env: { ...process.env, ...loggerEnv(), ADMIN_PASSWORD: PASSWORD, SIM: "on", SIM_BENCH_RATE_HZ: "1000", SIM_BENCH_CHANNELS: "10", SIM_SEED: "3" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const url = await new Promise<string>((done, fail) => {
-    let out = "";
-    child.stdout!.on("data", (d: Buffer) => {
-      out += d.toString();
-      const m = /logger listening on (\S+)/.exec(out);
-      if (m) done(m[1]!);
-    });
-    child.once("exit", (code) => fail(new Error(`${name}: logger exited with ${code}`)));
-  });
+  const { url, child } = await startBenchLogger({ root, dataDir, password: PASSWORD, backfill: "12m", rateHz: 1000, channels: 10, seed: 3 });
   const token = await adminToken(url, PASSWORD);
   const list = (await (await fetch(`${url}/online/structure/variables`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { Data: { SourceId: string; Id: string; SampleRateHz: number }[] };
   const vars = list.Data.filter((v) => v.SampleRateHz === 1000).slice(0, 10).map((v) => ({ SID: v.SourceId, VID: v.Id }));

@@ -15,9 +15,8 @@ import { Agent, get as httpGet, request as httpRequest } from "node:http";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { LOGGER_NODE_FLAGS, loggerEnv } from "../logger/flags.ts";
 import { machineLine, median } from "./machine.ts";
-import { Jar, startConsole } from "./stack.ts";
+import { Jar, startBenchLogger, startConsole } from "./stack.ts";
 import { saveBenchDashboard } from "./benchDashboard.ts";
 
 const root = resolve(import.meta.dirname, "..");
@@ -81,26 +80,18 @@ function grewWhere(before: Map<string, number>, after: Map<string, number>): str
 const mb = (bytes: number) => `${(bytes / MB).toFixed(0)} MB`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function startLoggerProcess(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
-  // 20 minutes of a 1 kHz bench with 10 channels: 1.2 million samples per channel, room for a million buckets.
-  const child = spawn(process.execPath, [...LOGGER_NODE_FLAGS, ...(args["trace-gc"] ? ["--trace-gc"] : []), join(root, "logger/main.ts"), "--port", "0", "--data", dataDir, "--backfill", "20m"], {
-    cwd: root,
-    // As npm start runs it: its V8 flags and its allocator settings (logger/flags.ts).
-    env: { ...process.env, ...loggerEnv(), ADMIN_PASSWORD: PASSWORD, SIM: "on", SIM_BENCH_RATE_HZ: String(RATE_HZ), SIM_BENCH_CHANNELS: String(CHANNELS), SIM_SEED: "1" },
-    stdio: ["ignore", "pipe", "inherit"],
+/** 20 minutes of a 1 kHz bench with 10 channels: 1.2 million samples per channel, room for a million buckets. */
+function startLoggerProcess(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
+  const traceGc = args["trace-gc"];
+  return startBenchLogger({
+    dataDir,
+    password: PASSWORD,
+    backfill: "20m",
+    rateHz: RATE_HZ,
+    channels: CHANNELS,
+    seed: 1,
+    ...(traceGc ? { nodeFlags: ["--trace-gc"], onOutput: (d: Buffer) => appendFileSync(traceGc, d) } : {}),
   });
-  const url = await new Promise<string>((ok, fail) => {
-    let out = "";
-    child.stdout!.on("data", (d: Buffer) => {
-      if (args["trace-gc"]) appendFileSync(args["trace-gc"], d);
-      out += d.toString();
-      const m = /logger listening on (\S+)/.exec(out);
-      if (m) ok(m[1]!);
-    });
-    child.once("exit", (code) => fail(new Error(`logger exited with ${code}`)));
-  });
-  child.stdout!.resume();
-  return { url, child };
 }
 
 async function tokenFor(url: string, username: string, password: string, client: string): Promise<string> {
