@@ -1,10 +1,12 @@
-// `node bench/heavy-answer.ts [--vs DIR] [--rounds 7]`: what one heavy data answer costs the
-// logger — POST /history/data of 10 variables × 300,000 buckets of 2 ms with Min and Max (91 MB of
-// JSON, the answer heavy-readers.test.ts reads) — as the logger process's CPU seconds per answer
-// and the answer's wall time, median of the rounds, on a 1 kHz bench of 10 channels with 12
-// minutes of history. With --vs DIR (a checkout of another commit, e.g. `git worktree add
-// /tmp/old HEAD~1`) a logger of that tree runs beside this one on the same data and the two are
-// asked in turn, A B A B …, so the ratio holds while the machine's speed drifts.
+// `node bench/heavy-answer.ts [--vs DIR] [--rounds 7] [--store postgres] [--format csv] [--interval 1]`:
+// what one heavy data answer costs the logger — POST /history/data of 10 variables × 300,000
+// buckets of 2 ms with Min and Max (91 MB of JSON, the answer heavy-readers.test.ts reads) — as
+// the logger process's CPU seconds per answer and the answer's wall time, median of the rounds, on
+// a 1 kHz bench of 10 channels with 12 minutes of history. With --vs DIR (a checkout of another
+// commit, e.g. `git worktree add /tmp/old HEAD~1`) a logger of that tree runs beside this one on
+// the same data and the two are asked in turn, A B A B …, so the ratio holds while the machine's
+// speed drifts. --store postgres: both on a throwaway PostgreSQL (a schema each); --format csv
+// the same range as a CSV export (--interval 1: raw samples); --prof DIR: the loggers' CPU profiles.
 import type { ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -12,17 +14,30 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { cpuSec, machineLine, median } from "./machine.ts";
+import { startPostgres } from "../tests/support/postgres.ts";
 import { adminToken, startBenchLogger } from "./stack.ts";
 
 const PASSWORD = "Bench-Pass-1!";
-const { values: args } = parseArgs({ options: { vs: { type: "string" }, rounds: { type: "string", default: "7" } } });
+const { values: args } = parseArgs({ options: { vs: { type: "string" }, rounds: { type: "string", default: "7" }, store: { type: "string", default: "sqlite" }, format: { type: "string", default: "json" }, interval: { type: "string", default: "2" }, prof: { type: "string" } } });
 const rounds = Number(args.rounds);
 
 type Logger = { name: string; url: string; child: ChildProcess; dataDir: string; token: string; vars: { SID: string; VID: string }[] };
 
-async function start(root: string, name: string): Promise<Logger> {
+const postgres = args.store === "postgres" ? await startPostgres() : null;
+
+async function start(root: string, name: string, id: string): Promise<Logger> {
   const dataDir = mkdtempSync(join(tmpdir(), "loggia-heavy-answer-"));
-  const { url, child } = await startBenchLogger({ root, dataDir, password: PASSWORD, backfill: "12m", rateHz: 1000, channels: 10, seed: 3 });
+  const { url, child } = await startBenchLogger({
+    root,
+    dataDir,
+    password: PASSWORD,
+    backfill: "12m",
+    rateHz: 1000,
+    channels: 10,
+    seed: 3,
+    ...(postgres ? { env: { STORE_URL: postgres.url, LOGGER_ID: id } } : {}),
+    ...(args.prof ? { nodeFlags: ["--cpu-prof", `--cpu-prof-dir=${args.prof}`] } : {}),
+  });
   const token = await adminToken(url, PASSWORD);
   const list = (await (await fetch(`${url}/online/structure/variables`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { Data: { SourceId: string; Id: string; SampleRateHz: number }[] };
   const vars = list.Data.filter((v) => v.SampleRateHz === 1000).slice(0, 10).map((v) => ({ SID: v.SourceId, VID: v.Id }));
@@ -36,7 +51,7 @@ async function answer(lg: Logger, end: number): Promise<{ mb: number; wall: numb
   const res = await fetch(`${lg.url}/history/data`, {
     method: "POST",
     headers: { Authorization: `Bearer ${lg.token}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ Start: end - 600_000, End: end, Variables: lg.vars, Interval: 2 }),
+    body: JSON.stringify({ Start: end - 600_000, End: end, Variables: lg.vars, Interval: Number(args.interval), Format: args.format }),
   });
   let bytes = 0;
   const hash = createHash("sha256");
@@ -49,8 +64,8 @@ async function answer(lg: Logger, end: number): Promise<{ mb: number; wall: numb
 }
 
 console.log(machineLine());
-const loggers = [await start(resolve(import.meta.dirname, ".."), "this tree")];
-if (args.vs) loggers.push(await start(resolve(args.vs), args.vs));
+const loggers = [await start(resolve(import.meta.dirname, ".."), "this tree", "this_tree")];
+if (args.vs) loggers.push(await start(resolve(args.vs), args.vs, "other_tree"));
 const end = Math.floor(Date.now() / 1000) * 1000 - 60_000;
 const figures = new Map(loggers.map((lg) => [lg, [] as Awaited<ReturnType<typeof answer>>[]]));
 try {
@@ -74,4 +89,5 @@ try {
     await new Promise((r) => lg.child.once("exit", r));
     rmSync(lg.dataDir, { recursive: true, force: true });
   }
+  await postgres?.stop();
 }

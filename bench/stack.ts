@@ -26,12 +26,14 @@ export async function startBenchLogger(opts: {
   channels: number;
   seed: number;
   nodeFlags?: string[];
+  /** More environment, e.g. STORE_URL and LOGGER_ID for a logger on PostgreSQL. */
+  env?: Record<string, string>;
   onOutput?: (chunk: Buffer) => void;
 }): Promise<{ url: string; child: ChildProcess }> {
   const from = opts.root ?? root;
   const child = spawn(process.execPath, [...LOGGER_NODE_FLAGS, ...(opts.nodeFlags ?? []), join(from, "logger/main.ts"), "--port", "0", "--data", opts.dataDir, "--backfill", opts.backfill], {
     cwd: from,
-    env: { ...process.env, ...loggerEnv(), ADMIN_PASSWORD: opts.password, SIM: "on", SIM_BENCH_RATE_HZ: String(opts.rateHz), SIM_BENCH_CHANNELS: String(opts.channels), SIM_SEED: String(opts.seed) },
+    env: { ...process.env, ...loggerEnv(), ADMIN_PASSWORD: opts.password, SIM: "on", SIM_BENCH_RATE_HZ: String(opts.rateHz), SIM_BENCH_CHANNELS: String(opts.channels), SIM_SEED: String(opts.seed), ...opts.env },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const url = await new Promise<string>((ok, fail) => {

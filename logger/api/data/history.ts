@@ -219,7 +219,19 @@ async function streamCsv(r: RestRequest, plan: Plan, columns: Column[], s: CsvSe
 }
 
 function csvSlice(rows: RowReader, plan: Plan, columns: Column[], s: CsvSettings, time: (ms: number) => string, round: Round, direct: boolean[], delimiter: number, k0: number, k1: number): RowBuffer {
-  const cols = columns.map((c, i) => (direct[i] ? null : round(aggregateTrack(rows, c.parts, plan, k0, k1, s.Aggregate))));
+  const cols = columns.map((c, i) => (direct[i] ? null : aggregateTrack(rows, c.parts, plan, k0, k1, s.Aggregate)));
+  // The direct columns' blocks asked for first: a run that missed rows (PostgreSQL's first,
+  // thrown away) then writes no text.
+  for (let i = 0; i < columns.length; i++) {
+    const vs = columns[i]!.vs;
+    if (!direct[i] || !vs) continue;
+    const g0 = Math.max(0, plan.g0 + k0 * plan.w);
+    const g1 = Math.min(vs.end, plan.g0 + k1 * plan.w);
+    if (g0 >= g1) continue;
+    for (let b = Math.floor(g0 / BLOCK_SAMPLES); b * BLOCK_SAMPLES < g1; b++) rows.block(vs, b);
+  }
+  if (rows.missed()) return new RowBuffer(0, s.DecimalSeparator);
+  for (let i = 0; i < cols.length; i++) if (cols[i]) cols[i] = round(cols[i]!);
   const out = new RowBuffer((k1 - k0) * (48 + 26 * columns.length), s.DecimalSeparator);
   const blockIdx = columns.map(() => -1);
   const blocks: (Float32Array | null)[] = columns.map(() => null);

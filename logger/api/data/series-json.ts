@@ -58,7 +58,15 @@ export async function writeSeriesJson(
       for (let k0 = 0; k0 < plan.size; k0 += slice) {
         const k1 = Math.min(plan.size, k0 + slice);
         // A fresh reader per slice: its cache holds only this slice's rows (on PostgreSQL fetched first).
-        const text = await work(() => store.read((rows) => JSON.stringify(round(trackColumn(rows, parts, plan, k0, k1, which))).slice(1, -1), { transient: true }));
+        const text = await work(() =>
+          store.read(
+            (rows) => {
+              const column = trackColumn(rows, parts, plan, k0, k1, which);
+              return rows.missed() ? "" : JSON.stringify(round(column)).slice(1, -1);
+            },
+            { transient: true },
+          ),
+        );
         if (!(await out.put(k0 ? `,${text}` : text))) return;
       }
       if (!(await out.put("]"))) return;

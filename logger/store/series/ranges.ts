@@ -7,6 +7,11 @@ import type { VarSeries } from "./writer.ts";
 export interface RowReader {
   block(vs: VarSeries, blk: number): Float32Array | null;
   chunk(vs: VarSeries, level: number, c: number): Chunk | null;
+  /**
+   * Whether a row was not at hand (PostgreSQL, before SeriesStore.read() fetched it): what the
+   * function computes from this reader is thrown away, so it may skip what only the result needs.
+   */
+  missed(): boolean;
 }
 
 /**

@@ -679,7 +679,8 @@ export class SeriesStore {
       return hit as T | null;
     };
     // The block of the last call again: fine buckets (a few samples each) ask for the same block
-    // many times in a row, and its key is a BigInt made anew each time.
+    // many times in a row, and its key is a BigInt made anew each time. A missed block (null) is
+    // kept too: this reader's rows do not change while it lives (read() makes one per run).
     let lastVs: VarSeries | null = null;
     let lastBlk = -1;
     let lastData: Float32Array | null = null;
@@ -687,12 +688,12 @@ export class SeriesStore {
       block: (vs, blk) => {
         if (blk === vs.blockIdx) return vs.raw;
         if (vs === lastVs && blk === lastBlk) return lastData;
-        const key = rowKey(vs.key, 0, blk);
-        const data = get(key, decodeBlock);
-        if (cache.has(key)) [lastVs, lastBlk, lastData] = [vs, blk, data];
+        const data = get(rowKey(vs.key, 0, blk), decodeBlock);
+        [lastVs, lastBlk, lastData] = [vs, blk, data];
         return data;
       },
       chunk: (vs, level, c) => (c === vs.chunkIdx[level] ? vs.chunks[level]! : get(rowKey(vs.key, level, c), (b) => decodeChunk(b))),
+      missed: () => (missing?.size ?? 0) > 0,
     };
   }
 

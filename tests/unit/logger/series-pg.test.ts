@@ -102,6 +102,49 @@ describe.skipIf(missing)("series store on PostgreSQL", () => {
     }
   });
 
+  it("runs a read once more after fetching the rows it missed, and says which run missed them", async () => {
+    const dir = tempDir();
+    const onPg = await SeriesStore.open(await PgSeries.connect(server.url, "loggia_missed"));
+    const onFile = new SeriesStore(dir);
+    const start = 1_700_000_000_000;
+    const data = samples(3, 5 * BLOCK_SAMPLES);
+    try {
+      fill(onPg, start, data);
+      fill(onFile, start, data);
+      await onPg.flush();
+      onFile.flush();
+      const blk = Math.floor(start / BLOCK_SAMPLES) + 1;
+      // The same stored block asked for twice in a row, as fine buckets do: the second answer is the first's.
+      const runs = (s: SeriesStore) => {
+        const seen: { before: boolean; first: number | null; again: number | null; after: boolean }[] = [];
+        return s
+          .read((rows) => {
+            const vs = s.seriesOf(s.variable("v")!);
+            const before = rows.missed();
+            const first = rows.block(vs, blk)?.[7] ?? null;
+            const again = rows.block(vs, blk)?.[7] ?? null;
+            seen.push({ before, first, again, after: rows.missed() });
+            return first;
+          })
+          .then((value) => ({ value, seen }));
+      };
+      const want = data[(blk * BLOCK_SAMPLES + 7 - start) as number]!;
+      const pg = await runs(onPg);
+      expect(pg.value).toBe(want);
+      expect(pg.seen).toEqual([
+        { before: false, first: null, again: null, after: true },
+        { before: false, first: want, again: want, after: false },
+      ]);
+      const file = await runs(onFile);
+      expect(file.value).toBe(want);
+      expect(file.seen).toEqual([{ before: false, first: want, again: want, after: false }]);
+    } finally {
+      await onPg.close();
+      onFile.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("drops whole partitions for retention and keeps two loggers' series apart", async () => {
     const a = await SeriesStore.open(await PgSeries.connect(server.url, "loggia_a"));
     const b = await SeriesStore.open(await PgSeries.connect(server.url, "loggia_b"));
