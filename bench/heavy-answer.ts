@@ -23,6 +23,7 @@ const rounds = Number(args.rounds);
 
 type Logger = { name: string; url: string; child: ChildProcess; dataDir: string; token: string; vars: { SID: string; VID: string }[] };
 
+if (args.store !== "sqlite" && args.store !== "postgres") throw new Error(`--store sqlite or postgres, not ${args.store}`);
 const postgres = args.store === "postgres" ? await startPostgres() : null;
 
 async function start(root: string, name: string, id: string): Promise<Logger> {

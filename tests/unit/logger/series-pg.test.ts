@@ -128,7 +128,7 @@ describe.skipIf(missing)("series store on PostgreSQL", () => {
           })
           .then((value) => ({ value, seen }));
       };
-      const want = data[(blk * BLOCK_SAMPLES + 7 - start) as number]!;
+      const want = data[blk * BLOCK_SAMPLES + 7 - start]!;
       const pg = await runs(onPg);
       expect(pg.value).toBe(want);
       expect(pg.seen).toEqual([
