@@ -15,7 +15,8 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { cpuSec, machineLine, median } from "./machine.ts";
 import { startPostgres } from "../tests/support/postgres.ts";
-import { adminToken, startBenchLogger } from "./stack.ts";
+import { startBenchLogger } from "../tests/support/benchLogger.ts";
+import { adminToken } from "./stack.ts";
 
 const PASSWORD = "Bench-Pass-1!";
 const { values: args } = parseArgs({ options: { vs: { type: "string" }, rounds: { type: "string", default: "7" }, store: { type: "string", default: "sqlite" }, format: { type: "string", default: "json" }, interval: { type: "string", default: "2" }, prof: { type: "string" } } });

@@ -16,7 +16,8 @@ import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { machineLine, median } from "./machine.ts";
-import { Jar, startBenchLogger, startConsole } from "./stack.ts";
+import { startBenchLogger } from "../tests/support/benchLogger.ts";
+import { Jar, startConsole } from "./stack.ts";
 import { saveBenchDashboard } from "./benchDashboard.ts";
 
 const root = resolve(import.meta.dirname, "..");

@@ -1,11 +1,10 @@
-import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LOGGER_NODE_FLAGS, loggerEnv } from "../../../logger/flags.ts";
 import { startLogger } from "../../../logger/server.ts";
 import type { RunningLogger } from "../../../logger/server.ts";
-import { ADMIN_PASSWORD, LOGGER_MAIN, addUser, login, longestStall, tempDir } from "./helpers.ts";
+import { startBenchLogger } from "../../support/benchLogger.ts";
+import { ADMIN_PASSWORD, addUser, login, longestStall, tempDir } from "./helpers.ts";
 
 // Issue 24 §3: a Viewer's heaviest allowed data request must not stall the logger or inflate it.
 // Answers stream as they are computed (a reader holds a piece, never the answer), heavy ones take
@@ -68,19 +67,7 @@ describe("a heavy answer in a logger process of its own", () => {
     dataDir = tempDir();
     // 15 minutes of a 1 kHz bench with 10 channels: 900,000 samples per channel. The reads ask for
     // the 10 minutes that ended a minute before they start; the rest is a margin for a slow machine.
-    child = spawn(process.execPath, [...LOGGER_NODE_FLAGS, LOGGER_MAIN, "--port", "0", "--data", dataDir, "--backfill", "15m"], {
-      env: { ...process.env, ...loggerEnv(), ADMIN_PASSWORD, SIM: "on", SIM_BENCH_RATE_HZ: String(RATE_HZ), SIM_BENCH_CHANNELS: String(CHANNELS), SIM_SEED: "3" },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    url = await new Promise<string>((resolve, reject) => {
-      let out = "";
-      child.stdout!.on("data", (d: Buffer) => {
-        out += d.toString();
-        const m = /logger listening on (\S+)/.exec(out);
-        if (m) resolve(m[1]!);
-      });
-      child.once("exit", (code) => reject(new Error(`logger exited with ${code}`)));
-    });
+    ({ url, child } = await startBenchLogger({ dataDir, password: ADMIN_PASSWORD, backfill: "15m", rateHz: RATE_HZ, channels: CHANNELS, seed: 3 }));
     admin = (await login(url, "admin", ADMIN_PASSWORD)).access;
     vars = await refs(url, admin);
     expect(vars).toHaveLength(CHANNELS);
