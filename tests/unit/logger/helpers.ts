@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import pg from "pg";
 import { startLogger } from "../../../logger/server.ts";
 import type { LoggerOptions } from "../../../logger/server.ts";
 
@@ -176,16 +177,34 @@ function runQueueWaits(pid: number): Map<string, number> {
 }
 
 /**
- * Waits `ms` and says the longest any thread of `pid` waited for a core meanwhile (ms): time a
- * loaded machine took from the process, which a bound on its own latency adds rather than
- * failing for other processes' work.
+ * Waits `ms` and says how long the given processes waited for a core meanwhile (ms): for each,
+ * the longest any of its threads waited, summed over the processes — time a loaded machine took
+ * from work that runs one after the other (a logger's write, then the PostgreSQL backend that
+ * commits it), which a bound on their latency adds rather than failing for other processes' work.
  */
-export async function waitedForCore(pid: number, ms: number): Promise<number> {
-  const before = runQueueWaits(pid);
+export async function waitedForCore(pids: number[], ms: number): Promise<number> {
+  const before = pids.map(runQueueWaits);
   await sleep(ms);
-  let most = 0;
-  for (const [tid, waited] of runQueueWaits(pid)) most = Math.max(most, waited - (before.get(tid) ?? 0));
-  return most;
+  let total = 0;
+  pids.forEach((pid, i) => {
+    let most = 0;
+    for (const [tid, waited] of runQueueWaits(pid)) most = Math.max(most, waited - (before[i]!.get(tid) ?? 0));
+    total += most;
+  });
+  return total;
+}
+
+/** The server processes of PostgreSQL's connections named `applicationName` (none without `url`). */
+export async function pgBackendPids(url: string | undefined, applicationName: string): Promise<number[]> {
+  if (!url) return [];
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const res = await client.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE application_name = $1", [applicationName]);
+    return res.rows.map((r) => r.pid);
+  } finally {
+    await client.end();
+  }
 }
 
 /**

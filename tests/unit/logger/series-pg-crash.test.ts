@@ -8,7 +8,7 @@ import { SeriesStore } from "../../../logger/store/series/store.ts";
 import { postgresMissing, startPostgres } from "../../support/postgres.ts";
 import type { Postgres } from "../../support/postgres.ts";
 import { VARS, value } from "./series-pg-ingest.ts";
-import { sleep, waitedForCore } from "./helpers.ts";
+import { pgBackendPids, sleep, waitedForCore } from "./helpers.ts";
 
 const CHILD = fileURLToPath(new URL("./series-pg-ingest.ts", import.meta.url));
 const missing = postgresMissing();
@@ -32,8 +32,10 @@ describe.skipIf(missing)("series store on PostgreSQL: crash safety", () => {
     while (!out.includes("ingesting") && Date.now() < deadline) await sleep(25);
     expect(out).toContain("ingesting");
     await sleep(2300);
-    // Time the writer waited for a core in the last second (a loaded machine) is added to the bound.
-    const starved = await waitedForCore(child.pid!, 1000);
+    // Time the writer and the server processes committing its rows waited for a core in the last
+    // second (a loaded machine) is added to the bound.
+    const backends = await pgBackendPids(server.url, "loggia-series:loggia_crash");
+    const starved = await waitedForCore([child.pid!, ...backends], 1000);
     const killedAt = Date.now();
     child.kill("SIGKILL");
     expect(await exited).toBe("SIGKILL");
@@ -43,7 +45,7 @@ describe.skipIf(missing)("series store on PostgreSQL: crash safety", () => {
       for (let i = 0; i < VARS; i++) {
         const vs = store.seriesOf(store.variable(`v${i}`)!);
         // Sample g is at g ms: the newest stored one is under a second old at the kill.
-        expect(killedAt - (vs.end - 1)).toBeLessThan(1000 + starved);
+        expect(killedAt - (vs.end - 1), `waited for a core: ${starved} ms`).toBeLessThan(1000 + starved);
         expect(vs.end - vs.first).toBeGreaterThan(2000);
         const { got, rollups, raw } = await store.read((rows) => {
           const got: number[] = [];
