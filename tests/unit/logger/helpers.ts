@@ -183,15 +183,23 @@ function runQueueWaits(pid: number): Map<string, number> {
  * commits it), which a bound on their latency adds rather than failing for other processes' work.
  */
 export async function waitedForCore(pids: number[], ms: number): Promise<number> {
-  const before = pids.map(runQueueWaits);
+  const waited = coreWaitMeter(pids);
   await sleep(ms);
-  let total = 0;
-  pids.forEach((pid, i) => {
-    let most = 0;
-    for (const [tid, waited] of runQueueWaits(pid)) most = Math.max(most, waited - (before[i]!.get(tid) ?? 0));
-    total += most;
-  });
-  return total;
+  return waited();
+}
+
+/** As waitedForCore, from now until each call of the function it returns (default: this process). */
+export function coreWaitMeter(pids: number[] = [process.pid]): () => number {
+  const before = pids.map(runQueueWaits);
+  return () => {
+    let total = 0;
+    pids.forEach((pid, i) => {
+      let most = 0;
+      for (const [tid, waited] of runQueueWaits(pid)) most = Math.max(most, waited - (before[i]!.get(tid) ?? 0));
+      total += most;
+    });
+    return total;
+  };
 }
 
 /** The server processes of PostgreSQL's connections named `applicationName` (none without `url`). */

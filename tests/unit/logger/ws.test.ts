@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { HIGH_WATER, PENDING_BUDGET } from "../../../logger/api/data/ws.ts";
 import { startLogger } from "../../../logger/server.ts";
-import { ADMIN_PASSWORD, CLIENT, addUser, login, rpc, sleep, start, tempDir, verify } from "./helpers.ts";
+import { ADMIN_PASSWORD, CLIENT, addUser, coreWaitMeter, login, rpc, sleep, start, tempDir, verify } from "./helpers.ts";
 import type { TestLogger } from "./helpers.ts";
 
 // The logger's live WebSocket as a client of the logger family sees it. Frames are built and
@@ -149,6 +149,7 @@ describe("live values over WebSocket (simulator on, login required)", () => {
   });
 
   it("publishes every sample once, in order, in the family's framing", async () => {
+    const waited = coreWaitMeter();
     const c = await client();
     const oil = byName("Oil temperature");
     const horn = byName("Horn");
@@ -177,7 +178,8 @@ describe("live values over WebSocket (simulator on, login required)", () => {
     // 100 Hz: consecutive samples 10 ms apart, none missing, none twice, and fresh.
     for (let i = 1; i < seen.length; i++) expect(seen[i]! - seen[i - 1]!).toBe(10);
     expect(seen.length).toBeGreaterThan(60);
-    expect(Date.now() - seen.at(-1)!).toBeLessThan(1000);
+    // Fresh: under a second old, plus the time this process (test and logger) waited for a core.
+    expect(Date.now() - seen.at(-1)!).toBeLessThan(1000 + waited());
     // Frames are paced by the interval, not by every acquisition tick (50 ms).
     expect(seen.length / frames.length).toBeGreaterThan(6);
 
