@@ -91,7 +91,7 @@ function startLoggerProcess(dataDir: string): Promise<{ url: string; child: Chil
     rateHz: RATE_HZ,
     channels: CHANNELS,
     seed: 1,
-    ...(traceGc ? { nodeFlags: ["--trace-gc"], onOutput: (d: Buffer) => appendFileSync(traceGc, d) } : {}),
+    ...(traceGc ? { nodeFlags: ["--trace-gc"], onOutput: (d: string) => appendFileSync(traceGc, d) } : {}),
   });
 }
 

@@ -13,6 +13,7 @@ import { join, resolve } from "node:path";
 import { LOGGER_NODE_FLAGS } from "../logger/flags.ts";
 import { freePort } from "./stack.ts";
 import { cpuSec, rssMb } from "./machine.ts";
+import { waitForLine } from "../tests/support/childLine.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const PASSWORD = "Bench-Pass-1!";
@@ -79,15 +80,7 @@ async function main() {
   });
   let pass = false;
   try {
-    await new Promise<void>((done, fail) => {
-      let text = "";
-      child.stdout!.on("data", (c: Buffer) => {
-        text += c.toString();
-        if (text.includes("logger listening on")) done();
-      });
-      child.once("exit", (code) => fail(new Error(`logger exited with ${code}`)));
-    });
-    child.stdout!.resume();
+    await waitForLine(child, /logger listening on/, "the logger");
     const token = (
       (await (
         await fetch(`${url}/token`, {

@@ -13,6 +13,7 @@ import { startProxySite, UPSTREAM_HEADER, type ProxySite } from "../tests/suppor
 import { cpuModel } from "./machine.ts";
 import { writeSection } from "./replicasReport.ts";
 import { freePort, signInCookie } from "./stack.ts";
+import { waitForLine } from "../tests/support/childLine.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const PASSWORD = "Bench-Pass-1!";
@@ -55,21 +56,7 @@ async function startLogger(): Promise<{ url: string; child: ChildProcess; dir: s
     env: { ...process.env, LOGGER_HOST: "127.0.0.1", ADMIN_PASSWORD: PASSWORD },
     stdio: ["ignore", "pipe", "inherit"],
   });
-  const url = await new Promise<string>((done, fail) => {
-    let text = "";
-    child.stdout!.setEncoding("utf8");
-    const onData = (chunk: string) => {
-      text += chunk;
-      const m = /logger listening on (\S+)/.exec(text);
-      if (m) {
-        child.stdout!.off("data", onData);
-        child.stdout!.resume();
-        done(m[1]!);
-      }
-    };
-    child.stdout!.on("data", onData);
-    child.once("exit", (code) => fail(new Error(`the logger exited (${code}) before listening`)));
-  });
+  const url = (await waitForLine(child, /logger listening on (\S+)/, "the logger"))[1]!;
   return { url, child, dir };
 }
 

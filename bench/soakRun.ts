@@ -12,6 +12,7 @@ import { CONSOLE_NODE_FLAGS } from "../server/flags.ts";
 import { LOGGER_NODE_FLAGS } from "../logger/flags.ts";
 import { buildIfStale } from "../scripts/build-fresh.ts";
 import { freePort, Jar } from "./stack.ts";
+import { waitForLine } from "../tests/support/childLine.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const ADMIN_PASSWORD = "Soak-Admin-pass-1";
@@ -109,24 +110,6 @@ class Probed {
     }
     throw new Error(`no answer to ${command} from pid ${this.child.pid}`);
   }
-}
-
-function waitForLine(child: ChildProcess, pattern: RegExp, what: string): Promise<RegExpExecArray> {
-  return new Promise((done, fail) => {
-    let text = "";
-    child.stdout!.setEncoding("utf8");
-    const onData = (chunk: string) => {
-      text += chunk;
-      const m = pattern.exec(text);
-      if (m) {
-        child.stdout!.off("data", onData);
-        child.stdout!.resume(); // a line per request from here on: read and dropped
-        done(m);
-      }
-    };
-    child.stdout!.on("data", onData);
-    child.once("exit", (code) => fail(new Error(`${what} exited (${code}) before it was ready`)));
-  });
 }
 
 export async function runSoak(o: SoakOptions): Promise<SoakResult> {

@@ -19,6 +19,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { SignInThrottle } from "../logger/auth/throttle.ts";
 import { Jar, freePort, startConsole } from "./stack.ts";
+import { waitForLine } from "../tests/support/childLine.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const ADMIN_PASSWORD = "Bench-Admin-pass-1";
@@ -52,21 +53,7 @@ async function startLoggerProcess(dataDir: string): Promise<{ url: string; child
     env: { ...process.env, LOGGER_HOST: "127.0.0.1", ADMIN_PASSWORD, LOGGER_CLIENT_ID: CLIENT_ID, LOGGER_CLIENT_SECRET: CLIENT_SECRET },
     stdio: ["ignore", "pipe", "inherit"],
   });
-  const url = await new Promise<string>((done, fail) => {
-    let text = "";
-    child.stdout!.setEncoding("utf8");
-    const onData = (chunk: string) => {
-      text += chunk;
-      const m = /logger listening on (\S+)/.exec(text);
-      if (m) {
-        child.stdout!.off("data", onData);
-        child.stdout!.resume(); // one line per request from here on: read and dropped
-        done(m[1]!);
-      }
-    };
-    child.stdout!.on("data", onData);
-    child.once("exit", (code) => fail(new Error(`logger exited (${code}) before it listened`)));
-  });
+  const url = (await waitForLine(child, /logger listening on (\S+)/, "the logger"))[1]!;
   return { url, child };
 }
 

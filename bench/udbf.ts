@@ -22,6 +22,7 @@ import { TYPE } from "../logger/udbf/format.ts";
 import { UdbfRows, udbfHeader } from "../logger/udbf/writer.ts";
 import { cpuSec, machineLine, median, rssMb } from "./machine.ts";
 import { adminToken, freePort, signInCookie, startConsole } from "./stack.ts";
+import { waitForLine } from "../tests/support/childLine.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const PASSWORD = "Bench-Pass-1!";
@@ -53,15 +54,7 @@ async function startLoggerProcess(dataDir: string, env: Record<string, string>):
     env: { ...process.env, ...loggerEnv(), LOGGER_PORT: String(port), LOGGER_HOST: "127.0.0.1", DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD, ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
-  await new Promise<void>((done, fail) => {
-    let text = "";
-    child.stdout!.on("data", (c: Buffer) => {
-      text += c.toString();
-      if (text.includes("logger listening on")) done();
-    });
-    child.once("exit", (code) => fail(new Error(`logger exited with ${code}`)));
-  });
-  child.stdout!.resume();
+  await waitForLine(child, /logger listening on/, "the logger");
   return { url: `http://127.0.0.1:${port}`, child };
 }
 

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { join, resolve } from "node:path";
 import { LOGGER_NODE_FLAGS, loggerEnv } from "../../logger/flags.ts";
+import { waitForLine } from "./childLine.ts";
 
 // The logger as its own process with a simulated bench, for the tests and benches that measure
 // it from outside (its memory, its CPU, its event loop): heavy-readers.test.ts, bench/heavy-readers.ts,
@@ -12,7 +13,7 @@ const root = resolve(import.meta.dirname, "../..");
  * A logger of the tree at `root` (this one, or a worktree of another commit) on a port of its own
  * over `dataDir`, started as npm start runs it (its V8 flags and allocator settings, logger/flags.ts),
  * simulating a bench of `channels` channels at `rateHz` with `backfill` of history; resolves once it
- * listens. `onOutput` sees everything it writes on stdout (e.g. --trace-gc's lines).
+ * listens. `onOutput` sees what it writes on stdout from then on (e.g. --trace-gc's lines).
  */
 export async function startBenchLogger(opts: {
   root?: string;
@@ -25,7 +26,7 @@ export async function startBenchLogger(opts: {
   nodeFlags?: string[];
   /** More environment, e.g. STORE_URL and LOGGER_ID for a logger on PostgreSQL. */
   env?: Record<string, string>;
-  onOutput?: (chunk: Buffer) => void;
+  onOutput?: (chunk: string) => void;
 }): Promise<{ url: string; child: ChildProcess }> {
   const from = opts.root ?? root;
   const child = spawn(process.execPath, [...LOGGER_NODE_FLAGS, ...(opts.nodeFlags ?? []), join(from, "logger/main.ts"), "--port", "0", "--data", opts.dataDir, "--backfill", opts.backfill], {
@@ -33,20 +34,6 @@ export async function startBenchLogger(opts: {
     env: { ...process.env, ...loggerEnv(), ADMIN_PASSWORD: opts.password, SIM: "on", SIM_BENCH_RATE_HZ: String(opts.rateHz), SIM_BENCH_CHANNELS: String(opts.channels), SIM_SEED: String(opts.seed), ...opts.env },
     stdio: ["ignore", "pipe", "inherit"],
   });
-  const url = await new Promise<string>((ok, fail) => {
-    let out = "";
-    const listening = (d: Buffer) => {
-      out += d.toString();
-      const m = /logger listening on (\S+)/.exec(out);
-      if (m) {
-        child.stdout!.off("data", listening);
-        ok(m[1]!);
-      }
-    };
-    child.stdout!.on("data", listening);
-    child.once("exit", (code) => fail(new Error(`the logger of ${from} exited with ${code}`)));
-  });
-  // Drained from here on, or the logger would block on a full pipe.
-  child.stdout!.on("data", opts.onOutput ?? (() => {}));
+  const url = (await waitForLine(child, /logger listening on (\S+)/, `the logger of ${from}`, opts.onOutput))[1]!;
   return { url, child };
 }
