@@ -1,6 +1,7 @@
 // `node bench/ws.ts [seconds]` (default 30): the live WebSocket under load. The embedded logger
 // runs as its own process (so its CPU time is its own, from /proc) with the simulated bench at
-// 128 analog channels × 10 Hz; 20 clients subscribe to those 128 variables at IntervalMs 100.
+// 128 analog channels × 10 Hz; 20 clients, each signed in as a Viewer of its own, subscribe to
+// those 128 variables at IntervalMs 100.
 //
 // Targets:
 // * no sample lost: every client receives every sample of every variable exactly once. A
@@ -21,6 +22,8 @@ import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import WebSocket from "ws";
 import { z } from "zod";
+import { waitForLine } from "../tests/support/childLine.ts";
+import { addUser } from "../tests/unit/logger/helpers.ts";
 
 const root = join(import.meta.dirname, "..");
 const SECONDS = Number(process.argv[2] ?? 30);
@@ -110,21 +113,7 @@ async function startLogger(dataDir: string): Promise<{ url: string; pid: number;
     },
     stdio: ["ignore", "pipe", "inherit"],
   });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      const m = /logger listening on (http:\/\/\S+)/.exec(out);
-      if (m) {
-        child.stdout!.off("data", onData);
-        // The request log goes on; it is read and thrown away so the pipe never fills.
-        child.stdout!.resume();
-        resolve(m[1]!);
-      }
-    };
-    child.stdout!.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`logger exited (${code}) before it listened: ${out.slice(-500)}`)));
-  });
+  const url = (await waitForLine(child, /logger listening on (http:\/\/\S+)/, "the logger"))[1]!;
   return {
     url,
     pid: child.pid!,
@@ -164,9 +153,13 @@ async function main() {
     const idleMsPerSec = (cpuMs(logger.pid) - idle0) / ((performance.now() - idleT0) / 1000);
 
     const stats: ClientStats[] = [];
-    const wsUrl = `${logger.url.replace(/^http/, "ws")}/ws?apitoken=${encodeURIComponent(token)}`;
+    // One user per client, as 20 operators' screens would be: a user may hold 8 live connections
+    // (logger/api/data/live-caps.ts), and sockets past that are closed before their first frame.
+    const tokens: string[] = [];
+    for (let c = 0; c < CLIENTS; c++) tokens.push((await addUser(logger.url, token, `bench-viewer-${c}`, "Viewer", PASSWORD)).token);
     await Promise.all(
       Array.from({ length: CLIENTS }, async (_, c) => {
+        const wsUrl = `${logger.url.replace(/^http/, "ws")}/ws?apitoken=${encodeURIComponent(tokens[c]!)}`;
         const s: ClientStats = { frames: 0, values: 0, lost: 0, twice: 0, dropped: 0, errors: [], last: new Map(), delays: [], ages: [], measuring: false };
         stats.push(s);
         const ws = new WebSocket(wsUrl, { perMessageDeflate: false });
@@ -175,7 +168,9 @@ async function main() {
           ws.once("open", () => resolve());
           ws.once("error", reject);
         });
-        const first = new Promise<void>((resolve) => {
+        const first = new Promise<void>((resolve, reject) => {
+          // A socket the logger closes before its first frame (a cap, a refused token) ends the bench with its reason.
+          ws.once("close", (code, reason) => reject(new Error(`client ${c + 1}: the logger closed the WebSocket (${code} ${reason.toString()}) before its first frame`)));
           ws.on("message", (data) => {
             const at = Date.now();
             const f = decode(data as Buffer);

@@ -8,7 +8,10 @@ import { checkClient, isConfidentialClient, parseBasicAuth } from "../../auth/cl
 // * the public: at most PUBLIC_MAX of each kind, and PER_USER per user over both kinds;
 // * the console's relay (requests bearing the console's client credentials in
 //   X-Client-Authorization): a reserve of its own, CONSOLE_MAX of each kind and CONSOLE_PER_USER
-//   per user, that nobody else can take.
+//   per user, that nobody else can take. The console shares a socket among the browser streams of
+//   one sign-in, so a wall of displays signed in as one account takes a socket per display: 16 per
+//   user left the 17th display of one account without live values (bench/soak.ts, 20 kiosks:
+//   120 dropped streams). A user may take a quarter of the reserve.
 
 export type LiveKind = "ws" | "sse";
 
@@ -17,12 +20,12 @@ export type LiveLimits = {
   perUser: number;
   /** Connections of each kind that are not the console's. */
   publicMax: number;
-  /** The console relay's reserve, per kind, and per user (one relay socket carries 32 browser streams). */
+  /** The console relay's reserve, per kind, and per user (a relay socket per sign-in, carrying up to 32 of its browser streams). */
   consoleMax: number;
   consolePerUser: number;
 };
 
-export const LIVE_LIMITS: LiveLimits = { perUser: 8, publicMax: 100, consoleMax: 200, consolePerUser: 16 };
+export const LIVE_LIMITS: LiveLimits = { perUser: 8, publicMax: 100, consoleMax: 400, consolePerUser: 100 };
 
 /** The header a confidential client (the console) proves itself with on a live connection. */
 export const CLIENT_AUTH_HEADER = "x-client-authorization";

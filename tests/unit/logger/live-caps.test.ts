@@ -92,6 +92,25 @@ describe("a Viewer with 100 live connections (default limits)", () => {
     for (const o of many) o.ws.close();
   });
 
+  it("carries a wall of 40 displays signed in as one account through the console's relay", async () => {
+    // Each display is a sign-in of its own, and the console shares a relay socket only among the
+    // streams of one sign-in (app/services/logger/liveSocket.server.ts): a socket per display.
+    // Tokens of one sign-in, refreshed 40 times, are 40 tokens of the same user to the logger.
+    const admin = (await login(lg.url, "admin", ADMIN_PASSWORD)).access;
+    const wall = await addUser(lg.url, admin, "wall", "Viewer");
+    const tokens = [wall.token];
+    let refresh = (await login(lg.url, "wall", "user-pass-123")).refresh;
+    while (tokens.length < 40) {
+      const next = await tokenRequest(lg.url, { grant_type: "refresh_token", refresh_token: refresh });
+      expect(next.status).toBe(200);
+      tokens.push(next.body.access_token);
+      refresh = next.body.refresh_token;
+    }
+    const subs = await Promise.all(tokens.map((token) => subscribeLive({ baseUrl: lg.url, token, ids: [oil], intervalMs: 250, timeoutMs: 10_000, clientAuth: CONSOLE_AUTH }, () => {}, () => {})));
+    for (const sub of subs) expect(typeof sub!.first.values[oil]).toBe("number");
+    for (const sub of subs) sub!.close();
+  });
+
   it("without the console's credentials the relay is a user like any other", async () => {
     const mine = Array.from({ length: 8 }, () => openWs(lg.url, other));
     // `other` already holds one from the test above, so one of these 8 is refused.
