@@ -1,11 +1,16 @@
 // Runs in Chromium (served by Vite from bench/dashboard.ts): the dashboard's chart component
 // against bare uPlot on the same data, in the same page. Results land in window.__bench.
-import { createContext, createElement, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { createContext, createElement, type ReactElement, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { createRoot } from "react-dom/client";
-import { MemoryRouter } from "react-router";
+import i18next from "i18next";
+import { I18nextProvider } from "react-i18next";
+import { createMemoryRouter, RouterProvider } from "react-router";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import { LiveBus, LiveBusContext } from "~/ui/dashboard/liveBus";
+import type { LiveSample } from "~/ui/live/useLiveValues";
+import shellTexts from "~/locales/en/translation.json";
+import dashboardTexts from "~/locales/en/dashboards.json";
 import type { SeriesData, VariableInfo } from "~/ui/dashboard/types";
 import { chartOptions, toColumns, UPlotChart } from "~/ui/dashboard/UPlotChart";
 
@@ -70,32 +75,45 @@ async function bare(): Promise<number> {
   return t;
 }
 
+// The texts the chart's parts look up (its notes' flags and form: useT), as a page's i18n has them.
+const i18n = i18next.createInstance();
+await i18n.init({ lng: "en", resources: { en: { translation: { ...shellTexts, dashboards: dashboardTexts } } }, interpolation: { escapeValue: false } });
+
+/**
+ * A chart as on a page: in a data router whose root has the shell's data (its formats read the
+ * user's locale and time zone; a note's flag links to the annotations screen) and with the page's
+ * texts — without them a note's flag threw on its first render and React unmounted the chart, so
+ * the live figure measured samples sent to an unmounted chart.
+ */
+function onPage(chart: ReactElement): ReactElement {
+  const router = createMemoryRouter([{ id: "root", path: "/", element: chart }], { hydrationData: { loaderData: { root: { localeId: "en-US", timeZone: "UTC" } } } });
+  return createElement(I18nextProvider, { i18n }, createElement(RouterProvider, { router }));
+}
+
 async function component(): Promise<number> {
   const el = document.getElementById("component")!;
   const root = createRoot(el);
-  const t0 = performance.now();
-  await new Promise<void>((ready) =>
-    root.render(
-      // In a router, as on a page: a note's flag links to the annotations screen.
-      createElement(
-        MemoryRouter,
-        null,
-        createElement(UPlotChart, {
-          ...props,
-          ...extras,
-          series,
-          follow: false,
-          hidden: new Set<string>(),
-          onZoom() {},
-          onReset() {},
-          // As ChartWidget gives it: the area's size from the layout before the chart mounted.
-          sizeHint: () => ({ width: 1200, height: 400 }),
-          // Called right after the chart was created: its commit (the first draw) is queued before this.
-          onReady: () => void afterCommit().then(ready),
-        }),
-      ),
-    ),
+  let ready!: () => void;
+  const created = new Promise<void>((resolve) => (ready = resolve));
+  // The page around the chart (its router and texts) is made before the clock starts: a page has them already.
+  const page = onPage(
+    createElement(UPlotChart, {
+      ...props,
+      ...extras,
+      series,
+      follow: false,
+      hidden: new Set<string>(),
+      onZoom() {},
+      onReset() {},
+      // As ChartWidget gives it: the area's size from the layout before the chart mounted.
+      sizeHint: () => ({ width: 1200, height: 400 }),
+      // Called right after the chart was created: its commit (the first draw) is queued before this.
+      onReady: () => void afterCommit().then(ready),
+    }),
   );
+  const t0 = performance.now();
+  root.render(page);
+  await created;
   drawnMs = performance.now() - t0;
   const t = (await frame()) - t0;
   root.unmount();
@@ -119,14 +137,22 @@ async function liveUpdates(): Promise<{ bare: number; component: number }> {
   }
   u.destroy();
 
-  const bus = new LiveBus();
+  // The chart exists at its first commit; its live subscription is a passive effect, run after
+  // paint: the samples go out once the chart subscribed (a frame and 50 ms was a guess at when).
+  let subscribed!: () => void;
+  const listening = new Promise<void>((resolve) => (subscribed = resolve));
+  const bus = new (class extends LiveBus {
+    subscribe(listener: (s: LiveSample) => void) {
+      const off = super.subscribe(listener);
+      subscribed();
+      return off;
+    }
+  })();
   const root = createRoot(document.getElementById("component")!);
   await new Promise<void>((ready) =>
-    root.render(createElement(MemoryRouter, null, createElement(LiveBusContext.Provider, { value: bus }, createElement(UPlotChart, { ...props, ...extras, series, follow: true, hidden: new Set<string>(), onZoom() {}, onReset() {}, onReady: ready })))),
+    root.render(onPage(createElement(LiveBusContext.Provider, { value: bus }, createElement(UPlotChart, { ...props, ...extras, series, follow: true, hidden: new Set<string>(), onZoom() {}, onReset() {}, onReady: ready })))),
   );
-  // The chart exists at its first commit; its live subscription is a passive effect, run after paint.
-  await frame();
-  await new Promise((r) => setTimeout(r, 50));
+  await listening;
   const times: number[] = [];
   for (let k = 0; k < 60; k++) {
     const values = Object.fromEntries(vars.map((v, i) => [v.Id, 50 + i + Math.random()]));
@@ -135,7 +161,7 @@ async function liveUpdates(): Promise<{ bare: number; component: number }> {
     times.push(performance.now() - t0);
   }
   root.unmount();
-  if (median(times) < 0.05) throw new Error("live samples did not reach the chart");
+  if (median(times) < 0.05) throw new Error(`live samples did not reach the chart (a sample took the component ${median(times)} ms, bare uPlot ${median(bareTimes)} ms)`);
   return { bare: median(bareTimes), component: median(times) };
 }
 

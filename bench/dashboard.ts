@@ -207,10 +207,14 @@ async function browserFigures() {
       const [first, hydrated] = kinds[i % kinds.length]!;
       const context = await browser.newContext();
       const page = await context.newPage();
+      // An error React reports from a render (it unmounts the tree then) would leave figures of nothing.
+      const pageErrors: string[] = [];
+      page.on("pageerror", (e) => pageErrors.push(e.message));
       await page.goto(`${chartPage.url}?first=${first}${hydrated}`);
       await page.waitForFunction(() => (window as unknown as { __bench?: unknown }).__bench, null, { timeout: 120_000 });
       const result = (await page.evaluate(() => (window as unknown as { __bench: Record<string, number | string> }).__bench)) as Record<string, number>;
       if ("error" in result) throw new Error(String(result.error));
+      if (pageErrors.length) throw new Error(`the chart page failed: ${pageErrors.join("; ")}`);
       runs.push({ ...result, kind: i % kinds.length });
       await context.close();
     }
