@@ -126,6 +126,8 @@ async function liveUpdates(): Promise<{ bare: number; component: number }> {
   const data = toColumns(series, N);
   const u = new uPlot(chartOptions(props, uPlot, true, { width: 1200, height: 400 }), data as uPlot.AlignedData, el);
   const bareTimes: number[] = [];
+  const profileLive = new URLSearchParams(location.search).has("profile-live");
+  if (profileLive) console.profile("live-bare");
   for (let k = 0; k < 60; k++) {
     // The same work the component does per sample: new data and the window moved, drawn at once.
     const t0 = performance.now();
@@ -135,6 +137,7 @@ async function liveUpdates(): Promise<{ bare: number; component: number }> {
     });
     bareTimes.push(performance.now() - t0);
   }
+  if (profileLive) console.profileEnd("live-bare");
   u.destroy();
 
   // The chart exists at its first commit; its live subscription is a passive effect, run after
@@ -154,12 +157,14 @@ async function liveUpdates(): Promise<{ bare: number; component: number }> {
   );
   await listening;
   const times: number[] = [];
+  if (profileLive) console.profile("live-component");
   for (let k = 0; k < 60; k++) {
     const values = Object.fromEntries(vars.map((v, i) => [v.Id, 50 + i + Math.random()]));
     const t0 = performance.now();
     bus.emit({ t: end + k * 3600, values });
     times.push(performance.now() - t0);
   }
+  if (profileLive) console.profileEnd("live-component");
   root.unmount();
   if (median(times) < 0.05) throw new Error(`live samples did not reach the chart (a sample took the component ${median(times)} ms, bare uPlot ${median(bareTimes)} ms)`);
   return { bare: median(bareTimes), component: median(times) };

@@ -2,7 +2,8 @@
 // uPlot's (issue 15). Fresh pages of bench/chart.html as bench/dashboard.ts opens them (after a
 // page's worth of React), the cold paint alone in a CPU profile (console.profile in the page,
 // collected over CDP at a 50 µs sampling interval); prints self time per function, summed over the
-// pages of each kind, and what only the component spends.
+// pages of each kind, and what only the component spends. `--live`: the 60 live updates instead
+// (bare uPlot's and the component's, in the same pages).
 import { existsSync } from "node:fs";
 import { CHROMIUM_LAUNCH } from "../tests/e2e/chromium.ts";
 import { startChartPage } from "./chartPage.ts";
@@ -10,9 +11,11 @@ import { startChartPage } from "./chartPage.ts";
 type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[]; positionTicks?: { line: number; ticks: number }[] };
 type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[] };
 
-const PAGES = Number(process.argv[2] ?? 15);
+const LIVE = process.argv.includes("--live");
+const args = process.argv.slice(2).filter((a) => a !== "--live");
+const PAGES = Number(args[0] ?? 15);
 /** A function name: also print its samples per source line (of the code as served). */
-const LINES_OF = process.argv[3];
+const LINES_OF = args[1];
 const chromiumPath = CHROMIUM_LAUNCH.executablePath;
 if (!existsSync(chromiumPath)) throw new Error(`Chromium not found at ${chromiumPath}`);
 const { chromium } = await import("playwright-core");
@@ -36,23 +39,30 @@ function selfTimes(profiles: Profile[]): Map<string, number> {
 
 try {
   const profiles: Record<"component" | "bare", Profile[]> = { component: [], bare: [] };
-  for (let i = 0; i < PAGES * 2; i++) {
+  for (let i = 0; i < PAGES * (LIVE ? 1 : 2); i++) {
     const kind = i % 2 === 0 ? "component" : "bare";
     const context = await browser.newContext();
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send("Profiler.enable");
     await cdp.send("Profiler.setSamplingInterval", { interval: 50 });
-    const done = new Promise<Profile>((resolve) => cdp.on("Profiler.consoleProfileFinished", (e) => resolve(e.profile as unknown as Profile)));
-    await page.goto(`${chartPage.url}?first=${kind}&hydrated&profile`);
-    profiles[kind].push(await done);
+    // The page's profiles are titled: "cold", or "live-bare" and "live-component".
+    const wanted = LIVE ? 2 : 1;
+    const done = new Promise<void>((resolve) =>
+      cdp.on("Profiler.consoleProfileFinished", (e) => {
+        profiles[e.title === "live-bare" || (e.title === "cold" && kind === "bare") ? "bare" : "component"].push(e.profile as unknown as Profile);
+        if (profiles.bare.length + profiles.component.length === (i + 1) * wanted) resolve();
+      }),
+    );
+    await page.goto(`${chartPage.url}?first=${kind}&hydrated&${LIVE ? "profile-live" : "profile"}`);
+    await done;
     await context.close();
   }
   const component = selfTimes(profiles.component);
   const bare = selfTimes(profiles.bare);
   const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
   const per = (ms: number) => (ms / PAGES).toFixed(2).padStart(7);
-  console.log(`Cold paint, profiled time per page (mean of ${PAGES}): component ${per(total(component))} ms, bare uPlot ${per(total(bare))} ms`);
+  console.log(`${LIVE ? "60 live updates" : "Cold paint"}, profiled time per page (mean of ${PAGES}): component ${per(total(component))} ms, bare uPlot ${per(total(bare))} ms`);
   console.log("\nWhere the component spends more (ms per page: component, bare, difference):");
   const keys = new Set([...component.keys(), ...bare.keys()]);
   const diffs = [...keys].map((k) => [k, component.get(k) ?? 0, bare.get(k) ?? 0] as const).sort((a, b) => b[1] - b[2] - (a[1] - a[2]));

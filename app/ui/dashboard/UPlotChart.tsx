@@ -9,6 +9,7 @@ import { ChartMarkers, drawOverlays, markersOf, ReadOut, type Markers } from "./
 import type { ChartEvent, ChartEventKind, ChartLimit, ChartOverlay, ChartThreshold, SeriesData, VariableInfo } from "./types";
 import { annotationsPlugin, NoteDraft, NoteFlags, notePlaces, type NotesConfig } from "./ChartNotes";
 import { crosshairCursor, markFollowing, moveCursorShared } from "./crosshairSync";
+import { lineWithBand, noPaths } from "./bandPaths";
 
 export interface UPlotChartProps {
   series: SeriesData;
@@ -127,14 +128,14 @@ export function chartOptions(p: Pick<UPlotChartProps, "vars" | "from" | "to" | "
   const series: uPlot.Series[] = [{}];
   p.vars.forEach((v, i) => {
     const style = seriesStyle(i, p.overlay);
-    series.push({ label: v.Unit ? `${v.Name} [${v.Unit}]` : v.Name, stroke: style.colour, width: 1.5, dash: style.dash ? [6, 4] : undefined, scale: `u:${v.Unit ?? ""}`, points: { show: false } });
+    // A compare overlay's B bands are fainter, as its lines are dashed.
+    const band = banded ? { paths: lineWithBand(uPlotCtor, 1 + n + i, 1 + 2 * n + i, `${style.colour}${style.dash ? "14" : "26"}`) } : {};
+    series.push({ label: v.Unit ? `${v.Name} [${v.Unit}]` : v.Name, stroke: style.colour, width: 1.5, dash: style.dash ? [6, 4] : undefined, scale: `u:${v.Unit ?? ""}`, points: { show: false }, ...band });
   });
-  const bands: uPlot.Band[] = [];
   if (banded) {
     for (const kind of ["min", "max"]) {
-      p.vars.forEach((v) => series.push({ label: `${v.Name} ${kind}`, stroke: "transparent", width: 0, scale: `u:${v.Unit ?? ""}`, points: { show: false } }));
+      p.vars.forEach((v) => series.push({ label: `${v.Name} ${kind}`, scale: `u:${v.Unit ?? ""}`, points: { show: false }, paths: noPaths }));
     }
-    p.vars.forEach((_, i) => bands.push({ series: [1 + 2 * n + i, 1 + n + i], fill: `${seriesStyle(i, p.overlay).colour}${seriesStyle(i, p.overlay).dash ? "14" : "26"}` }));
   }
   // The x range is the dashboard's, not the data's: set after creation and on every new range.
   const scales: uPlot.Scales = { x: { time: true, auto: false } };
@@ -215,7 +216,6 @@ export function chartOptions(p: Pick<UPlotChartProps, "vars" | "from" | "to" | "
     // The top value label is centred on the plot's edge: room for its upper half.
     ...(big ? { padding: [Math.round(sz.px * 0.6), null, null, null] as uPlot.Padding } : {}),
     series,
-    bands,
     scales,
     axes,
     legend: { show: false },
