@@ -41,8 +41,8 @@ function filtersOf(params: URLSearchParams, now: number) {
     severity: pick("severity", SEVERITIES),
     state: pick("state", ALARM_STATES),
     device: (params.get("device") ?? "").slice(0, 100),
-    period: period in PERIODS ? period : "",
-    from: period in PERIODS ? new Date(now - PERIODS[period]!).toISOString() : "",
+    period: Object.hasOwn(PERIODS, period) ? period : "",
+    from: Object.hasOwn(PERIODS, period) ? new Date(now - PERIODS[period]!).toISOString() : "",
     offset,
   };
 }

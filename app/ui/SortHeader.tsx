@@ -28,7 +28,8 @@ export const SortHeader = memo(function SortHeader({ column, label }: { column: 
 /** Sorts rows by the query's sort column and direction. */
 export function sortRows<T>(rows: T[], params: URLSearchParams, columns: Record<string, (row: T) => string | number>, fallback: string): T[] {
   const key = params.get("sort") ?? fallback;
-  const get = columns[key] ?? columns[fallback];
+  // Own columns only: `?sort=__proto__` or `?sort=constructor` named Object's, and sorting by them threw.
+  const get = (Object.hasOwn(columns, key) ? columns[key] : undefined) ?? columns[fallback]!;
   const factor = params.get("dir") === "desc" ? -1 : 1;
   return rows.toSorted((a, b) => {
     const x = get(a);

@@ -2,6 +2,7 @@ import { isRouteErrorResponse } from "react-router";
 import { describe, expect, it } from "vitest";
 import { formBodyMiddleware } from "~/services/formBody.server";
 import { readOffset } from "~/services/forms.server";
+import { sortRows } from "~/ui/SortHeader";
 
 const status = (f: () => unknown) => {
   try {
@@ -45,5 +46,16 @@ describe("formBodyMiddleware", () => {
     expect(await run("a=1&b=2", "application/x-www-form-urlencoded")).toEqual({ status: 200, reached: true });
     const multipart = "--abc\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--abc--\r\n";
     expect(await run(multipart, "multipart/form-data; boundary=abc")).toEqual({ status: 200, reached: true });
+  });
+});
+
+describe("sortRows", () => {
+  const rows = [{ name: "b" }, { name: "a" }, { name: "c" }];
+  const columns = { name: (r: { name: string }) => r.name };
+  it("sorts by a column it has, and by the fallback for a name it has not — Object's own members included", () => {
+    expect(sortRows(rows, new URLSearchParams("sort=name&dir=desc"), columns, "name").map((r) => r.name)).toEqual(["c", "b", "a"]);
+    for (const sort of ["__proto__", "constructor", "hasOwnProperty", "valueOf", "nope"]) {
+      expect(sortRows(rows, new URLSearchParams({ sort }), columns, "name").map((r) => r.name), sort).toEqual(["a", "b", "c"]);
+    }
   });
 });
