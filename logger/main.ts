@@ -1,3 +1,5 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { parseAllowList } from "./alarms/egress.ts";
@@ -139,6 +141,13 @@ const logger = await startLogger({
 
 // Before "listening": npm start reads it to tell a new installation (first sign-in hint).
 if (logger.created) process.stdout.write("logger: new store created (first start)\n");
+if (logger.initialAdminPassword) {
+  // Said once, to whoever started it, and kept beside the data for who missed it (readable by the
+  // logger's user only); it stops working at the first sign-in, which asks for a new one.
+  const file = join(env.DATA_DIR, "initial-admin-password");
+  writeFileSync(file, `${logger.initialAdminPassword}\n`, { mode: 0o600 });
+  process.stdout.write(`logger: first sign-in: admin / ${logger.initialAdminPassword} (to be changed at the first sign-in; also in ${file})\n`);
+}
 process.stdout.write(`logger listening on ${logger.url}\n`);
 
 let stopping = false;

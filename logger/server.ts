@@ -109,6 +109,8 @@ export type RunningLogger = {
   storeStatus(): OutageStatus;
   /** This start created the store (no roles yet: seeded with the first Administrator). */
   created: boolean;
+  /** admin's first password when this start created the store and generated it (no adminPassword given). */
+  initialAdminPassword: string | null;
 };
 
 export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
@@ -138,8 +140,9 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
   const sockets = new LiveSocketHub(live, now, liveCaps);
   let sim: Simulator | null = null;
   let firstStart = false;
+  let initialAdminPassword: string | null = null;
   try {
-    firstStart = await seed(db, opts.adminPassword);
+    ({ created: firstStart, generated: initialAdminPassword } = await seed(db, opts.adminPassword));
     for (const id of await importedSources(db)) store.retentionExempt.add(id);
     store.applyRetention(now());
     // The rate chosen on the Simple Config screen wins over the configured default.
@@ -298,5 +301,5 @@ export async function startLogger(opts: LoggerOptions): Promise<RunningLogger> {
       setTimeout(() => server.closeAllConnections(), 2000).unref();
     }));
 
-  return { url: `http://${urlHost}:${port}`, port, close, liveSocketStats: () => sockets.stats(), heavyStats: () => heavyGate.stats(), storeStatus: () => store.outageStatus(), created: firstStart };
+  return { url: `http://${urlHost}:${port}`, port, close, liveSocketStats: () => sockets.stats(), heavyStats: () => heavyGate.stats(), storeStatus: () => store.outageStatus(), created: firstStart, initialAdminPassword };
 }

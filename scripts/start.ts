@@ -132,6 +132,7 @@ process.on("SIGTERM", () => stop(0));
 async function main() {
   buildIfNeeded();
   let freshData = false;
+  let firstPassword: string | null = null;
   const secret = sessionSecret();
   const loggerUrl = env.LOGGER_URL ?? `http://127.0.0.1:${loggerPort}`;
   // The embedded logger and the console share a generated client secret; an external logger
@@ -168,6 +169,7 @@ async function main() {
     };
     const lines = await start("logger", process.execPath, [...LOGGER_NODE_FLAGS, join(root, "logger", "main.ts")], /logger listening on/, first, restart);
     freshData = lines.some((line) => line.startsWith("logger: new store created"));
+    firstPassword = lines.map((line) => /^logger: first sign-in: admin \/ (\S+)/.exec(line)?.[1]).find(Boolean) ?? null;
   }
   await start("console", process.execPath, [...CONSOLE_NODE_FLAGS, join(root, "server", "main.ts"), "build/server/index.js"], /http:\/\//, {
     ...env,
@@ -179,13 +181,13 @@ async function main() {
   });
   const signIn = env.ADMIN_PASSWORD
     ? `admin / the ADMIN_PASSWORD you set`
-    : "admin / admin (you will be asked to choose a new password)";
+    : `admin / ${firstPassword ?? "the password the logger printed"} (you will be asked to choose a new password)`;
   console.log(
     [
       "",
       `  Loggia is running:  http://localhost:${port}/`,
       embedded ? `  Embedded logger:    ${loggerUrl}  (data in ${dataDir})` : `  Logger:             ${loggerUrl}`,
-      freshData ? `  First sign-in:      ${signIn}` : embedded ? `  Sign in with your account (a new DATA_DIR starts again with admin / admin).` : "",
+      freshData ? `  First sign-in:      ${signIn}` : embedded ? `  Sign in with your account (a new DATA_DIR starts again with a new first password for admin).` : "",
       "  Stop with Ctrl-C.",
       "",
     ].join("\n"),

@@ -10,7 +10,7 @@ import type { Route } from "./+types/changePassword";
 
 export const handle = { bare: true };
 
-// The forced password change of a flagged user (e.g. admin/admin at first start).
+// The forced password change of a flagged user (e.g. admin with its generated first password).
 export async function loader(args: Route.LoaderArgs) {
   const auth = await requireSession(args, { allowPasswordChange: true });
   if (!auth.loginRequired) throw redirect("/");

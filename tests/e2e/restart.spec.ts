@@ -6,14 +6,15 @@ import { expect, test } from "./fixtures";
 import { freePort } from "./stack";
 
 // `npm start` restarts a crashed embedded logger with back-off, says so, and the console shows
-// its outage page meanwhile; it also keeps the generated client secret in DATA_DIR.
+// its outage page meanwhile; it also keeps the generated client secret in DATA_DIR, and prints
+// admin's generated first password, which signs in to the forced password change.
 const root = resolve(import.meta.dirname, "../..");
 
 test("npm start restarts a crashed embedded logger and the console recovers", async ({ page }) => {
   test.setTimeout(120_000);
   const [port, loggerPort] = [await freePort(), await freePort()];
   const dataDir = mkdtempSync(join(tmpdir(), "loggia-e2e-restart-"));
-  const env = { ...process.env, PORT: String(port), LOGGER_PORT: String(loggerPort), DATA_DIR: dataDir, ADMIN_PASSWORD: "restart-Admin-1", SIM: "off", BACKFILL: "", LOGGER_CLIENT_SECRET: "", SESSION_SECRET: "" };
+  const env = { ...process.env, PORT: String(port), LOGGER_PORT: String(loggerPort), DATA_DIR: dataDir, ADMIN_PASSWORD: undefined, SIM: "off", BACKFILL: "", LOGGER_CLIENT_SECRET: "", SESSION_SECRET: "" };
   const app = spawn(process.execPath, ["scripts/start.ts"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   app.stdout.on("data", (d) => (output += d));
@@ -27,6 +28,10 @@ test("npm start restarts a crashed embedded logger and the console recovers", as
   };
   try {
     await waitFor(/Loggia is running/);
+    // A new data folder's admin password is generated (never a published default), said once.
+    const first = /First sign-in: +admin \/ (\S+) \(you will be asked to choose a new password\)/.exec(output)?.[1];
+    expect(first, output).toMatch(/^[a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4}$/);
+    expect(readFileSync(join(dataDir, "initial-admin-password"), "utf8")).toBe(`${first}\n`);
     // The client secret was generated and kept in DATA_DIR, readable by its owner only.
     const secret = readFileSync(join(dataDir, ".client-secret"), "utf8").trim();
     expect(secret).toMatch(/^[0-9a-f]{64}$/);
@@ -34,7 +39,7 @@ test("npm start restarts a crashed embedded logger and the console recovers", as
     const token = await fetch(`http://127.0.0.1:${loggerPort}/token`, {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded", Authorization: `Basic ${Buffer.from("loggia-console:loggia-console-secret").toString("base64")}` },
-      body: new URLSearchParams({ grant_type: "password", username: "admin", password: "restart-Admin-1" }),
+      body: new URLSearchParams({ grant_type: "password", username: "admin", password: first! }),
     });
     expect(token.status, "the published default is not the embedded logger's secret").toBe(401);
 
@@ -58,6 +63,14 @@ test("npm start restarts a crashed embedded logger and the console recovers", as
     }).toPass({ timeout: 20_000 });
     await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
     expect(app.exitCode).toBeNull();
+    // admin/admin is no way in; the printed password is, and asks for a new one at once.
+    await page.getByLabel("Username").fill("admin");
+    await page.getByLabel("Password").fill("admin");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(/\/signin/);
+    await page.getByLabel("Password").fill(first!);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(/\/changePassword$/);
   } finally {
     app.kill("SIGTERM");
     await new Promise((r) => (app.exitCode !== null ? r(null) : app.once("exit", r)));

@@ -15,6 +15,8 @@ export type TestLogger = {
   url: string;
   dataDir: string;
   lines: string[];
+  /** admin's generated first password, when this start created the store without one given. */
+  initialAdminPassword: string | null;
   close(): Promise<void>;
   stop(): Promise<void>;
 };
@@ -34,6 +36,7 @@ export async function start(opts: Partial<LoggerOptions> = {}): Promise<TestLogg
     url: logger.url,
     dataDir,
     lines,
+    initialAdminPassword: logger.initialAdminPassword,
     close: logger.close,
     stop: async () => {
       await logger.close();

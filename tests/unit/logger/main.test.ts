@@ -1,4 +1,5 @@
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runLoggerMain as run, tempDir } from "./helpers.ts";
 
@@ -9,9 +10,15 @@ describe("logger/main.ts", () => {
       const p = run(["--port", "0", "--data", dataDir, "--controller"]);
       const deadline = Date.now() + 10_000;
       while (!p.out().includes("logger listening") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      // A new data folder is announced first ("logger: new store created", read by npm start).
-      expect(p.out().split("\n")[0]).toBe("logger: new store created (first start)");
-      const first = p.out().split("\n")[1]!;
+      // A new data folder is announced first ("logger: new store created", read by npm start),
+      // then admin's generated first password, also kept beside the data for the logger's user only.
+      const [created, password] = p.out().split("\n");
+      expect(created).toBe("logger: new store created (first start)");
+      const file = join(dataDir, "initial-admin-password");
+      expect(password).toMatch(new RegExp(`^logger: first sign-in: admin / [a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4} \\(to be changed at the first sign-in; also in ${file}\\)$`));
+      expect(readFileSync(file, "utf8")).toBe(`${password!.split(" ")[5]}\n`);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      const first = p.out().split("\n")[2]!;
       expect(first).toMatch(/^logger listening on http:\/\/127\.0\.0\.1:\d+$/);
       const url = first.replace("logger listening on ", "");
       const res = await fetch(`${url}/rpc/system.getVersionInfo`, { method: "POST" });

@@ -6,14 +6,20 @@ const roleId = async (base: string, token: string, name: string): Promise<number
   (await rpc(base, `${API}.GetRoles`, {}, token)).body.Roles.find((r: { Name: string }) => r.Name === name).ID;
 
 describe("first-start seeding", () => {
-  it("seeds admin/admin with MustChangePassword when no admin password is given", async () => {
+  it("seeds admin with a generated password and MustChangePassword when no admin password is given", async () => {
     const lg = await start();
+    const other = await start();
     try {
-      const first = await login(lg.url, "admin", "admin");
+      // Never a published default: not "admin", not the same twice, and policy-conforming.
+      const initial = lg.initialAdminPassword!;
+      expect(initial).toMatch(/^[a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4}$/);
+      expect(other.initialAdminPassword).not.toBe(initial);
+      expect((await tokenRequest(lg.url, { grant_type: "password", username: "admin", password: "admin" })).status).toBe(400);
+      const first = await login(lg.url, "admin", initial);
       expect((await verify(lg.url, first.access)).body.must_change_password).toBe(true);
       // That token is good only for the password change (issue 14); the seed is read after it.
       expect((await rpc(lg.url, `${API}.GetUser`, { ID: 1 }, first.access)).status).toBe(403);
-      expect((await rpc(lg.url, `${API}.ChangePassword`, { OldPassword: "admin", NewPassword: "seeded-admin-1" }, first.access)).status).toBe(200);
+      expect((await rpc(lg.url, `${API}.ChangePassword`, { OldPassword: initial, NewPassword: "seeded-admin-1" }, first.access)).status).toBe(200);
       const { access } = await login(lg.url, "admin", "seeded-admin-1");
       const me = await rpc(lg.url, `${API}.GetUser`, { ID: 1 }, access);
       expect(me.body.User).toMatchObject({ Username: "admin", EMail: "", MustChangePassword: false });
@@ -24,6 +30,7 @@ describe("first-start seeding", () => {
       expect(roles[2].Permissions).toEqual(["ViewStructure", "ViewCockpit", "ViewDashboards", "ViewAnalytics", "ViewDevices"]);
     } finally {
       await lg.stop();
+      await other.stop();
     }
   });
 
@@ -32,6 +39,7 @@ describe("first-start seeding", () => {
     try {
       const { access } = await login(lg.url, "admin", ADMIN_PASSWORD);
       expect((await verify(lg.url, access)).body.must_change_password).toBe(false);
+      expect(lg.initialAdminPassword).toBeNull();
       expect((await tokenRequest(lg.url, { grant_type: "password", username: "admin", password: "admin" })).status).toBe(400);
     } finally {
       await lg.stop();
@@ -46,32 +54,35 @@ describe("first-start seeding", () => {
 describe("ChangePassword", () => {
   let lg: TestLogger;
   let token: string;
+  /** admin's generated first password. */
+  let first: string;
   beforeAll(async () => {
     lg = await start();
-    token = (await login(lg.url, "admin", "admin")).access;
+    first = lg.initialAdminPassword!;
+    token = (await login(lg.url, "admin", first)).access;
   });
   afterAll(() => lg.stop());
 
   it("refuses a wrong current password, the same password and policy breaks with -14", async () => {
     const cases: Array<[string, string, string]> = [
       ["wrong-old", "new-password-1", "Current password is wrong"],
-      ["admin", "short", "Password must be at least 8 characters"],
-      ["admin", "admin", "The new password must differ from the current one"],
+      [first, "short", "Password must be at least 8 characters"],
+      [first, first, "The new password must differ from the current one"],
     ];
     for (const [OldPassword, NewPassword, Description] of cases) {
       const res = await rpc(lg.url, `${API}.ChangePassword`, { OldPassword, NewPassword }, token);
       expect(res.status).toBe(400);
       expect(res.body.ReturnState).toEqual({ Value: -14, Description });
     }
-    const sameAsName = await rpc(lg.url, `${API}.ChangePassword`, { OldPassword: "admin", NewPassword: "ADMIN" }, token);
+    const sameAsName = await rpc(lg.url, `${API}.ChangePassword`, { OldPassword: first, NewPassword: "ADMIN" }, token);
     expect(sameAsName.body.ReturnState.Value).toBe(-14);
   });
 
   it("changes the password and clears MustChangePassword", async () => {
-    const res = await rpc(lg.url, `${API}.ChangePassword`, { OldPassword: "admin", NewPassword: "brand-new-pass" }, token);
+    const res = await rpc(lg.url, `${API}.ChangePassword`, { OldPassword: first, NewPassword: "brand-new-pass" }, token);
     expect(res.status).toBe(200);
     expect((await verify(lg.url, token)).body.must_change_password).toBe(false);
-    expect((await tokenRequest(lg.url, { grant_type: "password", username: "admin", password: "admin" })).status).toBe(400);
+    expect((await tokenRequest(lg.url, { grant_type: "password", username: "admin", password: first })).status).toBe(400);
     await login(lg.url, "admin", "brand-new-pass");
   });
 
