@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { z } from "zod";
@@ -145,8 +145,15 @@ if (logger.initialAdminPassword) {
   // Said once, to whoever started it, and kept beside the data for who missed it (readable by the
   // logger's user only); it stops working at the first sign-in, which asks for a new one.
   const file = join(env.DATA_DIR, "initial-admin-password");
-  writeFileSync(file, `${logger.initialAdminPassword}\n`, { mode: 0o600 });
-  process.stdout.write(`logger: first sign-in: admin / ${logger.initialAdminPassword} (to be changed at the first sign-in; also in ${file})\n`);
+  let kept = `; also in ${file}`;
+  try {
+    mkdirSync(env.DATA_DIR, { recursive: true });
+    writeFileSync(file, `${logger.initialAdminPassword}\n`, { mode: 0o600 });
+  } catch (err) {
+    // With STORE_URL nothing else needs DATA_DIR: a folder that cannot be written costs only the copy.
+    kept = `; not kept in ${file}: ${(err as Error).message}`;
+  }
+  process.stdout.write(`logger: first sign-in: admin / ${logger.initialAdminPassword} (to be changed at the first sign-in${kept})\n`);
 }
 process.stdout.write(`logger listening on ${logger.url}\n`);
 
