@@ -1,6 +1,6 @@
+import { randomInt } from "node:crypto";
 import { PERMISSION_NAMES } from "../auth/permissions.ts";
 import type { PermissionName } from "../auth/permissions.ts";
-import { randomInt } from "node:crypto";
 import { hashPassword } from "../auth/passwords.ts";
 import type { Db } from "./db.ts";
 import { DEFAULT_CONFIG, writeConfig } from "./global-settings.ts";
@@ -27,7 +27,7 @@ const VIEWER: PermissionName[] = ["ViewStructure", "ViewCockpit", "ViewDashboard
 const READABLE = "abcdefghjkmnpqrstuvwxyz23456789";
 
 /** A first password for admin: three groups of four (59 bits), e.g. "k7mq-x3vd-9hat". */
-export function generatedPassword(): string {
+function generatedPassword(): string {
   const group = () => Array.from({ length: 4 }, () => READABLE[randomInt(READABLE.length)]).join("");
   return `${group()}-${group()}-${group()}`;
 }
