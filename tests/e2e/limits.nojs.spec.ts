@@ -12,8 +12,10 @@ test("a rule's limits are drawn on its variable's chart, gauge and bar in the pr
   const vars = (await (await fetch(`${LOGGER}/online/structure/variables`, { headers: { Authorization: `Bearer ${admin}` } })).json()) as { Data: { Id: string; Name: string }[] };
   const oil = vars.Data.find((v) => v.Name === "Oil temperature")!.Id;
   const now = (await (await fetch(`${LOGGER}/online/data`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${admin}` }, body: JSON.stringify({ Variables: [oil] }) })).json()) as { Data: { Values: number[] } };
-  // Inside the values the chart shows (its scale follows the data): a high limit at the value now.
-  const high = Math.round(now.Data.Values[0]!);
+  // Inside the values the chart shows (its scale follows the data): a high limit at the value now,
+  // as it is — rounded, it fell below the plot whenever the value now was the window's lowest
+  // (89.4 → 89 under a plot from 89.5: the label was rightly not drawn, CI 2026-11-30).
+  const high = now.Data.Values[0]!;
   const ruleName = unique("Limit check ");
   const { ID: rule } = await rpc<{ ID: number }>("AlarmAPI.AddRule", { Rule: { Name: ruleName, VariableId: oil, Type: "range", Severity: "critical", High: high, Low: 20 } });
   const { ID: dashboard } = await rpc<{ ID: string }>("WebUIAPI.SaveDashboard", {
