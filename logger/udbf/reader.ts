@@ -539,9 +539,14 @@ export function timeDecoder(info: UdbfInfo): (view: DataView, at: number) => num
   }
 }
 
-/** ISO 8601 UTC with µs where the time has them. */
+/** The farthest a Date reaches from 1970, in ms. */
+const MAX_DATE_MS = 8.64e15;
+
+/** ISO 8601 UTC with µs where the time has them; a time no date can hold (a damaged file's) as a number of µs. */
 export function isoUs(us: number): string {
   const ms = Math.floor(us / 1000);
+  // Said, not thrown: it is mostly the refusal of such a time that names it.
+  if (!(Math.abs(ms) <= MAX_DATE_MS)) return `${us} µs from 1970`;
   const rest = Math.round(us - ms * 1000);
   const text = new Date(ms).toISOString();
   return rest ? `${text.slice(0, -1)}${String(rest).padStart(3, "0")}Z` : text;

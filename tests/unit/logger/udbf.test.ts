@@ -501,6 +501,16 @@ describe("UDBF through the data API", () => {
     expect(sent.status).toBe(400);
     expect(sent.body.ReturnState.Description).toMatch(new RegExp(`^Byte ${h.dataOffset + h.rowBytes}: row 2's time .* is not after the previous row's`));
     expect((await call("DELETE", `/history/data/import/${id}`)).status).toBe(400);
+    // A damaged time factor (a positive number, 1e-9 made ~1e34 by one byte) puts the rows at
+    // times no date can hold: refused by row and byte like any time out of range, not an
+    // internal error (the refusal's own date formatting threw a RangeError).
+    const far = good.slice();
+    const factorAt = Buffer.from(far).indexOf(Buffer.from(new Float64Array([1e-9]).buffer));
+    expect(factorAt).toBeGreaterThan(0);
+    far[factorAt + 7] = 0x47;
+    const farOut = await attempt(far);
+    expect(farOut.status).toBe(400);
+    expect(farOut.body.ReturnState.Description).toMatch(new RegExp(`^Byte ${h.dataOffset}: row 1's time .+ lies outside 1970–2099\\. Nothing was stored`));
     expect((await call("GET", "/history/structure/sources")).body.Data.length).toBe(before);
   });
 });
