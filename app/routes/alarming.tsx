@@ -35,14 +35,16 @@ function filtersOf(params: URLSearchParams, now: number) {
     const v = params.get(key) ?? "";
     return (allowed as readonly string[]).includes(v) ? (v as T) : "";
   };
-  const period = params.get("period") ?? "";
+  const asked = params.get("period") ?? "";
+  // Own keys only: `?period=constructor` named Object's.
+  const period = Object.hasOwn(PERIODS, asked) ? asked : "";
   const offset = readOffset(params.get("offset"));
   return {
     severity: pick("severity", SEVERITIES),
     state: pick("state", ALARM_STATES),
     device: (params.get("device") ?? "").slice(0, 100),
-    period: Object.hasOwn(PERIODS, period) ? period : "",
-    from: Object.hasOwn(PERIODS, period) ? new Date(now - PERIODS[period]!).toISOString() : "",
+    period,
+    from: period ? new Date(now - PERIODS[period]!).toISOString() : "",
     offset,
   };
 }

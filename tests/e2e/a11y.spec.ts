@@ -1,8 +1,8 @@
 import type { Browser, BrowserContext, Cookie, Page } from "@playwright/test";
-import { FEATURES, PERMISSIONS } from "../../app/features";
+import { PERMISSIONS } from "../../app/features";
 import { LAYOUTS } from "../../app/schemas/preferences";
 import { COLOUR_RULES, drawnContrast, expectAccessible, hoverContrastFindings, raiseEveryPriority, userWithTheme } from "./axe";
-import { createRole, expect, postSignIn, rpc, signInDirect, test } from "./fixtures";
+import { createRole, expect, postSignIn, rpc, SCREENS, signInDirect, test } from "./fixtures";
 
 // Issue 15 §10: axe finds no serious or critical violation on any screen, light and dark theme,
 // including open menus, dialogs and a dashboard in edit mode; the shell works by keyboard.
@@ -53,10 +53,9 @@ async function visit(page: Page, path: string, theme: Theme) {
   await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
 }
 
-// Every routed screen of the feature table (Help only redirects out of the console), and the
-// pages outside it a signed-in user can see: the sign-out question, the request gate's refusal
-// page, a screen the user may not open (as drawn for a 403) and the 404 page.
-const SCREENS = FEATURES.filter((f) => f.module && !f.external).map((f) => f.path);
+// Every routed screen (SCREENS), and the pages outside the feature table a signed-in user can
+// see: the sign-out question, the request gate's refusal page, a screen the user may not open (as
+// drawn for a 403) and the 404 page.
 const OTHER_PAGES = ["/logout", "/refused?status=403&reason=cross-origin", "/refused?status=413&reason=too-large", "/no-such-screen"];
 
 /** The primary "New dashboard" button (buttonClass) of the Dashboard Manager. */

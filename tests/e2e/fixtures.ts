@@ -1,9 +1,12 @@
 import { test as playwrightTest, expect, type BrowserContext, type BrowserContextOptions, type Cookie, type Page, type PlaywrightTestArgs, type PlaywrightTestOptions, type PlaywrightWorkerArgs, type PlaywrightWorkerOptions, type TestType } from "@playwright/test";
 import { treeSeconds } from "../../scripts/cpuTime.ts";
+import { FEATURES } from "../../app/features";
 import { startWorkerStack } from "./workerStack";
 
 export const LOGGER = `http://127.0.0.1:${process.env.E2E_LOGGER_PORT}`;
 export const ADMIN_PASSWORD = process.env.E2E_ADMIN_PASSWORD!;
+/** Every routed screen of the feature table, but those that only redirect out of the console (Help). */
+export const SCREENS = FEATURES.filter((f) => f.module && !f.external).map((f) => f.path);
 const CLIENT = Buffer.from("loggia-console:loggia-console-secret").toString("base64");
 
 /** Talks to the real embedded logger directly, to seed users and messages for a test. */

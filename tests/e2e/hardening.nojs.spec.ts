@@ -1,6 +1,5 @@
 import type { Page } from "@playwright/test";
-import { FEATURES } from "../../app/features";
-import { ADMIN_PASSWORD, createUser, expect, setGlobalSettings, signInDirect, test, token } from "./fixtures";
+import { ADMIN_PASSWORD, createUser, expect, SCREENS, setGlobalSettings, signInDirect, test, token } from "./fixtures";
 
 // The request gate and its neighbours, with JavaScript (project js) and without (nojs): another
 // site cannot post to the console (the translated refusal page), GET /logout does not sign
@@ -114,7 +113,7 @@ test("odd requests are 4xx, not 500", async ({ page }) => {
   }
   // Choices named like Object's own members are no choice (a lookup by them was Object's, and the
   // list's sort or the alarm period threw: 500 on /roleManagement, /variableOverview, /alarming).
-  for (const path of FEATURES.filter((f) => f.module && !f.external).map((f) => f.path)) {
+  for (const path of SCREENS) {
     for (const query of ["sort=__proto__", "sort=hasOwnProperty&dir=desc", "period=constructor"]) {
       const res = await page.request.get(`${path}?${query}`, { maxRedirects: 0 });
       expect(res.status(), `${path}?${query}`).toBeLessThan(500);

@@ -1,6 +1,5 @@
 import type { Page } from "@playwright/test";
-import { FEATURES } from "../../app/features";
-import { ADMIN_PASSWORD, expect, rpc, signInDirect, test } from "./fixtures";
+import { ADMIN_PASSWORD, expect, rpc, SCREENS, signInDirect, test } from "./fixtures";
 
 // Issue 15 §7: on a 390 px phone no screen scrolls sideways; wide tables scroll inside their own
 // box (DataTable) and forms wrap. Every routed screen of the feature table, signed in as the
@@ -9,7 +8,6 @@ import { ADMIN_PASSWORD, expect, rpc, signInDirect, test } from "./fixtures";
 const WIDTH = 390;
 test.use({ viewport: { width: WIDTH, height: 844 } });
 
-const SCREENS = FEATURES.filter((f) => f.module && !f.external).map((f) => f.path);
 const PANELS = ["/userManagement?add", "/roleManagement?add", "/vncview?add", "/dashboardManager?add", "/alarming?period=30d"];
 
 /** The page's own horizontal scroll width, and the widest elements sticking out (for the failure message). */
