@@ -27,7 +27,20 @@ describe("crash safety", () => {
       const deadline = Date.now() + 15_000;
       while (!out.includes("logger listening") && Date.now() < deadline) await sleep(25);
       expect(out).toContain("logger listening");
-      await sleep(1200);
+      // Ingest until the oil temperature's source holds more than a second (10,000 samples at
+      // 10 kHz, asserted below): a fixed 1.2 s was too short on a loaded machine (6,921 stored, CI
+      // 2026-11-30), where the first flushes come late.
+      const url = /logger listening on (\S+)/.exec(out)![1]!;
+      const reader = (await login(url, "admin", ADMIN_PASSWORD)).access;
+      const rig = buildRig(resolveSim({ seed: 9, benchRateHz: 10000, benchChannels: 32 }));
+      const oil = rig.model.variables.find((v) => v.Name === "Oil temperature")!;
+      const stored = async () => {
+        const sources = ((await (await fetch(`${url}/history/structure/sources`, { headers: { Authorization: `Bearer ${reader}` } })).json()) as { Data: { Id: string; AbsoluteStart: number; LastTimeStamp: number }[] }).Data;
+        const src = sources.find((x) => x.Id === oil.SourceId)!;
+        return src.LastTimeStamp - src.AbsoluteStart;
+      };
+      const enough = Date.now() + 30_000;
+      while ((await stored()) < 1200 && Date.now() < enough) await sleep(100);
       // The last second's time the logger — and on PostgreSQL the server processes writing its
       // rows — spent waiting for a core (others' work on a loaded machine: a flush timer fired
       // late, a write took longer) is added to the bound below.
@@ -40,8 +53,6 @@ describe("crash safety", () => {
       // The files open cleanly, the newest stored sample is under a second old at the kill,
       // stored samples are the simulator's, and rollups agree with the raw samples.
       const store = await openSeriesStore({ dataDir, storeUrl, schema: schemaOf(testLoggerId(dataDir)) });
-      const rig = buildRig(resolveSim({ seed: 9, benchRateHz: 10000, benchChannels: 32 }));
-      const oil = rig.model.variables.find((v) => v.Name === "Oil temperature")!;
       const vs = store.seriesOf(store.variable(oil.Id)!);
       const lastMs = ((vs.end - 1) * vs.periodUs) / 1000;
       const firstMs = (vs.first * vs.periodUs) / 1000;
