@@ -45,10 +45,12 @@ test("a paused logger: Variable Overview, Alarming and the dashboard answer with
     for (const path of ["/variableOverview?q=Oil", "/alarming", "/dashboard"]) await page.goto(`${stack.url}${path}`);
     await expect(page.getByTestId("alarm-count")).not.toHaveAttribute("data-state", "unknown");
 
-    // No page of this test asks anything while the logger stops. A fresh-clone run under load once
-    // got 200 here with a shell drawn from cached answers; the likely cause: a check of the logger's
-    // revision still in flight from the dashboard's polling, answered just before the stop and
-    // shared with the requests that came meanwhile (sharedRevision).
+    // No page of this test asks anything while the logger stops. Fresh-clone runs under load once
+    // got 200 here with a shell drawn from kept answers, and once waited 9.3 s for the dashboard:
+    // a check of the logger's revision, begun without a deadline by a request whose logger had
+    // answered just before the stop, was shared with the pages that came meanwhile. A page now
+    // waits for a shared check no longer than its own deadline, and is away when it fails
+    // (LoggerClient.joined; logger-deadline.test.ts).
     await page.goto("about:blank");
     stack.pauseLogger();
     try {

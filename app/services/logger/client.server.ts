@@ -116,14 +116,18 @@ export class LoggerClient {
   /** The logger's change revision, asked once per request; null when it has none (no caching). */
   private revision(): Promise<string | null> {
     if (!this.cache || Date.now() < revisionUnsupportedUntil) return Promise.resolve(null);
-    this.revisionPromise ??= sharedRevision(() =>
-      this.fetch("/revision", { method: "GET" }).then(async (res) => {
+    if (this.revisionPromise) return this.revisionPromise;
+    let mine = false;
+    const shared = sharedRevision(() => {
+      mine = true;
+      return this.fetch("/revision", { method: "GET" }).then(async (res) => {
         const json = (await readJson(res)) as { Revision?: unknown } | null;
         if (res.ok && typeof json?.Revision === "string") return json.Revision;
         revisionUnsupportedUntil = Date.now() + NO_REVISION_RETRY_MS;
         return null;
-      }),
-    );
+      });
+    });
+    this.revisionPromise = mine ? shared : this.joined(shared, "/revision");
     return this.revisionPromise;
   }
 
@@ -300,7 +304,7 @@ export class LoggerClient {
     for (const [key, entry] of inflightRefreshes) if (entry.at !== null && now - entry.at > REFRESH_SHARE_MS) inflightRefreshes.delete(key);
     const key = `${this.sessionId}\u0000${refreshToken}`;
     const hit = inflightRefreshes.get(key);
-    if (hit) return hit.promise;
+    if (hit) return this.joined(hit.promise, "/token");
     const entry: { at: number | null; promise: Promise<TokenPair | null> } = {
       at: null,
       // Console replicas share no memory: the session's binding lets the logger answer another
@@ -397,6 +401,26 @@ export class LoggerClient {
     return AbortSignal.any([timeout, this.deadline.controller.signal]);
   }
 
+  /**
+   * Waits for what another request is asking the logger (sharedRevision, sharedRefresh) no longer
+   * than this request would wait for its own call — the other one may have no deadline (a write,
+   * or a page whose logger answered before it stopped) — and a logger away there is away here:
+   * this request then says so (`outage`) instead of showing kept answers as current.
+   */
+  private async joined<T>(shared: Promise<T>, path: string): Promise<T> {
+    const signal = this.callSignal();
+    try {
+      const value = await untilAborted(shared, signal);
+      this.alive();
+      return value;
+    } catch (cause) {
+      if (!signal.aborted && !isLoggerAway(cause)) throw cause;
+      this.away = true;
+      if (signal.aborted) logAway(`logger unreachable at ${this.config.baseUrl}${path} (asked by another request): ${this.deadline?.controller.signal.aborted ? `no answer within the page's ${this.deadlineMs} ms` : "timed out"}`);
+      throw data({ reason: "logger-unavailable" }, { status: 503 });
+    }
+  }
+
   /** The logger answered: the calls of this request still running keep their own timeout only. */
   private alive(): void {
     if (this.answered) return;
@@ -423,6 +447,16 @@ export class LoggerClient {
     }
     return parsed.data;
   }
+}
+
+/** The promise's outcome, or the signal's abort if that comes first (the promise runs on). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(signal.reason);
+    signal.addEventListener("abort", stop, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", stop));
+  });
 }
 
 /** While the logger is away every page's calls fail: the log gets one line per 10 s, with how many more there were. */
