@@ -8,8 +8,10 @@ describe("logger/main.ts", () => {
     const dataDir = tempDir();
     try {
       const p = run(["--port", "0", "--data", dataDir, "--controller"]);
-      const deadline = Date.now() + 10_000;
+      // A first start on PostgreSQL (a new schema) beside the other suites took more than 10 s (CI, 2026-11-30 17:44).
+      const deadline = Date.now() + 40_000;
       while (!p.out().includes("logger listening") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(p.out()).toContain("logger listening");
       // A new data folder is announced first ("logger: new store created", read by npm start),
       // then admin's generated first password, also kept beside the data for the logger's user only.
       const [created, password] = p.out().split("\n");
@@ -28,7 +30,7 @@ describe("logger/main.ts", () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 60_000);
 
   it("refuses invalid environment values with exit code 2", async () => {
     const p = run([], { LOGGER_PORT: "eighty", DATA_DIR: "/tmp/never-used-by-loggia" });
