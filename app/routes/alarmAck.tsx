@@ -5,7 +5,7 @@ import { redirectWithToast, requireFeature } from "~/services/guards.server";
 import { getInstance } from "~/services/i18n.server";
 import { acknowledgeAnswer } from "~/services/logger/schemas";
 import { safePath } from "~/services/redirects";
-import { isRefusal } from "~/services/submission.server";
+import { failureOf } from "~/services/submission.server";
 import type { Route } from "./+types/alarmAck";
 
 // Acknowledges one alarm from a dashboard's alarm list (issue 15 §4): a plain form post, with
@@ -27,8 +27,8 @@ export async function action(args: Route.ActionArgs) {
   try {
     const { Acknowledged } = await logger.rpc("AlarmAPI.Acknowledge", { IDs: [id], Comment: "" }, acknowledgeAnswer);
     if (!Acknowledged.includes(id)) return redirectWithToast(args.context, back, { type: "error", text: t("operator.alarms.alreadyAcknowledged") });
-  } catch (error) {
-    if (!isRefusal(error)) throw error;
+  } catch (caught) {
+    const error = failureOf(caught, t);
     return redirectWithToast(args.context, back, { type: "error", text: error.message });
   }
   return redirectWithToast(args.context, back, { type: "success", text: t("operator.alarms.acknowledged") });

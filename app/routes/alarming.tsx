@@ -10,7 +10,7 @@ import { featureOpen } from "~/services/header.server";
 import { isLoggerAway } from "~/services/logger/client.server";
 import { getInstance } from "~/services/i18n.server";
 import { acknowledgeAnswer, ALARM_STATES, alarmHistoryAnswer, alarmsAnswer, alarmStateAnswer, devicesAnswer, SEVERITIES } from "~/services/logger/schemas";
-import { isRefusal, loggerReply } from "~/services/submission.server";
+import { failureOf, loggerReply } from "~/services/submission.server";
 import { ActiveAlarmsTable, awaitsAck } from "~/ui/alarming/ActiveAlarmsTable";
 import { HistoryTable } from "~/ui/alarming/HistoryTable";
 import { ShelvePanel } from "~/ui/alarming/ShelvePanel";
@@ -85,8 +85,8 @@ export async function action(args: Route.ActionArgs) {
   back.delete("shelve");
   back.delete("ack");
   const done = (key: string, values?: Record<string, unknown>) => redirectWithToast(args.context, `/alarming${back.size ? `?${back}` : ""}`, { type: "success", text: t(key, values) });
-  const refused = (error: unknown) => {
-    if (!isRefusal(error)) throw error;
+  const refused = (caught: unknown) => {
+    const error = failureOf(caught, t);
     return data({ intent, result: null, error: error.message, nonce: crypto.randomUUID() }, { status: error.status });
   };
 
@@ -118,8 +118,8 @@ export async function action(args: Route.ActionArgs) {
   try {
     const v = submission.value;
     await logger.rpc(`${API}.Shelve`, { ID: v.id, DurationSec: Number(v.duration), Reason: v.reason }, alarmStateAnswer);
-  } catch (error) {
-    if (!isRefusal(error)) throw error;
+  } catch (caught) {
+    const error = failureOf(caught, t);
     const reply = loggerReply(submission, error, { conflict: error.message, fields: { reason: /reason/i } });
     return data({ intent, result: reply.result, error: null, nonce: null }, { status: reply.status });
   }

@@ -9,7 +9,7 @@ import { readId, readIntent, requireConfirmation } from "~/services/forms.server
 import { flashToast, redirectWithToast, requireAnyFeature } from "~/services/guards.server";
 import { getInstance, getLocale } from "~/services/i18n.server";
 import { safePath } from "~/services/redirects";
-import { isRefusal } from "~/services/submission.server";
+import { failureOf } from "~/services/submission.server";
 import { loadVariables } from "~/services/variables.server";
 import { userTimeZone } from "~/services/zoned.server";
 import { ConfirmAction, ConfirmPanel } from "~/ui/ConfirmAction";
@@ -85,8 +85,8 @@ export async function action(args: Route.ActionArgs) {
     requireConfirmation(formData);
     try {
       await removeAnnotation(logger, readId(formData.get("id")));
-    } catch (error) {
-      if (!isRefusal(error)) throw error;
+    } catch (caught) {
+      const error = failureOf(caught, t);
       return refused(error.message);
     }
     return done(t("annotations.removed"));
@@ -110,8 +110,8 @@ export async function action(args: Route.ActionArgs) {
   try {
     if (intent === "add") await addAnnotation(logger, input);
     else await setAnnotation(logger, { ...input, ID: readId(formData.get("id")) });
-  } catch (error) {
-    if (!isRefusal(error)) throw error;
+  } catch (caught) {
+    const error = failureOf(caught, t);
     return refused(error.message, submission.reply({ formErrors: [error.message] }));
   }
   return done(t(intent === "add" ? "annotations.added" : "annotations.saved"));

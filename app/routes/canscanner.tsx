@@ -7,7 +7,7 @@ import { holds, redirectWithToast, requireFeature } from "~/services/guards.serv
 import { getInstance } from "~/services/i18n.server";
 import { canDatabaseAnswer, canScanAnswer, canSignalsAnswer, canSourceAnswer, canVariableAnswer } from "~/services/logger/canSchemas";
 import { emptyAnswer } from "~/services/logger/schemas";
-import { isRefusal } from "~/services/submission.server";
+import { failureOf, isRefusal } from "~/services/submission.server";
 import { ErrorAlert } from "~/ui/can/ErrorAlert";
 import { ScanTable } from "~/ui/can/ScanTable";
 import { SignalsTable } from "~/ui/can/SignalsTable";
@@ -28,7 +28,7 @@ export async function loader(args: Route.LoaderArgs) {
   const auth = await requireFeature(args, "canscanner");
   const { logger } = stateOf(args.context);
   try {
-    const [scan, signals] = await Promise.all([logger.rpc("CANAPI.GetScan", {}, canScanAnswer), logger.rpc("CANAPI.GetSignals", {}, canSignalsAnswer)]);
+    const [scan, signals] = await Promise.all([logger.readFreshRpc("CANAPI.GetScan", {}, canScanAnswer), logger.readFreshRpc("CANAPI.GetSignals", {}, canSignalsAnswer)]);
     return { supported: true as const, scan, signals, canSeeVariables: holds(auth, "UseMetaData") };
   } catch (error) {
     // A logger without a CAN interface (an external one through LOGGER_URL) does not know CANAPI.
@@ -64,8 +64,8 @@ export async function action(args: Route.ActionArgs) {
         try {
           if (intent === "capture") await logger.rpc("CANAPI.UploadCapture", { FileName: file.name, Content: content }, canSourceAnswer);
           else await logger.rpc("CANAPI.UploadDatabase", { FileName: file.name, Content: content }, canDatabaseAnswer);
-        } catch (error) {
-          if (!isRefusal(error)) throw error;
+        } catch (caught) {
+          const error = failureOf(caught, t);
           return fail(intent, fileError(t, file.name, error.message), error.status);
         }
         return redirectWithToast(context, PATH, { type: "success", text: t(intent === "capture" ? "can.captureLoaded" : "can.databaseLoaded", { name: file.name }) });
@@ -83,8 +83,8 @@ export async function action(args: Route.ActionArgs) {
         return redirectWithToast(context, PATH, { type: "success", text: t(Created ? "can.variableAdded" : "can.variableExists", { name: Variable.Name }) });
       }
     }
-  } catch (error) {
-    if (!isRefusal(error)) throw error;
+  } catch (caught) {
+    const error = failureOf(caught, t);
     return fail(intent, error.message, error.status);
   }
 }

@@ -24,8 +24,8 @@ export async function loader(args: Route.LoaderArgs) {
   const { logger } = stateOf(args.context);
   // The disk estimate is a hint: a logger without ConfigAPI.GetStorage (or any failure of it) shows none.
   const [answer, storage] = await Promise.all([
-    logger.rpc("ConfigAPI.GetProjectConfig", {}, projectConfigAnswer),
-    logger.rpc("ConfigAPI.GetStorage", {}, storageAnswer).then((a) => a.Storage, () => null),
+    logger.readFreshRpc("ConfigAPI.GetProjectConfig", {}, projectConfigAnswer),
+    logger.readFreshRpc("ConfigAPI.GetStorage", {}, storageAnswer).then((a) => a.Storage, () => null),
   ]);
   return { config: answer.Config, sampleRates: answer.SampleRates, revision: answer.Revision, storage };
 }
@@ -68,7 +68,7 @@ export async function action(args: Route.ActionArgs) {
     SampleRateHz: v.sampleRate ?? current.Config.SampleRateHz ?? current.SampleRates[0],
     Channels: v.channels.map((c) => ({ VariableId: c.id, Enabled: c.enabled, Name: c.name, Unit: c.unit ?? "", RangeMin: c.min, RangeMax: c.max, Precision: c.precision })),
   };
-  const refused = await refusalOf(() => logger.rpc("ConfigAPI.SetProjectConfig", { Config, Revision: v.revision }, projectConfigAnswer));
+  const refused = await refusalOf(() => logger.rpc("ConfigAPI.SetProjectConfig", { Config, Revision: v.revision }, projectConfigAnswer), t);
   // Changed elsewhere meanwhile: the input stays, and a second save knowingly overwrites.
   if (refused?.status === 409) return reply(409, submission.reply({ formErrors: ["config.conflict"] }), current.Revision);
   if (refused) {

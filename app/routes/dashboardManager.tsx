@@ -172,7 +172,7 @@ async function commit(
 ) {
   const { logger } = stateOf(args.context);
   const { t } = getInstance(args.context);
-  const refused = await refusalOf(() => saveDashboard(logger, { ID: o.id, Version: o.version, Name: o.name, Content: o.content }));
+  const refused = await refusalOf(() => saveDashboard(logger, { ID: o.id, Version: o.version, Name: o.name, Content: o.content }), t);
   if (refused?.status === 409) return o.reply(409, [t("dashboardManager.manager.conflict")], (await getDashboard(logger, o.id))?.Version);
   if (refused?.status === 404) return redirectWithToast(args.context, PATH, { type: "error", text: t("dashboardManager.manager.gone") });
   if (refused) return o.reply(400, [refused.message]);
@@ -214,7 +214,7 @@ async function changeContent(args: Args, formData: FormData, change: (c: Dashboa
   if (!valid?.success) throw data({ reason: "bad-request" }, { status: 400 });
   const fail = (text: string) => redirectWithToast(args.context, editHref(id), { type: "error", text });
   if (version !== undefined && version !== d.Version) return fail(t("dashboardManager.manager.conflict"));
-  const refused = await refusalOf(() => saveDashboard(stateOf(args.context).logger, { ID: id, Version: version, Name: d.Name, Content: valid.data }));
+  const refused = await refusalOf(() => saveDashboard(stateOf(args.context).logger, { ID: id, Version: version, Name: d.Name, Content: valid.data }), t);
   if (refused) return fail(refused.status === 409 ? t("dashboardManager.manager.conflict") : refused.message);
   return redirectWithToast(args.context, editHref(id), { type: "success", text: t(done) });
 }
@@ -244,7 +244,7 @@ async function restore(args: Args, formData: FormData) {
   const { t } = getInstance(args.context);
   const history = `${editHref(id)}&history`;
   const current = Number(formData.get("current"));
-  const refused = await refusalOf(() => restoreDashboardVersion(stateOf(args.context).logger, id, version, Number.isInteger(current) && current > 0 ? current : undefined));
+  const refused = await refusalOf(() => restoreDashboardVersion(stateOf(args.context).logger, id, version, Number.isInteger(current) && current > 0 ? current : undefined), t);
   if (refused?.status === 409) return redirectWithToast(args.context, history, { type: "error", text: t("dashboardManager.manager.conflict") });
   if (refused) return redirectWithToast(args.context, history, { type: "error", text: refused.message });
   return redirectWithToast(args.context, history, { type: "success", text: t("dashboardManager.history.restored", { version }) });
@@ -260,7 +260,7 @@ async function duplicate(args: Args, formData: FormData) {
 async function remove(args: Args, formData: FormData) {
   requireConfirmation(formData);
   const { t } = getInstance(args.context);
-  const refused = await refusalOf(() => removeDashboard(stateOf(args.context).logger, readText(formData, "id")));
+  const refused = await refusalOf(() => removeDashboard(stateOf(args.context).logger, readText(formData, "id")), t);
   if (refused && refused.status !== 404) return data({ intent: "remove" as const, error: refused.message }, { status: 400 });
   return redirectWithToast(args.context, PATH, { type: "success", text: t("dashboardManager.manager.removed") });
 }
@@ -282,7 +282,7 @@ async function importFile({ context }: Args, formData: FormData) {
   if (text.length > 1_000_000) return fail(t("dashboardManager.import.bad", { problem: "larger than 1 MB" }));
   const parsed = parseExportFile(text);
   if (!parsed.ok) return fail(t("dashboardManager.import.bad", { problem: parsed.problem }));
-  const refused = await refusalOf(() => saveDashboard(stateOf(context).logger, { Name: parsed.file.Name, Content: parsed.file.Content }));
+  const refused = await refusalOf(() => saveDashboard(stateOf(context).logger, { Name: parsed.file.Name, Content: parsed.file.Content }), t);
   if (refused) return fail(t("dashboardManager.import.bad", { problem: refused.message }));
   return redirectWithToast(context, PATH, { type: "success", text: t("dashboardManager.manager.imported", { name: parsed.file.Name }) });
 }

@@ -35,7 +35,7 @@ export async function loader(args: Route.LoaderArgs) {
   await requireFeature(args, "dataSources");
   const { logger } = stateOf(args.context);
   const params = args.url.searchParams;
-  const [{ Sources }, states] = await Promise.all([logger.rpc("DataSourceAPI.List", {}, sourcesAnswer), sourceStates(logger)]);
+  const [{ Sources }, states] = await Promise.all([logger.readFreshRpc("DataSourceAPI.List", {}, sourcesAnswer), sourceStates(logger)]);
   const browseId = params.get("browse");
   const browsed = browseId === null ? undefined : Sources.find((s) => String(s.ID) === browseId && s.Protocol === "opcua");
   const browse = browsed ? { id: browsed.ID, level: await browseLevel(logger, browsed, params) } : null;
@@ -80,7 +80,7 @@ async function formStep({ context }: Route.ActionArgs, formData: FormData, inten
   if (!payload) return reply(errors, 400);
   const { t } = getInstance(context);
   let saved: DataSourceView | undefined;
-  const refused = await refusalOf(async () => (saved = (await stateOf(context).logger.rpc("DataSourceAPI.Set", { Source: payload }, sourceAnswer)).Source));
+  const refused = await refusalOf(async () => (saved = (await stateOf(context).logger.rpc("DataSourceAPI.Set", { Source: payload }, sourceAnswer)).Source), t);
   if (refused?.status === 404) return redirectWithToast(context, PATH, { type: "error", text: t("dataSources.gone") });
   if (!refused) password.done();
   if (refused) return reply(translated(loggerErrors(refused.description, draft), (text) => problemMessage(t, refused.problem, text)), 400);
@@ -94,7 +94,7 @@ async function removeSource({ context }: Route.ActionArgs, formData: FormData) {
   requireConfirmation(formData);
   const id = readId(formData.get("id"));
   const { t } = getInstance(context);
-  const refused = await refusalOf(() => stateOf(context).logger.rpc("DataSourceAPI.Delete", { ID: id }, emptyAnswer.loose()));
+  const refused = await refusalOf(() => stateOf(context).logger.rpc("DataSourceAPI.Delete", { ID: id }, emptyAnswer.loose()), t);
   if (refused?.status === 404) return redirectWithToast(context, PATH, { type: "error", text: t("dataSources.gone") });
   if (refused) return data({ removeError: refused.message }, { status: 400 });
   return redirectWithToast(context, PATH, { type: "success", text: t("dataSources.removed") });
@@ -122,7 +122,7 @@ async function addNode({ context, url }: Route.ActionArgs, formData: FormData) {
   const node = level.nodes.find((n) => n.NodeId === nodeId && n.NodeClass === "Variable");
   if (!node) return failed(t("dataSources.browse.nodeGone"));
   const variable = variableOfNode(Source, node);
-  const refused = await refusalOf(() => logger.rpc("DataSourceAPI.Set", { Source: { ...inputOf(Source), Variables: [...Source.Variables, variable] } }, sourceAnswer));
+  const refused = await refusalOf(() => logger.rpc("DataSourceAPI.Set", { Source: { ...inputOf(Source), Variables: [...Source.Variables, variable] } }, sourceAnswer), t);
   if (refused) return failed(problemMessage(t, refused.problem, refused.message));
   return redirectWithToast(context, back, { type: "success", text: t("dataSources.browse.addedToast", { name: variable.Name }) });
 }

@@ -9,7 +9,7 @@ import { gateFeature } from "~/services/gating";
 import { gateInputOf, holds, redirectWithToast, requireFeature, requirePermission } from "~/services/guards.server";
 import { getInstance } from "~/services/i18n.server";
 import { devicesAnswer, emptyAnswer, projectStateAnswer, type Device } from "~/services/logger/schemas";
-import { isRefusal } from "~/services/submission.server";
+import { failureOf } from "~/services/submission.server";
 import { ConfirmStep } from "~/ui/ConfirmAction";
 import { SourceStates } from "~/ui/dataSources/SourceStates";
 import { StoreCard } from "~/ui/StoreCard";
@@ -64,8 +64,8 @@ export async function action(args: Route.ActionArgs) {
   }
   try {
     await logger.rpc(method, params, emptyAnswer.loose());
-  } catch (error) {
-    if (!isRefusal(error)) throw error;
+  } catch (caught) {
+    const error = failureOf(caught, t);
     return data({ control, error: error.message, name: String(formData.get("name") ?? "") }, { status: error.status });
   }
   return redirectWithToast(args.context, "/devices", { type: "success", text: t(done) });

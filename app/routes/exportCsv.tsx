@@ -8,7 +8,7 @@ import { exportNotes } from "~/services/annotations.server";
 import { requireFeature } from "~/services/guards.server";
 import { getMetaData, listMeasurements, loadSources, localText, oldestKept } from "~/services/history.server";
 import { getInstance, getLocale } from "~/services/i18n.server";
-import { isRefusal } from "~/services/submission.server";
+import { failureOf } from "~/services/submission.server";
 import { loadVariables } from "~/services/variables.server";
 import { resolveHistoryRange } from "~/ui/history/historyRange";
 import type { Route } from "./+types/exportCsv";
@@ -64,8 +64,8 @@ export async function action(args: Route.ActionArgs) {
   let res: Response;
   try {
     res = await logger.stream("/history/data", "POST", body, args.request.signal);
-  } catch (error) {
-    if (!isRefusal(error)) throw error;
+  } catch (caught) {
+    const error = failureOf(caught, t);
     // Too many large reads at the logger just now (its places per user and in all): say when to try again.
     if (error.status === 429) return refuse(t("history.export.busy", { seconds: error.retryAfterSec ?? 5 }), null, 429);
     return refuse(t("history.export.failed", { reason: error.message }), null, error.status);

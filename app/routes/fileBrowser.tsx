@@ -52,7 +52,7 @@ export async function action(args: Route.ActionArgs) {
   if (intent === "remove") {
     requireConfirmation(formData);
     const entry = String(formData.get("entry") ?? "");
-    const refused = await refusalOf(() => logger.rest("POST", "/files/delete", { Path: entry }, filePathAnswer));
+    const refused = await refusalOf(() => logger.rest("POST", "/files/delete", { Path: entry }, filePathAnswer), t);
     if (refused) return redirectWithToast(context, back(parentOf(entry)), { type: "error", text: refused.message });
     return redirectWithToast(context, back(parentOf(entry)), { type: "success", text: t("fileBrowser.removed", { name: entry.split("/").at(-1) }) });
   }
@@ -63,7 +63,7 @@ export async function action(args: Route.ActionArgs) {
     intent === "folder"
       ? () => logger.rest("POST", "/files/folder", { Path: path, Name: submission.value.name }, filePathAnswer)
       : () => logger.rest("POST", "/files/rename", { Path: entry, Name: submission.value.name }, filePathAnswer);
-  const refused = await refusalOf(call);
+  const refused = await refusalOf(call, t);
   if (refused) return data({ intent, result: submission.reply({ formErrors: [refused.status === 409 ? t("fileBrowser.exists", { name: submission.value.name }) : refused.message] }) }, { status: 400 });
   const text = intent === "folder" ? t("fileBrowser.folderCreated", { name: submission.value.name }) : t("fileBrowser.renamed", { name: submission.value.name });
   return redirectWithToast(context, back(intent === "folder" ? path : parentOf(entry)), { type: "success", text });

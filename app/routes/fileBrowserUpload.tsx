@@ -3,7 +3,7 @@ import { filesQuery } from "~/services/files.server";
 import { flashToast, redirectWithToast, requireFeature } from "~/services/guards.server";
 import { getInstance } from "~/services/i18n.server";
 import { filePathAnswer } from "~/services/logger/schemas";
-import { isRefusal } from "~/services/submission.server";
+import { failureOf } from "~/services/submission.server";
 import { UPLOAD_LIMIT } from "~/schemas/fileBrowser";
 import type { Route } from "./+types/fileBrowserUpload";
 
@@ -46,8 +46,8 @@ export async function action(args: Route.ActionArgs) {
       filePathAnswer,
     );
     return answer(true, t("fileBrowser.uploaded", { name: done.Data.Path.split("/").at(-1) }));
-  } catch (error) {
-    if (!isRefusal(error)) throw error;
+  } catch (caught) {
+    const error = failureOf(caught, t);
     return answer(false, error.status === 409 ? t("fileBrowser.exists", { name: file.name }) : error.message, error.status);
   }
 }

@@ -17,10 +17,10 @@ import { stateOf } from "~/services/context.server";
 import { readIntent } from "~/services/forms.server";
 import { flashToast, redirectWithToast, requireFeature } from "~/services/guards.server";
 import { getInstance } from "~/services/i18n.server";
-import { LoggerError } from "~/services/logger/errors";
 import { emptyAnswer, globalSettingsAnswer, timezonesAnswer } from "~/services/logger/schemas";
 import { startPagePath } from "~/services/redirects";
 import { checkLogo, prepareLogoCheck, readLimitedFormData, readWebUiSetting, saveStyling, uploadLogo } from "~/services/styling.server";
+import { anyFailureOf } from "~/services/submission.server";
 import { forgetTheme } from "~/services/theme.server";
 import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
 import { SelectField } from "~/ui/SelectField";
@@ -33,8 +33,8 @@ export async function loader(args: Route.LoaderArgs) {
   prepareLogoCheck();
   const { logger } = stateOf(args.context);
   const [config, zones, webUi] = await Promise.all([
-    logger.rpc("AdminAPI.GetGlobalSettings", {}, globalSettingsAnswer).then((a) => a.Config),
-    logger.rpc("ConfigAPI.ListTimezones", { Representation: "UTC" }, timezonesAnswer).then((a) => a.Timezones.List),
+    logger.readFreshRpc("AdminAPI.GetGlobalSettings", {}, globalSettingsAnswer).then((a) => a.Config),
+    logger.readFreshRpc("ConfigAPI.ListTimezones", { Representation: "UTC" }, timezonesAnswer).then((a) => a.Timezones.List),
     readWebUiSetting(logger),
   ]);
   return {
@@ -78,36 +78,39 @@ async function saveGeneral(args: Route.ActionArgs, formData: FormData) {
   if (submission.status !== "success") return refuse(submission.reply());
   const v = submission.value;
   const { logger } = stateOf(args.context);
-  const { Config: stored } = await logger.rpc("AdminAPI.GetGlobalSettings", {}, globalSettingsAnswer);
-  // A value set elsewhere (not one of our choices) may stay; the form offers it as it is.
-  if (!START_PAGES.some((p) => p.value === v.defaultStartPage) && v.defaultStartPage !== stored.DefaultStartPage) {
-    return refuse(submission.reply({ fieldErrors: { defaultStartPage: ["globalSettings.errors.startPage"] } }));
-  }
-  // Keys the form has no checkbox for (screens without a permission, unknown keys) stay as stored.
-  const kept = stored.Features.filter((key) => !SWITCHABLE_FEATURES.some((f) => f.key === key));
-  const Config = {
-    DefaultStartPage: v.defaultStartPage,
-    LoginRequired: v.loginRequired,
-    Features: [...new Set([...v.features, ...kept])],
-    DefaultLanguage: v.defaultLanguage,
-    DefaultTimezone: v.defaultTimezone,
-    JupyterUrl: v.jupyterUrl ?? "",
-    MapTileUrl: v.mapTileUrl ?? "",
-    MapTileAttribution: v.mapTileAttribution ?? "",
-    AnnunciatorSeverities: v.annunciator,
-  };
+  // Read in the same try as the write: a logger away at either keeps the form as typed.
+  let newPolicy = false;
   try {
+    const { Config: current } = await logger.rpc("AdminAPI.GetGlobalSettings", {}, globalSettingsAnswer);
+    // A value set elsewhere (not one of our choices) may stay; the form offers it as it is.
+    if (!START_PAGES.some((p) => p.value === v.defaultStartPage) && v.defaultStartPage !== current.DefaultStartPage) {
+      return refuse(submission.reply({ fieldErrors: { defaultStartPage: ["globalSettings.errors.startPage"] } }));
+    }
+    // Keys the form has no checkbox for (screens without a permission, unknown keys) stay as stored.
+    const kept = current.Features.filter((key) => !SWITCHABLE_FEATURES.some((f) => f.key === key));
+    const Config = {
+      DefaultStartPage: v.defaultStartPage,
+      LoginRequired: v.loginRequired,
+      Features: [...new Set([...v.features, ...kept])],
+      DefaultLanguage: v.defaultLanguage,
+      DefaultTimezone: v.defaultTimezone,
+      JupyterUrl: v.jupyterUrl ?? "",
+      MapTileUrl: v.mapTileUrl ?? "",
+      MapTileAttribution: v.mapTileAttribution ?? "",
+      AnnunciatorSeverities: v.annunciator,
+    };
     await logger.rpc("AdminAPI.SetGlobalSettings", { Config }, emptyAnswer);
-  } catch (error) {
-    if (error instanceof LoggerError && error.status < 500) return refuse(submission.reply({ formErrors: [error.message] }), error.status === 403 ? 403 : 400);
-    throw error;
+    // Every page's Content-Security-Policy names the tile server and the Jupyter server
+    // (csp.server.ts), and a client-side navigation keeps the policy it started with: a new one
+    // takes a fresh document.
+    newPolicy = (current.JupyterUrl ?? "") !== Config.JupyterUrl || (current.MapTileUrl ?? "") !== Config.MapTileUrl;
+  } catch (caught) {
+    const error = anyFailureOf(caught, getInstance(args.context).t);
+    return refuse(submission.reply({ formErrors: [error.message] }), error.status === 403 || error.status === 503 ? error.status : 400);
   }
   const { t } = getInstance(args.context);
   const target = await pageAfterSave(args);
-  // Every page's Content-Security-Policy names the tile server and the Jupyter server
-  // (csp.server.ts), and a client-side navigation keeps the policy it started with: a new one
-  // takes a fresh document.
-  if ((stored.JupyterUrl ?? "") !== Config.JupyterUrl || (stored.MapTileUrl ?? "") !== Config.MapTileUrl) {
+  if (newPolicy) {
     flashToast(args.context, { type: "success", text: t("globalSettings.saved") });
     return redirectDocument(target);
   }
@@ -137,9 +140,9 @@ async function saveStylingForm(args: Route.ActionArgs, formData: FormData) {
   if (submission.status !== "success") return refuse(submission.reply());
   const v = submission.value;
   const { logger } = stateOf(args.context);
-  const stored = await readWebUiSetting(logger);
-  let logo = v.restoreDefaultLogo ? "default_image" : stored.logo;
   try {
+    const stored = await readWebUiSetting(logger);
+    let logo = v.restoreDefaultLogo ? "default_image" : stored.logo;
     if (v.logo) {
       const bytes = new Uint8Array(await v.logo.arrayBuffer());
       const check = await checkLogo(bytes);
@@ -151,9 +154,9 @@ async function saveStylingForm(args: Route.ActionArgs, formData: FormData) {
       mainColor: normaliseColour(chosenColour(v, "mainColor")!),
       hoverColor: normaliseColour(chosenColour(v, "hoverColor")!),
     });
-  } catch (error) {
-    if (error instanceof LoggerError && error.status < 500) return refuse(submission.reply({ formErrors: [error.message] }), error.status === 403 ? 403 : 400);
-    throw error;
+  } catch (caught) {
+    const error = anyFailureOf(caught, getInstance(args.context).t);
+    return refuse(submission.reply({ formErrors: [error.message] }), error.status === 403 || error.status === 503 ? error.status : 400);
   }
   // The root loader paints the next page from the theme; it must not come from the cache.
   forgetTheme();

@@ -10,7 +10,7 @@ import { holds, redirectWithToast, requireFeature, requirePermission } from "~/s
 import { getInstance } from "~/services/i18n.server";
 import { idAnswer, messagesAnswer, type Message } from "~/services/logger/schemas";
 import { readMessageFilter } from "~/services/messages-query.server";
-import { isRefusal, loggerReply } from "~/services/submission.server";
+import { failureOf, loggerReply } from "~/services/submission.server";
 import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
 import { DateTimeField } from "~/ui/DateTimeField";
 import { useFormatters } from "~/ui/format";
@@ -66,8 +66,8 @@ export async function action(args: Route.ActionArgs) {
   try {
     const v = submission.value;
     await logger.rpc(`${MESSAGING}.PostMessage`, { Sender: MAINTAINER, Topic: MAINTENANCE_TOPIC, Type: v.type, Text: v.text, Args: ["Start"] }, idAnswer);
-  } catch (error) {
-    if (!isRefusal(error)) throw error;
+  } catch (caught) {
+    const error = failureOf(caught, t);
     const reply = loggerReply(submission, error, { conflict: error.message });
     return data({ result: reply.result }, { status: reply.status });
   }

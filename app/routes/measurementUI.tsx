@@ -12,7 +12,7 @@ import { holds, redirectWithToast, requireFeature, requirePermission } from "~/s
 import { deleteMeasurement, getMetaKeys, listMeasurements, setMeasurementMetaData } from "~/services/history.server";
 import { getInstance } from "~/services/i18n.server";
 import { sourcesAnswer } from "~/services/logger/schemas";
-import { isRefusal } from "~/services/submission.server";
+import { failureOf } from "~/services/submission.server";
 import { loadVariables } from "~/services/variables.server";
 import { ConfirmAction, ConfirmPanel } from "~/ui/ConfirmAction";
 import { parseInstant, toLocalInput } from "~/ui/dashboard/timeRange";
@@ -95,8 +95,8 @@ export async function action(args: Route.ActionArgs) {
     const name = String(formData.get("name") ?? "");
     try {
       await deleteMeasurement(logger, id.data);
-    } catch (error) {
-      if (!isRefusal(error)) throw error;
+    } catch (caught) {
+      const error = failureOf(caught, t);
       return data({ removeError: error.message, result: undefined }, { status: error.status });
     }
     back.delete("id");
@@ -107,8 +107,8 @@ export async function action(args: Route.ActionArgs) {
   const entry = submission.value;
   try {
     await setMeasurementMetaData(logger, id.data, [{ Key: entry.key, Value: entry.value }]);
-  } catch (error) {
-    if (!isRefusal(error)) throw error;
+  } catch (caught) {
+    const error = failureOf(caught, t);
     return data({ removeError: null, result: submission.reply({ formErrors: [error.message] }) }, { status: error.status });
   }
   const text = entry.value ? t("history.metadata.saved") : t("history.metadata.removed", { key: entry.key });

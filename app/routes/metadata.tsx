@@ -8,7 +8,7 @@ import { readIntent } from "~/services/forms.server";
 import { holds, redirectWithToast, requireFeature, requirePermission } from "~/services/guards.server";
 import { getMetaData, getMetaKeys, listMeasurements, setMetaData } from "~/services/history.server";
 import { getInstance } from "~/services/i18n.server";
-import { isRefusal } from "~/services/submission.server";
+import { failureOf } from "~/services/submission.server";
 import { loadVariables } from "~/services/variables.server";
 import { buttonClass, FormErrors, inputClass } from "~/ui/FormField";
 import { MetaDataEditor } from "~/ui/history/MetaDataEditor";
@@ -59,8 +59,8 @@ export async function action(args: Route.ActionArgs) {
   const entry = submission.value;
   try {
     await setMetaData(stateOf(args.context).logger, which.data.type, which.data.id, [{ Key: entry.key, Value: entry.value }]);
-  } catch (error) {
-    if (!isRefusal(error)) throw error;
+  } catch (caught) {
+    const error = failureOf(caught, t);
     return data({ result: submission.reply({ formErrors: [error.message] }) }, { status: error.status });
   }
   const text = entry.value ? t("history.metadata.saved") : t("history.metadata.removed", { key: entry.key });

@@ -18,7 +18,7 @@ import { ListPage } from "~/ui/ListPage";
 import { RowActions, RowLink, RowRemove } from "~/ui/RowActions";
 import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
 import { sortRows } from "~/ui/SortHeader";
-import { refusalOf } from "~/services/submission.server";
+import { failureOf, refusalOf } from "~/services/submission.server";
 import { pageTitle } from "~/ui/title";
 import { useSeedText } from "~/ui/seedTexts";
 import { permissionText } from "~/ui/users/permissionText";
@@ -38,8 +38,8 @@ export async function loader(args: Route.LoaderArgs) {
   // GetUsers needs ManageUsers: without it the counts stay unknown rather than failing the page.
   const mayCountUsers = !auth.loginRequired || auth.permissions.includes("ManageUsers");
   const [roles, users] = await Promise.all([
-    logger.rpc(`${API}.GetRoles`, {}, rolesAnswer).then((a) => a.Roles),
-    mayCountUsers ? logger.rpc(`${API}.GetUsers`, {}, usersAnswer).then((a) => a.Users) : null,
+    logger.readFreshRpc(`${API}.GetRoles`, {}, rolesAnswer).then((a) => a.Roles),
+    mayCountUsers ? logger.readFreshRpc(`${API}.GetUsers`, {}, usersAnswer).then((a) => a.Users) : null,
   ]);
   return {
     roles: roles.map((role) => ({ ...role, users: users ? users.filter((u) => u.Role === role.ID).length : null })),
@@ -63,9 +63,10 @@ async function addRole({ context, url }: Route.ActionArgs, formData: FormData) {
   const submission = parseWithZod(formData, { schema: roleSchema });
   if (submission.status !== "success") return data({ intent: "add" as const, result: submission.reply() }, { status: 400 });
   const { name, description = "", permissions } = submission.value;
-  const refused = await refusalOf(() => stateOf(context).logger.rpc(`${API}.AddRole`, { Role: { Name: name, Description: description, Permissions: permissions } }, idAnswer));
+  const { t } = getInstance(context);
+  const refused = await refusalOf(() => stateOf(context).logger.rpc(`${API}.AddRole`, { Role: { Name: name, Description: description, Permissions: permissions } }, idAnswer), t);
   if (refused) return data({ intent: "add" as const, result: submission.reply({ formErrors: [refused.message] }) }, { status: 400 });
-  return redirectWithToast(context, listPath(url), { type: "success", text: getInstance(context).t("roles.added") });
+  return redirectWithToast(context, listPath(url), { type: "success", text: t("roles.added") });
 }
 
 async function editRole({ context, url }: Route.ActionArgs, formData: FormData) {
@@ -78,7 +79,12 @@ async function editRole({ context, url }: Route.ActionArgs, formData: FormData) 
   if (submission.status !== "success") return reply(400);
   const { logger } = stateOf(context);
   const { t } = getInstance(context);
-  const stored = await findRole(logger, id);
+  let stored: Awaited<ReturnType<typeof findRole>>;
+  try {
+    stored = await findRole(logger, id);
+  } catch (caught) {
+    return reply(400, [failureOf(caught, t).message]);
+  }
   if (!stored) return redirectWithToast(context, listPath(url), { type: "error", text: t("roles.gone") });
   const { name, description = "", permissions } = submission.value;
   const Role = stored.BuiltIn
@@ -86,7 +92,7 @@ async function editRole({ context, url }: Route.ActionArgs, formData: FormData) 
       { ID: id, Version: version, Description: description }
     : // Permissions this console does not know (a newer logger) are kept, not silently dropped.
       { ID: id, Version: version, Name: name, Description: description, Permissions: [...permissions, ...stored.Permissions.filter((p) => !isKnownPermission(p))] };
-  const refused = await refusalOf(() => logger.rpc(`${API}.SetRole`, { Role }, emptyAnswer));
+  const refused = await refusalOf(() => logger.rpc(`${API}.SetRole`, { Role }, emptyAnswer), t);
   // Someone changed the role meanwhile: the input stays, and a second save knowingly overwrites.
   if (refused?.status === 409) return reply(409, ["roles.conflict"], (await findRole(logger, id))?.Version);
   if (refused) return reply(400, [refused.message]);
@@ -96,13 +102,13 @@ async function editRole({ context, url }: Route.ActionArgs, formData: FormData) 
 async function removeRole({ context, url }: Route.ActionArgs, formData: FormData) {
   requireConfirmation(formData);
   const id = readId(formData.get("id"));
-  const refused = await refusalOf(() => stateOf(context).logger.rpc(`${API}.RemoveRole`, { ID: id }, emptyAnswer));
+  const { t } = getInstance(context);
+  const refused = await refusalOf(() => stateOf(context).logger.rpc(`${API}.RemoveRole`, { ID: id }, emptyAnswer), t);
   // No redirect: the refusal (e.g. who still holds the role) stays on screen to act on.
   if (refused) return data({ intent: "remove" as const, error: refused.message, nonce: crypto.randomUUID() }, { status: 400 });
-  return redirectWithToast(context, listPath(url), { type: "success", text: getInstance(context).t("roles.removed") });
+  return redirectWithToast(context, listPath(url), { type: "success", text: t("roles.removed") });
 }
 
-/** The logger's refusal of a change (a 4xx whose text a person can act on); other failures go to the error page. */
 async function findRole(logger: LoggerClient, id: number) {
   const { Roles } = await logger.rpc(`${API}.GetRoles`, {}, rolesAnswer);
   return Roles.find((r) => r.ID === id);

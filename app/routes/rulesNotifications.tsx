@@ -7,7 +7,7 @@ import { readId, readIntent, requireConfirmation } from "~/services/forms.server
 import { holds, redirectWithToast, requireFeature } from "~/services/guards.server";
 import { getInstance } from "~/services/i18n.server";
 import { alarmRulesAnswer, deliveriesAnswer, emptyAnswer, idAnswer, targetsAnswer, testNotificationAnswer } from "~/services/logger/schemas";
-import { isRefusal, loggerReply } from "~/services/submission.server";
+import { failureOf, loggerReply } from "~/services/submission.server";
 import { loadVariables } from "~/services/variables.server";
 import { ConfirmPanel } from "~/ui/ConfirmAction";
 import { buttonClass } from "~/ui/FormField";
@@ -34,9 +34,9 @@ export async function loader(args: Route.LoaderArgs) {
   const auth = await requireFeature(args, "rulesNotifications");
   const { logger } = stateOf(args.context);
   const [{ Rules }, { Targets }, deliveries, { variables }] = await Promise.all([
-    logger.rpc("AlarmAPI.GetRules", {}, alarmRulesAnswer),
-    logger.rpc("NotificationAPI.GetTargets", {}, targetsAnswer),
-    logger.rpc("NotificationAPI.GetDeliveries", { Limit: DELIVERIES, Offset: 0 }, deliveriesAnswer),
+    logger.readFreshRpc("AlarmAPI.GetRules", {}, alarmRulesAnswer),
+    logger.readFreshRpc("NotificationAPI.GetTargets", {}, targetsAnswer),
+    logger.readFreshRpc("NotificationAPI.GetDeliveries", { Limit: DELIVERIES, Offset: 0 }, deliveriesAnswer),
     loadVariables(logger),
   ]);
   return {
@@ -57,8 +57,8 @@ export async function action(args: Route.ActionArgs) {
   const intent = readIntent(formData, INTENTS);
   const done = (key: string, type: "success" | "error" = "success", values?: Record<string, unknown>) =>
     redirectWithToast(args.context, "/rulesNotifications", { type, text: t(key, values) });
-  const refusal = (error: unknown) => {
-    if (!isRefusal(error)) throw error;
+  const refusal = (caught: unknown) => {
+    const error = failureOf(caught, t);
     return data({ intent, result: null, error: error.message, nonce: crypto.randomUUID() }, { status: error.status });
   };
 
@@ -89,8 +89,8 @@ export async function action(args: Route.ActionArgs) {
     try {
       if (intent === "addRule") await logger.rpc("AlarmAPI.AddRule", { Rule: toLoggerRule(v) }, idAnswer);
       else await logger.rpc("AlarmAPI.SetRule", { Rule: { ID: v.id, Version: v.version, ...toLoggerRule(v) } }, emptyAnswer);
-    } catch (error) {
-      if (!isRefusal(error)) throw error;
+    } catch (caught) {
+      const error = failureOf(caught, t);
       const reply = loggerReply(submission, error, { conflict: t("rules.conflict"), fields: RULE_FIELDS });
       return data({ intent, result: reply.result, error: null, nonce: null }, { status: reply.status });
     }
@@ -104,8 +104,8 @@ export async function action(args: Route.ActionArgs) {
   try {
     if (intent === "addTarget") await logger.rpc("NotificationAPI.AddTarget", { Target: toLoggerTarget(v) }, idAnswer);
     else await logger.rpc("NotificationAPI.SetTarget", { Target: { ID: v.id, Version: v.version, ...toLoggerTarget(v) } }, emptyAnswer);
-  } catch (error) {
-    if (!isRefusal(error)) throw error;
+  } catch (caught) {
+    const error = failureOf(caught, t);
     const reply = loggerReply(submission, error, { conflict: t("rules.conflict"), fields: TARGET_FIELDS, hideFields });
     return data({ intent, result: reply.result, error: null, nonce: null }, { status: reply.status });
   }

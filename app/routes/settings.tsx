@@ -8,10 +8,10 @@ import { LAYOUT_TYPES, LAYOUTS, preferencesSchema, SIDEBAR_WIDTHS, THEMES, ZONE_
 import { stateOf } from "~/services/context.server";
 import { redirectWithToast, requireFeature } from "~/services/guards.server";
 import { getInstance } from "~/services/i18n.server";
-import { LoggerError } from "~/services/logger/errors";
 import { emptyAnswer, timezonesAnswer, userAnswer } from "~/services/logger/schemas";
 import { changeOwnPassword } from "~/services/password.server";
 import { isTimeZone, readPrefs, writePrefs } from "~/services/prefs.server";
+import { anyFailureOf } from "~/services/submission.server";
 import { localeCookie } from "~/services/session.server";
 import { forgetAuth } from "~/services/auth-state.server";
 import { zoneMode } from "~/services/timezone";
@@ -31,8 +31,8 @@ export async function loader(args: Route.LoaderArgs) {
   const auth = await requireFeature(args, "settings");
   const { logger } = stateOf(args.context);
   const [user, zones, prefs] = await Promise.all([
-    auth.userId !== null ? logger.rpc("GI.system/UserManagementAPI.GetUser", { ID: auth.userId }, userAnswer).then((a) => a.User) : null,
-    logger.rpc("ConfigAPI.ListTimezones", { Representation: "UTC" }, timezonesAnswer).then((a) => a.Timezones.List),
+    auth.userId !== null ? logger.readFreshRpc("GI.system/UserManagementAPI.GetUser", { ID: auth.userId }, userAnswer).then((a) => a.User) : null,
+    logger.readFreshRpc("ConfigAPI.ListTimezones", { Representation: "UTC" }, timezonesAnswer).then((a) => a.Timezones.List),
     readPrefs(args.request),
   ]);
   return { user, zones, prefs, locale: getInstance(args.context).language };
@@ -65,18 +65,16 @@ export async function action(args: Route.ActionArgs) {
   };
   const prefs = await readPrefs(args.request);
   if (auth.userId !== null) {
-    const { User } = await logger.rpc("GI.system/UserManagementAPI.GetUser", { ID: auth.userId }, userAnswer);
     try {
+      const { User } = await logger.rpc("GI.system/UserManagementAPI.GetUser", { ID: auth.userId }, userAnswer);
       await logger.rpc(
         "GI.system/UserManagementAPI.SetUser",
         { User: { ID: User.ID, Version: User.Version, EMail: v.email ?? "", Language: v.language, Theme: v.theme, ...zone } },
         emptyAnswer,
       );
-    } catch (error) {
-      if (error instanceof LoggerError && error.status < 500) {
-        return data({ intent: "preferences" as const, result: submission.reply({ formErrors: [error.message] }) }, { status: error.status === 409 ? 409 : 400 });
-      }
-      throw error;
+    } catch (caught) {
+      const error = anyFailureOf(caught, getInstance(args.context).t);
+      return data({ intent: "preferences" as const, result: submission.reply({ formErrors: [error.message] }) }, { status: error.status === 409 || error.status === 503 ? error.status : 400 });
     }
     session.set("lng", v.language);
     forgetAuth(args.context);

@@ -8,7 +8,7 @@ import { readId, readIntent, requireConfirmation } from "~/services/forms.server
 import { redirectWithToast, requireFeature } from "~/services/guards.server";
 import { getInstance } from "~/services/i18n.server";
 import { emptyAnswer, idAnswer, rolesAnswer, timezonesAnswer, usersAnswer } from "~/services/logger/schemas";
-import { isRefusal, loggerReply } from "~/services/submission.server";
+import { failureOf, loggerReply } from "~/services/submission.server";
 import { ConfirmPanel } from "~/ui/ConfirmAction";
 import { buttonClass, FormField, inputClass } from "~/ui/FormField";
 import { ListPage } from "~/ui/ListPage";
@@ -31,9 +31,9 @@ export async function loader(args: Route.LoaderArgs) {
   const params = args.url.searchParams;
   const formOpen = params.has("add") || params.has("edit");
   const [{ Users }, { Roles }, zones] = await Promise.all([
-    logger.rpc(`${USERS}.GetUsers`, {}, usersAnswer),
-    logger.rpc(`${USERS}.GetRoles`, {}, rolesAnswer),
-    formOpen ? logger.rpc("ConfigAPI.ListTimezones", { Representation: "UTC" }, timezonesAnswer).then((a) => a.Timezones.List) : [],
+    logger.readFreshRpc(`${USERS}.GetUsers`, {}, usersAnswer),
+    logger.readFreshRpc(`${USERS}.GetRoles`, {}, rolesAnswer),
+    formOpen ? logger.readFreshRpc("ConfigAPI.ListTimezones", { Representation: "UTC" }, timezonesAnswer).then((a) => a.Timezones.List) : [],
   ]);
   return { users: Users, roles: Roles, zones, me: auth.userId };
 }
@@ -50,8 +50,8 @@ export async function action(args: Route.ActionArgs) {
     requireConfirmation(formData);
     try {
       await logger.rpc(`${USERS}.RemoveUser`, { ID: readId(formData.get("id")) }, emptyAnswer);
-    } catch (error) {
-      if (!isRefusal(error)) throw error;
+    } catch (caught) {
+      const error = failureOf(caught, t);
       return data({ intent, result: null, error: error.message, nonce: crypto.randomUUID() }, { status: error.status });
     }
     return done("users.removed");
@@ -83,8 +83,8 @@ export async function action(args: Route.ActionArgs) {
     const v = submission.value as z.infer<typeof resetPasswordSchema>;
     await logger.rpc(`${USERS}.SetUser`, { User: { ID: v.id }, Password: v.password }, emptyAnswer);
     return done("users.saved");
-  } catch (error) {
-    if (!isRefusal(error)) throw error;
+  } catch (caught) {
+    const error = failureOf(caught, t);
     const reply = loggerReply(submission, error, { conflict: t("users.conflict"), fields: FIELD_PATTERNS, hideFields });
     return data({ intent, result: reply.result, error: null, nonce: null }, { status: reply.status });
   }

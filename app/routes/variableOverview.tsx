@@ -8,7 +8,7 @@ import { holds, redirectWithToast, requireFeature, requirePermission } from "~/s
 import { getInstance, getLocale } from "~/services/i18n.server";
 import { LOCALE_IDS, type Language } from "~/locales";
 import { emptyAnswer, isOutput } from "~/services/logger/schemas";
-import { isRefusal } from "~/services/submission.server";
+import { failureOf } from "~/services/submission.server";
 import { loadVariables, readStampedValues } from "~/services/variables.server";
 import { ConfirmStep } from "~/ui/ConfirmAction";
 import { inputClass } from "~/ui/FormField";
@@ -103,8 +103,8 @@ export async function action(args: Route.ActionArgs) {
   }
   try {
     await logger.rest("POST", "/online/data", { Variables: [variable.Id], Values: [value], Function: "write" }, emptyAnswer.loose());
-  } catch (error) {
-    if (!isRefusal(error)) throw error;
+  } catch (caught) {
+    const error = failureOf(caught, t);
     return refuse(error.message, error.status);
   }
   const written = variable.DataFormat === "BOOL" ? t(value ? "live.on" : "live.off") : parsed.data.value;

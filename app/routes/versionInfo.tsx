@@ -13,8 +13,8 @@ export async function loader(args: Route.LoaderArgs) {
   const { logger } = stateOf(args.context);
   const auth = await getAuth(args.context);
   const [system, components] = await Promise.all([
-    logger.rpc("system.getVersionInfo", {}, versionInfoAnswer),
-    logger.rpc(`ConfigAPI.GetVersionInformation?_dc=${Date.now()}`, {}, versionInformationAnswer),
+    logger.readFreshRpc("system.getVersionInfo", {}, versionInfoAnswer),
+    logger.readFreshRpc(`ConfigAPI.GetVersionInformation?_dc=${Date.now()}`, {}, versionInformationAnswer),
   ]);
   return {
     console: { name: "Loggia Console", version: pkg.version },

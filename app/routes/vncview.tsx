@@ -32,7 +32,7 @@ const PAGE_STATES = ["add", "edit", "remove"];
 
 export async function loader(args: Route.LoaderArgs) {
   const auth = await requireFeature(args, "vncview");
-  const { Targets } = await stateOf(args.context).logger.rpc("VncAPI.List", {}, vncTargetsAnswer);
+  const { Targets } = await stateOf(args.context).logger.readFreshRpc("VncAPI.List", {}, vncTargetsAnswer);
   return { targets: Targets, canManage: holds(auth, "ManageGlobalSettings") };
 }
 
@@ -62,7 +62,7 @@ async function saveTarget({ context }: Route.ActionArgs, formData: FormData, id:
   const { t } = getInstance(context);
   // Empty password: keep the stored one (edit) or none (add); the box removes it.
   const Password = clearPassword ? "" : password || undefined;
-  const refused = await refusalOf(() => logger.rpc("VncAPI.Set", { ID: id ?? -1, Name: name, Host: host, Port: port, ...(Password === undefined ? {} : { Password }) }, idAnswer));
+  const refused = await refusalOf(() => logger.rpc("VncAPI.Set", { ID: id ?? -1, Name: name, Host: host, Port: port, ...(Password === undefined ? {} : { Password }) }, idAnswer), t);
   if (refused?.status === 404) return redirectWithToast(context, PATH, { type: "error", text: t("vnc.gone") });
   if (refused) return reply(400, [refused.message]);
   return redirectWithToast(context, PATH, { type: "success", text: t(id === null ? "vnc.added" : "vnc.saved") });
@@ -72,7 +72,7 @@ async function removeTarget({ context }: Route.ActionArgs, formData: FormData) {
   requireConfirmation(formData);
   const id = readId(formData.get("id"));
   const { t } = getInstance(context);
-  const refused = await refusalOf(() => stateOf(context).logger.rpc("VncAPI.Remove", { ID: id }, emptyAnswer));
+  const refused = await refusalOf(() => stateOf(context).logger.rpc("VncAPI.Remove", { ID: id }, emptyAnswer), t);
   if (refused?.status === 404) return redirectWithToast(context, PATH, { type: "error", text: t("vnc.gone") });
   if (refused) return data({ intent: "remove" as const, id, error: refused.message }, { status: 400 });
   return redirectWithToast(context, PATH, { type: "success", text: t("vnc.removed") });

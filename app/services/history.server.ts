@@ -21,7 +21,7 @@ export async function listMeasurements(logger: LoggerClient, range: { from?: num
   const query = { Start: range.from, End: range.to, Order: "desc", Limit: MAX_MEASUREMENTS, AddMeasMetaData: true, ...search };
   // Measurements belong to sources (the contract's path): one listing per source, merged.
   const { Data: sources } = await logger.readRest("GET", "/history/structure/sources", undefined, sourcesAnswer);
-  const lists = await Promise.all(sources.map((s) => logger.rest("POST", `/history/structure/sources/${encodeURIComponent(s.Id)}/measurements`, query, measurementsAnswer)));
+  const lists = await Promise.all(sources.map((s) => logger.readFresh("POST", `/history/structure/sources/${encodeURIComponent(s.Id)}/measurements`, query, measurementsAnswer)));
   return lists
     .flatMap((l) => l.Data)
     // A source's whole recording (Loggia's "Continuous") is what the range picker already offers.
@@ -77,7 +77,7 @@ export const setMetaData = (logger: LoggerClient, type: MetaType, id: string, en
 /** The logger's sources (their AbsoluteStart is the oldest sample kept); none when it cannot say. */
 export async function loadSources(logger: LoggerClient): Promise<Source[]> {
   try {
-    return (await logger.rest("GET", "/history/structure/sources", undefined, sourcesAnswer)).Data;
+    return (await logger.readFresh("GET", "/history/structure/sources", undefined, sourcesAnswer)).Data;
   } catch {
     return []; // the retention check is a courtesy; the data queries report an unreachable logger
   }

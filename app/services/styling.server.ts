@@ -181,7 +181,7 @@ const STYLING_KEYS = ["logo", "mainColor", "hoverColor", "lightColor"];
 
 /** The stored WebUI setting: its parsed theme, the raw logo value and the whole JSON object. */
 export async function readWebUiSetting(logger: LoggerClient): Promise<{ theme: Theme; logo: string; json: Record<string, unknown> }> {
-  const answer = await logger.rpc("GI.system/SettingsManagementAPI.GetSetting", { ID: -1, Key: "WebUI" }, settingsAnswer);
+  const answer = await logger.readFreshRpc("GI.system/SettingsManagementAPI.GetSetting", { ID: -1, Key: "WebUI" }, settingsAnswer);
   const value = answer.Settings.find((s) => s.Key === "WebUI")?.Value;
   const theme = parseWebUiSetting(value);
   let json: Record<string, unknown> = {};

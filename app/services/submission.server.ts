@@ -1,4 +1,6 @@
 import type { Submission, SubmissionResult } from "@conform-to/react";
+import type { TFunction } from "i18next";
+import { isLoggerAway } from "./logger/client.server";
 import { LoggerError } from "./logger/errors";
 
 /**
@@ -18,20 +20,36 @@ export function loggerReply(
   const result = field
     ? submission.reply({ fieldErrors: { [field]: [error.message] }, hideFields: opts.hideFields })
     : submission.reply({ formErrors: [error.message], hideFields: opts.hideFields });
-  return { result, status: error.status >= 400 && error.status < 500 ? error.status : 400 };
+  return { result, status: (error.status >= 400 && error.status < 500) || error.status === 503 ? error.status : 400 };
 }
 
 export function isRefusal(error: unknown): error is LoggerError {
   return error instanceof LoggerError && error.status >= 400 && error.status < 500 && error.status !== 401;
 }
 
-/** Runs a logger call; a refusal comes back as the error (to show), anything else is thrown. */
-export async function refusalOf(call: () => Promise<unknown>): Promise<LoggerError | null> {
+/**
+ * How an action's logger call failed, to be said where the user acted: the logger's refusal, or no
+ * answer at all (the logger away, or its store) — a fault the user recovers from, so the form
+ * stays as typed with the reason beside it instead of an error page. Anything else is thrown.
+ */
+export function failureOf(error: unknown, t: TFunction): LoggerError {
+  if (isRefusal(error)) return error;
+  if (isLoggerAway(error)) return new LoggerError(503, "the logger is not answering", undefined, undefined, undefined, undefined, t("errors.loggerAwayWrite"));
+  throw error;
+}
+
+/** failureOf for the forms that say every answer below 500 next to them (a 401 included). */
+export function anyFailureOf(error: unknown, t: TFunction): LoggerError {
+  if (error instanceof LoggerError && error.status < 500) return error;
+  return failureOf(error, t);
+}
+
+/** Runs an action's logger call; a refusal or no answer comes back as the error (to show, failureOf), anything else is thrown. */
+export async function refusalOf(call: () => Promise<unknown>, t: TFunction): Promise<LoggerError | null> {
   try {
     await call();
     return null;
   } catch (error) {
-    if (isRefusal(error)) return error;
-    throw error;
+    return failureOf(error, t);
   }
 }

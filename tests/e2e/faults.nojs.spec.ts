@@ -18,8 +18,8 @@ async function signInAt(page: Page, url: string) {
   await page.waitForURL((u) => !u.pathname.startsWith("/signin"));
 }
 
-async function withStack(run: (s: OwnStack) => Promise<void>) {
-  const stack = await ownStack({ adminPassword: PASSWORD });
+async function withStack(run: (s: OwnStack) => Promise<void>, consoleEnv?: Record<string, string>) {
+  const stack = await ownStack({ adminPassword: PASSWORD, consoleEnv });
   try {
     await run(stack);
   } finally {
@@ -147,4 +147,57 @@ test("the network lost during a navigation: the page stays, says Reconnecting, a
   await expect(page).toHaveURL(/\/analytics/, { timeout: 6_000 });
   await expect(page.getByTestId("reconnecting")).toHaveCount(0);
   await expect(page.locator("[data-testid^=error-]")).toHaveCount(0);
+});
+
+test("a write the logger does not answer: the form stays as typed with the reason beside it, and goes through once the logger is back", async ({ page }) => {
+  test.setTimeout(150_000);
+  const REASON = "The logger did not answer, so this may not have been done. What you entered is kept: try again when the logger is back.";
+  const fill = async (username: string) => {
+    await page.getByLabel("Username", { exact: true }).fill(username);
+    await page.getByLabel("E-mail").fill(`${username}@plant.example`);
+    await page.getByLabel("Role").selectOption({ label: "Viewer" });
+    await page.getByLabel("Time zone").selectOption("Europe/Rome");
+    await page.getByLabel("Password", { exact: true }).fill("Night-shift-pass-1");
+    await page.getByLabel("Repeat the password").fill("Night-shift-pass-1");
+  };
+  const keptAsTyped = async (username: string) => {
+    await expect(page.getByRole("alert").filter({ hasText: REASON })).toBeVisible({ timeout: 20_000 });
+    await expect(page.locator("[data-testid^=error-]")).toHaveCount(0);
+    await expect(page.getByLabel("Username", { exact: true })).toHaveValue(username);
+    await expect(page.getByLabel("E-mail")).toHaveValue(`${username}@plant.example`);
+    await expect(page.getByLabel("Role").locator("option:checked")).toHaveText("Viewer");
+    await expect(page.getByLabel("Time zone")).toHaveValue("Europe/Rome");
+  };
+  // A write waits the call timeout, not a page's deadline: 3 s here instead of 15 s.
+  await withStack(
+    async (stack) => {
+      await signInAt(page, stack.url);
+      await page.goto(`${stack.url}/userManagement?add`);
+      // A hung logger (paused). The name is taken, so whether the logger, resumed, still reads the
+      // abandoned request changes nothing.
+      await fill("admin");
+      stack.pauseLogger();
+      try {
+        await page.getByRole("button", { name: "Add user" }).click();
+        await keptAsTyped("admin");
+        // Without JavaScript the page came with the write's answer: its shell says the logger is away.
+        if (!js()) await expect(page.getByTestId("logger-away")).toBeVisible();
+      } finally {
+        stack.resumeLogger();
+      }
+      // A logger that is gone (connections refused): nothing was done; once it is back the same form goes through.
+      await stack.stopLogger();
+      await fill("night-shift");
+      await page.getByRole("button", { name: "Add user" }).click();
+      await keptAsTyped("night-shift");
+      await stack.startLogger();
+      await page.getByLabel("Password", { exact: true }).fill("Night-shift-pass-1");
+      await page.getByLabel("Repeat the password").fill("Night-shift-pass-1");
+      await page.getByRole("button", { name: "Add user" }).click();
+      await expect(page.getByTestId("toast-success")).toHaveText("Successfully added user");
+      await expect(page.locator('tr[data-username="night-shift"]')).toContainText("Europe/Rome");
+      await page.goto("about:blank");
+    },
+    { LOGGER_TIMEOUT_MS: "3000" },
+  );
 });

@@ -174,9 +174,11 @@ export class LoggerClient {
     return this.keeping(`fresh\u0000${method}\u0000${path}\u0000${JSON.stringify(body ?? null)}`, {}, () => this.rest(method, path, body, schema));
   }
 
-  /** rpc() for current state (devices' heartbeats): never from the cache, but its last answer stands in during an outage. */
+  /** rpc() for current state (devices' heartbeats, lists a screen edits): never from the cache, but its last answer stands in during an outage. */
   readFreshRpc<S extends z.ZodType>(method: string, params: object, schema: S): Promise<z.infer<S>> {
-    return this.keeping(`fresh\u0000rpc\u0000${method}\u0000${JSON.stringify(params)}`, {}, () => this.rpc(method, params, schema));
+    // Kept under the method without its cache-buster (spec: GetVersionInformation?_dc={timestamp}).
+    const key = `fresh\u0000rpc\u0000${method.replace(/\?_dc=\d+$/, "")}\u0000${JSON.stringify(params)}`;
+    return this.keeping(key, {}, () => this.rpc(method, params, schema));
   }
 
   async rpc<S extends z.ZodType>(method: string, params: object, schema: S): Promise<z.infer<S>> {
@@ -370,26 +372,47 @@ export class LoggerClient {
   }
 
   /**
-   * Streams pass their own signal (the browser going away); calls get the timeout, and in a page
-   * load the deadline until the logger answered anything (a paused logger costs a page at most
-   * `deadlineMs`, not the timeout; issue 26 §2).
+   * Streams pass their own signal (the browser going away), and wait for their answer as a call
+   * does; calls get the timeout, and in a page load the deadline until the logger answered
+   * anything (a paused logger costs a page at most `deadlineMs`, not the timeout; issue 26 §2).
    */
   private async fetch(path: string, init: RequestInit, signal?: AbortSignal): Promise<Response> {
-    const own = signal ?? this.callSignal();
+    const { own, answered } = signal ? this.streamSignal(signal) : { own: this.callSignal(), answered: () => {} };
     try {
       const res = await fetch(`${this.config.baseUrl}${path}`, { ...init, signal: own });
+      answered();
       this.alive();
       return res;
     } catch (cause) {
+      answered();
       if (signal?.aborted) throw cause;
       this.away = true;
-      const why = this.deadline?.controller.signal.aborted && !this.answered ? `no answer within the page's ${this.deadlineMs} ms` : (cause as Error).message;
+      const why = this.deadline?.controller.signal.aborted && !this.answered ? `no answer within the page's ${this.deadlineMs} ms` : (own.reason as Error | undefined)?.message ?? (cause as Error).message;
       logAway(`logger unreachable at ${this.config.baseUrl}${path}: ${why}`);
       throw data({ reason: "logger-unavailable" }, { status: 503 });
     }
   }
 
+  /**
+   * A stream lasts as long as its browser wants it (`signal`), but waits for the logger's answer —
+   * its headers — no longer than a call would: a hung logger held a download open for ever.
+   */
+  private streamSignal(signal: AbortSignal): { own: AbortSignal; answered: () => void } {
+    const call = this.callSignal();
+    const controller = new AbortController();
+    const byBrowser = () => controller.abort(signal.reason);
+    const byCall = () => controller.abort(call.reason);
+    if (signal.aborted) byBrowser();
+    else signal.addEventListener("abort", byBrowser, { once: true });
+    if (call.aborted) byCall();
+    else call.addEventListener("abort", byCall, { once: true });
+    return { own: controller.signal, answered: () => call.removeEventListener("abort", byCall) };
+  }
+
   private callSignal(): AbortSignal {
+    // A request that already waited in vain does not wait again: the page drawn after a write the
+    // logger did not answer shows what was kept at once, not after another timeout.
+    if (this.away && !this.answered) return AbortSignal.abort(new Error("not asked: the logger did not answer earlier in this request"));
     const timeout = AbortSignal.timeout(this.config.timeoutMs);
     if (this.deadlineMs <= 0 || this.answered) return timeout;
     if (!this.deadline) {

@@ -1,10 +1,13 @@
+import type { TFunction } from "i18next";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { forgetCachedAnswers } from "~/services/logger/cache.server";
 import { isLoggerAway, LoggerClient } from "~/services/logger/client.server";
+import { LoggerError } from "~/services/logger/errors";
 import { forgetKeptAnswers } from "~/services/logger/kept.server";
 import { globalSettingsAnswer } from "~/services/logger/schemas";
+import { failureOf, refusalOf } from "~/services/submission.server";
 
 // Issue 26 §2: a hung logger (a paused process: connections accepted, nothing answered) costs a
 // page the page's deadline, not the 15 s call timeout; a logger that answered something in the
@@ -28,6 +31,19 @@ beforeAll(async () => {
   server = createServer((req: IncomingMessage, res: ServerResponse) => {
     req.resume();
     if (mode === "hang") return void held.add(res);
+    if (req.url === "/trickle") {
+      // A download whose body takes longer than a call's timeout.
+      res.writeHead(200, { "Content-Type": "application/octet-stream" });
+      let n = 0;
+      const timer = setInterval(() => {
+        res.write(`${n}\n`);
+        if (++n === 12) {
+          clearInterval(timer);
+          res.end();
+        }
+      }, 100);
+      return;
+    }
     const reply = () => (req.url === "/revision" ? answer(res, { Revision: "r1" }) : answer(res, { Config: { DefaultStartPage: `v${settingsVersion}`, Features: [] } }));
     // "slow": the logger is alive (the revision comes at once) but the call itself takes a while.
     if (mode === "slow" && req.url !== "/revision") setTimeout(reply, 800);
@@ -88,6 +104,47 @@ describe("a page load's deadline for the logger", () => {
     const start = performance.now();
     await expect(client.rpc("ConfigAPI.GetGlobalSettings", {}, globalSettingsAnswer)).rejects.toSatisfy(isLoggerAway);
     expect(performance.now() - start).toBeGreaterThanOrEqual(1_150);
+    // Having waited in vain, the request does not wait again: the page drawn after such a write
+    // shows what was kept at once.
+    const again = performance.now();
+    await expect(client.rpc("ConfigAPI.GetGlobalSettings", {}, globalSettingsAnswer)).rejects.toSatisfy(isLoggerAway);
+    expect(performance.now() - again).toBeLessThan(500);
+    expect(client.outage).toEqual({ since: null });
+  });
+
+  it("an action's call the logger does not answer is said beside the form, translated; a refusal stays itself; anything else is thrown", async () => {
+    mode = "hang";
+    const client = new LoggerClient({ baseUrl: url, clientId: "loggia-console", clientSecret: "s", timeoutMs: 300 }, { get: () => ({ accessToken: "t" }), set: () => {} }, { sessionId: "sid-w" });
+    const t = ((key: string) => `«${key}»`) as unknown as TFunction;
+    const away = await refusalOf(() => client.rpc("ConfigAPI.GetGlobalSettings", {}, globalSettingsAnswer), t);
+    expect(away).toBeInstanceOf(LoggerError);
+    expect(away?.status).toBe(503);
+    expect(away?.message).toBe("«errors.loggerAwayWrite»");
+    const refusal = new LoggerError(409, "changed meanwhile");
+    expect(failureOf(refusal, t)).toBe(refusal);
+    expect(() => failureOf(new Error("a bug"), t)).toThrow("a bug");
+    expect(() => failureOf(new LoggerError(500, "logger fault"), t)).toThrow("logger fault");
+  });
+});
+
+describe("a stream (a download, the live feed)", () => {
+  it("waits for the logger's answer no longer than a call: a hung logger does not hold it open", async () => {
+    mode = "hang";
+    const client = pageLoad("sid-1", 400);
+    const start = performance.now();
+    await expect(client.stream("/files/download?path=a.csv", "GET", undefined, new AbortController().signal)).rejects.toSatisfy(isLoggerAway);
+    expect(performance.now() - start).toBeLessThan(2_500);
+    expect(client.outage).toEqual({ since: null });
+  });
+
+  it("once answered lasts as long as its body, past the call's timeout, and ends with the browser", async () => {
+    const client = new LoggerClient({ baseUrl: url, clientId: "loggia-console", clientSecret: "s", timeoutMs: 400 }, { get: () => ({ accessToken: "t" }), set: () => {} }, { sessionId: "sid-s" });
+    const res = await client.stream("/trickle", "GET", undefined, new AbortController().signal);
+    expect((await res.text()).split("\n").filter(Boolean)).toHaveLength(12);
+    const browser = new AbortController();
+    const cut = await client.stream("/trickle", "GET", undefined, browser.signal);
+    browser.abort();
+    await expect(cut.text()).rejects.toThrow();
   });
 });
 
