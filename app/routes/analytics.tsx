@@ -1,7 +1,7 @@
 import { useCallback } from "react";
 import { useT } from "~/ui/useT";
 import { Form, Link, useLocation, useNavigate, useSearchParams } from "react-router";
-import { stateOf } from "~/services/context.server";
+import { keptData, stateOf } from "~/services/context.server";
 import { userTimeZone } from "~/services/zoned.server";
 import { requireFeature } from "~/services/guards.server";
 import { featureOpen } from "~/services/header.server";
@@ -79,7 +79,7 @@ export async function loader(args: Route.LoaderArgs) {
     }),
   );
   const [stats, cmpStats] = await Promise.all([loadStatistics(logger, shown, visible), withB ? loadStatistics(logger, shown, other) : null]);
-  return {
+  return keptData(args.context, {
     variables: variables.map((v) => ({ Id: v.Id, Name: v.Name, Unit: v.Unit, deviceName: v.deviceName, Precision: v.Precision })),
     measurements: measurements.map((m) => ({ ID: m.ID, Name: m.Name })),
     selected: chosen.map((v) => v.Id),
@@ -93,7 +93,7 @@ export async function loader(args: Route.LoaderArgs) {
     cmpStats: cmpStats?.stats ?? [],
     statsError: stats.error ?? cmpStats?.error ?? null,
     mayAnnotate: mayAddAnnotations(auth),
-  };
+  });
 }
 
 

@@ -4,7 +4,7 @@ import { data, Form, Link, useSearchParams } from "react-router";
 import { LOCALE_IDS, type Language } from "~/locales";
 import { annotationFormSchema, MAX_TEXT } from "~/schemas/annotations";
 import { addAnnotation, listAnnotations, mayAddAnnotations, chartAnnotation, removeAnnotation, setAnnotation } from "~/services/annotations.server";
-import { stateOf } from "~/services/context.server";
+import { keptData, stateOf } from "~/services/context.server";
 import { readId, readIntent, requireConfirmation } from "~/services/forms.server";
 import { flashToast, redirectWithToast, requireAnyFeature } from "~/services/guards.server";
 import { getInstance, getLocale } from "~/services/i18n.server";
@@ -52,7 +52,7 @@ export async function loader(args: Route.LoaderArgs) {
   const end = parseInstant(params.get("end"), zone);
   const editing = notes.find((n) => n.id === Number(params.get("edit")) && n.canEdit) ?? null;
   const removing = notes.find((n) => n.id === Number(params.get("remove")) && n.canRemove) ?? null;
-  return {
+  return keptData(args.context, {
     range,
     notes,
     total: Total ?? notes.length,
@@ -63,7 +63,7 @@ export async function loader(args: Route.LoaderArgs) {
     editing: editing && { ...editing, startInput: toLocalInput(editing.start, zone), endInput: editing.end > editing.start ? toLocalInput(editing.end, zone) : "" },
     removing,
     back: safePath(params.get("back")),
-  };
+  });
 }
 
 export async function action(args: Route.ActionArgs) {

@@ -1,7 +1,7 @@
 import { useT } from "~/ui/useT";
 import { data, Form, useNavigation } from "react-router";
 import { addVariableForm, CAPTURE_LIMIT, DBC_LIMIT } from "~/schemas/canscanner";
-import { stateOf } from "~/services/context.server";
+import { keptData, stateOf } from "~/services/context.server";
 import { readIntent } from "~/services/forms.server";
 import { holds, redirectWithToast, requireFeature } from "~/services/guards.server";
 import { getInstance } from "~/services/i18n.server";
@@ -29,7 +29,7 @@ export async function loader(args: Route.LoaderArgs) {
   const { logger } = stateOf(args.context);
   try {
     const [scan, signals] = await Promise.all([logger.readFreshRpc("CANAPI.GetScan", {}, canScanAnswer), logger.readFreshRpc("CANAPI.GetSignals", {}, canSignalsAnswer)]);
-    return { supported: true as const, scan, signals, canSeeVariables: holds(auth, "UseMetaData") };
+    return keptData(args.context, { supported: true as const, scan, signals, canSeeVariables: holds(auth, "UseMetaData") });
   } catch (error) {
     // A logger without a CAN interface (an external one through LOGGER_URL) does not know CANAPI.
     if (isRefusal(error) && error.status === 404) return { supported: false as const };

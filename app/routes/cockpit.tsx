@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useMemo, useState } from "react";
 import { useT } from "~/ui/useT";
 import { Link } from "react-router";
 import { isTileUrl } from "~/schemas/map";
-import { stateOf } from "~/services/context.server";
+import { keptData, stateOf } from "~/services/context.server";
 import { DEVICE_STATES, STATE_COLOURS, type DeviceState } from "~/services/deviceState";
 import { holds, requireFeature } from "~/services/guards.server";
 import { loadMapDevices, type MapDevice } from "~/services/map.server";
@@ -27,12 +27,12 @@ export async function loader(args: Route.LoaderArgs) {
   const located = devices.filter((d) => d.location);
   const svg = located.length ? buildSvgMap(located.map((d) => ({ id: d.id, lat: d.location!.lat, lon: d.location!.lon })), shapes) : null;
   const url = auth.settings?.MapTileUrl?.trim() ?? "";
-  return {
+  return keptData(args.context, {
     devices,
     svg,
     tiles: isTileUrl(url) ? { url, attribution: auth.settings?.MapTileAttribution?.trim() ?? "" } : null,
     canEditLocations: holds(auth, "UseMetaData") && holds(auth, "ManageProject"),
-  };
+  });
 }
 
 export default function Cockpit({ loaderData }: Route.ComponentProps) {

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useT } from "~/ui/useT";
 import { data, Form, useNavigation } from "react-router";
 import { configSchema, type ConfigInput, type ConfigOutput } from "~/schemas/config";
-import { stateOf } from "~/services/context.server";
+import { keptData, stateOf } from "~/services/context.server";
 import { redirectWithToast, requireFeature } from "~/services/guards.server";
 import { getInstance, getLocale } from "~/services/i18n.server";
 import { LOCALE_IDS, type Language } from "~/locales";
@@ -27,7 +27,7 @@ export async function loader(args: Route.LoaderArgs) {
     logger.readFreshRpc("ConfigAPI.GetProjectConfig", {}, projectConfigAnswer),
     logger.readFreshRpc("ConfigAPI.GetStorage", {}, storageAnswer).then((a) => a.Storage, () => null),
   ]);
-  return { config: answer.Config, sampleRates: answer.SampleRates, revision: answer.Revision, storage };
+  return keptData(args.context, { config: answer.Config, sampleRates: answer.SampleRates, revision: answer.Revision, storage });
 }
 
 // Logger refusals name the parameter (Config.Channels.3.Name: …): shown next to that field.

@@ -1,6 +1,6 @@
 import type { TFunction } from "i18next";
 import { data, Link, redirect, useSearchParams } from "react-router";
-import { stateOf } from "~/services/context.server";
+import { keptData, stateOf } from "~/services/context.server";
 import { browseDraft, browseStep, BROWSE_INTENT, passwordOf, type FormReply } from "~/services/dataSources.form.server";
 import { browseLevel, inputOf, sourceStates, variableOfNode } from "~/services/dataSources.server";
 import { readId, requireConfirmation } from "~/services/forms.server";
@@ -39,7 +39,7 @@ export async function loader(args: Route.LoaderArgs) {
   const browseId = params.get("browse");
   const browsed = browseId === null ? undefined : Sources.find((s) => String(s.ID) === browseId && s.Protocol === "opcua");
   const browse = browsed ? { id: browsed.ID, level: await browseLevel(logger, browsed, params) } : null;
-  return { sources: Sources, states, browse };
+  return keptData(args.context, { sources: Sources, states, browse });
 }
 
 export async function action(args: Route.ActionArgs) {

@@ -1,7 +1,7 @@
 import { useT } from "~/ui/useT";
 import { data, Form, useNavigation } from "react-router";
 import { z } from "zod";
-import { stateOf } from "~/services/context.server";
+import { keptData, stateOf } from "~/services/context.server";
 import { readIntent } from "~/services/forms.server";
 import { featureByKey } from "~/features";
 import { sourceStates } from "~/services/dataSources.server";
@@ -35,7 +35,7 @@ export async function loader(args: Route.LoaderArgs) {
     sourceStates(logger),
   ]);
   const manageSources = gateFeature(featureByKey("dataSources"), gateInputOf(auth)) === "ok";
-  return { devices: Devices, state: State, sources, manageSources, canManage: holds(auth, "ManageProject"), now: Date.now() };
+  return keptData(args.context, { devices: Devices, state: State, sources, manageSources, canManage: holds(auth, "ManageProject"), now: Date.now() });
 }
 
 export async function action(args: Route.ActionArgs) {

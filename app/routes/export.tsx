@@ -2,7 +2,7 @@ import { useRef, useState } from "react";
 import { useT } from "~/ui/useT";
 import { Form, useSearchParams } from "react-router";
 import { AGGREGATES, EXPORT_ERROR_FIELDS, separatorsFor, TIME_FORMATS, type ExportErrorField } from "~/schemas/export";
-import { stateOf } from "~/services/context.server";
+import { keptData, stateOf } from "~/services/context.server";
 import { userTimeZone } from "~/services/zoned.server";
 import { requireFeature } from "~/services/guards.server";
 import { listMeasurements } from "~/services/history.server";
@@ -25,14 +25,14 @@ export async function loader(args: Route.LoaderArgs) {
   const range = resolveHistoryRange(params, zone, Date.now(), measurements);
   const error = params.get("error");
   const field = params.get("errorField");
-  return {
+  return keptData(args.context, {
     variables: variables.map((v) => ({ Id: v.Id, Name: v.Name, Unit: v.Unit, deviceName: v.deviceName })),
     measurements: measurements.map((m) => ({ ID: m.ID, Name: m.Name })),
     selected: params.getAll("v"),
     range: { ...range, problem: null },
     language: getLocale(args.context),
     error: error ? { text: error.slice(0, 500), field: EXPORT_ERROR_FIELDS.find((f) => f === field) ?? null } : null,
-  };
+  });
 }
 
 type Refusal = { text: string; field: ExportErrorField | null };

@@ -13,7 +13,7 @@ import {
   SWITCHABLE_FEATURES,
 } from "~/schemas/globalSettings";
 import { forgetAuth, getAuth } from "~/services/auth-state.server";
-import { stateOf } from "~/services/context.server";
+import { keptData, stateOf } from "~/services/context.server";
 import { readIntent } from "~/services/forms.server";
 import { flashToast, redirectWithToast, requireFeature } from "~/services/guards.server";
 import { getInstance } from "~/services/i18n.server";
@@ -37,7 +37,7 @@ export async function loader(args: Route.LoaderArgs) {
     logger.readFreshRpc("ConfigAPI.ListTimezones", { Representation: "UTC" }, timezonesAnswer).then((a) => a.Timezones.List),
     readWebUiSetting(logger),
   ]);
-  return {
+  return keptData(args.context, {
     general: {
       defaultStartPage: config.DefaultStartPage,
       loginRequired: config.LoginRequired ?? true,
@@ -52,7 +52,7 @@ export async function loader(args: Route.LoaderArgs) {
     styling: { mainColor: webUi.theme.mainColor, hoverColor: webUi.theme.hoverColor, customLogo: webUi.theme.logo !== null },
     zones,
     loginRequiredNow: auth.loginRequired,
-  };
+  });
 }
 
 const INTENTS = ["general", "styling"] as const;

@@ -5,7 +5,7 @@ import { DateTimeField } from "~/ui/DateTimeField";
 import { data, Form, Link, useSearchParams } from "react-router";
 import { z } from "zod";
 import { metaEntrySchema } from "~/schemas/metadata";
-import { stateOf } from "~/services/context.server";
+import { keptData, stateOf } from "~/services/context.server";
 import { userTimeZone } from "~/services/zoned.server";
 import { readIntent, requireConfirmation } from "~/services/forms.server";
 import { holds, redirectWithToast, requireFeature, requirePermission } from "~/services/guards.server";
@@ -65,7 +65,7 @@ export async function loader(args: Route.LoaderArgs) {
   const id = params.get("id");
   const selected = id ? (rows.find((m) => m.ID === id) ?? (await listMeasurements(logger)).find((m) => m.ID === id) ?? null) : null;
   const variables = selected ? (await loadVariables(logger, { stored: true })).variables.filter((v) => selected.Variables.includes(v.Id)) : [];
-  return {
+  return keptData(args.context, {
     rows: sorted.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE),
     total: sorted.length,
     page,
@@ -76,7 +76,7 @@ export async function loader(args: Route.LoaderArgs) {
     removing: all.find((m) => m.ID === params.get("remove")) ?? null,
     canManage: holds(auth, "ManageProject"),
     canExport: holds(auth, "UseExport"),
-  };
+  });
 }
 
 export async function action(args: Route.ActionArgs) {

@@ -3,7 +3,7 @@ import { useT } from "~/ui/useT";
 import { data, Form, Link } from "react-router";
 import { z } from "zod";
 import { META_TYPES, metaEntrySchema, type MetaType } from "~/schemas/metadata";
-import { stateOf } from "~/services/context.server";
+import { keptData, stateOf } from "~/services/context.server";
 import { readIntent } from "~/services/forms.server";
 import { holds, redirectWithToast, requireFeature, requirePermission } from "~/services/guards.server";
 import { getMetaData, getMetaKeys, listMeasurements, setMetaData } from "~/services/history.server";
@@ -35,7 +35,7 @@ export async function loader(args: Route.LoaderArgs) {
   const chosen = target.safeParse({ type, id });
   const selected = chosen.success ? (targets[chosen.data.type].find((x) => x.id === chosen.data.id) ?? null) : null;
   const nameOf = (type: string, id: string) => targets[type as MetaType]?.find((x) => x.id === id)?.name ?? id;
-  return {
+  return keptData(args.context, {
     targets,
     selected: selected && chosen.success ? { type: chosen.data.type, ...selected, entries: all.filter((e) => e.Type === chosen.data.type && e.ID === chosen.data.id).map(({ Key, Value }) => ({ Key, Value })) } : null,
     all: all.map((e) => ({ ...e, name: nameOf(e.Type, e.ID) })),
@@ -43,7 +43,7 @@ export async function loader(args: Route.LoaderArgs) {
     /** A target was asked for (link, bookmark, or the form just posted) but does not exist. */
     missing: !selected && !!(params.get("target") || params.get("id")),
     canEdit: holds(auth, "ManageProject"),
-  };
+  });
 }
 
 export async function action(args: Route.ActionArgs) {

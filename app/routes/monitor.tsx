@@ -2,7 +2,7 @@ import { useCallback, useMemo, useState } from "react";
 import { VariablePicker } from "~/ui/history/VariablePicker";
 import { useT } from "~/ui/useT";
 import { Form, useSearchParams } from "react-router";
-import { stateOf } from "~/services/context.server";
+import { keptData, stateOf } from "~/services/context.server";
 import { requireFeature } from "~/services/guards.server";
 import type { LoggerClient } from "~/services/logger/client.server";
 import { timeSeriesAnswer } from "~/services/logger/schemas";
@@ -41,13 +41,13 @@ export async function loader(args: Route.LoaderArgs) {
   const ids = selected.map((v) => v.Id);
   // Values with their times: the tiles say live / stale / offline without JavaScript too.
   const [live, trends] = await Promise.all([readStamps(logger, ids, ids, 0, false), Promise.all(selected.map((v) => trend(logger, v)))]);
-  return {
+  return keptData(args.context, {
     variables: variables.map((v) => ({ Id: v.Id, Name: v.Name, Unit: v.Unit, deviceName: v.deviceName })),
     selected,
     values: live.values,
     live: { stamps: live.stamps, summary: live.summary },
     trends: Object.fromEntries(selected.map((v, i) => [v.Id, trends[i]])),
-  };
+  });
 }
 
 /** The last minute, bucketed by the logger; one failing variable only breaks its own tile. */

@@ -6,7 +6,7 @@ import { data, Form, Link, useSearchParams } from "react-router";
 import type { z } from "zod";
 import type { Permission } from "~/features";
 import { isKnownPermission, PERMISSION_GROUPS, roleSchema } from "~/schemas/roles";
-import { stateOf } from "~/services/context.server";
+import { keptData, stateOf } from "~/services/context.server";
 import { readId, readIntent, requireConfirmation } from "~/services/forms.server";
 import { redirectWithToast, requireFeature } from "~/services/guards.server";
 import { getInstance } from "~/services/i18n.server";
@@ -41,9 +41,9 @@ export async function loader(args: Route.LoaderArgs) {
     logger.readFreshRpc(`${API}.GetRoles`, {}, rolesAnswer).then((a) => a.Roles),
     mayCountUsers ? logger.readFreshRpc(`${API}.GetUsers`, {}, usersAnswer).then((a) => a.Users) : null,
   ]);
-  return {
+  return keptData(args.context, {
     roles: roles.map((role) => ({ ...role, users: users ? users.filter((u) => u.Role === role.ID).length : null })),
-  };
+  });
 }
 
 export async function action(args: Route.ActionArgs) {

@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useT } from "~/ui/useT";
 import { data, Link, useSearchParams } from "react-router";
 import { ruleSchema, targetSchema, toLoggerRule, toLoggerTarget } from "~/schemas/rules";
-import { stateOf } from "~/services/context.server";
+import { keptData, stateOf } from "~/services/context.server";
 import { readId, readIntent, requireConfirmation } from "~/services/forms.server";
 import { holds, redirectWithToast, requireFeature } from "~/services/guards.server";
 import { getInstance } from "~/services/i18n.server";
@@ -39,14 +39,14 @@ export async function loader(args: Route.LoaderArgs) {
     logger.readFreshRpc("NotificationAPI.GetDeliveries", { Limit: DELIVERIES, Offset: 0 }, deliveriesAnswer),
     loadVariables(logger),
   ]);
-  return {
+  return keptData(args.context, {
     rules: Rules,
     targets: Targets,
     deliveries: deliveries.Deliveries,
     variables: variables.map((v) => ({ Id: v.Id, Name: v.Name, Unit: v.Unit, deviceName: v.deviceName, DataFormat: v.DataFormat })),
     // The logger lets only administrators point it at hosts (no SSRF), others only at NOTIFY_ALLOW's.
     chooseTargets: holds(auth, "ManageGlobalSettings"),
-  };
+  });
 }
 
 export async function action(args: Route.ActionArgs) {

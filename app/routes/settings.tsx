@@ -5,7 +5,7 @@ import type { z } from "zod";
 import { useT } from "~/ui/useT";
 import { data, Form, useNavigation } from "react-router";
 import { LAYOUT_TYPES, LAYOUTS, preferencesSchema, SIDEBAR_WIDTHS, THEMES, ZONE_MODES } from "~/schemas/preferences";
-import { stateOf } from "~/services/context.server";
+import { keptData, stateOf } from "~/services/context.server";
 import { redirectWithToast, requireFeature } from "~/services/guards.server";
 import { getInstance } from "~/services/i18n.server";
 import { emptyAnswer, timezonesAnswer, userAnswer } from "~/services/logger/schemas";
@@ -35,7 +35,7 @@ export async function loader(args: Route.LoaderArgs) {
     logger.readFreshRpc("ConfigAPI.ListTimezones", { Representation: "UTC" }, timezonesAnswer).then((a) => a.Timezones.List),
     readPrefs(args.request),
   ]);
-  return { user, zones, prefs, locale: getInstance(args.context).language };
+  return keptData(args.context, { user, zones, prefs, locale: getInstance(args.context).language });
 }
 
 export async function action(args: Route.ActionArgs) {

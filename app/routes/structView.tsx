@@ -1,7 +1,7 @@
 import { useMemo } from "react";
 import { useT } from "~/ui/useT";
 import { Link, useSearchParams } from "react-router";
-import { stateOf } from "~/services/context.server";
+import { keptData, stateOf } from "~/services/context.server";
 import { requireFeature } from "~/services/guards.server";
 import { loadVariables, type VariableRow } from "~/services/variables.server";
 import { FreshnessBadge } from "~/ui/FreshnessBadge";
@@ -27,7 +27,7 @@ export async function loader(args: Route.LoaderArgs) {
   // The selected value judged as every live screen does (issue 26 §3): its age, and why it is not live.
   const live = selected ? await readStamps(logger, [selected.Id], [selected.Id], 0, false) : null;
   const value = (selected && live?.values[selected.Id]) ?? null;
-  return { devices, variables, selectedDevice: devices.find((d) => d.ID === node) ?? null, selected, value, live, now: Date.now() };
+  return keptData(args.context, { devices, variables, selectedDevice: devices.find((d) => d.ID === node) ?? null, selected, value, live, now: Date.now() });
 }
 
 export default function StructView({ loaderData }: Route.ComponentProps) {

@@ -3,7 +3,7 @@ import { useT } from "~/ui/useT";
 import { data, Form, Link, useSearchParams } from "react-router";
 import type { z } from "zod";
 import { addUserSchema, editUserSchema, resetPasswordSchema, zoneFields } from "~/schemas/users";
-import { stateOf } from "~/services/context.server";
+import { keptData, stateOf } from "~/services/context.server";
 import { readId, readIntent, requireConfirmation } from "~/services/forms.server";
 import { redirectWithToast, requireFeature } from "~/services/guards.server";
 import { getInstance } from "~/services/i18n.server";
@@ -35,7 +35,7 @@ export async function loader(args: Route.LoaderArgs) {
     logger.readFreshRpc(`${USERS}.GetRoles`, {}, rolesAnswer),
     formOpen ? logger.readFreshRpc("ConfigAPI.ListTimezones", { Representation: "UTC" }, timezonesAnswer).then((a) => a.Timezones.List) : [],
   ]);
-  return { users: Users, roles: Roles, zones, me: auth.userId };
+  return keptData(args.context, { users: Users, roles: Roles, zones, me: auth.userId });
 }
 
 export async function action(args: Route.ActionArgs) {

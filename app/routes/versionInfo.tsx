@@ -1,7 +1,7 @@
 import { useT } from "~/ui/useT";
 import pkg from "../../package.json";
 import { getAuth } from "~/services/auth-state.server";
-import { stateOf } from "~/services/context.server";
+import { keptData, stateOf } from "~/services/context.server";
 import { requireFeature } from "~/services/guards.server";
 import { versionInfoAnswer, versionInformationAnswer } from "~/services/logger/schemas";
 import { useFormatters } from "~/ui/format";
@@ -16,12 +16,12 @@ export async function loader(args: Route.LoaderArgs) {
     logger.readFreshRpc("system.getVersionInfo", {}, versionInfoAnswer),
     logger.readFreshRpc(`ConfigAPI.GetVersionInformation?_dc=${Date.now()}`, {}, versionInformationAnswer),
   ]);
-  return {
+  return keptData(args.context, {
     console: { name: "Loggia Console", version: pkg.version },
     system: system.Value,
     controller: auth.controller,
     components: components.VersionInformation,
-  };
+  });
 }
 
 function version(v: { Major?: number; Minor?: number; Build?: number }) {

@@ -6,7 +6,7 @@ import { useT } from "~/ui/useT";
 import { data, Form, Link, useSearchParams } from "react-router";
 import type { z } from "zod";
 import { DEFAULT_PORT, vncTargetSchema } from "~/schemas/vnc";
-import { stateOf } from "~/services/context.server";
+import { keptData, stateOf } from "~/services/context.server";
 import { readId, readIntent, requireConfirmation } from "~/services/forms.server";
 import { holds, redirectWithToast, requireFeature, requirePermission } from "~/services/guards.server";
 import { getInstance } from "~/services/i18n.server";
@@ -33,7 +33,7 @@ const PAGE_STATES = ["add", "edit", "remove"];
 export async function loader(args: Route.LoaderArgs) {
   const auth = await requireFeature(args, "vncview");
   const { Targets } = await stateOf(args.context).logger.readFreshRpc("VncAPI.List", {}, vncTargetsAnswer);
-  return { targets: Targets, canManage: holds(auth, "ManageGlobalSettings") };
+  return keptData(args.context, { targets: Targets, canManage: holds(auth, "ManageGlobalSettings") });
 }
 
 export async function action(args: Route.ActionArgs) {

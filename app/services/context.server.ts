@@ -1,4 +1,4 @@
-import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
+import { createContext, data, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { env } from "./env.server";
 import { forgetCachedAnswers } from "./logger/cache.server";
 import { LoggerClient } from "./logger/client.server";
@@ -17,6 +17,17 @@ export const requestState = createContext<RequestState>();
 
 export function stateOf(context: Readonly<RouterContextProvider>): RequestState {
   return context.get(requestState);
+}
+
+/**
+ * The answer of a loader whose reads may be kept ones (readFreshRpc, readFresh, readRpc): when the
+ * logger did not answer them, the page says 503 and the shell says that what it shows is what was
+ * known, and since when (`loggerAway`, read by AppShell) — the root loader runs beside this one and
+ * may not have met the outage itself (a logger answering from memory while its store is away).
+ */
+export function keptData<T extends object>(context: Readonly<RouterContextProvider>, value: T) {
+  const away = stateOf(context).logger.outage;
+  return data({ ...value, loggerAway: away }, { status: away ? 503 : 200 });
 }
 
 /** The request's state if the session middleware got to run (not before it, nor for a failure in it). */

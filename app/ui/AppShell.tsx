@@ -1,6 +1,6 @@
 import { useEffect, useMemo } from "react";
 import { useT } from "~/ui/useT";
-import { useLocation } from "react-router";
+import { useLocation, useMatches } from "react-router";
 import type { RootData } from "./rootData";
 import { MaintenanceBanner } from "./MaintenanceBanner";
 import { HeaderAlerts } from "./HeaderAlerts";
@@ -61,6 +61,7 @@ export function AppShell({ data, bare, kiosk = false, children }: { data: RootDa
   const toast = <Toast key={data.toast?.id ?? "none"} toast={data.toast} />;
   // The alarm state, kept current with JavaScript (the banner, the bell; issue 26 §4).
   const alarms = useAlarmFeed(data.alerts?.alarms ?? null, data.signedIn || !data.loginRequired);
+  const away = useLoggerAway(data);
   if (bare) {
     return (
       <>
@@ -121,7 +122,7 @@ export function AppShell({ data, bare, kiosk = false, children }: { data: RootDa
   const banner = (
     <>
       <ConnectionStrip />
-      {data.logger && <LoggerAwayStrip since={data.logger.since} />}
+      {away && <LoggerAwayStrip since={away.since} />}
       <AlarmBannerSlot alarms={alarms} />
       {data.banner && <MaintenanceBanner banner={data.banner} />}
     </>
@@ -166,4 +167,16 @@ export function AppShell({ data, bare, kiosk = false, children }: { data: RootDa
       {toast}
     </div>
   );
+}
+
+/**
+ * The shell's and the screen's word that kept answers are shown (keptData), whichever met the
+ * outage: the age of the oldest kept answer shown, if any was (what an operator must weigh).
+ */
+function useLoggerAway(data: RootData): { since: number | null } | null {
+  const matches = useMatches();
+  const aways = [data.logger, ...matches.map((m) => (m.loaderData as { loggerAway?: { since: number | null } | null } | undefined)?.loggerAway)].filter((a) => a != null);
+  if (aways.length === 0) return null;
+  const sinces = aways.map((a) => a.since).filter((since) => since !== null);
+  return { since: sinces.length ? Math.min(...sinces) : null };
 }

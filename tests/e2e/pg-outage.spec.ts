@@ -29,7 +29,7 @@ async function loggerToken(loggerUrl: string): Promise<string> {
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
-test("PostgreSQL stopping shows the outage page; when it returns the same sign-in carries on, without restarts", async ({ page }) => {
+test("PostgreSQL stopping: a page seen before shows what was known, one never seen the outage page; when it returns the same sign-in carries on, without restarts", async ({ page }) => {
   test.setTimeout(120_000);
   const pg = await startPostgres({ port: Number(process.env.E2E_PG_OUTAGE_PORT ?? 55541) });
   const port = await freePort();
@@ -53,10 +53,15 @@ test("PostgreSQL stopping shows the outage page; when it returns the same sign-i
     await page.goto(`${url}/dashboard`);
     await expect(page.getByTestId("live-state")).toHaveAttribute("data-state", "live", { timeout: 20_000 });
 
-    await test.step("PostgreSQL stops: the outage page, and both processes keep running", async () => {
+    await test.step("PostgreSQL stops: what was known or the outage page, and both processes keep running", async () => {
       await pg.pause();
+      // User Management, seen by this sign-in: its last answers, said to be so (decision 0015).
       const answer = await page.goto(`${url}/userManagement`);
       expect(answer?.status()).toBe(503);
+      await expect(page.getByTestId("logger-away")).toContainText(/this page shows what was known at \d\d:\d\d:\d\d/);
+      await expect(page.locator('tr[data-username="admin"]')).toBeVisible();
+      // Log Messages, never opened: nothing to show but the outage page (inside the shell).
+      expect((await page.goto(`${url}/log`))?.status()).toBe(503);
       await expect(page.getByTestId("error-503")).toBeVisible();
       // A dashboard this sign-in has opened is shown offline (decision 0011), not the error page.
       // What it draws depends on what the console still has cached (the remembered page, "No data"
