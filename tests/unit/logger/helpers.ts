@@ -219,6 +219,36 @@ export async function pgBackendPids(url: string | undefined, applicationName: st
 }
 
 /**
+ * The longest a one-row commit to PostgreSQL took while `ms` passed (0 without `url`): how long
+ * the store itself took to make a row durable just then — on a loaded machine a commit waits for
+ * the disk behind the other suites' writes, which is not the logger's doing either.
+ */
+export async function longestCommit(url: string | undefined, ms: number): Promise<number> {
+  if (!url) {
+    await sleep(ms);
+    return 0;
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const table = `commit_probe_${process.pid}_${Date.now()}`;
+  try {
+    await client.query(`CREATE TABLE ${table} (at bigint)`);
+    let longest = 0;
+    const until = Date.now() + ms;
+    while (Date.now() < until) {
+      const started = Date.now();
+      await client.query(`INSERT INTO ${table} VALUES ($1)`, [started]);
+      longest = Math.max(longest, Date.now() - started);
+      await sleep(20);
+    }
+    return longest;
+  } finally {
+    await client.query(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
+    await client.end();
+  }
+}
+
+/**
  * The longest the event loop went without a turn while `work` ran, in CPU time of this thread:
  * a wall-clock gap would also count the time other processes of a loaded machine held the core
  * (350–410 ms seen against 250 ms of work-free gaps), which is not the logger's doing.
