@@ -44,7 +44,7 @@ export async function loader(args: Route.LoaderArgs) {
   const meta = { key: f.key.trim(), value: f.value };
   const [all, { Data: sources }, keys] = await Promise.all([
     listMeasurements(logger, { from, to, meta }),
-    logger.rest("GET", "/history/structure/sources", undefined, sourcesAnswer),
+    logger.readFresh("GET", "/history/structure/sources", undefined, sourcesAnswer),
     // Keys of measurements, variables and devices alike; the filter works without the suggestions.
     getMetaKeys(logger).catch(() => [] as string[]),
   ]);

@@ -69,8 +69,8 @@ export async function loadStatistics(logger: LoggerClient, vars: Variable[], ran
 const metaRows = z.object({ MetaData: z.array(z.object({ Type: z.string(), ID: z.string(), Key: z.string(), Value: z.string() })) });
 export type MetaRow = z.infer<typeof metaRows>["MetaData"][number];
 
-export const getMetaData = (logger: LoggerClient, filter: { Type?: MetaType; ID?: string } = {}) => logger.rpc("MetaDataAPI.GetMetaData", filter, metaRows).then((a) => a.MetaData);
-export const getMetaKeys = (logger: LoggerClient) => logger.rpc("MetaDataAPI.GetKeys", {}, z.object({ Keys: z.array(z.string()) })).then((a) => a.Keys);
+export const getMetaData = (logger: LoggerClient, filter: { Type?: MetaType; ID?: string } = {}) => logger.readFreshRpc("MetaDataAPI.GetMetaData", filter, metaRows).then((a) => a.MetaData);
+export const getMetaKeys = (logger: LoggerClient) => logger.readFreshRpc("MetaDataAPI.GetKeys", {}, z.object({ Keys: z.array(z.string()) })).then((a) => a.Keys);
 export const setMetaData = (logger: LoggerClient, type: MetaType, id: string, entries: { Key: string; Value: string }[]) =>
   logger.rpc("MetaDataAPI.SetMetaData", { Type: type, ID: id, MetaData: entries }, z.object({ MetaData: z.array(z.object({ Key: z.string(), Value: z.string() })) }));
 

@@ -27,7 +27,7 @@ export type MapDevice = {
 export async function loadMapDevices(logger: LoggerClient, auth: AuthState, now = Date.now()): Promise<MapDevice[]> {
   const [{ variables, devices }, { State }, alarmed] = await Promise.all([
     loadVariables(logger),
-    logger.rpc("ProjectAPI.GetState", {}, projectStateAnswer),
+    logger.readFreshRpc("ProjectAPI.GetState", {}, projectStateAnswer),
     alarmedDevices(logger, auth),
   ]);
   const keyVariables = new Map(
