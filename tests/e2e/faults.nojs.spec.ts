@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, expect, faultTest as test, signInDirect } from "./fixtures";
+import { ADMIN_PASSWORD, expect, faultTest as test, SCREENS, signInDirect } from "./fixtures";
 import { ownStack, type OwnStack } from "./stack";
 
 // Issue 26 §1–§2 on the ordinary pages, with and without JavaScript: a logger that stops answering
@@ -200,4 +200,35 @@ test("a write the logger does not answer: the form stays as typed with the reaso
     },
     { LOGGER_TIMEOUT_MS: "3000" },
   );
+});
+
+// The screens whose data is long, paged or moving (and the Map, whose alarm marks are never kept)
+// keep nothing for an outage: their outage page, in the shell, tries again by itself.
+const KEEP_NOTHING = ["/import", "/fileBrowser", "/cockpit", "/log", "/traceLog"];
+
+test("every screen seen before answers a paused logger within seconds: what was known with its age, or its outage page in the shell", async ({ page }) => {
+  test.skip(js(), "the server's answers: the same with and without JavaScript");
+  test.setTimeout(240_000);
+  await withStack(async (stack) => {
+    await signInAt(page, stack.url);
+    for (const path of SCREENS) expect((await page.request.get(`${stack.url}${path}`)).status(), path).toBe(200);
+    stack.pauseLogger();
+    try {
+      const check = async (path: string) => {
+        const started = Date.now();
+        const answer = await page.request.get(`${stack.url}${path}`, { timeout: 30_000 });
+        const ms = Date.now() - started;
+        const html = await answer.text();
+        expect.soft(ms, `${path} answered in ${ms} ms`).toBeLessThan(8_000);
+        expect.soft(answer.status(), path).toBe(503);
+        expect.soft(html, `${path}: the shell says the logger is away`).toContain('data-testid="logger-away"');
+        if (KEEP_NOTHING.includes(path)) expect.soft(html, `${path}: its outage page`).toContain('data-testid="error-503"');
+        else expect.soft(html, `${path}: what was known, not the outage page`).not.toContain('data-testid="error-');
+      };
+      // Four at a time, as a few open tabs would ask: each waits its own deadline.
+      for (let i = 0; i < SCREENS.length; i += 4) await Promise.all(SCREENS.slice(i, i + 4).map(check));
+    } finally {
+      stack.resumeLogger();
+    }
+  });
 });
