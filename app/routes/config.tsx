@@ -11,7 +11,8 @@ import { configChanges, type ConfigChange } from "~/schemas/configChanges";
 import { ConfirmStep } from "~/ui/ConfirmAction";
 import { formatNumber } from "~/ui/format";
 import { projectConfigAnswer, storageAnswer } from "~/services/logger/schemas";
-import { refusalOf } from "~/services/submission.server";
+import { answerOf, refusalOf, replyStatus } from "~/services/submission.server";
+import { LoggerError } from "~/services/logger/errors";
 import { DiskEstimate } from "~/ui/DiskEstimate";
 import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
 import { pageTitle } from "~/ui/title";
@@ -49,11 +50,12 @@ export async function action(args: Route.ActionArgs) {
   if (submission.status !== "success") return reply(400, submission.reply());
   const v = submission.value;
   const { logger } = stateOf(args.context);
-  const current = await logger.rpc("ConfigAPI.GetProjectConfig", {}, projectConfigAnswer);
+  const { t } = getInstance(args.context);
+  const current = await answerOf(() => logger.rpc("ConfigAPI.GetProjectConfig", {}, projectConfigAnswer), t);
+  if (current instanceof LoggerError) return reply(replyStatus(current), submission.reply({ formErrors: [current.message] }));
   if (v.sampleRate !== undefined && !current.SampleRates.includes(v.sampleRate)) {
     return reply(400, submission.reply({ fieldErrors: { sampleRate: ["config.validation.rate"] } }));
   }
-  const { t } = getInstance(args.context);
   if (formData.get("confirm") !== "yes") {
     // Every change reaches the running acquisition at once: the first post only answers what
     // would change, old → new, and the same form posted back with confirm=yes applies it (issue 26 §5).
@@ -74,7 +76,7 @@ export async function action(args: Route.ActionArgs) {
   if (refused) {
     const field = fieldOf(refused.description);
     const result = field ? submission.reply({ fieldErrors: { [field]: [refused.message] } }) : submission.reply({ formErrors: [refused.message] });
-    return reply(refused.status === 403 ? 403 : 400, result);
+    return reply(replyStatus(refused), result);
   }
   return redirectWithToast(args.context, "/config", { type: "success", text: t("config.saved") });
 }

@@ -25,7 +25,8 @@ import type { HistoryData } from "~/ui/dashboardManager/VersionHistory";
 import { readIntent, requireConfirmation } from "~/services/forms.server";
 import { redirectWithToast, requireFeature } from "~/services/guards.server";
 import { getInstance } from "~/services/i18n.server";
-import { refusalOf } from "~/services/submission.server";
+import { answerOf, refusalOf, replyStatus } from "~/services/submission.server";
+import { LoggerError } from "~/services/logger/errors";
 import { ConfirmPanel } from "~/ui/ConfirmAction";
 import { DashboardEditor, type Reply } from "~/ui/dashboardManager/DashboardEditor";
 import { DashboardsTable } from "~/ui/dashboardManager/DashboardsTable";
@@ -137,17 +138,18 @@ const readVersion = (formData: FormData) => {
 };
 const editHref = (id: string) => `${PATH}?edit=${id}`;
 
-/** The dashboard an edit is about, or a redirect saying it is gone. */
-async function stored(args: Args, id: string): Promise<StoredDashboard & { content: DashboardContent }> {
-  const d = await getDashboard(stateOf(args.context).logger, id);
-  if (d?.content) return d as StoredDashboard & { content: DashboardContent };
+/** The dashboard an edit is about, how reading it failed (said like a failed save), or a redirect saying it is gone. */
+async function stored(args: Args, id: string): Promise<(StoredDashboard & { content: DashboardContent }) | LoggerError> {
+  const d = await answerOf(() => getDashboard(stateOf(args.context).logger, id), getInstance(args.context).t);
+  if (d instanceof LoggerError || d?.content) return d as (StoredDashboard & { content: DashboardContent }) | LoggerError;
   throw redirectWithToast(args.context, PATH, { type: "error", text: getInstance(args.context).t("dashboardManager.manager.gone") });
 }
 
 async function create({ context }: Args, formData: FormData) {
   const submission = parseWithZod(formData, { schema: createSchema });
   if (submission.status !== "success") return data({ intent: "create" as const, result: submission.reply() }, { status: 400 });
-  const saved = await saveDashboard(stateOf(context).logger, { Name: submission.value.name, Content: EMPTY_CONTENT });
+  const saved = await answerOf(() => saveDashboard(stateOf(context).logger, { Name: submission.value.name, Content: EMPTY_CONTENT }), getInstance(context).t);
+  if (saved instanceof LoggerError) return data({ intent: "create" as const, result: submission.reply({ formErrors: [saved.message] }) }, { status: replyStatus(saved) });
   return redirectWithToast(context, editHref(saved.ID), { type: "success", text: getInstance(context).t("dashboardManager.manager.added") });
 }
 
@@ -159,6 +161,7 @@ async function saveSettings(args: Args, formData: FormData) {
   const reply = (status: number, formErrors?: string[], basedOn = version) => data({ intent: "settings" as const, version: basedOn, result: submission.reply(formErrors && { formErrors }) }, { status });
   if (submission.status !== "success") return reply(400);
   const d = await stored(args, id);
+  if (d instanceof LoggerError) return reply(replyStatus(d), [d.message]);
   const v = submission.value;
   if (d.content.Widgets.some((w) => w.X + w.W > v.columns)) return reply(400, [t("dashboards.validation.pastColumns", { columns: v.columns })]);
   const content = { ...d.content, Columns: v.columns, RowHeight: v.rowHeight, Range: v.range, Refresh: v.refresh };
@@ -188,6 +191,7 @@ async function saveWidget(args: Args, formData: FormData) {
   const reply = (status: number, formErrors?: string[], basedOn = version) => data({ intent: "widget" as const, version: basedOn, result: submission.reply(formErrors && { formErrors }) }, { status });
   if (submission.status !== "success") return reply(400);
   const d = await stored(args, id);
+  if (d instanceof LoggerError) return reply(replyStatus(d), [d.message]);
   // Checked here too: the logger would refuse it, but with a less helpful text.
   if (submission.value.x + submission.value.w > d.content.Columns) {
     return data({ intent: "widget" as const, version, result: submission.reply({ fieldErrors: { w: [t("dashboards.validation.pastColumns", { columns: d.content.Columns })] } }) }, { status: 400 });
@@ -207,12 +211,13 @@ function newWidgetId(content: DashboardContent) {
 async function changeContent(args: Args, formData: FormData, change: (c: DashboardContent) => DashboardContent | null, done: string) {
   const id = readText(formData, "id");
   const { t } = getInstance(args.context);
+  const fail = (text: string) => redirectWithToast(args.context, editHref(id), { type: "error", text });
   const d = await stored(args, id);
+  if (d instanceof LoggerError) return fail(d.message);
   const version = readVersion(formData);
   const next = change(d.content);
   const valid = next && contentSchema.safeParse(next);
   if (!valid?.success) throw data({ reason: "bad-request" }, { status: 400 });
-  const fail = (text: string) => redirectWithToast(args.context, editHref(id), { type: "error", text });
   if (version !== undefined && version !== d.Version) return fail(t("dashboardManager.manager.conflict"));
   const refused = await refusalOf(() => saveDashboard(stateOf(args.context).logger, { ID: id, Version: version, Name: d.Name, Content: valid.data }), t);
   if (refused) return fail(refused.status === 409 ? t("dashboardManager.manager.conflict") : refused.message);
@@ -250,10 +255,15 @@ async function restore(args: Args, formData: FormData) {
   return redirectWithToast(args.context, history, { type: "success", text: t("dashboardManager.history.restored", { version }) });
 }
 
+/** A row's button (duplicate, make default) that failed: said under the list, where the remove's refusal is. */
+const rowFailure = (error: LoggerError) => data({ intent: "row" as const, error: error.message }, { status: replyStatus(error) });
+
 async function duplicate(args: Args, formData: FormData) {
   const d = await stored(args, readText(formData, "id"));
+  if (d instanceof LoggerError) return rowFailure(d);
   const { t } = getInstance(args.context);
-  await saveDashboard(stateOf(args.context).logger, { Name: t("dashboardManager.manager.copyOf", { name: seedText(t, d.Name) }).slice(0, 100), Content: d.content });
+  const refused = await refusalOf(() => saveDashboard(stateOf(args.context).logger, { Name: t("dashboardManager.manager.copyOf", { name: seedText(t, d.Name) }).slice(0, 100), Content: d.content }), t);
+  if (refused) return rowFailure(refused);
   return redirectWithToast(args.context, PATH, { type: "success", text: t("dashboardManager.manager.duplicated") });
 }
 
@@ -261,14 +271,16 @@ async function remove(args: Args, formData: FormData) {
   requireConfirmation(formData);
   const { t } = getInstance(args.context);
   const refused = await refusalOf(() => removeDashboard(stateOf(args.context).logger, readText(formData, "id")), t);
-  if (refused && refused.status !== 404) return data({ intent: "remove" as const, error: refused.message }, { status: 400 });
+  if (refused && refused.status !== 404) return data({ intent: "remove" as const, error: refused.message }, { status: replyStatus(refused) });
   return redirectWithToast(args.context, PATH, { type: "success", text: t("dashboardManager.manager.removed") });
 }
 
 async function makeDefault(args: Args, formData: FormData) {
   const d = await stored(args, readText(formData, "id"));
-  await setDefaultDashboard(stateOf(args.context).logger, d.ID);
+  if (d instanceof LoggerError) return rowFailure(d);
   const { t } = getInstance(args.context);
+  const refused = await refusalOf(() => setDefaultDashboard(stateOf(args.context).logger, d.ID), t);
+  if (refused) return rowFailure(refused);
   return redirectWithToast(args.context, PATH, { type: "success", text: t("dashboardManager.manager.defaultSet", { name: seedText(t, d.Name) }) });
 }
 
@@ -293,7 +305,7 @@ export default function DashboardManager({ loaderData, actionData: raw }: Route.
   const [params] = useSearchParams();
   const { dashboards, editing } = loaderData;
   const removing = dashboards.find((d) => d.ID === params.get("remove"));
-  const removeError = actionData?.intent === "remove" ? actionData.error : undefined;
+  const removeError = actionData?.intent === "remove" || actionData?.intent === "row" ? actionData.error : undefined;
   const importError = actionData?.intent === "import" ? actionData.error : undefined;
   const createResult = actionData?.intent === "create" ? actionData.result : undefined;
   return (

@@ -2,7 +2,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useT } from "~/ui/useT";
 import { data, Link, useSearchParams } from "react-router";
 import { folderSchema, parentOf, renameSchema } from "~/schemas/fileBrowser";
-import { stateOf } from "~/services/context.server";
+import { keptData, stateOf } from "~/services/context.server";
+import { isLoggerAway } from "~/services/logger/client.server";
 import { filesQuery, loadPreview, type Preview } from "~/services/files.server";
 import { readIntent, requireConfirmation } from "~/services/forms.server";
 import { redirectWithToast, requireFeature } from "~/services/guards.server";
@@ -31,13 +32,22 @@ export async function loader(args: Route.LoaderArgs) {
   let entries: FileEntry[] = [];
   let error: string | null = null;
   try {
-    entries = (await logger.rest("GET", `/files/list?${filesQuery(path)}`, undefined, fileListAnswer)).Data.Entries.filter((e) => !e.Name.startsWith(".upload-"));
+    entries = (await logger.readFresh("GET", `/files/list?${filesQuery(path)}`, undefined, fileListAnswer)).Data.Entries.filter((e) => !e.Name.startsWith(".upload-"));
   } catch (e) {
     if (!isRefusal(e)) throw e;
     error = e.message;
   }
-  const preview: Preview | null = previewPath ? await loadPreview(logger, previewPath) : null;
-  return { path, entries, error, preview };
+  return keptData(args.context, { path, entries, error, preview: previewPath ? await previewOrAway(args, previewPath) : null });
+}
+
+/** A file's preview; with the logger away beside a kept list, the preview says so instead of the page failing. */
+async function previewOrAway(args: Route.LoaderArgs, path: string): Promise<Preview> {
+  try {
+    return await loadPreview(stateOf(args.context).logger, path);
+  } catch (error) {
+    if (!isLoggerAway(error)) throw error;
+    return { kind: "error", path, message: getInstance(args.context).t("errors.loggerUnavailable") };
+  }
 }
 
 export async function action(args: Route.ActionArgs) {

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Form, Link, useNavigate } from "react-router";
 import { IMPORT_BODY_LIMIT, importLayout, queryOfLayout, TARGET_NEW } from "~/schemas/import";
-import { stateOf } from "~/services/context.server";
+import { keptData, stateOf } from "~/services/context.server";
 import { holds, requireFeature } from "~/services/guards.server";
 import { importSources, previewPath, previewSession } from "~/services/import.server";
 import type { FilePreview } from "~/services/logger/importSchemas";
@@ -47,7 +47,8 @@ export async function loader(args: Route.LoaderArgs) {
     }
     return { ...base, view: "preview" as const, session, file, preview, problem, sources: await importSources(logger), target: params.get("target") ?? TARGET_NEW, sourceName: params.get("sourceName") ?? "", measurementName: params.get("measurementName") ?? "" };
   }
-  return { ...base, view: "upload" as const, sources: base.canImport ? await importSources(logger) : [] };
+  // The upload form is kept for an outage (its sources as last read); a preview is not.
+  return keptData(args.context, { ...base, view: "upload" as const, sources: base.canImport ? await importSources(logger) : [] });
 }
 
 export default function Import({ loaderData }: Route.ComponentProps) {

@@ -4,13 +4,13 @@ import { useT } from "~/ui/useT";
 import { data, Form, useSearchParams } from "react-router";
 import { MAINTENANCE_TYPES, maintenanceSchema, MESSAGE_TYPES, PAGE_SIZES } from "~/schemas/log";
 import { activeMaintenanceStart, MAINTAINER } from "~/services/banner";
-import { stateOf } from "~/services/context.server";
+import { keptData, stateOf } from "~/services/context.server";
 import { readIntent } from "~/services/forms.server";
 import { holds, redirectWithToast, requireFeature, requirePermission } from "~/services/guards.server";
 import { getInstance } from "~/services/i18n.server";
 import { idAnswer, messagesAnswer, type Message } from "~/services/logger/schemas";
 import { readMessageFilter } from "~/services/messages-query.server";
-import { failureOf, loggerReply } from "~/services/submission.server";
+import { failureOf, loggerReply, refusalOf, replyStatus } from "~/services/submission.server";
 import { buttonClass, FormErrors, FormField, inputClass } from "~/ui/FormField";
 import { DateTimeField } from "~/ui/DateTimeField";
 import { useFormatters } from "~/ui/format";
@@ -36,11 +36,12 @@ export async function loader(args: Route.LoaderArgs) {
   const { logger } = stateOf(args.context);
   const { filter, params, errors } = await readMessageFilter(args.context, args.request, args.url);
   const canMaintain = holds(auth, "ManageGlobalSettings");
+  // Both kept for an outage: the page as last read, and the maintenance form with what was typed.
   const [page, maintainer] = await Promise.all([
-    logger.rpc(`${MESSAGING}.GetMessages`, params, messagesAnswer),
-    canMaintain ? logger.rpc(`${MESSAGING}.GetMessages`, { Filter: { Sender: MAINTAINER }, Limit: 5000, Offset: 0 }, messagesAnswer).then((a) => a.Messages) : [],
+    logger.readFreshRpc(`${MESSAGING}.GetMessages`, params, messagesAnswer),
+    canMaintain ? logger.readFreshRpc(`${MESSAGING}.GetMessages`, { Filter: { Sender: MAINTAINER }, Limit: 5000, Offset: 0 }, messagesAnswer).then((a) => a.Messages) : [],
   ]);
-  return { messages: page.Messages, total: page.Total ?? page.Messages.length, filter, errors, canMaintain, maintenance: activeMaintenanceStart(maintainer) };
+  return keptData(args.context, { messages: page.Messages, total: page.Total ?? page.Messages.length, filter, errors, canMaintain, maintenance: activeMaintenanceStart(maintainer) });
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -53,11 +54,12 @@ export async function action(args: Route.ActionArgs) {
   const back = `/log${args.url.search}`;
 
   if (intent === "maintenanceStop") {
-    const { Messages } = await logger.rpc(`${MESSAGING}.GetMessages`, { Filter: { Sender: MAINTAINER }, Limit: 5000, Offset: 0 }, messagesAnswer);
-    const active = activeMaintenanceStart(Messages);
-    if (active) {
-      await logger.rpc(`${MESSAGING}.PostMessage`, { Sender: MAINTAINER, Topic: active.Topic, Type: "Info", Text: active.Text, Args: ["Stop"] }, idAnswer);
-    }
+    const refused = await refusalOf(async () => {
+      const { Messages } = await logger.rpc(`${MESSAGING}.GetMessages`, { Filter: { Sender: MAINTAINER }, Limit: 5000, Offset: 0 }, messagesAnswer);
+      const active = activeMaintenanceStart(Messages);
+      if (active) await logger.rpc(`${MESSAGING}.PostMessage`, { Sender: MAINTAINER, Topic: active.Topic, Type: "Info", Text: active.Text, Args: ["Stop"] }, idAnswer);
+    }, t);
+    if (refused) return data({ stopError: refused.message }, { status: replyStatus(refused) });
     return redirectWithToast(args.context, back, { type: "success", text: t("log.maintenance.stopped") });
   }
 
@@ -92,7 +94,7 @@ export default function LogMessages({ loaderData, actionData }: Route.ComponentP
         </a>
       </div>
 
-      {canMaintain && <MaintenanceCard active={maintenance} lastResult={actionData?.result} />}
+      {canMaintain && <MaintenanceCard active={maintenance} lastResult={actionData && "result" in actionData ? actionData.result : undefined} stopError={actionData && "stopError" in actionData ? actionData.stopError : undefined} />}
 
       <Form method="get" className="grid gap-3 sm:grid-cols-3 lg:grid-cols-7 lg:items-end" aria-label={t("log.filters")}>
         <FormField id="f-sender" label={t("log.columns.sender")}>
@@ -186,7 +188,7 @@ function MessageTable({ messages, hint }: { messages: Message[]; hint: string | 
   );
 }
 
-function MaintenanceCard({ active, lastResult }: { active: Message | null; lastResult?: SubmissionResult<string[]> }) {
+function MaintenanceCard({ active, lastResult, stopError }: { active: Message | null; lastResult?: SubmissionResult<string[]>; stopError?: string }) {
   const t = useT();
   const [form, fields] = useForm({
     id: "maintenance-form",
@@ -207,9 +209,14 @@ function MaintenanceCard({ active, lastResult }: { active: Message | null; lastR
           <p className="flex-1">
             {t("log.maintenance.active", { type: t(`log.type.${active.Type}`, { defaultValue: active.Type }) })} <strong>{active.Text}</strong>
           </p>
-          <button type="submit" className={buttonClass}>
+          <button type="submit" className={buttonClass} aria-describedby={stopError ? "maintenance-stop-error" : undefined}>
             {t("log.maintenance.stop")}
           </button>
+          {stopError && (
+            <div className="basis-full">
+              <FormErrors errors={[stopError]} id="maintenance-stop-error" />
+            </div>
+          )}
         </Form>
       ) : (
         <Form method="post" {...getFormProps(form)} className="grid gap-3 sm:grid-cols-[1fr_auto_auto] sm:items-end">

@@ -1,8 +1,9 @@
 import { useEffect, useState } from "react";
 import { useT } from "~/ui/useT";
-import { Form, Link, useFetcher, useLocation } from "react-router";
-import { stateOf } from "~/services/context.server";
+import { data, Form, Link, useFetcher, useLocation } from "react-router";
+import { keptData, stateOf } from "~/services/context.server";
 import { requireFeature } from "~/services/guards.server";
+import { isLoggerAway } from "~/services/logger/client.server";
 import { TRACE_LEVELS, traceAnswer, type TraceEntry } from "~/services/logger/schemas";
 import { FormField, inputClass } from "~/ui/FormField";
 import { useFormatters } from "~/ui/format";
@@ -29,8 +30,15 @@ export async function loader(args: Route.LoaderArgs) {
   await requireFeature(args, "traceLog");
   const level = readLevel(args.url.searchParams);
   const since = Math.max(0, Math.trunc(Number(args.url.searchParams.get("since")) || 0));
-  const answer = await stateOf(args.context).logger.rpc("TraceAPI.GetEntries", { Level: level, Since: since, Limit: SHOWN }, traceAnswer);
-  return { level, entries: answer.Entries.toReversed(), last: answer.Last };
+  // The first page is kept for an outage; the tail's reads (since > 0) each differ and are not
+  // kept: while the logger is away the tail gets nothing new (503) and goes on from where it was.
+  try {
+    const answer = await stateOf(args.context).logger.readFreshRpc("TraceAPI.GetEntries", { Level: level, Since: since, Limit: SHOWN }, traceAnswer, { keep: since === 0 });
+    return keptData(args.context, { level, entries: answer.Entries.toReversed(), last: answer.Last });
+  } catch (error) {
+    if (since === 0 || !isLoggerAway(error)) throw error;
+    return data({ level, entries: [] as TraceEntry[], last: since }, { status: 503 });
+  }
 }
 
 export default function TraceLog({ loaderData }: Route.ComponentProps) {

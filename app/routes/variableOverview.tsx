@@ -8,7 +8,8 @@ import { holds, redirectWithToast, requireFeature, requirePermission } from "~/s
 import { getInstance, getLocale } from "~/services/i18n.server";
 import { LOCALE_IDS, type Language } from "~/locales";
 import { emptyAnswer, isOutput } from "~/services/logger/schemas";
-import { failureOf } from "~/services/submission.server";
+import { answerOf, refusalOf } from "~/services/submission.server";
+import { LoggerError } from "~/services/logger/errors";
 import { loadVariables, readStampedValues } from "~/services/variables.server";
 import { ConfirmStep } from "~/ui/ConfirmAction";
 import { inputClass } from "~/ui/FormField";
@@ -86,7 +87,8 @@ export async function action(args: Route.ActionArgs) {
   const refuse = (error: string, status: number) => data({ failure: { error, variable: variableId, value: typed, nonce: crypto.randomUUID() } }, { status });
   if (!parsed.success) return refuse(t("live.validation.value"), 400);
   const { logger } = stateOf(args.context);
-  const { variables } = await loadVariables(logger);
+  const variables = await answerOf(async () => (await loadVariables(logger)).variables, t);
+  if (variables instanceof LoggerError) return refuse(variables.message, variables.status);
   const variable = variables.find((v) => v.Id === parsed.data.variable);
   if (!variable) return refuse(t("live.validation.unknownVariable"), 404);
   if (!isOutput(variable)) return refuse(t("live.validation.notOutput"), 400);
@@ -98,15 +100,12 @@ export async function action(args: Route.ActionArgs) {
   if (value === "out-of-range") return refuse(t("live.validation.range", { range: rangeText(variable, (n) => formatValue(locale, n, variable.Precision)) }), 400);
   if (formData.get("confirm") !== "yes") {
     // The first post only asks: what the output holds now and what it would be set to.
-    const { values } = await readStampedValues(logger, [variable.Id]);
-    return { confirm: { variable: variable.Id, name: variable.Name, unit: variable.Unit, precision: variable.Precision, format: variable.DataFormat, typed: parsed.data.value, from: values[variable.Id] ?? null, to: value }, nonce: crypto.randomUUID() };
+    const now = await answerOf(() => readStampedValues(logger, [variable.Id]), t);
+    if (now instanceof LoggerError) return refuse(now.message, now.status);
+    return { confirm: { variable: variable.Id, name: variable.Name, unit: variable.Unit, precision: variable.Precision, format: variable.DataFormat, typed: parsed.data.value, from: now.values[variable.Id] ?? null, to: value }, nonce: crypto.randomUUID() };
   }
-  try {
-    await logger.rest("POST", "/online/data", { Variables: [variable.Id], Values: [value], Function: "write" }, emptyAnswer.loose());
-  } catch (caught) {
-    const error = failureOf(caught, t);
-    return refuse(error.message, error.status);
-  }
+  const refused = await refusalOf(() => logger.rest("POST", "/online/data", { Variables: [variable.Id], Values: [value], Function: "write" }, emptyAnswer.loose()), t);
+  if (refused) return refuse(refused.message, refused.status);
   const written = variable.DataFormat === "BOOL" ? t(value ? "live.on" : "live.off") : parsed.data.value;
   const back = new URLSearchParams(args.url.searchParams);
   back.delete("write");

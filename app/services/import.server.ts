@@ -129,7 +129,7 @@ export async function importProgress(logger: LoggerClient, session: string) {
 
 /** Sources an import may go into: stored ones the logger does not acquire live. */
 export async function importSources(logger: LoggerClient): Promise<{ Id: string; Name: string }[]> {
-  const [{ Data: sources }, { variables }] = await Promise.all([logger.rest("GET", "/history/structure/sources", undefined, sourcesAnswer), loadVariables(logger)]);
+  const [{ Data: sources }, { variables }] = await Promise.all([logger.readFresh("GET", "/history/structure/sources", undefined, sourcesAnswer), loadVariables(logger)]);
   const acquired = new Set(variables.map((v) => v.SourceId).filter(Boolean));
   return sources.filter((s) => !acquired.has(s.Id)).map((s) => ({ Id: s.Id, Name: s.Name }));
 }

@@ -1,7 +1,7 @@
 import type { AuthState } from "./auth-state.server";
 import { deviceState, type DeviceState } from "./deviceState";
 import { holds } from "./guards.server";
-import type { LoggerClient } from "./logger/client.server";
+import { isLoggerAway, type LoggerClient } from "./logger/client.server";
 import { alarmsAnswer, projectStateAnswer } from "./logger/schemas";
 import { isRefusal } from "./submission.server";
 import { loadVariables, readValues } from "./variables.server";
@@ -41,13 +41,15 @@ export async function loadMapDevices(logger: LoggerClient, auth: AuthState, now 
     }),
   );
   const values = await readValues(logger, [...keyVariables.values()].flat().map((v) => v.Id));
+  // Read from kept answers (the logger away): where the devices were, not how they are now.
+  const known = alarmed !== null && logger.outage === null;
   return devices.map((d) => {
     const heartbeat = d.LastHeartbeat === null || d.LastHeartbeat === undefined ? null : new Date(d.LastHeartbeat).getTime();
     return {
       id: d.ID,
       name: d.Name,
       type: d.Type,
-      state: deviceState({ connected: d.Connected, lastHeartbeat: Number.isNaN(heartbeat) ? null : heartbeat, running: State.Running, alarm: alarmed.has(d.ID), now }),
+      state: deviceState({ connected: d.Connected, lastHeartbeat: Number.isNaN(heartbeat) ? null : heartbeat, running: State.Running, alarm: known ? alarmed.has(d.ID) : null, now }),
       location: d.Location ? { lat: d.Location.Lat, lon: d.Location.Lon, site: d.Location.Site ?? "" } : null,
       lastHeartbeat: heartbeat,
       values: (keyVariables.get(d.ID) ?? []).map((v) => ({ id: v.Id, name: v.Name, unit: v.Unit, precision: v.Precision, value: values[v.Id] ?? null })),
@@ -60,14 +62,15 @@ const rank = (order: string[], id: string) => {
   return i < 0 ? Number.MAX_SAFE_INTEGER : i;
 };
 
-/** Devices with an active alarm; alarms are only read for callers allowed to see them. */
-async function alarmedDevices(logger: LoggerClient, auth: AuthState): Promise<Set<string>> {
+/** Devices with an active alarm (null: not known, the logger is away); alarms are only read for callers allowed to see them. */
+async function alarmedDevices(logger: LoggerClient, auth: AuthState): Promise<Set<string> | null> {
   if (!holds(auth, "UseRulesNotifications")) return new Set();
   try {
     const { Alarms } = await logger.rpc("AlarmAPI.GetAlarms", { Filter: {} }, alarmsAnswer);
     return new Set(Alarms.filter((a) => a.Active && a.State !== "Shelved" && a.State !== "OutOfService" && a.DeviceId).map((a) => a.DeviceId));
   } catch (error) {
     if (isRefusal(error)) return new Set();
+    if (isLoggerAway(error)) return null;
     throw error;
   }
 }

@@ -20,7 +20,12 @@ export function loggerReply(
   const result = field
     ? submission.reply({ fieldErrors: { [field]: [error.message] }, hideFields: opts.hideFields })
     : submission.reply({ formErrors: [error.message], hideFields: opts.hideFields });
-  return { result, status: (error.status >= 400 && error.status < 500) || error.status === 503 ? error.status : 400 };
+  return { result, status: replyStatus(error) };
+}
+
+/** The status a form's reply carries for a failed logger call: the refusal's own, 503 for no answer. */
+export function replyStatus(error: LoggerError): number {
+  return (error.status >= 400 && error.status < 500) || error.status === 503 ? error.status : 400;
 }
 
 export function isRefusal(error: unknown): error is LoggerError {
@@ -49,6 +54,18 @@ export async function refusalOf(call: () => Promise<unknown>, t: TFunction): Pro
   try {
     await call();
     return null;
+  } catch (error) {
+    return failureOf(error, t);
+  }
+}
+
+/**
+ * An action's read before its write (the current state a change is checked against): the answer,
+ * or how it failed (failureOf), which the action says beside its form like a failed write.
+ */
+export async function answerOf<T>(call: () => Promise<T>, t: TFunction): Promise<T | LoggerError> {
+  try {
+    return await call();
   } catch (error) {
     return failureOf(error, t);
   }

@@ -175,10 +175,10 @@ export class LoggerClient {
   }
 
   /** rpc() for current state (devices' heartbeats, lists a screen edits): never from the cache, but its last answer stands in during an outage. */
-  readFreshRpc<S extends z.ZodType>(method: string, params: object, schema: S): Promise<z.infer<S>> {
+  readFreshRpc<S extends z.ZodType>(method: string, params: object, schema: S, options: ReadOptions = {}): Promise<z.infer<S>> {
     // Kept under the method without its cache-buster (spec: GetVersionInformation?_dc={timestamp}).
     const key = `fresh\u0000rpc\u0000${method.replace(/\?_dc=\d+$/, "")}\u0000${JSON.stringify(params)}`;
-    return this.keeping(key, {}, () => this.rpc(method, params, schema));
+    return this.keeping(key, options, () => this.rpc(method, params, schema));
   }
 
   async rpc<S extends z.ZodType>(method: string, params: object, schema: S): Promise<z.infer<S>> {

@@ -9,27 +9,48 @@ import { countEntries } from "../diagnostics.server";
 
 /** Answers kept at most (the least recently read go first). */
 const MAX_KEPT = 4000;
+/** Their size at most (JSON characters): a screen's pages (Log Messages, a folder) are kept too. */
+const MAX_KEPT_CHARS = 64 * 1024 * 1024;
+/** One answer larger than this is not kept: an outage shows its screen's outage page instead. */
+const MAX_ANSWER_CHARS = 2 * 1024 * 1024;
 /** An answer older than this is not shown any more, even during an outage. */
 export const KEPT_MAX_AGE_MS = 24 * 3600_000;
 
 interface Kept {
   at: number;
   value: unknown;
+  chars: number;
 }
 
 const kept = new Map<string, Kept>();
+let keptChars = 0;
 countEntries("keptAnswers", () => kept.size);
+
+function forget(key: string): void {
+  const entry = kept.get(key);
+  if (!entry) return;
+  keptChars -= entry.chars;
+  kept.delete(key);
+}
 
 /** Remembers a good answer (the newest one wins). */
 export function keepAnswer(key: string, value: unknown, at = Date.now()): void {
-  kept.delete(key);
-  kept.set(key, { at, value });
-  if (kept.size > MAX_KEPT) {
+  forget(key);
+  const chars = JSON.stringify(value)?.length ?? 0;
+  if (chars > MAX_ANSWER_CHARS) return;
+  kept.set(key, { at, value, chars });
+  keptChars += chars;
+  if (kept.size > MAX_KEPT || keptChars > MAX_KEPT_CHARS) {
     for (const k of kept.keys()) {
-      if (kept.size <= MAX_KEPT * 0.9) break;
-      kept.delete(k);
+      if (kept.size <= MAX_KEPT * 0.9 && keptChars <= MAX_KEPT_CHARS * 0.9) break;
+      forget(k);
     }
   }
+}
+
+/** What is kept now: answers and their JSON characters (tests, diagnostics). */
+export function keptTotals(): { answers: number; chars: number } {
+  return { answers: kept.size, chars: keptChars };
 }
 
 /** The kept answer for `key` and when it came, if not too old. */
@@ -37,7 +58,7 @@ export function keptAnswer<T>(key: string, now = Date.now()): { at: number; valu
   const entry = kept.get(key);
   if (!entry) return undefined;
   if (now - entry.at > KEPT_MAX_AGE_MS) {
-    kept.delete(key);
+    forget(key);
     return undefined;
   }
   return entry as { at: number; value: T };
@@ -46,4 +67,5 @@ export function keptAnswer<T>(key: string, now = Date.now()): { at: number; valu
 /** Tests start empty. */
 export function forgetKeptAnswers(): void {
   kept.clear();
+  keptChars = 0;
 }

@@ -21,7 +21,7 @@ const editHref = (id: string) => `${PATH}?edit=${id}`;
 /** What the manager's action answers when it does not redirect (a form to show again, or a refusal). */
 export type Reply =
   | { intent: "create" | "settings" | "widget"; version?: number; result: SubmissionResult<string[]> }
-  | { intent: "remove" | "import"; error: string };
+  | { intent: "remove" | "import" | "row"; error: string };
 
 /** One dashboard's editor (page state `?edit=ID`): settings, layout, widget list and widget form. */
 export function DashboardEditor({

@@ -91,6 +91,9 @@ describe("device state", () => {
     expect(deviceState({ ...base, lastHeartbeat: now - STALE_AFTER_MS - 1 })).toBe("stale");
     expect(deviceState({ ...base, lastHeartbeat: null })).toBe("stale");
     expect(deviceState({ ...base, connected: false, alarm: true })).toBe("alarm");
+    // Not known while the logger does not answer: neither an old "online" nor a missing alarm mark.
+    expect(deviceState({ ...base, alarm: null })).toBe("unknown");
+    expect(deviceState({ ...base, connected: false, alarm: null })).toBe("unknown");
   });
 });
 

@@ -1,0 +1,47 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { forgetKeptAnswers, keepAnswer, keptAnswer, keptTotals } from "~/services/logger/kept.server";
+
+// Kept answers stand in while the logger is away; with screens' pages among them (Log Messages,
+// a folder's list) their memory is bounded by size as well as by count.
+
+const page = (n: number, chars: number) => ({ n, text: "x".repeat(chars) });
+
+describe("kept answers", () => {
+  beforeEach(() => forgetKeptAnswers());
+
+  it("counts what it keeps, and a newer answer replaces the old one's size", () => {
+    keepAnswer("a", page(1, 1000));
+    keepAnswer("b", page(2, 500));
+    const before = keptTotals();
+    expect(before.answers).toBe(2);
+    expect(before.chars).toBe(JSON.stringify(page(1, 1000)).length + JSON.stringify(page(2, 500)).length);
+    keepAnswer("a", page(3, 10));
+    expect(keptTotals().chars).toBe(JSON.stringify(page(3, 10)).length + JSON.stringify(page(2, 500)).length);
+    expect(keptAnswer<{ n: number }>("a")?.value.n).toBe(3);
+  });
+
+  it("does not keep one answer over 2 MB, and forgets what it had under that key", () => {
+    keepAnswer("big", page(1, 100));
+    keepAnswer("big", page(2, 2 * 1024 * 1024 + 1));
+    expect(keptAnswer("big")).toBeUndefined();
+    expect(keptTotals()).toEqual({ answers: 0, chars: 0 });
+  });
+
+  it("stays under 64 MB by forgetting the least recently kept answers first", () => {
+    const chars = 1024 * 1024;
+    for (let i = 0; i < 80; i++) keepAnswer(`k${i}`, page(i, chars));
+    const { answers, chars: total } = keptTotals();
+    expect(total).toBeLessThanOrEqual(64 * 1024 * 1024);
+    expect(answers).toBeLessThan(80);
+    expect(keptAnswer("k0")).toBeUndefined();
+    expect(keptAnswer<{ n: number }>("k79")?.value.n).toBe(79);
+  });
+
+  it("gives nothing older than a day, and frees its size", () => {
+    const t0 = Date.UTC(2026, 10, 30, 8);
+    keepAnswer("old", page(1, 100), t0);
+    expect(keptAnswer("old", t0 + 24 * 3600_000)).toBeDefined();
+    expect(keptAnswer("old", t0 + 24 * 3600_000 + 1)).toBeUndefined();
+    expect(keptTotals()).toEqual({ answers: 0, chars: 0 });
+  });
+});
