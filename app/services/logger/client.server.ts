@@ -387,8 +387,7 @@ export class LoggerClient {
       answered();
       if (signal?.aborted) throw cause;
       this.away = true;
-      const why = this.deadline?.controller.signal.aborted && !this.answered ? `no answer within the page's ${this.deadlineMs} ms` : (own.reason as Error | undefined)?.message ?? (cause as Error).message;
-      logAway(`logger unreachable at ${this.config.baseUrl}${path}: ${why}`);
+      logAway(`logger unreachable at ${this.config.baseUrl}${path}: ${this.awayReason(own, cause)}`);
       throw data({ reason: "logger-unavailable" }, { status: 503 });
     }
   }
@@ -439,9 +438,15 @@ export class LoggerClient {
     } catch (cause) {
       if (!signal.aborted && !isLoggerAway(cause)) throw cause;
       this.away = true;
-      if (signal.aborted) logAway(`logger unreachable at ${this.config.baseUrl}${path} (asked by another request): ${this.deadline?.controller.signal.aborted ? `no answer within the page's ${this.deadlineMs} ms` : "timed out"}`);
+      if (signal.aborted) logAway(`logger unreachable at ${this.config.baseUrl}${path} (asked by another request): ${this.awayReason(signal, cause)}`);
       throw data({ reason: "logger-unavailable" }, { status: 503 });
     }
+  }
+
+  /** Why a wait for the logger ended without its answer, for the log. */
+  private awayReason(signal: AbortSignal, cause: unknown): string {
+    if (this.deadline?.controller.signal.aborted && !this.answered) return `no answer within the page's ${this.deadlineMs} ms`;
+    return (signal.reason as Error | undefined)?.message ?? (cause as Error).message;
   }
 
   /** The logger answered: the calls of this request still running keep their own timeout only. */
