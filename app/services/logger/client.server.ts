@@ -144,12 +144,12 @@ export class LoggerClient {
    * A read whose good answer is kept for this sign-in, and whose last kept answer stands in while
    * the logger is away (its time noted in `outage`). Without a session id nothing is kept.
    */
-  private async keeping<T>(key: string, options: ReadOptions, load: () => Promise<T>): Promise<T> {
+  private async keeping<T>(key: string, options: ReadOptions, load: () => Promise<T>, fresh = false): Promise<T> {
     const keep = (options.keep ?? true) && this.sessionId !== "";
     const keptKey = `${this.sessionId}\u0000${key}`;
     try {
       const value = await load();
-      if (keep) keepAnswer(keptKey, value);
+      if (keep) keepAnswer(keptKey, value, Date.now(), fresh);
       return value;
     } catch (error) {
       const old = keep && isLoggerAway(error) ? keptAnswer<T>(keptKey) : undefined;
@@ -171,14 +171,14 @@ export class LoggerClient {
 
   /** rest() for current data (values): never from the cache, but its last answer stands in during an outage. */
   readFresh<S extends z.ZodType>(method: "GET" | "POST", path: string, body: object | undefined, schema: S): Promise<z.infer<S>> {
-    return this.keeping(`fresh\u0000${method}\u0000${path}\u0000${JSON.stringify(body ?? null)}`, {}, () => this.rest(method, path, body, schema));
+    return this.keeping(`fresh\u0000${method}\u0000${path}\u0000${JSON.stringify(body ?? null)}`, {}, () => this.rest(method, path, body, schema), true);
   }
 
   /** rpc() for current state (devices' heartbeats, lists a screen edits): never from the cache, but its last answer stands in during an outage. */
   readFreshRpc<S extends z.ZodType>(method: string, params: object, schema: S, options: ReadOptions = {}): Promise<z.infer<S>> {
     // Kept under the method without its cache-buster (spec: GetVersionInformation?_dc={timestamp}).
     const key = `fresh\u0000rpc\u0000${method.replace(/\?_dc=\d+$/, "")}\u0000${JSON.stringify(params)}`;
-    return this.keeping(key, options, () => this.rpc(method, params, schema));
+    return this.keeping(key, options, () => this.rpc(method, params, schema), true);
   }
 
   async rpc<S extends z.ZodType>(method: string, params: object, schema: S): Promise<z.infer<S>> {

@@ -9,10 +9,14 @@ import { countEntries } from "../diagnostics.server";
 
 /** Answers kept at most (the least recently read go first). */
 const MAX_KEPT = 4000;
-/** Their size at most (JSON characters): a screen's pages (Log Messages, a folder) are kept too. */
-const MAX_KEPT_CHARS = 64 * 1024 * 1024;
-/** One answer larger than this is not kept: an outage shows its screen's outage page instead. */
-const MAX_ANSWER_CHARS = 2 * 1024 * 1024;
+/**
+ * The size of the measured answers at most (JSON characters): fresh reads, a new object each time
+ * (a screen's pages: Log Messages, a folder). Cached answers are not measured: the cache bounds
+ * them, and every session keeps the same object.
+ */
+const MAX_KEPT_CHARS = 128 * 1024 * 1024;
+/** One measured answer larger than this is not kept: an outage shows its screen's outage page instead. */
+const MAX_ANSWER_CHARS = 8 * 1024 * 1024;
 /** An answer older than this is not shown any more, even during an outage. */
 export const KEPT_MAX_AGE_MS = 24 * 3600_000;
 
@@ -33,10 +37,10 @@ function forget(key: string): void {
   kept.delete(key);
 }
 
-/** Remembers a good answer (the newest one wins). */
-export function keepAnswer(key: string, value: unknown, at = Date.now()): void {
+/** Remembers a good answer (the newest one wins); `measured`: counted against the size bound. */
+export function keepAnswer(key: string, value: unknown, at = Date.now(), measured = false): void {
   forget(key);
-  const chars = JSON.stringify(value)?.length ?? 0;
+  const chars = measured ? (JSON.stringify(value)?.length ?? 0) : 0;
   if (chars > MAX_ANSWER_CHARS) return;
   kept.set(key, { at, value, chars });
   keptChars += chars;
