@@ -209,6 +209,8 @@ test("every screen seen before answers a paused logger within seconds with what 
     async (stack) => {
       await signInAt(page, stack.url);
       for (const path of SCREENS) expect((await page.request.get(`${stack.url}${path}`)).status(), path).toBe(200);
+      const output = /name="variable" value="([^"]+)"/.exec(await (await page.request.get(`${stack.url}/variableOverview`)).text())?.[1];
+      expect(output, "an output to write on Variable Overview").toBeTruthy();
       stack.pauseLogger();
       try {
         const check = async (path: string) => {
@@ -229,7 +231,7 @@ test("every screen seen before answers a paused logger within seconds with what 
         // Four at a time, as a few open tabs would ask: each waits its own deadline.
         for (let i = 0; i < SCREENS.length; i += 4) await Promise.all(SCREENS.slice(i, i + 4).map(check));
         // Actions that read the logger before they write (a dashboard to create, maintenance to
-        // start): the reason beside the form, what was typed still in it, not the outage page.
+        // start, an output to set): the reason beside the form, what was typed still in it, not the outage page.
         const post = async (path: string, form: Record<string, string>, typed: string) => {
           const answer = await page.request.post(`${stack.url}${path}`, { form, headers: { Origin: stack.url }, maxRedirects: 0, timeout: 30_000 });
           const html = await answer.text();
@@ -240,6 +242,8 @@ test("every screen seen before answers a paused logger within seconds with what 
         };
         await post("/dashboardManager?add", { intent: "create", name: "Night shift wall" }, 'value="Night shift wall"');
         await post("/log", { intent: "maintenanceStart", text: "Pump 3 seal swap", type: "Warning" }, "Pump 3 seal swap");
+        // An output write reads the variables and the output's value before it asks: the reason goes beside the row.
+        await post("/variableOverview", { intent: "write", variable: output!, value: "1" }, `id="write-error-${output}"`);
       } finally {
         stack.resumeLogger();
       }
