@@ -62,8 +62,10 @@ export async function loadAnnotations(logger: LoggerClient, auth: AuthState, ran
 }
 
 /** The annotations screen's list: every note in the range, refusals and failures thrown. */
-export async function listAnnotations(logger: LoggerClient, range: { from: number; to: number }, variables?: string[]) {
-  return logger.rpc("AnnotationAPI.List", { Start: Math.max(0, Math.round(range.from)), End: Math.round(range.to), ...(variables?.length ? { Variables: variables } : {}) }, listAnswer);
+/** `keptAs`: the screen's own read, kept for an outage under that name (its range moves with the clock). */
+export async function listAnnotations(logger: LoggerClient, range: { from: number; to: number }, variables?: string[], keptAs?: string) {
+  const params = { Start: Math.max(0, Math.round(range.from)), End: Math.round(range.to), ...(variables?.length ? { Variables: variables } : {}) };
+  return keptAs === undefined ? logger.rpc("AnnotationAPI.List", params, listAnswer) : logger.readFreshRpc("AnnotationAPI.List", params, listAnswer, { keptAs });
 }
 
 export type AnnotationInput = { Start: number; End: number; Text: string; Tags: string[]; Variables: string[] };

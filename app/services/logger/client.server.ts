@@ -60,6 +60,11 @@ export interface ReadOptions {
    * true). Off for what must never be shown old as if current (alarm states) and for chart data.
    */
   keep?: boolean;
+  /**
+   * Kept under this name instead of the call's parameters (readFreshRpc): for a read whose
+   * parameters move with the clock (the last day of annotations), so the next page finds it.
+   */
+  keptAs?: string;
 }
 
 /** Whether an error is the logger being away (unreachable, past the page's deadline, or answering 503). */
@@ -177,7 +182,7 @@ export class LoggerClient {
   /** rpc() for current state (devices' heartbeats, lists a screen edits): never from the cache, but its last answer stands in during an outage. */
   readFreshRpc<S extends z.ZodType>(method: string, params: object, schema: S, options: ReadOptions = {}): Promise<z.infer<S>> {
     // Kept under the method without its cache-buster (spec: GetVersionInformation?_dc={timestamp}).
-    const key = `fresh\u0000rpc\u0000${method.replace(/\?_dc=\d+$/, "")}\u0000${JSON.stringify(params)}`;
+    const key = `fresh\u0000rpc\u0000${method.replace(/\?_dc=\d+$/, "")}\u0000${options.keptAs === undefined ? JSON.stringify(params) : `as\u0000${options.keptAs}`}`;
     return this.keeping(key, options, () => this.rpc(method, params, schema), true);
   }
 

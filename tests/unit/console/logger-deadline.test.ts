@@ -206,6 +206,17 @@ describe("answers kept for an outage", () => {
     await settings(pageLoad("")).catch(() => undefined);
   });
 
+  it("find a read whose parameters move with the clock under the name it was kept as", async () => {
+    settingsVersion = 3;
+    const lastDay = (c: LoggerClient, now: number, keptAs?: string) => c.readFreshRpc("ConfigAPI.GetGlobalSettings", { Start: now - 86_400_000, End: now }, globalSettingsAnswer, { keptAs });
+    await lastDay(pageLoad("sid-1"), 1_000, "last day");
+    await lastDay(pageLoad("sid-1"), 1_000);
+    mode = "hang";
+    expect((await lastDay(pageLoad("sid-1"), 5_000, "last day")).Config.DefaultStartPage).toBe("v3");
+    // Under its parameters, a later page's moved range finds nothing.
+    await expect(lastDay(pageLoad("sid-1"), 5_000)).rejects.toSatisfy(isLoggerAway);
+  });
+
   it("say nothing once the logger answers again (the new answer replaces the kept one)", async () => {
     settingsVersion = 1;
     await settings(pageLoad("sid-1"));
