@@ -24,6 +24,8 @@ import type { Route } from "./+types/log";
 const MESSAGING = "GI.system/MessagingAPI";
 const INTENTS = ["maintenanceStart", "maintenanceStop"] as const;
 const MAINTENANCE_TOPIC = "Console";
+/** The console's own maintenance notices: the active one is the last "Start" without its "Stop". */
+const MAINTAINER_MESSAGES = { Filter: { Sender: MAINTAINER }, Limit: 5000, Offset: 0 };
 const TYPE_COLOURS: Record<string, string> = {
   Error: "bg-red-100 text-red-900",
   Warning: "bg-amber-100 text-amber-900",
@@ -39,7 +41,7 @@ export async function loader(args: Route.LoaderArgs) {
   // Both kept for an outage: the page as last read, and the maintenance form with what was typed.
   const [page, maintainer] = await Promise.all([
     logger.readFreshRpc(`${MESSAGING}.GetMessages`, params, messagesAnswer),
-    canMaintain ? logger.readFreshRpc(`${MESSAGING}.GetMessages`, { Filter: { Sender: MAINTAINER }, Limit: 5000, Offset: 0 }, messagesAnswer).then((a) => a.Messages) : [],
+    canMaintain ? logger.readFreshRpc(`${MESSAGING}.GetMessages`, MAINTAINER_MESSAGES, messagesAnswer).then((a) => a.Messages) : [],
   ]);
   return keptData(args.context, { messages: page.Messages, total: page.Total ?? page.Messages.length, filter, errors, canMaintain, maintenance: activeMaintenanceStart(maintainer) });
 }
@@ -55,7 +57,7 @@ export async function action(args: Route.ActionArgs) {
 
   if (intent === "maintenanceStop") {
     const refused = await refusalOf(async () => {
-      const { Messages } = await logger.rpc(`${MESSAGING}.GetMessages`, { Filter: { Sender: MAINTAINER }, Limit: 5000, Offset: 0 }, messagesAnswer);
+      const { Messages } = await logger.rpc(`${MESSAGING}.GetMessages`, MAINTAINER_MESSAGES, messagesAnswer);
       const active = activeMaintenanceStart(Messages);
       if (active) await logger.rpc(`${MESSAGING}.PostMessage`, { Sender: MAINTAINER, Topic: active.Topic, Type: "Info", Text: active.Text, Args: ["Stop"] }, idAnswer);
     }, t);

@@ -1,9 +1,8 @@
 import { useEffect, useState } from "react";
 import { useT } from "~/ui/useT";
-import { data, Form, Link, useFetcher, useLocation } from "react-router";
+import { Form, Link, useFetcher, useLocation } from "react-router";
 import { keptData, stateOf } from "~/services/context.server";
 import { requireFeature } from "~/services/guards.server";
-import { isLoggerAway } from "~/services/logger/client.server";
 import { TRACE_LEVELS, traceAnswer, type TraceEntry } from "~/services/logger/schemas";
 import { FormField, inputClass } from "~/ui/FormField";
 import { useFormatters } from "~/ui/format";
@@ -31,14 +30,9 @@ export async function loader(args: Route.LoaderArgs) {
   const level = readLevel(args.url.searchParams);
   const since = Math.max(0, Math.trunc(Number(args.url.searchParams.get("since")) || 0));
   // The first page is kept for an outage; the tail's reads (since > 0) each differ and are not
-  // kept: while the logger is away the tail gets nothing new (503) and goes on from where it was.
-  try {
-    const answer = await stateOf(args.context).logger.readFreshRpc("TraceAPI.GetEntries", { Level: level, Since: since, Limit: SHOWN }, traceAnswer, { keep: since === 0 });
-    return keptData(args.context, { level, entries: answer.Entries.toReversed(), last: answer.Last });
-  } catch (error) {
-    if (since === 0 || !isLoggerAway(error)) throw error;
-    return data({ level, entries: [] as TraceEntry[], last: since }, { status: 503 });
-  }
+  // kept: their 503 is held and tried again by the browser's data guard until the logger is back.
+  const answer = await stateOf(args.context).logger.readFreshRpc("TraceAPI.GetEntries", { Level: level, Since: since, Limit: SHOWN }, traceAnswer, { keep: since === 0 });
+  return keptData(args.context, { level, entries: answer.Entries.toReversed(), last: answer.Last });
 }
 
 export default function TraceLog({ loaderData }: Route.ComponentProps) {

@@ -51,12 +51,8 @@ export function anyFailureOf(error: unknown, t: TFunction): LoggerError {
 
 /** Runs an action's logger call; a refusal or no answer comes back as the error (to show, failureOf), anything else is thrown. */
 export async function refusalOf(call: () => Promise<unknown>, t: TFunction): Promise<LoggerError | null> {
-  try {
-    await call();
-    return null;
-  } catch (error) {
-    return failureOf(error, t);
-  }
+  const answer = await answerOf(call, t);
+  return answer instanceof LoggerError ? answer : null;
 }
 
 /**
