@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_PASSWORD, addUser, coreWaitMeter, login, rpc, sleep, start } from "./helpers.ts";
+import { ADMIN_PASSWORD, addUser, coreWaitMeter, HISTORY_HOOK_MS, login, rpc, sleep, start, waitForHistory } from "./helpers.ts";
 import type { TestLogger } from "./helpers.ts";
 
 type Var = { Id: string; Name: string; Unit: string; Direction: string; DataFormat: string; SourceId: string; DeviceId: string; SampleRateHz: number };
@@ -27,13 +27,9 @@ describe("data API over HTTP (simulator on)", () => {
     admin = (await login(lg.url, "admin", ADMIN_PASSWORD)).access;
     viewer = (await addUser(lg.url, admin, "watcher", "Viewer")).token;
     vars = (await call("GET", "/online/structure/variables")).body.Data;
-    // Some tests read the last second or two of history: wait until it exists.
-    for (let i = 0; i < 100; i++) {
-      const sources = (await call("GET", "/history/structure/sources")).body.Data;
-      if (sources.every((s: { AvailableTimeSec: number }) => s.AvailableTimeSec >= 2)) break;
-      await sleep(50);
-    }
-  });
+    // Some tests read the last second or two of the bench's and the meter's history: wait until it exists.
+    await waitForHistory(lg.url, admin, 2, { variables: ["Oil temperature", "Active power"] });
+  }, HISTORY_HOOK_MS);
   afterAll(() => lg.stop());
 
   it("lists the rig's variables and sources in the real logger's shapes", async () => {

@@ -143,18 +143,24 @@ export async function addUser(
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Until every source of the logger at `url` has `seconds` of history: the simulator acquires in
- * real time, so this waits on the clock. A deadline, not a count of polls, and an error that says
- * what the sources had; a hook that calls it needs more than Vitest's 10 s for hooks on a loaded
- * 2-core machine (HISTORY_HOOK_MS).
+ * Until the sources of `variables` (the simulated bench's by default) on the logger at `url` have
+ * `seconds` of history: the simulator acquires in real time, so this waits on the clock. Only the
+ * sources a test reads: the simulated weather station drops its connection by the clock (up to two
+ * minutes in one ten-minute window of six, logger/sim/rig.ts), so a logger started in a drop has no
+ * weather history for a while — waiting for every source failed a run that read only the bench. A
+ * deadline, not a count of polls, and an error that says what the sources had; a hook that calls
+ * it needs more than Vitest's 10 s for hooks on a loaded 2-core machine (HISTORY_HOOK_MS).
  */
-export async function waitForHistory(url: string, token: string, seconds: number, timeoutMs = 30_000): Promise<void> {
+export async function waitForHistory(url: string, token: string, seconds: number, { variables = ["Oil temperature"], timeoutMs = 30_000 } = {}): Promise<void> {
+  const headers = { Authorization: `Bearer ${token}` };
+  const online = ((await (await fetch(`${url}/online/structure/variables`, { headers })).json()) as { Data: { Name: string; SourceId: string }[] }).Data;
+  const wanted = new Set(variables.map((name) => online.find((v) => v.Name === name)?.SourceId ?? name));
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const res = await fetch(`${url}/history/structure/sources`, { headers: { Authorization: `Bearer ${token}` } });
-    const had = ((await res.json()) as { Data: { AvailableTimeSec: number }[] }).Data.map((s) => s.AvailableTimeSec);
-    if (had.every((s) => s >= seconds)) return;
-    if (Date.now() > until) throw new Error(`the logger's sources did not reach ${seconds} s of history within ${timeoutMs / 1000} s (they had ${had.join(", ")} s)`);
+    const res = await fetch(`${url}/history/structure/sources`, { headers });
+    const had = ((await res.json()) as { Data: { Id: string; AvailableTimeSec: number }[] }).Data.filter((s) => wanted.has(s.Id));
+    if (had.length === wanted.size && had.every((s) => s.AvailableTimeSec >= seconds)) return;
+    if (Date.now() > until) throw new Error(`the sources of ${variables.join(", ")} did not reach ${seconds} s of history within ${timeoutMs / 1000} s (they had ${had.map((s) => s.AvailableTimeSec).join(", ") || "no source"} s)`);
     await sleep(50);
   }
 }
