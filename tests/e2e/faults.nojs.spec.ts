@@ -211,7 +211,8 @@ test("every screen seen before answers a paused logger within seconds with what 
   await withStack(
     async (stack) => {
       await signInAt(page, stack.url);
-      for (const path of PAGES) expect((await page.request.get(`${stack.url}${path}`)).status(), path).toBe(200);
+      // Seen once each: a loaded machine may take the running logger past the stack's 3 s deadline (a 503), so until a 200.
+      for (const path of PAGES) await expect.poll(async () => (await page.request.get(`${stack.url}${path}`)).status(), { message: path, timeout: 30_000 }).toBe(200);
       const output = /name="variable" value="([^"]+)"/.exec(await (await page.request.get(`${stack.url}/variableOverview`)).text())?.[1];
       expect(output, "an output to write on Variable Overview").toBeTruthy();
       stack.pauseLogger();
