@@ -154,13 +154,19 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function waitForHistory(url: string, token: string, seconds: number, { variables = ["Oil temperature"], timeoutMs = 30_000 } = {}): Promise<void> {
   const headers = { Authorization: `Bearer ${token}` };
   const online = ((await (await fetch(`${url}/online/structure/variables`, { headers })).json()) as { Data: { Name: string; SourceId: string }[] }).Data;
-  const wanted = new Set(variables.map((name) => online.find((v) => v.Name === name)?.SourceId ?? name));
+  const wanted = new Set(
+    variables.map((name) => {
+      const found = online.find((v) => v.Name === name);
+      if (!found) throw new Error(`waitForHistory: the logger has no variable named ${name}`);
+      return found.SourceId;
+    }),
+  );
   const until = Date.now() + timeoutMs;
   for (;;) {
     const res = await fetch(`${url}/history/structure/sources`, { headers });
     const had = ((await res.json()) as { Data: { Id: string; AvailableTimeSec: number }[] }).Data.filter((s) => wanted.has(s.Id));
     if (had.length === wanted.size && had.every((s) => s.AvailableTimeSec >= seconds)) return;
-    if (Date.now() > until) throw new Error(`the sources of ${variables.join(", ")} did not reach ${seconds} s of history within ${timeoutMs / 1000} s (they had ${had.map((s) => s.AvailableTimeSec).join(", ") || "no source"} s)`);
+    if (Date.now() > until) throw new Error(`the sources of ${variables.join(", ")} did not reach ${seconds} s of history within ${timeoutMs / 1000} s (they had ${had.map((s) => s.AvailableTimeSec).join(", ")} s)`);
     await sleep(50);
   }
 }
