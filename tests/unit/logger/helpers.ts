@@ -166,7 +166,7 @@ export async function waitForHistory(url: string, token: string, seconds: number
     const res = await fetch(`${url}/history/structure/sources`, { headers });
     const had = ((await res.json()) as { Data: { Id: string; AvailableTimeSec: number }[] }).Data.filter((s) => wanted.has(s.Id));
     if (had.length === wanted.size && had.every((s) => s.AvailableTimeSec >= seconds)) return;
-    if (Date.now() > until) throw new Error(`the sources of ${variables.join(", ")} did not reach ${seconds} s of history within ${timeoutMs / 1000} s (they had ${had.map((s) => s.AvailableTimeSec).join(", ")} s)`);
+    if (Date.now() > until) throw new Error(`the sources of ${variables.join(", ")} did not reach ${seconds} s of history within ${timeoutMs / 1000} s (they had ${had.map((s) => s.AvailableTimeSec).join(", ") || "no source"} s)`);
     await sleep(50);
   }
 }
