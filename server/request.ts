@@ -54,6 +54,13 @@ function decodablePath(path: string): boolean {
   }
 }
 
+/**
+ * A NUL in the address (`%00`, in the path or the query) is no name, id or filter of anything: no
+ * form sends one, and the logger refuses it in every parameter. The translated 400 page here,
+ * once for every screen, rather than a screen passing it on and failing with the logger's 400.
+ */
+const holdsNul = (url: string) => /%00/i.test(url);
+
 /** A browser navigation (a page to show) rather than a script's fetch or a client data request. */
 function wantsPage(req: ExpressRequest) {
   return /\btext\/html\b/.test(req.headers.accept ?? "") && !req.path.endsWith(".data");
@@ -87,7 +94,7 @@ export function createConsoleHandler({ handle, gate }: { handle: Handler; gate: 
       if (!origin) return void res.status(400).type("text/plain").send("400 bad-request\n");
       // A path whose percent-encoding does not decode (`/%ff`) names no page: the translated 400
       // page here, rather than a router's URIError (a stack trace in the log per request).
-      if (!decodablePath(req.path)) return void (await refuse(req, res, { status: 400, reason: "bad-request" }, origin));
+      if (!decodablePath(req.path) || holdsNul(req.originalUrl)) return void (await refuse(req, res, { status: 400, reason: "bad-request" }, origin));
       const refusal = gate.refusal({ method: req.method, path: req.path, headers: raw, encrypted });
       if (refusal) return void (await refuse(req, res, refusal, origin));
 

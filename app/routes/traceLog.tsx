@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { useT } from "~/ui/useT";
 import { Form, Link, useFetcher, useLocation } from "react-router";
 import { keptData, stateOf } from "~/services/context.server";
+import { readSince } from "~/services/forms.server";
 import { requireFeature } from "~/services/guards.server";
 import { TRACE_LEVELS, traceAnswer, type TraceEntry } from "~/services/logger/schemas";
 import { FormField, inputClass } from "~/ui/FormField";
@@ -28,7 +29,7 @@ function readLevel(params: URLSearchParams): (typeof TRACE_LEVELS)[number] {
 export async function loader(args: Route.LoaderArgs) {
   await requireFeature(args, "traceLog");
   const level = readLevel(args.url.searchParams);
-  const since = Math.max(0, Math.trunc(Number(args.url.searchParams.get("since")) || 0));
+  const since = readSince(args.url.searchParams.get("since"));
   // The first page is kept for an outage; the tail's reads (since > 0) each differ and are not
   // kept: their 503 is held and tried again by the browser's data guard until the logger is back.
   const answer = await stateOf(args.context).logger.readFreshRpc("TraceAPI.GetEntries", { Level: level, Since: since, Limit: SHOWN }, traceAnswer, { keep: since === 0 });

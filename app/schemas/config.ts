@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { visibleOnly } from "./visibleText";
 
 // Simple Config: shared by the form (validation while typing) and the action (the same rules
 // without JavaScript). Messages are i18n keys. The limits are the logger's (ConfigAPI), so a
@@ -14,7 +15,7 @@ export const channelSchema = z
   .object({
     id: z.string().min(1).max(100),
     enabled: z.boolean().default(false),
-    name: z.string({ error: "config.validation.nameRequired" }).trim().min(1, "config.validation.nameRequired").max(CHANNEL_NAME_MAX, "config.validation.nameTooLong"),
+    name: visibleOnly(z.string({ error: "config.validation.nameRequired" }).trim().min(1, "config.validation.nameRequired").max(CHANNEL_NAME_MAX, "config.validation.nameTooLong")),
     unit: z.string().trim().max(UNIT_MAX, "config.validation.unitTooLong").optional(),
     min: number("config.validation.number"),
     max: number("config.validation.number"),
@@ -30,7 +31,7 @@ export const channelSchema = z
 
 export const configSchema = z
   .object({
-    projectName: z.string({ error: "config.validation.projectNameRequired" }).trim().min(1, "config.validation.projectNameRequired").max(PROJECT_NAME_MAX, "config.validation.projectNameTooLong"),
+    projectName: visibleOnly(z.string({ error: "config.validation.projectNameRequired" }).trim().min(1, "config.validation.projectNameRequired").max(PROJECT_NAME_MAX, "config.validation.projectNameTooLong")),
     sampleRate: z.number({ error: "config.validation.rate" }).positive("config.validation.rate").optional(),
     revision: z.number().int().min(0),
     channels: z.array(channelSchema).max(256).default([]),

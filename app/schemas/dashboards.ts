@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { visibleOnly } from "./visibleText";
 
 // A dashboard's stored content (the logger checks the same rules, docs/logger-api.md), the
 // import/export file, and the Dashboard Manager's forms. Form messages are i18n keys.
@@ -87,7 +88,7 @@ export function parseExportFile(text: string): { ok: true; file: ExportFile } | 
 
 // ---- Dashboard Manager forms ----
 
-const name = z.string({ error: "dashboards.validation.nameRequired" }).trim().min(1, "dashboards.validation.nameRequired").max(100, "dashboards.validation.nameTooLong");
+const name = visibleOnly(z.string({ error: "dashboards.validation.nameRequired" }).trim().min(1, "dashboards.validation.nameRequired").max(100, "dashboards.validation.nameTooLong"));
 const int = (min: number, max: number, message: string) => z.number({ error: message }).int(message).min(min, message).max(max, message);
 
 export const createSchema = z.object({ name });

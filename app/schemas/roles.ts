@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { visibleOnly } from "./visibleText";
 import { PERMISSIONS, type Permission } from "~/features";
 
 // Shared by the role form (validation while typing) and the Role Management action (the same
@@ -28,11 +29,13 @@ export function isKnownPermission(name: string): name is Permission {
 }
 
 export const roleSchema = z.object({
-  name: z
-    .string({ error: "roles.validation.nameRequired" })
-    .trim()
-    .min(1, "roles.validation.nameRequired")
-    .max(NAME_MAX, "roles.validation.nameTooLong"),
+  name: visibleOnly(
+    z
+      .string({ error: "roles.validation.nameRequired" })
+      .trim()
+      .min(1, "roles.validation.nameRequired")
+      .max(NAME_MAX, "roles.validation.nameTooLong"),
+  ),
   description: z.string().max(DESCRIPTION_MAX, "roles.validation.descriptionTooLong").optional(),
   permissions: z.array(z.enum(PERMISSIONS)).default([]),
 });

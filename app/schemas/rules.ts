@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { visibleOnly } from "./visibleText";
 
 // Rules and notifications forms, shared by the forms and the action; messages are i18n keys.
 // The logger enforces the same rules; these catch mistakes before a round trip.
@@ -24,11 +25,13 @@ export const ruleTypeOf = (value: unknown): RuleType => (RULE_TYPES as readonly 
 const num = (max = 1e12) => z.number({ error: "rules.validation.number" }).min(-max, "rules.validation.number").max(max, "rules.validation.number");
 const nonNegative = (max: number) => z.number({ error: "rules.validation.number" }).min(0, "rules.validation.nonNegative").max(max, "rules.validation.tooLarge");
 
+const ruleName = visibleOnly(z.string({ error: "rules.validation.name" }).trim().min(1, "rules.validation.name").max(100, "rules.validation.nameLong"));
+
 export const ruleSchema = z
   .object({
     id: z.number().int().positive().optional(),
     version: z.number().int().optional(),
-    name: z.string({ error: "rules.validation.name" }).trim().min(1, "rules.validation.name").max(100, "rules.validation.nameLong"),
+    name: ruleName,
     variable: z.string({ error: "rules.validation.variable" }).min(1, "rules.validation.variable").max(100),
     type: z.enum(RULE_TYPES, { error: "rules.validation.type" }),
     severity: z.enum(SEVERITIES, { error: "rules.validation.severity" }),
@@ -93,7 +96,7 @@ export const targetSchema = z.discriminatedUnion("type", [
     type: z.literal("email"),
     id: z.number().int().positive().optional(),
     version: z.number().int().optional(),
-    name: z.string({ error: "rules.validation.name" }).trim().min(1, "rules.validation.name").max(100, "rules.validation.nameLong"),
+    name: ruleName,
     enabled: z.boolean().optional(),
     smtpHost: z.string({ error: "rules.validation.smtpHost" }).trim().min(1, "rules.validation.smtpHost").max(255, "rules.validation.smtpHost"),
     smtpPort: z.number({ error: "rules.validation.port" }).int("rules.validation.port").min(1, "rules.validation.port").max(65535, "rules.validation.port"),
@@ -110,7 +113,7 @@ export const targetSchema = z.discriminatedUnion("type", [
     type: z.literal("webhook"),
     id: z.number().int().positive().optional(),
     version: z.number().int().optional(),
-    name: z.string({ error: "rules.validation.name" }).trim().min(1, "rules.validation.name").max(100, "rules.validation.nameLong"),
+    name: ruleName,
     enabled: z.boolean().optional(),
     url: z.url({ protocol: /^https?$/, error: "rules.validation.url" }).max(2000, "rules.validation.url"),
     secret: z.string().max(200, "rules.validation.secretLong").optional(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { visibleOnly } from "./visibleText";
 
 // The VNC target form (validation while typing, and the same rules in the action without
 // JavaScript). Messages are i18n keys. The limits are the logger's (VncAPI.Set).
@@ -11,7 +12,7 @@ const HOST_NAME = /^[A-Za-z0-9]([A-Za-z0-9-]{0,62})?(\.[A-Za-z0-9]([A-Za-z0-9-]{
 const IP_LITERAL = /^\[?[0-9A-Fa-f:.]+\]?$/;
 
 export const vncTargetSchema = z.object({
-  name: z.string({ error: "vnc.validation.nameRequired" }).trim().min(1, "vnc.validation.nameRequired").max(NAME_MAX, "vnc.validation.nameTooLong"),
+  name: visibleOnly(z.string({ error: "vnc.validation.nameRequired" }).trim().min(1, "vnc.validation.nameRequired").max(NAME_MAX, "vnc.validation.nameTooLong")),
   host: z
     .string({ error: "vnc.validation.hostRequired" })
     .trim()

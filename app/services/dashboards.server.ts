@@ -34,7 +34,10 @@ export const listDashboards = (logger: LoggerClient) => logger.readRpc("WebUIAPI
 // it is valid), not once per page: every viewer of a dashboard re-parsed the same widgets.
 const checkedContent = new WeakMap<object, DashboardContent | null>();
 
-/** The dashboard, or null when it does not exist (any more). */
+/**
+ * The dashboard, or null when it does not exist (any more) — also when the logger refuses the id
+ * itself (400: an address's `?edit=` with a line break or 200 characters): no dashboard has it.
+ */
 export async function getDashboard(logger: LoggerClient, id: string): Promise<StoredDashboard | null> {
   try {
     const { Dashboard: d } = await logger.readRpc("WebUIAPI.GetDashboard", { ID: id }, dashboardAnswer);
@@ -46,7 +49,7 @@ export async function getDashboard(logger: LoggerClient, id: string): Promise<St
     }
     return { ID: d.ID, Name: d.Name, IsDefault: d.IsDefault, Version: d.Version, content };
   } catch (error) {
-    if (error instanceof LoggerError && error.status === 404) return null;
+    if (error instanceof LoggerError && (error.status === 404 || error.status === 400)) return null;
     throw error;
   }
 }

@@ -32,3 +32,14 @@ export function readOffset(value: string | null): number {
   if (!Number.isInteger(offset) || offset < 0 || offset > MAX_OFFSET) throw data({ reason: "bad-request" }, { status: 400 });
   return offset;
 }
+
+/**
+ * The last entry a page has of a log it reads on from (`since`): absent, empty or no number is
+ * from the start (0); a number no sequence reaches (`since=1e308`, not a safe integer, which the
+ * logger refuses) is 400, as for offsets.
+ */
+export function readSince(value: string | null): number {
+  const since = Math.max(0, Math.trunc(Number(value)) || 0);
+  if (!Number.isSafeInteger(since)) throw data({ reason: "bad-request" }, { status: 400 });
+  return since;
+}
