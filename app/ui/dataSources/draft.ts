@@ -11,6 +11,7 @@ import {
   type DataSourceView,
   type Protocol,
 } from "~/services/logger/sourceSchemas";
+import { hasInvisibleCharacters, INVISIBLE_CHARACTERS } from "~/schemas/visibleText";
 
 // The data-source form as the page holds it: every field a string under the name the logger's
 // own error texts use ("Connection.Url", "Variables.2.Address.Topic"), so a refusal maps straight
@@ -135,6 +136,7 @@ export function checkDraft(draft: Draft, password: { typed: string; clear: boole
   const name = (field: string, src: Values, prefix = "") => {
     const value = str(field, src).normalize("NFC");
     if (value === "" || value.length > 64) fail(prefix + field, "name");
+    else if (hasInvisibleCharacters(value)) (errors[prefix + field] ??= []).push({ key: INVISIBLE_CHARACTERS });
     return value;
   };
   const maxLen = (field: string, max: number, src: Values = v, prefix = "") => {

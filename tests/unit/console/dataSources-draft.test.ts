@@ -53,6 +53,16 @@ describe("data-source draft", () => {
     expect(errors["Variables.1.Name"]).toEqual([{ key: "dataSources.errors.duplicateName", values: { row: 1 } }]);
   });
 
+  it("refuses a source's or a variable's name with an invisible character next to it, in the reader's words", () => {
+    const draft = newDraft("modbus");
+    draft.values = { ...draft.values, Name: "Line\u200b1", PeriodMs: "200", "Connection.Host": "127.0.0.1", "Connection.Port": "502" };
+    draft.variables = [{ ...newVariable("modbus"), Name: "Wave\u202e" }];
+    const { payload, errors } = checkDraft(draft, { typed: "", clear: false }, null);
+    expect(payload).toBeNull();
+    expect(errors.Name).toEqual([{ key: "validation.invisibleCharacters" }]);
+    expect(errors["Variables.0.Name"]).toEqual([{ key: "validation.invisibleCharacters" }]);
+  });
+
   it("checks MQTT topics as the logger does: wildcards only for inputs, alone between slashes", () => {
     const draft = newDraft("mqtt");
     draft.values.Name = "M";
