@@ -36,7 +36,7 @@ const checkedContent = new WeakMap<object, DashboardContent | null>();
 
 /**
  * The dashboard, or null when it does not exist (any more) — also when the logger refuses the id
- * itself (400: an address's `?edit=` with a line break or 200 characters): no dashboard has it.
+ * itself (400: an address's `?edit=` with a line break or 300 characters): no dashboard has it.
  */
 export async function getDashboard(logger: LoggerClient, id: string): Promise<StoredDashboard | null> {
   try {

@@ -82,10 +82,18 @@ describe("data API over HTTP (simulator on)", () => {
     const wrote = await call("POST", "/online/data", { Variables: [horn.Id], Function: "write", Values: [true] });
     expect(wrote.status).toBe(200);
     expect((await call("POST", "/online/data", { Variables: [horn.Id] })).body.Data.Values).toEqual([1]);
-    // The written state is what the output's samples record from then on.
-    await sleep(150);
-    const after = await history({ Start: -100, Variables: [ref(horn)] });
-    expect(after.body.Data[0].TimeSeries.Values[0].filter((v: number | null) => v !== null).at(-1)).toBe(1);
+    // The written state is what the output's samples record from then on — read from the write
+    // on, until they are stored: on PostgreSQL under load the last 100 ms after a fixed 150 ms
+    // wait held no sample yet (a CI run, 2026-12-01).
+    const writtenAt = Date.now();
+    const recorded = async (): Promise<(number | null)[]> => {
+      const res = await history({ Start: writtenAt, Variables: [ref(horn)] });
+      // Within the same millisecond End (now) is not after Start yet: nothing recorded so far.
+      if (res.status === 400 && Date.now() <= writtenAt + 1) return [];
+      return res.body.Data[0].TimeSeries.Values[0].filter((v: number | null) => v !== null);
+    };
+    await expect.poll(async () => (await recorded()).length, { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(new Set(await recorded())).toEqual(new Set([1]));
     const audit = await rpc(lg.url, "GI.system/MessagingAPI.GetMessages", { Filter: { Topic: "Audit" } }, admin);
     expect(audit.body.Messages.map((m: { Text: string }) => m.Text)).toContain("Set output Horn = 1");
   });
